@@ -1,0 +1,33 @@
+within MurCoSim;
+package Vehicles "Rigid bodies in water: vehicles, modules and passive brackets"
+
+  model GenericVehicle "Generic 20 kg vehicle of the thesis' verification cases (Table 3.3)"
+    extends MurCoSim.Vehicles.Vehicle(redeclare MurCoSim.Data.GenericVehicle data);
+  end GenericVehicle;
+
+  model BlueROV "BlueROV with the thesis' towing-tank hydrodynamics (Table 5.2)"
+    extends MurCoSim.Vehicles.Vehicle(redeclare MurCoSim.Data.BlueROV data);
+  end BlueROV;
+
+  model BlueROV2Heavy "BlueROV2 Heavy with eight thruster mounts (seed 004 Sec. 6.1)"
+    extends MurCoSim.Vehicles.Vehicle(redeclare MurCoSim.Data.BlueROV2Heavy data);
+  end BlueROV2Heavy;
+
+  model SphereModule "Spherical module with one thruster mount (thesis Table 4.1)"
+    extends MurCoSim.Vehicles.Vehicle(redeclare MurCoSim.Data.SphereModule data);
+  end SphereModule;
+
+  model SphereModuleHull "Spherical module without thruster (thesis Table 4.2)"
+    extends MurCoSim.Vehicles.Vehicle(redeclare MurCoSim.Data.SphereModuleHull data);
+  end SphereModuleHull;
+
+  model ConnectorBracket "Passive bracket body between two BlueROVs (thesis Table 6.1)"
+    extends MurCoSim.Vehicles.Vehicle(redeclare MurCoSim.Data.ConnectorBracket data);
+  end ConnectorBracket;
+
+  annotation (Documentation(info = "<html>
+<p>Each model is the generic <a href=\"modelica://MurCoSim.Vehicles.Vehicle\">Vehicle</a>
+with one parameter set of <a href=\"modelica://MurCoSim.Data\">Data</a>; every parameter stays
+settable in the exported FMU.</p>
+</html>"));
+end Vehicles;

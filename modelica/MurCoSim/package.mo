@@ -1,0 +1,38 @@
+package MurCoSim "Modular underwater robots: vehicles, thrusters and connectors for co-simulation"
+
+  type Mass = Real(final quantity = "Mass", final unit = "kg", min = 0);
+  type Length = Real(final quantity = "Length", final unit = "m");
+  type Position = Length;
+  type Volume = Real(final quantity = "Volume", final unit = "m3", min = 0);
+  type Density = Real(final quantity = "Density", final unit = "kg/m3", min = 0);
+  type Acceleration = Real(final quantity = "Acceleration", final unit = "m/s2");
+  type Velocity = Real(final quantity = "Velocity", final unit = "m/s");
+  type Force = Real(final quantity = "Force", final unit = "N");
+  type Torque = Real(final quantity = "Torque", final unit = "N.m");
+  type Time = Real(final quantity = "Time", final unit = "s");
+  type MomentOfInertia = Real(final quantity = "MomentOfInertia", final unit = "kg.m2");
+  type PulseWidth = Real(final quantity = "Time", final unit = "us")
+    "ESC command pulse width";
+
+  annotation (Documentation(info = "<html>
+<p>Component library of <b>murcosim</b>, a co-simulation framework for modular underwater
+robots. Every model here is exported as an FMI 3.0 Model Exchange FMU and coupled from
+Python (Udwadia&ndash;Kalaba constraints, controllers, docking).</p>
+<h4>Conventions</h4>
+<ul>
+<li>Frames: NED (north-east-down) is inertial; the body frame has x forward, y starboard,
+z down, origin at the body origin CO (not necessarily the centre of gravity).</li>
+<li>Rigid-body contract, shared by every body so that the coupling never needs to know which
+component it holds: states <code>p[3]</code> (NED position of CO, m), <code>q[4]</code> (unit
+quaternion body&rarr;NED, scalar first), <code>nu[6]</code> (body-frame velocity
+[u v w p q r], m/s and rad/s); input <code>tau_ext[6]</code> (external generalized force at
+CO in the body frame, N and N.m); output <code>M[6,6]</code> (constant generalized mass
+M_RB + M_A).</li>
+<li>Hydrodynamic coefficients are positive magnitudes; the forces they produce oppose the
+motion (Fossen's sign convention with the minus signs written into the equations).</li>
+<li>Only standard Modelica is used, in the subset the pymoca front end translates; the same
+sources export with OpenModelica. The types above mirror <code>Modelica.Units.SI</code>
+so that the library does not depend on the Modelica Standard Library.</li>
+</ul>
+</html>"));
+end MurCoSim;

@@ -1,0 +1,149 @@
+"""Modelica front end: parse the component library with pymoca and describe its models.
+
+Everything Modelica-specific stays here: which classes are models to export, the flattened
+metadata (units, descriptions) that the CasADi model loses, and the translation of pymoca's
+failures into errors that name the model, the construct and where it stands in the sources.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from pymoca import ast, parser, tree
+from pymoca.backends.casadi import generator
+from pymoca.backends.casadi._options import _merge_default_options
+from pymoca.backends.casadi.model import Model
+
+from orchestrator.errors import BuildError
+
+# pymoca logs every parsed file and every alias it finds at INFO level.
+logging.getLogger("pymoca").setLevel(logging.WARNING)
+
+PYMOCA_OPTIONS = {
+    "expand_vectors": True,  # one scalar variable per array element, as FMI needs
+    "replace_constant_values": True,
+    "check_balanced": False,  # balance is checked by causalization, with a better message
+}
+
+
+@dataclass(frozen=True)
+class VariableInfo:
+    """Metadata of one declared Modelica variable.
+
+    ``units`` holds one unit for all elements, or one per element of a vector declared as
+    ``Real nu[6](unit={"m/s", ..., "rad/s"})``.
+    """
+
+    units: tuple[str, ...]
+    description: str
+    protected: bool = False
+
+    def unit(self, scalar_name: str) -> str:
+        """Unit of one scalar element, e.g. ``nu[4]`` -> ``"rad/s"``."""
+        if len(self.units) == 1:
+            return self.units[0]
+        index = re.search(r"\[(\d+)\]$", scalar_name)
+        return self.units[int(index.group(1)) - 1] if index else ""
+
+
+@dataclass
+class ModelicaLibrary:
+    """The parsed sources of one Modelica library folder."""
+
+    folder: Path
+    files: list[Path]
+    root: ast.Tree
+
+    def models(self) -> list[str]:
+        """Full names of all non-partial models, the classes the build turns into FMUs."""
+        found: list[str] = []
+
+        def walk(cls: ast.Class, prefix: str) -> None:
+            for name, child in cls.classes.items():
+                full = f"{prefix}{name}"
+                if child.type == "model" and not child.partial:
+                    found.append(full)
+                walk(child, full + ".")
+
+        walk(self.root, "")
+        return sorted(found)
+
+    def description(self, model: str) -> str:
+        """The description string of a class, e.g. ``"BlueROV2 Heavy ..."``."""
+        cls: ast.Class = self.root
+        for part in model.split("."):
+            cls = cls.classes[part]
+        return cls.comment or ""
+
+    def translate(self, model: str) -> tuple[Model, dict[str, VariableInfo]]:
+        """Flatten ``model`` and return its CasADi form and its variables' metadata.
+
+        The CasADi form holds the symbols and implicit residual equations; the metadata maps
+        each declared variable name (``nu``, ``data.m``) to its unit and description.
+        """
+        options = _merge_default_options(PYMOCA_OPTIONS)
+        try:
+            flat_tree = tree.flatten(self.root, ast.ComponentRef.from_string(model))
+            gen = generator.Generator(flat_tree, model, options)
+            generator.GeneratorWalker().walk(gen, flat_tree)
+            casadi_model = gen.model
+            casadi_model.simplify(options)
+        except Exception as exc:  # pymoca raises bare Exceptions for unsupported constructs
+            raise BuildError(self._explain(model, exc)) from exc
+        info: dict[str, VariableInfo] = {}
+        for name, symbol in flat_tree.classes[model].symbols.items():
+            protected = symbol.visibility == ast.Visibility.PROTECTED
+            info[name] = VariableInfo(_units(symbol.unit), symbol.comment or "", protected)
+        return casadi_model, info
+
+    def _explain(self, model: str, exc: Exception) -> str:
+        message = str(exc) or type(exc).__name__
+        match = re.search(r"Unknown function (\S+)", message)
+        if not match:
+            return f"{model}: the Modelica front end (pymoca) failed: {message}"
+        construct = match.group(1)
+        places = self._find(construct)
+        where = f" at {', '.join(places)}" if places else ""
+        return (
+            f"{model}: unsupported Modelica construct '{construct}(...)'{where}; "
+            "the pymoca backend does not translate it (rewrite it with supported operators)"
+        )
+
+    def _find(self, construct: str) -> list[str]:
+        pattern = re.compile(rf"\b{re.escape(construct)}\s*\(")
+        places = []
+        for path in self.files:
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if pattern.search(line):
+                    places.append(f"{path.relative_to(self.folder.parent)}:{number}")
+        return places[:5]
+
+
+def _units(unit: ast.Primary | ast.Array) -> tuple[str, ...]:
+    if isinstance(unit, ast.Array):
+        return tuple(str(getattr(element, "value", "") or "") for element in unit.values)
+    return (str(getattr(unit, "value", None) or ""),)
+
+
+def load_library(folder: Path) -> ModelicaLibrary:
+    """Parse every ``.mo`` file below ``folder`` into one class tree."""
+    files = sorted(folder.rglob("*.mo"))
+    if not files:
+        raise BuildError(f"{folder}: no Modelica (.mo) files found")
+    root: ast.Tree | None = None
+    for path in files:
+        try:
+            parsed = parser.parse(path.read_text(encoding="utf-8"))
+        except Exception as exc:
+            raise BuildError(f"{path}: Modelica syntax not understood: {exc}") from exc
+        if parsed is None:
+            raise BuildError(f"{path}: Modelica syntax not understood")
+        if root is None:
+            root = parsed
+        else:
+            root.extend(parsed)
+    assert root is not None
+    return ModelicaLibrary(folder=folder, files=files, root=root)

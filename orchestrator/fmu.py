@@ -1,0 +1,289 @@
+"""Thin layer over FMPy for one loaded FMU and its instances.
+
+``FMU`` reads and checks an archive once (model description, unpacked binary); ``FMUInstance``
+is one running Model Exchange instance. Variables are addressed by name; the calls made in
+every right-hand-side evaluation (set states, set inputs, get outputs, get derivatives) go
+straight to the C functions on preallocated NumPy buffers, without per-call allocation.
+FMI 3.0 and FMI 2.0 Model Exchange are supported; Co-Simulation FMUs are recognised and
+rejected with a clear message.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import shutil
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from fmpy import extract, platform, platform_tuple, read_model_description
+from fmpy.model_description import ModelDescription
+
+from orchestrator.errors import FMUError
+
+_STATUS = ("ok", "warning", "discard", "error", "fatal", "pending")
+
+
+@dataclass(frozen=True)
+class Variable:
+    """One scalar FMU variable as declared in the model description."""
+
+    name: str
+    value_reference: int
+    causality: str
+    variability: str
+    start: float | None
+    unit: str
+    description: str
+
+
+class FMU:
+    """An FMU archive: its checked model description and its unpacked binary.
+
+    Instances made by :meth:`instantiate` share the unpacked files.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise FMUError(f"{self.path}: FMU file not found")
+        if not zipfile.is_zipfile(self.path):
+            raise FMUError(f"{self.path}: not an FMU (not a zip archive)")
+        try:
+            md: ModelDescription = read_model_description(str(self.path), validate=False)
+        except Exception as exc:
+            raise FMUError(f"{self.path}: unreadable modelDescription.xml: {exc}") from exc
+        self.model_description = md
+        self.fmi_version = md.fmiVersion
+        if not (md.fmiVersion.startswith("2.") or md.fmiVersion.startswith("3.")):
+            raise FMUError(f"{self.path}: FMI {md.fmiVersion} is not supported (FMI 2.0, 3.0)")
+        if md.modelExchange is None:
+            kind = "Co-Simulation" if md.coSimulation is not None else "no Model Exchange"
+            raise FMUError(
+                f"{self.path}: {kind} FMU; this version of murcosim runs Model Exchange FMUs"
+            )
+        self.model_identifier = md.modelExchange.modelIdentifier
+        self.variables: dict[str, Variable] = {}
+        for v in md.modelVariables:
+            start = float(v.start) if v.start is not None and v.type in _REALS else None
+            self.variables[v.name] = Variable(
+                name=v.name,
+                value_reference=v.valueReference,
+                causality=v.causality or "local",
+                variability=v.variability or "continuous",
+                start=start,
+                unit=(v.declaredType.unit if v.declaredType else None) or v.unit or "",
+                description=v.description or "",
+            )
+        self.states = [d.variable.derivative.name for d in md.derivatives]
+        self.state_derivatives = [d.variable.name for d in md.derivatives]
+        self.inputs = [v.name for v in md.modelVariables if v.causality == "input"]
+        self.outputs = [u.variable.name for u in md.outputs]
+        self._output_dependencies = {
+            u.variable.name: None if u.dependencies is None else {d.name for d in u.dependencies}
+            for u in md.outputs
+        }
+        self._binary_check()
+        self._unpacked = Path(tempfile.mkdtemp(prefix=f"murcosim-{self.path.stem}-"))
+        extract(str(self.path), str(self._unpacked))
+
+    def _binary_check(self) -> None:
+        suffix = {"darwin64": ".dylib", "win64": ".dll"}.get(platform, ".so")
+        folder = platform if self.fmi_version.startswith("2.") else platform_tuple
+        binary = f"binaries/{folder}/{self.model_identifier}{suffix}"
+        with zipfile.ZipFile(self.path) as archive:
+            if binary not in archive.namelist():
+                raise FMUError(
+                    f"{self.path}: no binary for this platform ({binary} is missing)"
+                )
+
+    def variable(self, name: str) -> Variable:
+        """The variable called ``name``, or an FMUError naming the FMU and the variable."""
+        try:
+            return self.variables[name]
+        except KeyError:
+            raise FMUError(f"{self.path.name}: no variable '{name}'") from None
+
+    def output_depends_on(self, output: str, inputs: list[str]) -> bool:
+        """Whether ``output`` may depend directly on any of ``inputs`` (direct feedthrough)."""
+        dependencies = self._output_dependencies.get(output)
+        if dependencies is None:
+            return output in self._output_dependencies or output in self.inputs
+        return bool(dependencies.intersection(inputs))
+
+    def instantiate(self, name: str) -> FMUInstance:
+        """Create a new Model Exchange instance called ``name``."""
+        return FMUInstance(self, name)
+
+    def close(self) -> None:
+        """Remove the unpacked files."""
+        shutil.rmtree(self._unpacked, ignore_errors=True)
+
+
+_REALS = ("Real", "Float64", "Float32")
+
+
+class Port:
+    """A fixed set of Float64 variables of one instance with a preallocated value buffer."""
+
+    def __init__(self, names: list[str], value_references: list[int]) -> None:
+        self.names = list(names)
+        self.values = np.zeros(len(names))
+        self._vr = (ctypes.c_uint32 * len(names))(*value_references)
+        self._values_ptr = self.values.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+
+class FMUInstance:
+    """One Model Exchange instance: parameters, initialization, states, ports."""
+
+    def __init__(self, fmu: FMU, name: str) -> None:
+        self.fmu = fmu
+        self.name = name
+        md = fmu.model_description
+        kwargs = dict(
+            guid=md.guid if fmu.fmi_version.startswith("2.") else md.instantiationToken,
+            unzipDirectory=str(fmu._unpacked),
+            modelIdentifier=fmu.model_identifier,
+            instanceName=name,
+        )
+        try:
+            if fmu.fmi_version.startswith("2."):
+                from fmpy.fmi2 import FMU2Model
+
+                self._model = FMU2Model(**kwargs)
+                prefix = "fmi2"
+                names = ("SetReal", "GetReal", "SetContinuousStates", "GetDerivatives")
+            else:
+                from fmpy.fmi3 import FMU3Model
+
+                self._model = FMU3Model(**kwargs)
+                prefix = "fmi3"
+                names = (
+                    "SetFloat64",
+                    "GetFloat64",
+                    "SetContinuousStates",
+                    "GetContinuousStateDerivatives",
+                )
+            self._model.instantiate()
+        except Exception as exc:
+            raise FMUError(f"{fmu.path.name} ({name}): could not instantiate: {exc}") from exc
+        self._fmi3 = prefix == "fmi3"
+        dll = self._model.dll
+        self._set_real, self._get_real, self._set_states, self._get_derivatives = (
+            getattr(dll, prefix + n) for n in names
+        )
+        self._set_time = getattr(dll, prefix + "SetTime")
+        self._handle = self._model.component
+        self.n_states = len(fmu.states)
+        self.states = Port(fmu.states, [fmu.variable(s).value_reference for s in fmu.states])
+        self.derivatives = np.zeros(self.n_states)
+        self._derivatives_ptr = self.derivatives.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+        self._state_buffer = np.zeros(self.n_states)
+        self._state_ptr = self._state_buffer.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+        self._initialized = False
+
+    # -- set-up ---------------------------------------------------------------------------
+
+    def port(self, names: list[str]) -> Port:
+        """A port over the named Float64 variables of this instance."""
+        return Port(names, [self.fmu.variable(n).value_reference for n in names])
+
+    def set_start_values(self, values: dict[str, float]) -> None:
+        """Set parameters and start values before initialization."""
+        if self._initialized:
+            raise FMUError(f"{self.name}: start values must be set before initialization")
+        if values:
+            port = self.port(list(values))
+            port.values[:] = list(values.values())
+            self.write(port)
+
+    def initialize(self, start_time: float) -> None:
+        """Run the FMU's initialization and enter continuous-time mode at ``start_time``."""
+        try:
+            if self._fmi3:
+                self._model.enterInitializationMode(startTime=start_time)
+            else:
+                self._model.setupExperiment(startTime=start_time)
+                self._model.enterInitializationMode()
+            self._model.exitInitializationMode()
+            if not self._fmi3:
+                self._model.newDiscreteStates()
+            self._model.enterContinuousTimeMode()
+        except Exception as exc:
+            raise FMUError(f"{self.name}: initialization failed: {exc}") from exc
+        self._initialized = True
+
+    # -- hot path -------------------------------------------------------------------------
+
+    def _check(self, status: int, what: str) -> None:
+        if status > 1:
+            label = _STATUS[status] if status < len(_STATUS) else str(status)
+            raise FMUError(f"{self.name}: {what} returned '{label}'")
+
+    def read(self, port: Port) -> np.ndarray:
+        """Read the port's variables into ``port.values`` and return that buffer."""
+        n = len(port)
+        if n:
+            if self._fmi3:
+                status = self._get_real(self._handle, port._vr, n, port._values_ptr, n)
+            else:
+                status = self._get_real(self._handle, port._vr, n, port._values_ptr)
+            if status:
+                self._check(status, f"get {port.names}")
+        return port.values
+
+    def write(self, port: Port) -> None:
+        """Write ``port.values`` to the port's variables."""
+        n = len(port)
+        if n:
+            if self._fmi3:
+                status = self._set_real(self._handle, port._vr, n, port._values_ptr, n)
+            else:
+                status = self._set_real(self._handle, port._vr, n, port._values_ptr)
+            if status:
+                self._check(status, f"set {port.names}")
+
+    def set_time(self, time: float) -> None:
+        """Set the independent variable (s)."""
+        status = self._set_time(self._handle, time)
+        if status:
+            self._check(status, "set time")
+
+    def set_continuous_states(self, x: np.ndarray) -> None:
+        """Set the continuous states, in the order of ``fmu.states``."""
+        if self.n_states:
+            self._state_buffer[:] = x
+            status = self._set_states(self._handle, self._state_ptr, self.n_states)
+            if status:
+                self._check(status, "set continuous states")
+
+    def get_derivatives(self) -> np.ndarray:
+        """Evaluate and return the state derivatives (buffer reused between calls)."""
+        if self.n_states:
+            status = self._get_derivatives(self._handle, self._derivatives_ptr, self.n_states)
+            if status:
+                self._check(status, "get derivatives")
+        return self.derivatives
+
+    def completed_integrator_step(self) -> None:
+        """Tell the FMU that an integrator step was accepted."""
+        self._model.completedIntegratorStep()
+
+    def get_values(self, names: list[str]) -> np.ndarray:
+        """Read named Float64 variables (allocates; not for the hot path)."""
+        port = self.port(names)
+        return self.read(port).copy()
+
+    def terminate(self) -> None:
+        """Terminate and free the instance; errors at this point are not reported."""
+        try:
+            if self._initialized:
+                self._model.terminate()
+            self._model.freeInstance()
+        except Exception:  # noqa: BLE001 - freeing must never mask the run's own error
+            pass
