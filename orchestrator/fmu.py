@@ -113,6 +113,10 @@ class FMU:
             return output in self._output_dependencies or output in self.inputs
         return bool(dependencies.intersection(inputs))
 
+    def is_constant_output(self, output: str) -> bool:
+        """Whether ``output`` depends on nothing (a value computed from parameters only)."""
+        return self._output_dependencies.get(output) == set()
+
     def instantiate(self, name: str) -> FMUInstance:
         """Create a new Model Exchange instance called ``name``."""
         return FMUInstance(self, name)

@@ -219,6 +219,7 @@ def export_fmu(
 ) -> Path:
     """Causalize, export, compile and pack ``model_name`` into ``target`` (an ``.fmu`` path)."""
     dae = build_dae(model_name, model, info)
+    target = target.resolve()
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="murcosim-build-") as tmp, chdir(tmp):
         try:

@@ -1,0 +1,113 @@
+"""Command line: ``murcosim build | run | plot | check | bench``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from orchestrator.errors import MurcosimError
+
+DEFAULT_LIBRARY = Path("modelica/MurCoSim")
+DEFAULT_FMUS = Path("fmus")
+
+
+def _build(args: argparse.Namespace) -> None:
+    from orchestrator.build import build_library
+
+    build_library(args.library, args.out, backend=args.backend, force=args.force)
+
+
+def _run(args: argparse.Namespace) -> None:
+    from orchestrator.run import run_scenario
+
+    out = args.out or Path("results") / args.scenario.stem
+    result = run_scenario(args.scenario, out, args.fmu_dir, progress=not args.quiet, plots=not args.no_plots)
+    s = result.statistics
+    per_rhs = 1e6 * s.rhs_seconds / max(s.rhs_evaluations, 1)
+    print(
+        f"{args.scenario}: done in {s.wall_seconds:.2f} s wall, {s.rhs_evaluations} right-hand sides "
+        f"({per_rhs:.0f} us each), {s.controller_faults} controller fault(s); results in {out}"
+    )
+
+
+def _plot(args: argparse.Namespace) -> None:
+    from orchestrator.plots import plot_run
+
+    for path in plot_run(args.results):
+        print(path)
+
+
+def _check(args: argparse.Namespace) -> None:
+    from fmpy import simulate_fmu
+    from fmpy.validation import validate_fmu
+
+    paths = sorted(args.fmu_dir.glob("*.fmu"))
+    if not paths:
+        raise MurcosimError(f"{args.fmu_dir}: no FMUs to check (run 'murcosim build')")
+    failed = 0
+    for path in paths:
+        problems = validate_fmu(str(path))
+        try:
+            simulate_fmu(str(path), stop_time=1.0)
+        except Exception as exc:  # noqa: BLE001 - reported per FMU
+            problems.append(f"fmpy simulate failed: {exc}")
+        failed += bool(problems)
+        print(f"{'ok  ' if not problems else 'FAIL'} {path}" + "".join(f"\n     {p}" for p in problems))
+    if failed:
+        raise MurcosimError(f"{failed} of {len(paths)} FMU(s) failed the check")
+
+
+def _bench(args: argparse.Namespace) -> None:
+    from orchestrator.bench import run_benchmarks
+
+    run_benchmarks(args.scenario, args.fmu_dir, args.evaluations)
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``murcosim`` command."""
+    p = argparse.ArgumentParser(prog="murcosim", description="Co-simulation of modular underwater robots")
+    sub = p.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="export the Modelica library as FMUs")
+    b.add_argument("--library", type=Path, default=DEFAULT_LIBRARY, help="Modelica package folder")
+    b.add_argument("--out", type=Path, default=DEFAULT_FMUS, help="FMU output folder")
+    b.add_argument("--backend", default="pymoca", choices=["pymoca", "openmodelica"])
+    b.add_argument("--force", action="store_true", help="rebuild even if up to date")
+    b.set_defaults(func=_build)
+    r = sub.add_parser("run", help="run a scenario file")
+    r.add_argument("scenario", type=Path)
+    r.add_argument("--out", type=Path, help="results folder (default results/<scenario name>)")
+    r.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
+    r.add_argument("--no-plots", action="store_true")
+    r.add_argument("--quiet", action="store_true", help="no progress bar")
+    r.set_defaults(func=_run)
+    pl = sub.add_parser("plot", help="(re)make the plots of a results folder")
+    pl.add_argument("results", type=Path)
+    pl.set_defaults(func=_plot)
+    c = sub.add_parser("check", help="validate every FMU and simulate it standalone with FMPy")
+    c.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
+    c.set_defaults(func=_check)
+    be = sub.add_parser("bench", help="measure orchestration cost per right-hand side")
+    be.add_argument("scenario", type=Path, nargs="?", default=Path("scenarios/bluerov2_heavy_single.toml"))
+    be.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
+    be.add_argument("--evaluations", type=int, default=20000)
+    be.set_defaults(func=_bench)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; user errors are printed as one line, exit status 2."""
+    args = parser().parse_args(argv)
+    try:
+        args.func(args)
+    except MurcosimError as exc:
+        print(f"murcosim: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("murcosim: interrupted; results written so far are kept", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

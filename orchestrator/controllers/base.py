@@ -1,0 +1,46 @@
+"""The controller interface: sampled blocks between the FMUs' signals.
+
+A controller runs at its own sample time. At each sample the master reads the signals named
+by ``inputs`` (FMU variables ``<instance>.<variable>`` or other controllers' outputs
+``<controller>.<signal>``), calls :meth:`Controller.step`, and holds the returned values on
+the signals named by ``outputs`` until the next sample (zero-order hold).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+import numpy as np
+
+from orchestrator.scenario import PID
+
+
+class Controller(ABC):
+    """A sampled controller with named input and output signals."""
+
+    def __init__(self, name: str, sample_time: float, inputs: list[str], outputs: list[str]):
+        self.name = name
+        self.sample_time = sample_time
+        self.inputs = inputs
+        self.outputs = outputs
+
+    @abstractmethod
+    def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
+        """Map the input signals at ``time`` (s) to the output signals, in declared order."""
+
+
+class PIDLoop:
+    """One PID loop with a clamped integral, derivative on a measured rate."""
+
+    def __init__(self, gains: PID, sample_time: float) -> None:
+        self.gains = gains
+        self.sample_time = sample_time
+        self.integral = 0.0
+
+    def update(self, error: float, error_rate: float) -> float:
+        """Control action for ``error`` and its time derivative ``error_rate``."""
+        g = self.gains
+        if g.ki:
+            limit = g.integral_limit / g.ki
+            self.integral = float(np.clip(self.integral + error * self.sample_time, -limit, limit))
+        return g.kp * error + g.ki * self.integral + g.kd * error_rate

@@ -1,0 +1,51 @@
+"""Attitude kinematics on scalar-first unit quaternions (body to NED), as in the FMUs."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def rotation_matrix(q: np.ndarray) -> np.ndarray:
+    """Rotation matrix body to NED of the quaternion ``q = [eta, eps1, eps2, eps3]``.
+
+    Accepts one quaternion (4,) or a stack (..., 4); the result has shape (..., 3, 3).
+    """
+    q = np.asarray(q, dtype=float)
+    eta, e1, e2, e3 = np.moveaxis(q, -1, 0)
+    return np.stack(
+        [
+            np.stack([1 - 2 * (e2**2 + e3**2), 2 * (e1 * e2 - e3 * eta), 2 * (e1 * e3 + e2 * eta)], -1),
+            np.stack([2 * (e1 * e2 + e3 * eta), 1 - 2 * (e1**2 + e3**2), 2 * (e2 * e3 - e1 * eta)], -1),
+            np.stack([2 * (e1 * e3 - e2 * eta), 2 * (e2 * e3 + e1 * eta), 1 - 2 * (e1**2 + e2**2)], -1),
+        ],
+        -2,
+    )
+
+
+def euler_angles(q: np.ndarray) -> np.ndarray:
+    """Roll, pitch, yaw (rad, zyx convention) of one or a stack of quaternions."""
+    R = rotation_matrix(q)
+    roll = np.arctan2(R[..., 2, 1], R[..., 2, 2])
+    pitch = -np.arcsin(np.clip(R[..., 2, 0], -1.0, 1.0))
+    yaw = np.arctan2(R[..., 1, 0], R[..., 0, 0])
+    return np.stack([roll, pitch, yaw], -1)
+
+
+def quaternion_from_euler(roll: float, pitch: float, yaw: float) -> np.ndarray:
+    """Unit quaternion (scalar first) of zyx Euler angles (rad)."""
+    cr, sr = np.cos(roll / 2), np.sin(roll / 2)
+    cp, sp = np.cos(pitch / 2), np.sin(pitch / 2)
+    cy, sy = np.cos(yaw / 2), np.sin(yaw / 2)
+    return np.array(
+        [
+            cr * cp * cy + sr * sp * sy,
+            sr * cp * cy - cr * sp * sy,
+            cr * sp * cy + sr * cp * sy,
+            cr * cp * sy - sr * sp * cy,
+        ]
+    )
+
+
+def wrap_angle(angle: float | np.ndarray) -> float | np.ndarray:
+    """Angle wrapped into [-pi, pi)."""
+    return (np.asarray(angle) + np.pi) % (2 * np.pi) - np.pi

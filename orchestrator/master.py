@@ -1,0 +1,244 @@
+"""Strong-coupling master for Model Exchange FMUs.
+
+All continuous states of all instances form one vector integrated by one integrator (scipy
+``solve_ivp`` or a fixed-step RK4). The run advances from one communication point to the
+next: controller samples (each at its own sample time) and recording times. Controller
+outputs are held constant in between (zero-order hold), so the integrator never steps across
+a discontinuous input.
+"""
+
+from __future__ import annotations
+
+import math
+import time as clock
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.integrate import solve_ivp
+
+from orchestrator.controllers.base import Controller
+from orchestrator.errors import FMUError, SimulationError
+from orchestrator.results import EventLog, TimeseriesWriter
+from orchestrator.scenario import Simulation
+from orchestrator.system import System
+
+Integrator = Callable[[float, float, np.ndarray], np.ndarray]
+
+
+@dataclass
+class RunStatistics:
+    """Counters of one run, for the summary and the benchmarks."""
+
+    rhs_evaluations: int = 0
+    rhs_seconds: float = 0.0
+    wall_seconds: float = 0.0
+    controller_samples: int = 0
+    controller_faults: int = 0
+
+
+class _SignalBus:
+    """Controller outputs by qualified name (``autopilot.tau[1]``), held between samples."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.index = {n: k for k, n in enumerate(names)}
+        self.values = np.zeros(len(names))
+
+
+class _ControllerLink:
+    """Where one controller reads its inputs and where its outputs go."""
+
+    def __init__(self, controller: Controller, system: System, bus: _SignalBus) -> None:
+        self.controller = controller
+        key = f"controllers.{controller.name}"
+        self.bus_inputs = [(k, bus.index[n]) for k, n in enumerate(controller.inputs) if n in bus.index]
+        fmu_inputs = [n for n in controller.inputs if n not in bus.index]
+        self.fmu_reads = system.port(fmu_inputs, key) if fmu_inputs else []
+        self._fmu_input_positions = [k for k, n in enumerate(controller.inputs) if n not in bus.index]
+        self.bus_outputs = [(k, bus.index[n]) for k, n in enumerate(controller.outputs) if n in bus.index]
+        fmu_outputs = [n for n in controller.outputs if n not in bus.index]
+        driven = system.connected_inputs
+        for name in fmu_outputs:
+            if name in driven:
+                raise SimulationError(f"{key}: {name} is already driven by a connection")
+        self.fmu_writes = system.port(fmu_outputs, key) if fmu_outputs else []
+        self._fmu_output_positions = [k for k, n in enumerate(controller.outputs) if n not in bus.index]
+        for instance, port, _ in self.fmu_writes:
+            for name in port.names:
+                if instance.fmu.variables[name].causality != "input":
+                    raise SimulationError(f"{key}: {instance.name}.{name} is not an input")
+        self.inputs = np.zeros(len(controller.inputs))
+        self.last_outputs = np.zeros(len(controller.outputs))
+        self.next_sample = 0
+
+    def gather(self, bus: _SignalBus) -> np.ndarray:
+        u = self.inputs
+        fmu_values = np.zeros(len(self._fmu_input_positions))
+        for instance, port, positions in self.fmu_reads:
+            fmu_values[positions] = instance.read(port)
+        u[self._fmu_input_positions] = fmu_values
+        for k, b in self.bus_inputs:
+            u[k] = bus.values[b]
+        return u
+
+    def apply(self, outputs: np.ndarray, bus: _SignalBus) -> None:
+        self.last_outputs = outputs
+        for k, b in self.bus_outputs:
+            bus.values[b] = outputs[k]
+        fmu_values = outputs[self._fmu_output_positions]
+        for instance, port, positions in self.fmu_writes:
+            port.values[:] = fmu_values[positions]
+            instance.write(port)
+
+
+class Master:
+    """Runs a system with its controllers, writing results as it goes."""
+
+    def __init__(
+        self,
+        system: System,
+        controllers: list[Controller],
+        simulation: Simulation,
+        timeseries: TimeseriesWriter,
+        events: EventLog,
+        record: list[str],
+        progress: Callable[[float], None] | None = None,
+    ) -> None:
+        self.system = system
+        self.simulation = simulation
+        self.timeseries = timeseries
+        self.events = events
+        self.progress = progress
+        self.statistics = RunStatistics()
+        own = [n for c in controllers for n in c.outputs if n.startswith(c.name + ".")]
+        self.bus = _SignalBus(own)
+        self.links = [_ControllerLink(c, system, self.bus) for c in controllers]
+        fmu_record = [n for n in record if n not in self.bus.index]
+        self._record_ports = system.port(fmu_record, "record") if fmu_record else []
+        self._record_fmu_positions = np.array([k for k, n in enumerate(record) if n not in self.bus.index], dtype=int)
+        self._record_bus = [(k, self.bus.index[n]) for k, n in enumerate(record) if n in self.bus.index]
+        self._row = np.zeros(len(record))
+        self._last_step = simulation.step
+
+    # -- right-hand side and integration ---------------------------------------------------
+
+    def rhs(self, time: float, x: np.ndarray) -> np.ndarray:
+        """System derivatives, counted and timed."""
+        start = clock.perf_counter()
+        dx = self.system.derivatives(time, x)
+        self.statistics.rhs_seconds += clock.perf_counter() - start
+        self.statistics.rhs_evaluations += 1
+        return dx
+
+    def _rk4(self, t0: float, t1: float, x: np.ndarray) -> np.ndarray:
+        n = max(1, math.ceil((t1 - t0) / self.simulation.step - 1e-9))
+        h = (t1 - t0) / n
+        t = t0
+        for _ in range(n):
+            k1 = self.rhs(t, x).copy()
+            k2 = self.rhs(t + h / 2, x + h / 2 * k1).copy()
+            k3 = self.rhs(t + h / 2, x + h / 2 * k2).copy()
+            k4 = self.rhs(t + h, x + h * k3)
+            x = x + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+            t += h
+        return x
+
+    def _solve_ivp(self, t0: float, t1: float, x: np.ndarray) -> np.ndarray:
+        s = self.simulation
+        solution = solve_ivp(
+            lambda t, y: self.rhs(t, y).copy(),
+            (t0, t1),
+            x,
+            method=s.solver,
+            rtol=s.rtol,
+            atol=s.atol,
+            max_step=s.step,
+            first_step=min(self._last_step, t1 - t0),
+        )
+        if not solution.success:
+            raise SimulationError(f"integrator {s.solver} failed at t = {solution.t[-1]:.6g} s: {solution.message}")
+        if len(solution.t) > 1:
+            self._last_step = max(solution.t[-1] - solution.t[-2], 1e-12)
+        return solution.y[:, -1]
+
+    def _check_finite(self, time: float, x: np.ndarray) -> None:
+        if np.all(np.isfinite(x)):
+            return
+        k = int(np.flatnonzero(~np.isfinite(x))[0])
+        for instance, part in self.system._slices:
+            if part.start <= k < part.stop:
+                name = f"{instance.name}.{instance.fmu.states[k - part.start]}"
+                raise SimulationError(f"state {name} is no longer finite at t = {time:.6g} s (diverging run)")
+        raise SimulationError(f"state {k} is no longer finite at t = {time:.6g} s")
+
+    # -- the run ---------------------------------------------------------------------------
+
+    def _run_controllers(self, time: float, index: int) -> None:
+        for link in self.links:
+            if link.next_sample > index:
+                continue
+            c = link.controller
+            link.next_sample += max(1, round(c.sample_time / self._tick))
+            self.statistics.controller_samples += 1
+            try:
+                outputs = np.asarray(c.step(time, link.gather(self.bus)), dtype=float)
+                if outputs.shape != (len(c.outputs),) or not np.all(np.isfinite(outputs)):
+                    raise ValueError(f"expected {len(c.outputs)} finite outputs, got {outputs!r}")
+            except FMUError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a faulty controller must not end the run
+                self.statistics.controller_faults += 1
+                self.events.log(time, "controller_fault", f"{c.name}: {type(exc).__name__}: {exc}; previous outputs held")
+                outputs = link.last_outputs
+            link.apply(outputs, self.bus)
+
+    def _record(self, time: float) -> None:
+        row = self._row
+        for instance, port, positions in self._record_ports:
+            row[self._record_fmu_positions[positions]] = instance.read(port)
+        for k, b in self._record_bus:
+            row[k] = self.bus.values[b]
+        self.timeseries.write(time, row)
+
+    def run(self, x0: np.ndarray) -> np.ndarray:
+        """Run from ``x0`` to the stop time; returns the final state.
+
+        Time advances on a grid of ticks (the largest step dividing every sample time and the
+        output interval, up to 1e-9 s), so sample instants never drift.
+        """
+        s = self.simulation
+        periods = [link.controller.sample_time for link in self.links] + [s.output_interval]
+        self._tick = _common_tick(periods)
+        integrate: Integrator = self._rk4 if s.solver == "RK4" else self._solve_ivp
+        output_every = max(1, round(s.output_interval / self._tick))
+        last = round((s.stop_time - s.start_time) / self._tick)
+        started = clock.perf_counter()
+        x = np.array(x0, dtype=float)
+        index = 0
+        next_output = 0
+        self.events.log(s.start_time, "start", f"solver {s.solver}, {self.system.n_states} states")
+        while True:
+            time = s.start_time + index * self._tick
+            self.system.derivatives(time, x)  # outputs consistent with (time, x)
+            self._run_controllers(time, index)
+            if index >= next_output or index == last:
+                self.system.derivatives(time, x)
+                self._record(time)
+                next_output = index + output_every
+            if self.progress:
+                self.progress(time)
+            if index >= last:
+                break
+            following = min([last, next_output] + [link.next_sample for link in self.links])
+            x = integrate(time, s.start_time + following * self._tick, x)
+            index = following
+            self._check_finite(s.start_time + index * self._tick, x)
+            self.system.completed_step()
+        self.statistics.wall_seconds = clock.perf_counter() - started
+        return x
+
+
+def _common_tick(periods: list[float]) -> float:
+    """Largest step (>= 1e-9 s) of which every period is an integer multiple."""
+    units = [max(1, round(p * 1e9)) for p in periods]
+    return math.gcd(*units) * 1e-9

@@ -1,0 +1,119 @@
+"""Plots of a run, made from its files (``timeseries.csv``, ``scenario.toml``) only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from orchestrator.kinematics import euler_angles  # noqa: E402
+from orchestrator.results import read_timeseries  # noqa: E402
+from orchestrator.scenario import AutopilotConfig, load_scenario  # noqa: E402
+
+
+def _bodies(columns: dict[str, np.ndarray]) -> list[str]:
+    return sorted({n.split(".")[0] for n in columns if n.endswith(".q[4]")})
+
+
+def _vector(columns: dict[str, np.ndarray], name: str, size: int) -> np.ndarray:
+    return np.column_stack([columns[f"{name}[{i}]"] for i in range(1, size + 1)])
+
+
+def _save(figure: plt.Figure, path: Path) -> Path:
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return path
+
+
+def plot_body(columns: dict[str, np.ndarray], body: str, out_dir: Path) -> list[Path]:
+    """Trajectory, attitude and velocity of one rigid body."""
+    t = columns["time"]
+    p = _vector(columns, f"{body}.p", 3)
+    angles = np.degrees(euler_angles(_vector(columns, f"{body}.q", 4)))
+    nu = _vector(columns, f"{body}.nu", 6)
+    made = []
+    fig, (plan, depth) = plt.subplots(1, 2, figsize=(11, 4.5))
+    plan.plot(p[:, 1], p[:, 0])
+    plan.plot(p[0, 1], p[0, 0], "o", label="start")
+    plan.set(xlabel="East (m)", ylabel="North (m)", title=f"{body}: plan view", aspect="equal")
+    plan.legend()
+    depth.plot(t, p[:, 2])
+    depth.invert_yaxis()
+    depth.set(xlabel="time (s)", ylabel="depth z (m, down)", title=f"{body}: depth")
+    made.append(_save(fig, out_dir / f"{body}_trajectory.png"))
+    fig, ax = plt.subplots(figsize=(8, 4))
+    for k, label in enumerate(("roll", "pitch", "yaw")):
+        ax.plot(t, angles[:, k], label=label)
+    ax.set(xlabel="time (s)", ylabel="angle (deg)", title=f"{body}: attitude (zyx Euler)")
+    ax.legend()
+    made.append(_save(fig, out_dir / f"{body}_attitude.png"))
+    fig, (lin, ang) = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
+    for k, label in enumerate("uvw"):
+        lin.plot(t, nu[:, k], label=label)
+    for k, label in enumerate("pqr"):
+        ang.plot(t, nu[:, 3 + k], label=label)
+    lin.set(ylabel="m/s", title=f"{body}: body-frame velocity")
+    ang.set(xlabel="time (s)", ylabel="rad/s")
+    lin.legend()
+    ang.legend()
+    made.append(_save(fig, out_dir / f"{body}_velocity.png"))
+    return made
+
+
+def plot_thrusters(columns: dict[str, np.ndarray], out_dir: Path) -> list[Path]:
+    """Thrust and command of every thruster instance."""
+    thrusters = sorted({n.split(".")[0] for n in columns if n.endswith(".thrust")})
+    if not thrusters:
+        return []
+    t = columns["time"]
+    fig, (force, command) = plt.subplots(2, 1, figsize=(9, 6), sharex=True)
+    for name in thrusters:
+        force.plot(t, columns[f"{name}.thrust"], label=name)
+        if f"{name}.pwm" in columns:
+            command.plot(t, columns[f"{name}.pwm"], label=name)
+    force.set(ylabel="thrust (N)", title="thrusters")
+    command.set(xlabel="time (s)", ylabel="command (us)")
+    force.legend(ncol=4, fontsize="small")
+    return [_save(fig, out_dir / "thrusters.png")]
+
+
+def plot_autopilot(columns: dict[str, np.ndarray], config: AutopilotConfig, out_dir: Path) -> Path:
+    """Depth, heading and surge speed against the autopilot's set points."""
+    t = columns["time"]
+    v = config.vehicle
+    yaw = np.degrees(euler_angles(_vector(columns, f"{v}.q", 4))[:, 2])
+    fig, axes = plt.subplots(3, 1, figsize=(8, 7), sharex=True)
+    rows = [
+        (columns[f"{v}.p[3]"], config.depth, "depth z (m)"),
+        (yaw, config.heading, "heading (deg)"),
+        (columns[f"{v}.nu[1]"], config.surge_speed, "surge speed u (m/s)"),
+    ]
+    for ax, (signal, target, label) in zip(axes, rows, strict=True):
+        ax.plot(t, signal, label="measured")
+        ax.axhline(target, color="k", linestyle="--", label="set point")
+        ax.set(ylabel=label)
+    axes[0].legend()
+    axes[0].set_title(f"{v}: autopilot tracking")
+    axes[-1].set_xlabel("time (s)")
+    return _save(fig, out_dir / "autopilot.png")
+
+
+def plot_run(out_dir: Path) -> list[Path]:
+    """Every plot for the run in ``out_dir``; returns the PNG paths."""
+    out_dir = Path(out_dir)
+    columns = read_timeseries(out_dir / "timeseries.csv")
+    made: list[Path] = []
+    for body in _bodies(columns):
+        made += plot_body(columns, body, out_dir)
+    made += plot_thrusters(columns, out_dir)
+    scenario_file = out_dir / "scenario.toml"
+    if scenario_file.exists():
+        for config in load_scenario(scenario_file).controllers.values():
+            if isinstance(config, AutopilotConfig) and f"{config.vehicle}.q[1]" in columns:
+                made.append(plot_autopilot(columns, config, out_dir))
+    return made

@@ -1,0 +1,83 @@
+"""One scenario run from file to results: assembly, controllers, master, files and plots."""
+
+from __future__ import annotations
+
+import fnmatch
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from orchestrator.controllers import make_controllers
+from orchestrator.errors import FMUError, SimulationError
+from orchestrator.master import Master, RunStatistics
+from orchestrator.results import EventLog, TimeseriesWriter
+from orchestrator.scenario import load_scenario
+from orchestrator.system import System
+
+
+@dataclass
+class RunResult:
+    """Where a run wrote its files, and its counters."""
+
+    out_dir: Path
+    timeseries: Path
+    events: Path
+    statistics: RunStatistics
+    final_state: np.ndarray
+
+
+def run_scenario(
+    path: Path, out_dir: Path, fmu_dir: Path, progress: bool = False, plots: bool = True
+) -> RunResult:
+    """Run the scenario file ``path``; results go to ``out_dir`` while the run goes."""
+    scenario = load_scenario(path)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(path, out_dir / "scenario.toml")
+    system = System(scenario, str(path), fmu_dir)
+    try:
+        sim = scenario.simulation
+        x0 = system.initialize(sim.start_time, scenario.environment.current)
+        controllers = make_controllers(system)
+        own = [n for c in controllers for n in c.outputs if n.startswith(c.name + ".")]
+        if scenario.record:
+            own = [n for n in own if any(fnmatch.fnmatchcase(n, p) for p in scenario.record)]
+        record = system.recorded_names(scenario.record) + own
+        timeseries = TimeseriesWriter(out_dir / "timeseries.csv", record)
+        events = EventLog(out_dir / "events.csv")
+        bar = tqdm(total=sim.stop_time - sim.start_time, unit="s", disable=not progress, leave=False)
+        last = [sim.start_time]
+
+        def advance(time: float) -> None:
+            bar.update(time - last[0])
+            last[0] = time
+
+        master = Master(system, controllers, sim, timeseries, events, record, advance)
+        time_reached = sim.start_time
+        try:
+            final = master.run(x0)
+            time_reached = sim.stop_time
+        except (SimulationError, FMUError) as exc:
+            time_reached = last[0]
+            events.log(time_reached, "error", str(exc))
+            raise SimulationError(f"{path}: run stopped at t = {time_reached:.6g} s: {exc} (results so far in {out_dir})") from None
+        finally:
+            stats = master.statistics
+            events.log(
+                time_reached,
+                "stop",
+                f"{stats.rhs_evaluations} right-hand-side evaluations, "
+                f"{stats.controller_faults} controller fault(s), {stats.wall_seconds:.3g} s wall time",
+            )
+            bar.close()
+            timeseries.close()
+            events.close()
+    finally:
+        system.close()
+    if plots:
+        from orchestrator.plots import plot_run
+
+        plot_run(out_dir)
+    return RunResult(out_dir, timeseries.path, events.path, master.statistics, final)

@@ -1,0 +1,170 @@
+"""Scenario files: TOML, validated with pydantic, errors reported as one line with file and key.
+
+A scenario names the FMU components and their parameters, the connections between them, the
+controllers and the environment, and how to integrate and record. See ``scenarios/`` for
+examples and ``README.md`` for the reference of every key.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from orchestrator.errors import ScenarioError
+
+SOLVERS = ("RK4", "RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Simulation(_Strict):
+    """How long and how accurately to integrate, and how often to record."""
+
+    stop_time: float = Field(gt=0, description="End of the run (s)")
+    start_time: float = Field(0.0, description="Start of the run (s)")
+    output_interval: float = Field(0.1, gt=0, description="Recording interval (s)")
+    solver: Literal[SOLVERS] = "RK45"  # type: ignore[valid-type]
+    rtol: float = Field(1e-6, gt=0, description="Relative tolerance (solve_ivp methods)")
+    atol: float = Field(1e-8, gt=0, description="Absolute tolerance (solve_ivp methods)")
+    step: float = Field(0.01, gt=0, description="Step of RK4, largest step of the others (s)")
+
+
+class Environment(_Strict):
+    """Ocean environment applied to every body with a current input ``v_c``."""
+
+    current: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+
+class Component(_Strict):
+    """One FMU instance."""
+
+    fmu: str = Field(description="FMU name in the FMU folder, or a path to an .fmu file")
+    parameters: dict[str, float] = Field(default_factory=dict)
+    start: dict[str, float] = Field(default_factory=dict)
+    mount: str | None = Field(None, description="Vehicle this thruster is mounted on")
+    slot: int | None = Field(None, ge=1, description="Thruster mount number on that vehicle")
+
+    @field_validator("slot")
+    @classmethod
+    def _slot_needs_mount(cls, slot: int | None, info: Any) -> int | None:  # noqa: ANN401
+        if slot is not None and info.data.get("mount") is None:
+            raise ValueError("'slot' needs 'mount' (the vehicle the thruster sits on)")
+        return slot
+
+
+class Connection(_Strict):
+    """Output (or state) of one component to input of another, element-wise for vectors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    source: str = Field(alias="from", pattern=r"^[A-Za-z_]\w*\.[^.].*$")
+    target: str = Field(alias="to", pattern=r"^[A-Za-z_]\w*\.[^.].*$")
+
+
+class PID(_Strict):
+    """Gains of one PID loop."""
+
+    kp: float = 0.0
+    ki: float = 0.0
+    kd: float = 0.0
+    integral_limit: float = Field(float("inf"), gt=0, description="Anti-windup bound of the integral term")
+
+
+class AutopilotGains(_Strict):
+    depth: PID = PID(kp=60.0, ki=6.0, kd=50.0, integral_limit=20.0)
+    heading: PID = PID(kp=4.0, kd=2.0)
+    surge: PID = PID(kp=60.0, ki=15.0, integral_limit=30.0)
+    roll: PID = PID(kp=6.0, kd=1.5)
+    pitch: PID = PID(kp=6.0, kd=1.5)
+    sway: PID = PID(kd=20.0)
+
+
+class AutopilotConfig(_Strict):
+    """Depth, heading and surge-speed autopilot giving a body-frame force command ``tau``."""
+
+    type: Literal["depth_heading_speed"]
+    sample_time: float = Field(gt=0)
+    vehicle: str
+    depth: float = Field(description="Depth set point, NED z (m)")
+    heading: float = Field(description="Heading set point (deg, from north, clockwise)")
+    surge_speed: float = Field(description="Surge speed set point (m/s)")
+    gains: AutopilotGains = AutopilotGains()
+
+
+class AllocationConfig(_Strict):
+    """Thrust allocation: body-frame force command to the vehicle's mounted thrusters."""
+
+    type: Literal["thrust_allocation"]
+    sample_time: float = Field(gt=0)
+    vehicle: str
+    command: str = Field(description="Signal holding the 6-vector command, e.g. 'autopilot.tau'")
+
+
+ControllerConfig = Annotated[AutopilotConfig | AllocationConfig, Field(discriminator="type")]
+
+
+class Scenario(_Strict):
+    """A whole scenario file."""
+
+    description: str = ""
+    simulation: Simulation
+    environment: Environment = Environment()
+    components: dict[str, Component] = Field(min_length=1)
+    connections: list[Connection] = Field(default_factory=list)
+    controllers: dict[str, ControllerConfig] = Field(default_factory=dict)
+    record: list[str] | None = Field(
+        None, description="Glob patterns of '<instance>.<variable>' names to record"
+    )
+
+
+def _location(loc: tuple[Any, ...]) -> str:
+    parts: list[str] = []
+    for item in loc:
+        if isinstance(item, int):
+            parts[-1:] = [f"{parts[-1]}[{item}]"] if parts else [f"[{item}]"]
+        elif item in ("depth_heading_speed", "thrust_allocation"):
+            continue  # pydantic's name of the union member, not a key of the file
+        else:
+            parts.append(str(item))
+    return ".".join(parts) or "(top level)"
+
+
+def _message(error: dict[str, Any]) -> str:
+    kind = error["type"]
+    if kind == "missing":
+        return "missing required key"
+    if kind == "extra_forbidden":
+        return "unknown key"
+    if kind == "union_tag_invalid":
+        return f"unknown controller type {error['input']!r} ({error['ctx']['expected_tags']})"
+    if kind == "union_tag_not_found":
+        return "missing key 'type' (the controller type)"
+    return f"{error['msg']} (got {error.get('input')!r})"
+
+
+def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
+    """Validate scenario TOML text; ``source`` names the file in error messages."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{source}: invalid TOML: {exc}") from None
+    try:
+        return Scenario.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        more = f" (and {exc.error_count() - 1} more problem(s))" if exc.error_count() > 1 else ""
+        raise ScenarioError(f"{source}: {_location(first['loc'])}: {_message(first)}{more}") from None
+
+
+def load_scenario(path: Path) -> Scenario:
+    """Read and validate a scenario file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(f"{path}: cannot read scenario file: {exc.strerror}") from None
+    return parse_scenario(text, str(path))

@@ -1,0 +1,332 @@
+"""System assembly: FMU instances, connections between them, and one state vector.
+
+The ``System`` turns a validated scenario into running FMU instances, mounts thrusters on
+their vehicles, checks every name the scenario uses, and orders the propagation of
+connected signals so that each right-hand-side evaluation sets every input before the
+outputs that depend on it are read. Controllers see the system only through named signals.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass, field
+from graphlib import CycleError, TopologicalSorter
+from pathlib import Path
+
+import numpy as np
+
+from orchestrator.errors import FMUError, ScenarioError
+from orchestrator.fmu import FMU, FMUInstance, Port
+from orchestrator.scenario import Component, Scenario
+
+CURRENT_INPUTS = ["v_c[1]", "v_c[2]", "v_c[3]"]
+
+
+def expand(fmu: FMU, variable: str) -> list[str]:
+    """Scalar variable names meant by ``variable``: itself, or all elements of an array."""
+    if variable in fmu.variables:
+        return [variable]
+    pattern = re.compile(re.escape(variable) + r"\[[\d,]+\]$")
+    return [name for name in fmu.variables if pattern.match(name)]
+
+
+@dataclass
+class _Connection:
+    source: FMUInstance
+    target: FMUInstance
+    source_names: list[str]
+    target_names: list[str]
+
+
+@dataclass
+class _Inflow:
+    """All connections into one instance: its connected inputs are the sum of their sources."""
+
+    port: Port
+    terms: list[tuple[Port, np.ndarray, np.ndarray]] = field(default_factory=list)
+
+
+class System:
+    """Running FMU instances of a scenario, with their connections and state layout."""
+
+    def __init__(self, scenario: Scenario, source: str, fmu_dir: Path) -> None:
+        self.scenario = scenario
+        self.source = source
+        self._fmus: dict[Path, FMU] = {}
+        self.instances: dict[str, FMUInstance] = {}
+        self.mounts: dict[str, list[tuple[int, str]]] = {}
+        self._mounted_values: dict[str, dict[str, float]] = {}
+        base = Path(source).parent
+        try:
+            for name, component in scenario.components.items():
+                path = self._fmu_path(name, component, fmu_dir, base)
+                if path not in self._fmus:
+                    self._fmus[path] = FMU(path)
+                self.instances[name] = self._fmus[path].instantiate(name)
+            self._connections = self._resolve_connections()
+            self._configure()
+        except FMUError as exc:
+            self.close()
+            raise ScenarioError(f"{source}: {exc}") from None
+        except ScenarioError:
+            self.close()
+            raise
+        self._slices: list[tuple[FMUInstance, slice]] = []
+        offset = 0
+        for instance in self.instances.values():
+            if instance.n_states:
+                self._slices.append((instance, slice(offset, offset + instance.n_states)))
+                offset += instance.n_states
+        self.n_states = offset
+        self._stateless = [i for i in self.instances.values() if not i.n_states]
+        self._dx = np.zeros(offset)
+        self._schedule = self._order_connections()
+
+    # -- assembly -------------------------------------------------------------------------
+
+    def _error(self, key: str, message: str) -> ScenarioError:
+        return ScenarioError(f"{self.source}: {key}: {message}")
+
+    def _fmu_path(self, name: str, component: Component, fmu_dir: Path, base: Path) -> Path:
+        if component.fmu.endswith(".fmu"):
+            path = (base / component.fmu).resolve()
+        else:
+            path = fmu_dir / f"{component.fmu}.fmu"
+        if not path.is_file():
+            hint = "" if component.fmu.endswith(".fmu") else " (run 'murcosim build' first?)"
+            raise self._error(f"components.{name}.fmu", f"FMU not found: {path}{hint}")
+        return path
+
+    def instance(self, name: str, key: str) -> FMUInstance:
+        """The instance called ``name``; ``key`` names the scenario entry for errors."""
+        if name not in self.instances:
+            known = ", ".join(self.instances)
+            raise self._error(key, f"unknown component '{name}' (components: {known})")
+        return self.instances[name]
+
+    def _names(self, qualified: str, key: str) -> tuple[FMUInstance, list[str]]:
+        instance_name, _, variable = qualified.partition(".")
+        instance = self.instance(instance_name, key)
+        names = expand(instance.fmu, variable)
+        if not names:
+            raise self._error(key, f"'{variable}' is not a variable of {instance.fmu.path.name}")
+        return instance, names
+
+    def _resolve_connections(self) -> list[_Connection]:
+        links: list[_Connection] = []
+        for k, connection in enumerate(self.scenario.connections):
+            key = f"connections[{k}]"
+            source, source_names = self._names(connection.source, key + ".from")
+            target, target_names = self._names(connection.target, key + ".to")
+            self._check_causality(source, source_names, ("output",), key + ".from")
+            self._check_causality(target, target_names, ("input",), key + ".to")
+            if len(source_names) != len(target_names):
+                raise self._error(
+                    key,
+                    f"{connection.source} has {len(source_names)} element(s), "
+                    f"{connection.target} has {len(target_names)}",
+                )
+            links.append(_Connection(source, target, source_names, target_names))
+        for name, component in self.scenario.components.items():
+            if component.mount is not None:
+                links.extend(self._mount(name, component))
+        return links
+
+    def _check_causality(
+        self, instance: FMUInstance, names: list[str], allowed: tuple[str, ...], key: str
+    ) -> None:
+        for n in names:
+            causality = instance.fmu.variables[n].causality
+            if causality not in allowed:
+                raise self._error(
+                    key, f"{instance.name}.{n} is a(n) {causality}, expected {' or '.join(allowed)}"
+                )
+
+    def _mount(self, name: str, component: Component) -> list[_Connection]:
+        """Place thruster ``name`` on its vehicle's mount ``slot`` and wire it to the vehicle."""
+        key = f"components.{name}"
+        vehicle = self.instance(component.mount, key + ".mount")
+        slot = component.slot
+        if slot is None:
+            raise self._error(key + ".slot", "missing: the vehicle's thruster mount number")
+        geometry = {}
+        for field_name in ("position", "direction"):
+            names = [f"data.thruster_{field_name}[{slot},{i}]" for i in (1, 2, 3)]
+            if names[0] not in vehicle.fmu.variables:
+                count = len(expand(vehicle.fmu, "data.thruster_position")) // 3
+                raise self._error(
+                    key + ".slot", f"{component.mount} has {count} thruster mount(s), not {slot}"
+                )
+            geometry[field_name] = [self._parameter(component.mount, n) for n in names]
+        thruster = self.instances[name]
+        for field_name, values in geometry.items():
+            for i, value in enumerate(values, 1):
+                thruster.fmu.variable(f"{field_name}[{i}]")
+                self._mounted_values.setdefault(name, {})[f"{field_name}[{i}]"] = value
+        self.mounts.setdefault(component.mount, []).append((slot, name))
+        speed = expand(vehicle.fmu, "nu_r")
+        force = expand(vehicle.fmu, "tau_ext")
+        return [
+            _Connection(vehicle, thruster, speed, expand(thruster.fmu, "nu_r")),
+            _Connection(thruster, vehicle, expand(thruster.fmu, "tau"), force),
+        ]
+
+    def _parameter(self, instance: str, variable: str) -> float:
+        """Value a parameter will have: the scenario's override, else the FMU's start value."""
+        component = self.scenario.components[instance]
+        if variable in component.parameters:
+            return component.parameters[variable]
+        start = self.instances[instance].fmu.variable(variable).start
+        return float("nan") if start is None else start
+
+    def _configure(self) -> None:
+        for name, component in self.scenario.components.items():
+            instance = self.instances[name]
+            values = dict(self._mounted_values.get(name, {}))
+            for group, allowed in (("parameters", ("parameter",)), ("start", ("local", "output", "input"))):
+                for variable, value in getattr(component, group).items():
+                    key = f"components.{name}.{group}.{variable}"
+                    if variable not in instance.fmu.variables:
+                        raise self._error(key, f"no variable '{variable}' in {instance.fmu.path.name}")
+                    causality = instance.fmu.variables[variable].causality
+                    if causality not in allowed:
+                        raise self._error(key, f"'{variable}' is a(n) {causality}, not settable here")
+                    values[variable] = value
+            instance.set_start_values(values)
+
+    def _order_connections(self) -> list[tuple[str, FMUInstance, object]]:
+        """Order reading outputs and writing inputs so that no input is read stale."""
+        reads: dict[str, list[str]] = {}
+        inflows: dict[str, _Inflow] = {}
+        for c in self._connections:
+            reads.setdefault(c.source.name, [])
+            reads[c.source.name] += [n for n in c.source_names if n not in reads[c.source.name]]
+        read_ports = {n: self.instances[n].port(v) for n, v in reads.items()}
+        targets: dict[str, list[str]] = {}
+        for c in self._connections:
+            names = targets.setdefault(c.target.name, [])
+            names += [n for n in c.target_names if n not in names]
+        for name, names in targets.items():
+            inflows[name] = _Inflow(self.instances[name].port(names))
+        for c in self._connections:
+            src = read_ports[c.source.name]
+            flow = inflows[c.target.name]
+            flow.terms.append(
+                (
+                    src,
+                    np.array([src.names.index(n) for n in c.source_names]),
+                    np.array([flow.port.names.index(n) for n in c.target_names]),
+                )
+            )
+        graph: TopologicalSorter[tuple[str, str]] = TopologicalSorter()
+        for c in self._connections:
+            graph.add(("write", c.target.name), ("read", c.source.name))
+        for name, flow in inflows.items():
+            if name in read_ports:
+                fmu = self.instances[name].fmu
+                if any(fmu.output_depends_on(o, flow.port.names) for o in read_ports[name].names):
+                    graph.add(("read", name), ("write", name))
+        try:
+            order = list(graph.static_order())
+        except CycleError as exc:
+            loop = " -> ".join(f"{kind} {name}" for kind, name in exc.args[1])
+            raise ScenarioError(
+                f"{self.source}: connections: algebraic loop through direct feedthrough: {loop}"
+            ) from None
+        return [
+            (kind, self.instances[name], read_ports[name] if kind == "read" else inflows[name])
+            for kind, name in order
+        ]
+
+    # -- running --------------------------------------------------------------------------
+
+    @property
+    def connected_inputs(self) -> set[str]:
+        """Qualified names of inputs driven by connections."""
+        return {f"{c.target.name}.{n}" for c in self._connections for n in c.target_names}
+
+    def initialize(self, start_time: float, current: tuple[float, float, float]) -> np.ndarray:
+        """Initialize every instance, apply the ocean current; return the initial state."""
+        driven = self.connected_inputs
+        x0 = np.zeros(self.n_states)
+        for instance in self.instances.values():
+            instance.initialize(start_time)
+            if all(n in instance.fmu.variables for n in CURRENT_INPUTS) and not any(
+                f"{instance.name}.{n}" in driven for n in CURRENT_INPUTS
+            ):
+                port = instance.port(CURRENT_INPUTS)
+                port.values[:] = current
+                instance.write(port)
+        for instance, part in self._slices:
+            x0[part] = instance.read(instance.states)
+        return x0
+
+    def derivatives(self, time: float, x: np.ndarray) -> np.ndarray:
+        """Right-hand side of the whole system: set states, propagate signals, get der(x)."""
+        for instance, part in self._slices:
+            instance.set_time(time)
+            instance.set_continuous_states(x[part])
+        for instance in self._stateless:
+            instance.set_time(time)
+        for kind, instance, item in self._schedule:
+            if kind == "read":
+                instance.read(item)
+            else:
+                values = item.port.values
+                values[:] = 0.0
+                for source, from_index, to_index in item.terms:
+                    values[to_index] += source.values[from_index]
+                instance.write(item.port)
+        dx = self._dx
+        for instance, part in self._slices:
+            dx[part] = instance.get_derivatives()
+        return dx
+
+    def completed_step(self) -> None:
+        """Report an accepted integrator step to every instance."""
+        for instance in self.instances.values():
+            instance.completed_integrator_step()
+
+    def recorded_names(self, patterns: list[str] | None) -> list[str]:
+        """Qualified names of every state, input and time-varying output, filtered by globs."""
+        names: list[str] = []
+        for instance in self.instances.values():
+            fmu = instance.fmu
+            varying = [o for o in fmu.outputs if not fmu.is_constant_output(o)]
+            chosen = fmu.states + fmu.inputs + varying
+            seen: set[str] = set()
+            for n in chosen:
+                if n not in seen:
+                    seen.add(n)
+                    names.append(f"{instance.name}.{n}")
+        if patterns:
+            names = [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
+        return names
+
+    def port(self, qualified: list[str], key: str) -> list[tuple[FMUInstance, Port, np.ndarray]]:
+        """Ports reading or writing qualified FMU variable names, grouped by instance.
+
+        Returns (instance, port, positions) where positions index into ``qualified``.
+        """
+        groups: dict[str, list[int]] = {}
+        for k, name in enumerate(qualified):
+            instance, names = self._names(name, key)
+            if names != [name.partition(".")[2]]:
+                raise self._error(key, f"'{name}' must name one scalar variable")
+            groups.setdefault(instance.name, []).append(k)
+        return [
+            (
+                self.instances[i],
+                self.instances[i].port([qualified[k].partition(".")[2] for k in ks]),
+                np.array(ks),
+            )
+            for i, ks in groups.items()
+        ]
+
+    def close(self) -> None:
+        """Free every instance and the unpacked FMUs."""
+        for instance in self.instances.values():
+            instance.terminate()
+        for fmu in self._fmus.values():
+            fmu.close()
