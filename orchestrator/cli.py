@@ -22,12 +22,15 @@ def _run(args: argparse.Namespace) -> None:
     from orchestrator.run import run_scenario
 
     out = args.out or Path("results") / args.scenario.stem
-    result = run_scenario(args.scenario, out, args.fmu_dir, progress=not args.quiet, plots=not args.no_plots)
+    result = run_scenario(
+        args.scenario, out, args.fmu_dir, progress=not args.quiet, plots=not args.no_plots
+    )
     s = result.statistics
     per_rhs = 1e6 * s.rhs_seconds / max(s.rhs_evaluations, 1)
     print(
-        f"{args.scenario}: done in {s.wall_seconds:.2f} s wall, {s.rhs_evaluations} right-hand sides "
-        f"({per_rhs:.0f} us each), {s.controller_faults} controller fault(s); results in {out}"
+        f"{args.scenario}: done in {s.wall_seconds:.2f} s wall, "
+        f"{s.rhs_evaluations} right-hand sides ({per_rhs:.0f} us each), "
+        f"{s.controller_faults} controller fault(s); results in {out}"
     )
 
 
@@ -53,7 +56,10 @@ def _check(args: argparse.Namespace) -> None:
         except Exception as exc:  # noqa: BLE001 - reported per FMU
             problems.append(f"fmpy simulate failed: {exc}")
         failed += bool(problems)
-        print(f"{'ok  ' if not problems else 'FAIL'} {path}" + "".join(f"\n     {p}" for p in problems))
+        print(
+            f"{'ok  ' if not problems else 'FAIL'} {path}"
+            + "".join(f"\n     {p}" for p in problems)
+        )
     if failed:
         raise MurcosimError(f"{failed} of {len(paths)} FMU(s) failed the check")
 
@@ -66,7 +72,9 @@ def _bench(args: argparse.Namespace) -> None:
 
 def parser() -> argparse.ArgumentParser:
     """The argument parser of the ``murcosim`` command."""
-    p = argparse.ArgumentParser(prog="murcosim", description="Co-simulation of modular underwater robots")
+    p = argparse.ArgumentParser(
+        prog="murcosim", description="Co-simulation of modular underwater robots"
+    )
     sub = p.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="export the Modelica library as FMUs")
     b.add_argument("--library", type=Path, default=DEFAULT_LIBRARY, help="Modelica package folder")
@@ -88,7 +96,9 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
     c.set_defaults(func=_check)
     be = sub.add_parser("bench", help="measure orchestration cost per right-hand side")
-    be.add_argument("scenario", type=Path, nargs="?", default=Path("scenarios/bluerov2_heavy_single.toml"))
+    be.add_argument(
+        "scenario", type=Path, nargs="?", default=Path("scenarios/bluerov2_heavy_single.toml")
+    )
     be.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
     be.add_argument("--evaluations", type=int, default=20000)
     be.set_defaults(func=_bench)

@@ -95,9 +95,7 @@ class FMU:
         binary = f"binaries/{folder}/{self.model_identifier}{suffix}"
         with zipfile.ZipFile(self.path) as archive:
             if binary not in archive.namelist():
-                raise FMUError(
-                    f"{self.path}: no binary for this platform ({binary} is missing)"
-                )
+                raise FMUError(f"{self.path}: no binary for this platform ({binary} is missing)")
 
     def variable(self, name: str) -> Variable:
         """The variable called ``name``, or an FMUError naming the FMU and the variable."""

@@ -14,9 +14,15 @@ def rotation_matrix(q: np.ndarray) -> np.ndarray:
     eta, e1, e2, e3 = np.moveaxis(q, -1, 0)
     return np.stack(
         [
-            np.stack([1 - 2 * (e2**2 + e3**2), 2 * (e1 * e2 - e3 * eta), 2 * (e1 * e3 + e2 * eta)], -1),
-            np.stack([2 * (e1 * e2 + e3 * eta), 1 - 2 * (e1**2 + e3**2), 2 * (e2 * e3 - e1 * eta)], -1),
-            np.stack([2 * (e1 * e3 - e2 * eta), 2 * (e2 * e3 + e1 * eta), 1 - 2 * (e1**2 + e2**2)], -1),
+            np.stack(
+                [1 - 2 * (e2**2 + e3**2), 2 * (e1 * e2 - e3 * eta), 2 * (e1 * e3 + e2 * eta)], -1
+            ),
+            np.stack(
+                [2 * (e1 * e2 + e3 * eta), 1 - 2 * (e1**2 + e3**2), 2 * (e2 * e3 - e1 * eta)], -1
+            ),
+            np.stack(
+                [2 * (e1 * e3 - e2 * eta), 2 * (e2 * e3 + e1 * eta), 1 - 2 * (e1**2 + e2**2)], -1
+            ),
         ],
         -2,
     )

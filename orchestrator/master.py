@@ -51,18 +51,26 @@ class _ControllerLink:
     def __init__(self, controller: Controller, system: System, bus: _SignalBus) -> None:
         self.controller = controller
         key = f"controllers.{controller.name}"
-        self.bus_inputs = [(k, bus.index[n]) for k, n in enumerate(controller.inputs) if n in bus.index]
+        self.bus_inputs = [
+            (k, bus.index[n]) for k, n in enumerate(controller.inputs) if n in bus.index
+        ]
         fmu_inputs = [n for n in controller.inputs if n not in bus.index]
         self.fmu_reads = system.port(fmu_inputs, key) if fmu_inputs else []
-        self._fmu_input_positions = [k for k, n in enumerate(controller.inputs) if n not in bus.index]
-        self.bus_outputs = [(k, bus.index[n]) for k, n in enumerate(controller.outputs) if n in bus.index]
+        self._fmu_input_positions = [
+            k for k, n in enumerate(controller.inputs) if n not in bus.index
+        ]
+        self.bus_outputs = [
+            (k, bus.index[n]) for k, n in enumerate(controller.outputs) if n in bus.index
+        ]
         fmu_outputs = [n for n in controller.outputs if n not in bus.index]
         driven = system.connected_inputs
         for name in fmu_outputs:
             if name in driven:
                 raise SimulationError(f"{key}: {name} is already driven by a connection")
         self.fmu_writes = system.port(fmu_outputs, key) if fmu_outputs else []
-        self._fmu_output_positions = [k for k, n in enumerate(controller.outputs) if n not in bus.index]
+        self._fmu_output_positions = [
+            k for k, n in enumerate(controller.outputs) if n not in bus.index
+        ]
         for instance, port, _ in self.fmu_writes:
             for name in port.names:
                 if instance.fmu.variables[name].causality != "input":
@@ -115,10 +123,15 @@ class Master:
         self.links = [_ControllerLink(c, system, self.bus) for c in controllers]
         fmu_record = [n for n in record if n not in self.bus.index]
         self._record_ports = system.port(fmu_record, "record") if fmu_record else []
-        self._record_fmu_positions = np.array([k for k, n in enumerate(record) if n not in self.bus.index], dtype=int)
-        self._record_bus = [(k, self.bus.index[n]) for k, n in enumerate(record) if n in self.bus.index]
+        self._record_fmu_positions = np.array(
+            [k for k, n in enumerate(record) if n not in self.bus.index], dtype=int
+        )
+        self._record_bus = [
+            (k, self.bus.index[n]) for k, n in enumerate(record) if n in self.bus.index
+        ]
         self._row = np.zeros(len(record))
         self._last_step = simulation.step
+        self.time = simulation.start_time
 
     # -- right-hand side and integration ---------------------------------------------------
 
@@ -156,7 +169,9 @@ class Master:
             first_step=min(self._last_step, t1 - t0),
         )
         if not solution.success:
-            raise SimulationError(f"integrator {s.solver} failed at t = {solution.t[-1]:.6g} s: {solution.message}")
+            raise SimulationError(
+                f"integrator {s.solver} failed at t = {solution.t[-1]:.6g} s: {solution.message}"
+            )
         if len(solution.t) > 1:
             self._last_step = max(solution.t[-1] - solution.t[-2], 1e-12)
         return solution.y[:, -1]
@@ -168,7 +183,9 @@ class Master:
         for instance, part in self.system._slices:
             if part.start <= k < part.stop:
                 name = f"{instance.name}.{instance.fmu.states[k - part.start]}"
-                raise SimulationError(f"state {name} is no longer finite at t = {time:.6g} s (diverging run)")
+                raise SimulationError(
+                    f"state {name} is no longer finite at t = {time:.6g} s (diverging run)"
+                )
         raise SimulationError(f"state {k} is no longer finite at t = {time:.6g} s")
 
     # -- the run ---------------------------------------------------------------------------
@@ -188,7 +205,11 @@ class Master:
                 raise
             except Exception as exc:  # noqa: BLE001 - a faulty controller must not end the run
                 self.statistics.controller_faults += 1
-                self.events.log(time, "controller_fault", f"{c.name}: {type(exc).__name__}: {exc}; previous outputs held")
+                self.events.log(
+                    time,
+                    "controller_fault",
+                    f"{c.name}: {type(exc).__name__}: {exc}; previous outputs held",
+                )
                 outputs = link.last_outputs
             link.apply(outputs, self.bus)
 
@@ -219,6 +240,7 @@ class Master:
         self.events.log(s.start_time, "start", f"solver {s.solver}, {self.system.n_states} states")
         while True:
             time = s.start_time + index * self._tick
+            self.time = time
             self.system.derivatives(time, x)  # outputs consistent with (time, x)
             self._run_controllers(time, index)
             if index >= next_output or index == last:

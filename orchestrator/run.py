@@ -47,7 +47,9 @@ def run_scenario(
         record = system.recorded_names(scenario.record) + own
         timeseries = TimeseriesWriter(out_dir / "timeseries.csv", record)
         events = EventLog(out_dir / "events.csv")
-        bar = tqdm(total=sim.stop_time - sim.start_time, unit="s", disable=not progress, leave=False)
+        bar = tqdm(
+            total=sim.stop_time - sim.start_time, unit="s", disable=not progress, leave=False
+        )
         last = [sim.start_time]
 
         def advance(time: float) -> None:
@@ -60,16 +62,20 @@ def run_scenario(
             final = master.run(x0)
             time_reached = sim.stop_time
         except (SimulationError, FMUError) as exc:
-            time_reached = last[0]
+            time_reached = master.time
             events.log(time_reached, "error", str(exc))
-            raise SimulationError(f"{path}: run stopped at t = {time_reached:.6g} s: {exc} (results so far in {out_dir})") from None
+            raise SimulationError(
+                f"{path}: run stopped at t = {time_reached:.6g} s: {exc} "
+                f"(results so far in {out_dir})"
+            ) from None
         finally:
             stats = master.statistics
             events.log(
                 time_reached,
                 "stop",
                 f"{stats.rhs_evaluations} right-hand-side evaluations, "
-                f"{stats.controller_faults} controller fault(s), {stats.wall_seconds:.3g} s wall time",
+                f"{stats.controller_faults} controller fault(s), "
+                f"{stats.wall_seconds:.3g} s wall time",
             )
             bar.close()
             timeseries.close()

@@ -71,7 +71,9 @@ class PID(_Strict):
     kp: float = 0.0
     ki: float = 0.0
     kd: float = 0.0
-    integral_limit: float = Field(float("inf"), gt=0, description="Anti-windup bound of the integral term")
+    integral_limit: float = Field(
+        float("inf"), gt=0, description="Anti-windup bound of the integral term"
+    )
 
 
 class AutopilotGains(_Strict):
@@ -140,7 +142,8 @@ def _message(error: dict[str, Any]) -> str:
     if kind == "extra_forbidden":
         return "unknown key"
     if kind == "union_tag_invalid":
-        return f"unknown controller type {error['input']!r} ({error['ctx']['expected_tags']})"
+        context = error["ctx"]
+        return f"unknown controller type {context['tag']!r} (expected {context['expected_tags']})"
     if kind == "union_tag_not_found":
         return "missing key 'type' (the controller type)"
     return f"{error['msg']} (got {error.get('input')!r})"
@@ -157,7 +160,9 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     except ValidationError as exc:
         first = exc.errors()[0]
         more = f" (and {exc.error_count() - 1} more problem(s))" if exc.error_count() > 1 else ""
-        raise ScenarioError(f"{source}: {_location(first['loc'])}: {_message(first)}{more}") from None
+        raise ScenarioError(
+            f"{source}: {_location(first['loc'])}: {_message(first)}{more}"
+        ) from None
 
 
 def load_scenario(path: Path) -> Scenario:

@@ -184,14 +184,21 @@ class System:
         for name, component in self.scenario.components.items():
             instance = self.instances[name]
             values = dict(self._mounted_values.get(name, {}))
-            for group, allowed in (("parameters", ("parameter",)), ("start", ("local", "output", "input"))):
+            for group, allowed in (
+                ("parameters", ("parameter",)),
+                ("start", ("local", "output", "input")),
+            ):
                 for variable, value in getattr(component, group).items():
                     key = f"components.{name}.{group}.{variable}"
                     if variable not in instance.fmu.variables:
-                        raise self._error(key, f"no variable '{variable}' in {instance.fmu.path.name}")
+                        raise self._error(
+                            key, f"no variable '{variable}' in {instance.fmu.path.name}"
+                        )
                     causality = instance.fmu.variables[variable].causality
                     if causality not in allowed:
-                        raise self._error(key, f"'{variable}' is a(n) {causality}, not settable here")
+                        raise self._error(
+                            key, f"'{variable}' is a(n) {causality}, not settable here"
+                        )
                     values[variable] = value
             instance.set_start_values(values)
 

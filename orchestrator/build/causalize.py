@@ -21,8 +21,10 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components, maximum_bipartite_matching
 
+from orchestrator.errors import BuildError
 
-class CausalizationError(ValueError):
+
+class CausalizationError(BuildError):
     """The equation system cannot be brought into explicit form."""
 
 
@@ -99,10 +101,7 @@ def causalize(residuals: list[ca.SX], unknowns: list[ca.SX], model: str) -> list
                 f"{model}: nonlinear algebraic loop in {len(eqs)} equation(s): {named}"
             )
         offset = ca.substitute(block_res, block_vars, ca.DM.zeros(len(eqs)))
-        if len(eqs) == 1:
-            solution = -offset / jac
-        else:
-            solution = ca.solve(jac, -offset)
+        solution = -offset / jac if len(eqs) == 1 else ca.solve(jac, -offset)
         for j, i in enumerate(eqs):
             assignments.append(Assignment(unknowns[match[i]], solution[j]))
     return assignments

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import casadi as ca
 import fmpy
-from pymoca.backends.casadi.model import Model
+from pymoca.backends.casadi.model import Model, Variable
 
 from orchestrator.build.causalize import causalize, scalarize
 from orchestrator.build.modelica import VariableInfo
@@ -44,7 +44,7 @@ def _number(value: object, what: str, model: str) -> float:
     return number
 
 
-def _fixed_start(var, model: str) -> float:
+def _fixed_start(var: Variable, model: str) -> float:
     start = getattr(var.start, "value", var.start)
     return _number(start, f"start value of {var.symbol.name()}", model)
 
@@ -87,7 +87,7 @@ def build_dae(model_name: str, model: Model, info: dict[str, VariableInfo]) -> c
     )
     symbols = _all_symbols(model, fixed_symbols)
     scalar = _expand(residuals, symbols)
-    sx_of = {s.name(): sx for s, sx in zip(symbols, scalar.symbols)}
+    sx_of = {s.name(): sx for s, sx in zip(symbols, scalar.symbols, strict=True)}
     assignments = causalize(scalar.residuals, [sx_of[u.name()] for u in unknowns], model_name)
 
     def meta(name: str) -> dict:
@@ -121,7 +121,9 @@ def build_dae(model_name: str, model: Model, info: dict[str, VariableInfo]) -> c
         dae.add(name, causality, "continuous", var.symbol, meta(name))
 
     mx_of = {s.name(): s for s in symbols}
-    state_of = {d.symbol.name(): s.symbol for d, s in zip(model.der_states, model.states)}
+    state_of = {
+        d.symbol.name(): s.symbol for d, s in zip(model.der_states, model.states, strict=True)
+    }
     der_symbols: list[ca.SX] = []
     der_values: list[ca.SX] = []
     for k, item in enumerate(assignments):
@@ -196,7 +198,9 @@ def _complete_description(xml_path: Path, description: str) -> None:
             # CasADi's internal assignment helpers (``__assign__h[1]__``): not model variables,
             # and their names are illegal under the structured naming convention.
             variables.remove(var)
-    exact = {v.get("valueReference") for v in root.find("ModelVariables") if v.get("initial") == "exact"}
+    exact = {
+        v.get("valueReference") for v in root.find("ModelVariables") if v.get("initial") == "exact"
+    }
     structure = root.find("ModelStructure")
     for unknown in structure.findall("InitialUnknown"):
         # FMI 3: states with an exact start value are not initial unknowns.

@@ -101,9 +101,17 @@ class ModelicaLibrary:
 
     def _explain(self, model: str, exc: Exception) -> str:
         message = str(exc) or type(exc).__name__
+        if "index_expr" in message and "free" in message:
+            places = self._nested_loops()
+            where = f" at {', '.join(places)}" if places else ""
+            return (
+                f"{model}: unsupported Modelica construct: nested for-loops{where}; the pymoca "
+                "backend translates single for-loops only (write the inner loop out)"
+            )
         match = re.search(r"Unknown function (\S+)", message)
         if not match:
-            return f"{model}: the Modelica front end (pymoca) failed: {message}"
+            first = message.splitlines()[0] if message else message
+            return f"{model}: the Modelica front end (pymoca) failed: {first}"
         construct = match.group(1)
         places = self._find(construct)
         where = f" at {', '.join(places)}" if places else ""
@@ -111,6 +119,19 @@ class ModelicaLibrary:
             f"{model}: unsupported Modelica construct '{construct}(...)'{where}; "
             "the pymoca backend does not translate it (rewrite it with supported operators)"
         )
+
+    def _nested_loops(self) -> list[str]:
+        places = []
+        for path in self.files:
+            depth = 0
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if re.search(r"\bend\s+for\b", line):
+                    depth = max(0, depth - 1)
+                elif re.search(r"\bfor\b.*\bloop\b", line):
+                    if depth:
+                        places.append(f"{path.relative_to(self.folder.parent)}:{number}")
+                    depth += 1
+        return places[:5]
 
     def _find(self, construct: str) -> list[str]:
         pattern = re.compile(rf"\b{re.escape(construct)}\s*\(")

@@ -59,8 +59,11 @@ def make_controllers(system: System) -> list[Controller]:
             mounted = sorted(system.mounts.get(config.vehicle, []))
             if not mounted:
                 raise ScenarioError(
-                    f"{system.source}: {key}.vehicle: no thrusters are mounted on '{config.vehicle}'"
+                    f"{system.source}: {key}.vehicle: "
+                    f"no thrusters are mounted on '{config.vehicle}'"
                 )
             thrusters = [thruster_model(system, instance) for _, instance in mounted]
-            controllers.append(ThrustAllocation(name, config.sample_time, config.command, thrusters))
+            controllers.append(
+                ThrustAllocation(name, config.sample_time, config.command, thrusters)
+            )
     return controllers

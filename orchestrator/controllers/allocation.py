@@ -28,7 +28,9 @@ class ThrusterModel:
     @property
     def column(self) -> np.ndarray:
         """Generalized force per newton of thrust: [d; r x d - spin*torque_arm*d]."""
-        moment = np.cross(self.position, self.direction) - self.spin * self.torque_arm * self.direction
+        moment = (
+            np.cross(self.position, self.direction) - self.spin * self.torque_arm * self.direction
+        )
         return np.concatenate([self.direction, moment])
 
     def thrust(self, offset: float) -> float:
@@ -37,7 +39,10 @@ class ThrusterModel:
 
     def max_thrust(self) -> float:
         """Largest thrust magnitude reachable in both directions (N)."""
-        return min(self.thrust(self.pwm_max - self.pwm_neutral), -self.thrust(self.pwm_min - self.pwm_neutral))
+        return min(
+            self.thrust(self.pwm_max - self.pwm_neutral),
+            -self.thrust(self.pwm_min - self.pwm_neutral),
+        )
 
     def pwm(self, thrust: float) -> float:
         """PWM command (us) giving ``thrust`` (N): inverse of the static map with dead zone."""

@@ -1,0 +1,81 @@
+"""Shared fixtures: the built FMUs, FMU instances with chosen parameters, scenario runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from orchestrator.build import build_library
+from orchestrator.fmu import FMU, FMUInstance
+from orchestrator.results import read_events, read_timeseries
+from orchestrator.run import run_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+LIBRARY = ROOT / "modelica" / "MurCoSim"
+FMU_DIR = ROOT / "fmus"
+
+
+@pytest.fixture(scope="session")
+def fmu_dir() -> Path:
+    """The project's FMUs, built now if missing or out of date."""
+    build_library(LIBRARY, FMU_DIR, report=lambda _: None)
+    return FMU_DIR
+
+
+@pytest.fixture(scope="session")
+def fmus(fmu_dir):
+    """Loaded FMUs by name, shared by the whole session."""
+    loaded: dict[str, FMU] = {}
+
+    def get(name: str) -> FMU:
+        if name not in loaded:
+            loaded[name] = FMU(fmu_dir / f"{name}.fmu")
+        return loaded[name]
+
+    yield get
+    for fmu in loaded.values():
+        fmu.close()
+
+
+@pytest.fixture
+def instance(fmus):
+    """Factory of initialized instances: instance("BlueROV2Heavy", {"data.m": 12})."""
+    made: list[FMUInstance] = []
+
+    def make(name: str, values: dict[str, float] | None = None) -> FMUInstance:
+        inst = fmus(name).instantiate(f"{name.lower()}_{len(made)}")
+        inst.set_start_values(values or {})
+        inst.initialize(0.0)
+        made.append(inst)
+        return inst
+
+    yield make
+    for inst in made:
+        inst.terminate()
+
+
+def set_and_derive(inst: FMUInstance, x: np.ndarray, inputs: dict[str, float]) -> np.ndarray:
+    """Derivatives of ``inst`` at state ``x`` with the given input values."""
+    if inputs:
+        port = inst.port(list(inputs))
+        port.values[:] = list(inputs.values())
+        inst.write(port)
+    inst.set_time(0.0)
+    inst.set_continuous_states(x)
+    return inst.get_derivatives().copy()
+
+
+@pytest.fixture
+def run(fmu_dir, tmp_path):
+    """Run scenario text; returns (columns, events) of the results."""
+
+    def go(text: str, name: str = "scenario"):
+        path = tmp_path / f"{name}.toml"
+        path.write_text(text)
+        out = tmp_path / f"{name}_results"
+        run_scenario(path, out, fmu_dir, plots=False)
+        return read_timeseries(out / "timeseries.csv"), read_events(out / "events.csv")
+
+    return go

@@ -1,0 +1,142 @@
+"""The Modelica -> FMU build: causalization, clear errors, incremental rebuilds, units."""
+
+from __future__ import annotations
+
+import casadi as ca
+import pytest
+
+from orchestrator.build import build_library
+from orchestrator.build.causalize import CausalizationError, causalize
+from orchestrator.build.units import parse_unit
+from orchestrator.errors import BuildError
+from orchestrator.fmu import FMU
+
+TINY = """package Tiny "test library"
+  model Mass "damped mass"
+    parameter Real m(unit = "kg") = 2 "mass";
+    parameter Real d(unit = "N.s2/m2") = 0.5 "quadratic damping";
+    input Real F(unit = "N") "force";
+    output Real v(start = 1, fixed = true, unit = "m/s") "speed";
+  equation
+    m*der(v) = F - d*v*abs(v);
+  end Mass;
+end Tiny;
+"""
+
+
+def write_library(folder, text):
+    lib = folder / "Tiny"
+    lib.mkdir(parents=True, exist_ok=True)
+    (lib / "package.mo").write_text(text)
+    return lib
+
+
+def test_causalize_solves_linear_algebraic_loop():
+    x, y, dz, z = (ca.SX.sym(n) for n in ("x", "y", "der_z", "z"))
+    residuals = [x + y - 3 * z, x - y - 1, 2 * dz - x]
+    assignments = causalize(residuals, [x, y, dz], "Loop")
+    known: dict[str, float] = {"z": 1.0}
+    for a in assignments:  # evaluation order: every assignment uses only earlier results
+        names = [s.name() for s in ca.symvar(a.expression)]
+        assert set(names) <= set(known)
+        f = ca.Function("f", ca.symvar(a.expression), [a.expression])
+        known[a.unknown.name()] = float(f(*[known[n] for n in names]))
+    assert known == pytest.approx({"z": 1.0, "x": 2.0, "y": 1.0, "der_z": 1.0})
+
+
+def test_causalize_rejects_nonlinear_loop_naming_equations():
+    x, y = ca.SX.sym("x"), ca.SX.sym("y")
+    with pytest.raises(
+        CausalizationError, match=r"Loop: nonlinear algebraic loop in 2 equation\(s\).*sin"
+    ):
+        causalize([x + ca.sin(y) - 1, y - x * x], [x, y], "Loop")
+
+
+def test_causalize_rejects_singular_system():
+    x, y = ca.SX.sym("x"), ca.SX.sym("y")
+    with pytest.raises(CausalizationError, match="structurally singular"):
+        causalize([x - 1, 2 * x - 3], [x, y], "Singular")
+
+
+def test_tiny_library_exports_a_correct_fmu(tmp_path):
+    """The analytic solution of m v' = F - d v|v| with F = 0: v(t) = v0 / (1 + d v0 t / m)."""
+    from fmpy import simulate_fmu
+
+    lib = write_library(tmp_path, TINY)
+    (fmu,) = build_library(lib, tmp_path / "fmus", report=lambda _: None)
+    result = simulate_fmu(str(fmu), stop_time=5.0, relative_tolerance=1e-10)
+    assert result["v"][-1] == pytest.approx(1 / (1 + 0.5 * 5 / 2), rel=1e-6)
+    assert FMU(fmu).variables["d"].unit == "N.s2/m2"
+
+
+def test_build_is_incremental(tmp_path):
+    lib = write_library(tmp_path, TINY)
+    out = tmp_path / "fmus"
+    messages = []
+    (fmu,) = build_library(lib, out, report=messages.append)
+    first = fmu.stat().st_mtime_ns
+    build_library(lib, out, report=messages.append)
+    assert fmu.stat().st_mtime_ns == first
+    assert messages[-1].startswith("up to date")
+    (lib / "package.mo").write_text(TINY.replace("= 0.5", "= 0.7"))
+    build_library(lib, out, report=messages.append)
+    assert messages[-1].startswith("building")
+    assert FMU(fmu).variables["d"].start == 0.7
+
+
+def test_unsupported_construct_names_model_file_and_construct(tmp_path):
+    lib = write_library(tmp_path, TINY.replace("d*v*abs(v)", "d*v*noEvent(abs(v))"))
+    with pytest.raises(BuildError) as err:
+        build_library(lib, tmp_path / "fmus", report=lambda _: None)
+    message = str(err.value)
+    assert "Tiny.Mass" in message and "noEvent" in message and "Tiny/package.mo:8" in message
+
+
+def test_nested_loops_are_reported_with_their_place(tmp_path):
+    text = TINY.replace(
+        "  equation\n",
+        "    Real a[2, 2];\n  equation\n    for i in 1:2 loop\n      for j in 1:2 loop\n"
+        "        a[i, j] = i*j;\n      end for;\n    end for;\n",
+    )
+    lib = write_library(tmp_path, text)
+    with pytest.raises(
+        BuildError,
+        match=r"Tiny.Mass: unsupported Modelica construct: nested for-loops at .*package.mo:10",
+    ):
+        build_library(lib, tmp_path / "fmus", report=lambda _: None)
+
+
+def test_nonlinear_loop_in_model_is_rejected(tmp_path):
+    text = TINY.replace("  equation\n", "    Real a;\n  equation\n    a = sin(a) + F;\n")
+    lib = write_library(tmp_path, text)
+    with pytest.raises(BuildError, match=r"Tiny.Mass: nonlinear algebraic loop in 1 equation"):
+        build_library(lib, tmp_path / "fmus", report=lambda _: None)
+
+
+def test_openmodelica_backend_says_omc_is_missing(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    lib = write_library(tmp_path, TINY)
+    with pytest.raises(BuildError, match="'omc' was not found on PATH"):
+        build_library(lib, tmp_path / "fmus", backend="openmodelica", report=lambda _: None)
+
+
+@pytest.mark.parametrize(
+    ("unit", "factor", "dims"),
+    [
+        ("N", 1.0, {"kg": 1, "m": 1, "s": -2}),
+        ("N.s2/m2", 1.0, {"kg": 1, "m": -1}),
+        ("kg.m2", 1.0, {"kg": 1, "m": 2}),
+        ("us", 1e-6, {"s": 1}),
+        ("N.s/(us.m)", 1e6, {"kg": 1, "s": -2}),
+        ("rad/s", 1.0, {"rad": 1, "s": -1}),
+    ],
+)
+def test_unit_parsing(unit, factor, dims):
+    got_factor, got_dims = parse_unit(unit)
+    assert got_factor == pytest.approx(factor)
+    assert got_dims == dims
+
+
+def test_unknown_unit_is_an_error():
+    with pytest.raises(BuildError, match="unknown unit symbol 'furlong'"):
+        parse_unit("furlong/s")

@@ -1,0 +1,154 @@
+"""Bad scenario files give one line naming the file, the key and what was expected."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import FMU_DIR
+
+from orchestrator.cli import main
+
+GOOD = """
+[simulation]
+stop_time = 1.0
+
+[components.rov]
+fmu = "BlueROV2Heavy"
+
+[components.t1]
+fmu = "Thruster"
+mount = "rov"
+slot = 1
+
+[controllers.autopilot]
+type = "depth_heading_speed"
+sample_time = 0.1
+vehicle = "rov"
+depth = 1.0
+heading = 0.0
+surge_speed = 0.2
+"""
+
+CASES = [
+    (
+        "missing key",
+        GOOD.replace("stop_time = 1.0", ""),
+        "simulation.stop_time: missing required key",
+    ),
+    (
+        "wrong type",
+        GOOD.replace("stop_time = 1.0", 'stop_time = "long"'),
+        "simulation.stop_time: Input should be a valid number",
+    ),
+    (
+        "negative",
+        GOOD.replace("stop_time = 1.0", "stop_time = -1.0"),
+        "simulation.stop_time: Input should be greater than 0",
+    ),
+    (
+        "unknown key",
+        GOOD.replace("stop_time = 1.0", "stop_time = 1.0\nstoptime = 2.0"),
+        "simulation.stoptime: unknown key",
+    ),
+    (
+        "missing FMU",
+        GOOD.replace('fmu = "BlueROV2Heavy"', 'fmu = "NoSuchVehicle"'),
+        "components.rov.fmu: FMU not found",
+    ),
+    (
+        "unknown component",
+        GOOD + '\n[[connections]]\nfrom = "ghost.y"\nto = "rov.tau_ext"\n',
+        "connections[0].from: unknown component 'ghost'",
+    ),
+    (
+        "unknown variable",
+        GOOD + '\n[[connections]]\nfrom = "rov.nope"\nto = "rov.tau_ext"\n',
+        "connections[0].from: 'nope' is not a variable of BlueROV2Heavy.fmu",
+    ),
+    (
+        "input as source",
+        GOOD + '\n[[connections]]\nfrom = "rov.tau_ext"\nto = "t1.nu_r"\n',
+        "connections[0].from: rov.tau_ext[1] is a(n) input, expected output",
+    ),
+    (
+        "size mismatch",
+        GOOD + '\n[[connections]]\nfrom = "rov.nu_r"\nto = "rov.v_c"\n',
+        "connections[0]: rov.nu_r has 6 element(s), rov.v_c has 3",
+    ),
+    (
+        "unknown parameter",
+        GOOD + '\n[components.rov.parameters]\n"data.mass" = 3.0\n',
+        "components.rov.parameters.data.mass: no variable 'data.mass' in BlueROV2Heavy.fmu",
+    ),
+    (
+        "bad slot",
+        GOOD.replace("slot = 1", "slot = 9"),
+        "components.t1.slot: rov has 8 thruster mount(s), not 9",
+    ),
+    (
+        "unknown vehicle",
+        GOOD.replace('vehicle = "rov"', 'vehicle = "auv"'),
+        "controllers.autopilot.vehicle: unknown component 'auv'",
+    ),
+    (
+        "controller type",
+        GOOD.replace("depth_heading_speed", "magic"),
+        "controllers.autopilot: unknown controller type 'magic'",
+    ),
+    (
+        "solver",
+        GOOD.replace("stop_time = 1.0", 'stop_time = 1.0\nsolver = "Euler"'),
+        "simulation.solver: Input should be 'RK4', 'RK45'",
+    ),
+    ("toml", GOOD.replace("stop_time = 1.0", "stop_time = = 1.0"), "invalid TOML"),
+]
+
+
+@pytest.mark.parametrize(("label", "text", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_bad_scenario_gives_one_line_error(label, text, expected, tmp_path, capsys, fmu_dir):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    status = main(
+        [
+            "run",
+            str(path),
+            "--out",
+            str(tmp_path / "out"),
+            "--fmu-dir",
+            str(FMU_DIR),
+            "--quiet",
+            "--no-plots",
+        ]
+    )
+    err = capsys.readouterr().err.strip()
+    assert status == 2
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith(f"murcosim: error: {path}: "), err
+    assert expected in err, err
+    assert "Traceback" not in err
+
+
+def test_missing_scenario_file(tmp_path, capsys):
+    status = main(["run", str(tmp_path / "none.toml"), "--quiet"])
+    assert status == 2
+    assert "none.toml: cannot read scenario file" in capsys.readouterr().err
+
+
+def test_good_scenario_runs(tmp_path, capsys, fmu_dir):
+    path = tmp_path / "good.toml"
+    path.write_text(GOOD)
+    assert (
+        main(
+            [
+                "run",
+                str(path),
+                "--out",
+                str(tmp_path / "out"),
+                "--fmu-dir",
+                str(FMU_DIR),
+                "--quiet",
+                "--no-plots",
+            ]
+        )
+        == 0
+    )
+    assert (tmp_path / "out" / "timeseries.csv").is_file()
