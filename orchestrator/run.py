@@ -48,7 +48,10 @@ def run_scenario(
         timeseries = TimeseriesWriter(out_dir / "timeseries.csv", record)
         events = EventLog(out_dir / "events.csv")
         bar = tqdm(
-            total=sim.stop_time - sim.start_time, unit="s", disable=not progress, leave=False
+            total=sim.stop_time - sim.start_time,
+            disable=not progress,
+            leave=False,
+            bar_format="{l_bar}{bar}| {n:.1f}/{total:.1f} s simulated [{elapsed}<{remaining}]",
         )
         last = [sim.start_time]
 
