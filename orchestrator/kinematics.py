@@ -55,3 +55,19 @@ def quaternion_from_euler(roll: float, pitch: float, yaw: float) -> np.ndarray:
 def wrap_angle(angle: float | np.ndarray) -> float | np.ndarray:
     """Angle wrapped into [-pi, pi)."""
     return (np.asarray(angle) + np.pi) % (2 * np.pi) - np.pi
+
+
+def quaternion_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Hamilton product a (x) b of scalar-first quaternions."""
+    return np.concatenate(
+        [[a[0] * b[0] - a[1:] @ b[1:]], a[0] * b[1:] + b[0] * a[1:] + np.cross(a[1:], b[1:])]
+    )
+
+
+def rotate_quaternion(q: np.ndarray, rotation_vector: np.ndarray) -> np.ndarray:
+    """q turned by a rotation vector given in the body frame (rad): q (x) exp(theta/2)."""
+    angle = np.linalg.norm(rotation_vector)
+    if angle == 0.0:
+        return q
+    half = np.concatenate([[np.cos(angle / 2)], np.sin(angle / 2) * rotation_vector / angle])
+    return quaternion_product(q, half)

@@ -18,9 +18,10 @@ import numpy as np
 from scipy.integrate import solve_ivp
 
 from orchestrator.controllers.base import Controller
+from orchestrator.coupling.runtime import ConstraintCoupling
 from orchestrator.errors import FMUError, SimulationError
 from orchestrator.results import EventLog, TimeseriesWriter
-from orchestrator.scenario import Simulation
+from orchestrator.scenario import EventConfig, Simulation
 from orchestrator.system import System
 
 Integrator = Callable[[float, float, np.ndarray], np.ndarray]
@@ -111,8 +112,12 @@ class Master:
         events: EventLog,
         record: list[str],
         progress: Callable[[float], None] | None = None,
+        coupling: ConstraintCoupling | None = None,
+        scheduled: list[EventConfig] | None = None,
     ) -> None:
         self.system = system
+        self.coupling = coupling
+        self.scheduled = sorted(scheduled or [], key=lambda e: e.time)
         self.simulation = simulation
         self.timeseries = timeseries
         self.events = events
@@ -121,10 +126,13 @@ class Master:
         own = [n for c in controllers for n in c.outputs if n.startswith(c.name + ".")]
         self.bus = _SignalBus(own)
         self.links = [_ControllerLink(c, system, self.bus) for c in controllers]
-        fmu_record = [n for n in record if n not in self.bus.index]
+        joint_columns = set(coupling.column_names()) if coupling else set()
+        self._record_joints = [(k, n) for k, n in enumerate(record) if n in joint_columns]
+        fmu_record = [n for n in record if n not in self.bus.index and n not in joint_columns]
         self._record_ports = system.port(fmu_record, "record") if fmu_record else []
         self._record_fmu_positions = np.array(
-            [k for k, n in enumerate(record) if n not in self.bus.index], dtype=int
+            [k for k, n in enumerate(record) if n not in self.bus.index and n not in joint_columns],
+            dtype=int,
         )
         self._record_bus = [
             (k, self.bus.index[n]) for k, n in enumerate(record) if n in self.bus.index
@@ -139,6 +147,8 @@ class Master:
         """System derivatives, counted and timed."""
         start = clock.perf_counter()
         dx = self.system.derivatives(time, x)
+        if self.coupling is not None:
+            self.coupling.apply(x, dx)
         self.statistics.rhs_seconds += clock.perf_counter() - start
         self.statistics.rhs_evaluations += 1
         return dx
@@ -213,22 +223,55 @@ class Master:
                 outputs = link.last_outputs
             link.apply(outputs, self.bus)
 
-    def _record(self, time: float) -> None:
+    def _record(self, time: float, x: np.ndarray) -> None:
         row = self._row
+        dx = self.system.derivatives(time, x)
         for instance, port, positions in self._record_ports:
             row[self._record_fmu_positions[positions]] = instance.read(port)
         for k, b in self._record_bus:
             row[k] = self.bus.values[b]
+        if self._record_joints:
+            values = self.coupling.columns(x, dx.copy())
+            for k, name in self._record_joints:
+                row[k] = values.get(name, np.nan)
         self.timeseries.write(time, row)
+
+    def _topology(self, time: float, index: int, x: np.ndarray) -> np.ndarray:
+        """Scheduled undocking and docking captures at a communication point."""
+        changes: list[tuple[str, str]] = []
+        while (
+            self.scheduled and round((self.scheduled[0].time - self._start) / self._tick) <= index
+        ):
+            event = self.scheduled.pop(0)
+            changes.append(self.coupling.undock(event.joint, x, f"scheduled at {event.time:g} s"))
+        x, docked = self.coupling.dock(time, x)
+        changes += docked
+        for kind, detail in changes:
+            self.events.log(time, kind, detail)
+        if any(kind in ("dock", "undock") for kind, _ in changes):
+            self._reconfigure(x)
+        return x
+
+    def _reconfigure(self, x: np.ndarray) -> None:
+        """Let controllers adapt to a new morphology (e.g. rebuild the thrust allocation)."""
+        for k, link in enumerate(self.links):
+            if link.controller.reconfigure(x):
+                new = _ControllerLink(link.controller, self.system, self.bus)
+                new.next_sample = link.next_sample
+                self.links[k] = new
 
     def run(self, x0: np.ndarray) -> np.ndarray:
         """Run from ``x0`` to the stop time; returns the final state.
 
-        Time advances on a grid of ticks (the largest step dividing every sample time and the
-        output interval, up to 1e-9 s), so sample instants never drift.
+        Time advances on a grid of ticks (the largest step dividing every sample time, the
+        output interval and the scheduled event times, down to 1e-9 s), so sample instants
+        never drift. Between macro steps the constraint coupling projects the state onto its
+        manifold and makes topology changes.
         """
         s = self.simulation
+        self._start = s.start_time
         periods = [link.controller.sample_time for link in self.links] + [s.output_interval]
+        periods += [e.time - s.start_time for e in self.scheduled if e.time > s.start_time]
         self._tick = _common_tick(periods)
         integrate: Integrator = self._rk4 if s.solver == "RK4" else self._solve_ivp
         output_every = max(1, round(s.output_interval / self._tick))
@@ -241,17 +284,22 @@ class Master:
         while True:
             time = s.start_time + index * self._tick
             self.time = time
+            if self.coupling is not None:
+                x = self._topology(time, index, self.coupling.project(x))
             self.system.derivatives(time, x)  # outputs consistent with (time, x)
             self._run_controllers(time, index)
             if index >= next_output or index == last:
-                self.system.derivatives(time, x)
-                self._record(time)
+                self._record(time, x)
                 next_output = index + output_every
             if self.progress:
                 self.progress(time)
             if index >= last:
                 break
             following = min([last, next_output] + [link.next_sample for link in self.links])
+            if self.scheduled:
+                following = min(
+                    following, round((self.scheduled[0].time - s.start_time) / self._tick)
+                )
             x = integrate(time, s.start_time + following * self._tick, x)
             index = following
             self._check_finite(s.start_time + index * self._tick, x)

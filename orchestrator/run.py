@@ -11,6 +11,7 @@ import numpy as np
 from tqdm import tqdm
 
 from orchestrator.controllers import make_controllers
+from orchestrator.coupling.runtime import ConstraintCoupling
 from orchestrator.errors import FMUError, SimulationError
 from orchestrator.master import Master, RunStatistics
 from orchestrator.results import EventLog, TimeseriesWriter
@@ -40,11 +41,22 @@ def run_scenario(
     try:
         sim = scenario.simulation
         x0 = system.initialize(sim.start_time, scenario.environment.current)
-        controllers = make_controllers(system)
+        coupling = None
+        if scenario.joints or scenario.docking or scenario.events:
+            coupling = ConstraintCoupling(
+                system, scenario.joints, scenario.docking, scenario.coupling, x0
+            )
+            x0 = coupling.project(x0)
+        controllers = make_controllers(system, coupling, x0)
         own = [n for c in controllers for n in c.outputs if n.startswith(c.name + ".")]
         if scenario.record:
             own = [n for n in own if any(fnmatch.fnmatchcase(n, p) for p in scenario.record)]
-        record = system.recorded_names(scenario.record) + own
+        joint_columns = coupling.column_names() if coupling else []
+        if scenario.record:
+            joint_columns = [
+                n for n in joint_columns if any(fnmatch.fnmatchcase(n, p) for p in scenario.record)
+            ]
+        record = system.recorded_names(scenario.record) + own + joint_columns
         timeseries = TimeseriesWriter(out_dir / "timeseries.csv", record)
         events = EventLog(out_dir / "events.csv")
         bar = tqdm(
@@ -59,7 +71,9 @@ def run_scenario(
             bar.update(time - last[0])
             last[0] = time
 
-        master = Master(system, controllers, sim, timeseries, events, record, advance)
+        master = Master(
+            system, controllers, sim, timeseries, events, record, advance, coupling, scenario.events
+        )
         time_reached = sim.start_time
         try:
             final = master.run(x0)

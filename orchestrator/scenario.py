@@ -106,7 +106,66 @@ class AllocationConfig(_Strict):
     command: str = Field(description="Signal holding the 6-vector command, e.g. 'autopilot.tau'")
 
 
-ControllerConfig = Annotated[AutopilotConfig | AllocationConfig, Field(discriminator="type")]
+class ScheduleStep(_Strict):
+    """From ``time`` on, hold these values on these signals."""
+
+    time: float = Field(ge=0)
+    values: dict[str, float]
+
+
+class ScheduleConfig(_Strict):
+    """Open-loop commands: piecewise-constant values on FMU inputs (e.g. thruster PWM)."""
+
+    type: Literal["schedule"]
+    sample_time: float = Field(gt=0)
+    steps: list[ScheduleStep] = Field(min_length=1)
+
+
+ControllerConfig = Annotated[
+    AutopilotConfig | AllocationConfig | ScheduleConfig, Field(discriminator="type")
+]
+
+Vector3 = tuple[float, float, float]
+
+
+class JointConfig(_Strict):
+    """A joint made at the start of the run, with the bodies' initial relative pose."""
+
+    name: str = Field(pattern=r"^[A-Za-z_]\w*$")
+    type: Literal["weld", "revolute", "universal", "spherical", "fixed"]
+    a: str
+    b: str | None = None
+    at: Vector3 = Field((0.0, 0.0, 0.0), description="Joint point in body a's frame (m)")
+    axis: Vector3 | None = Field(None, description="Hinge axis (unit) in a's frame")
+    axis_b: Vector3 | None = Field(None, description="Universal joint: second axis in b's frame")
+
+
+class CouplingConfig(_Strict):
+    """How constraints are solved and kept on their manifold."""
+
+    solver: Literal["auto", "svd", "cholesky"] = "auto"
+    projection: bool = Field(True, description="Project positions and velocities between steps")
+    baumgarte: tuple[float, float] = Field(
+        (0.0, 0.0), description="(alpha 1/s, beta 1/s^2): b - alpha c_dot - beta c"
+    )
+
+
+class DockingConfig(_Strict):
+    """A pair of docking ports watched for capture between macro steps."""
+
+    name: str | None = Field(None, pattern=r"^[A-Za-z_]\w*$")
+    a: str
+    port_a: int = Field(ge=1)
+    b: str
+    port_b: int = Field(ge=1)
+
+
+class EventConfig(_Strict):
+    """A scheduled topology change."""
+
+    time: float = Field(ge=0)
+    action: Literal["undock"]
+    joint: str
 
 
 class Scenario(_Strict):
@@ -118,6 +177,10 @@ class Scenario(_Strict):
     components: dict[str, Component] = Field(min_length=1)
     connections: list[Connection] = Field(default_factory=list)
     controllers: dict[str, ControllerConfig] = Field(default_factory=dict)
+    coupling: CouplingConfig = CouplingConfig()
+    joints: list[JointConfig] = Field(default_factory=list)
+    docking: list[DockingConfig] = Field(default_factory=list)
+    events: list[EventConfig] = Field(default_factory=list)
     record: list[str] | None = Field(
         None, description="Glob patterns of '<instance>.<variable>' names to record"
     )
@@ -128,7 +191,7 @@ def _location(loc: tuple[Any, ...]) -> str:
     for item in loc:
         if isinstance(item, int):
             parts[-1:] = [f"{parts[-1]}[{item}]"] if parts else [f"[{item}]"]
-        elif item in ("depth_heading_speed", "thrust_allocation"):
+        elif item in ("depth_heading_speed", "thrust_allocation", "schedule"):
             continue  # pydantic's name of the union member, not a key of the file
         else:
             parts.append(str(item))

@@ -248,6 +248,14 @@ class System:
 
     # -- running --------------------------------------------------------------------------
 
+    def state_index(self) -> dict[str, int]:
+        """Position of every state ``<instance>.<state>`` in the state vector."""
+        index = {}
+        for instance, part in self._slices:
+            for k, name in enumerate(instance.fmu.states):
+                index[f"{instance.name}.{name}"] = part.start + k
+        return index
+
     @property
     def connected_inputs(self) -> set[str]:
         """Qualified names of inputs driven by connections."""

@@ -28,8 +28,8 @@ T_SEED = np.array(
 def allocation(fmu_dir):
     path = ROOT / "scenarios" / "bluerov2_heavy_single.toml"
     system = System(load_scenario(path), str(path), fmu_dir)
-    system.initialize(0.0, (0.0, 0.0, 0.0))
-    (alloc,) = [c for c in make_controllers(system) if isinstance(c, ThrustAllocation)]
+    x0 = system.initialize(0.0, (0.0, 0.0, 0.0))
+    (alloc,) = [c for c in make_controllers(system, None, x0) if isinstance(c, ThrustAllocation)]
     yield alloc
     system.close()
 

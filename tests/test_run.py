@@ -98,7 +98,7 @@ def test_controller_fault_is_logged_and_outputs_held(fmu_dir, tmp_path: Path):
     writer, events = TimeseriesWriter(tmp_path / "ts.csv", record), EventLog(tmp_path / "ev.csv")
     master = Master(
         system,
-        [*make_controllers(system), faulty],
+        [*make_controllers(system, None, x0), faulty],
         system.scenario.simulation,
         writer,
         events,

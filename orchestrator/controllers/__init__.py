@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from orchestrator.controllers.allocation import ThrustAllocation, ThrusterModel
 from orchestrator.controllers.autopilot import DepthHeadingSpeedAutopilot
 from orchestrator.controllers.base import Controller
+from orchestrator.controllers.schedule import Schedule
+from orchestrator.coupling.runtime import ConstraintCoupling
 from orchestrator.errors import ScenarioError
-from orchestrator.scenario import AllocationConfig, AutopilotConfig
+from orchestrator.scenario import AllocationConfig, AutopilotConfig, ScheduleConfig
 from orchestrator.system import System
 
-__all__ = ["Controller", "make_controllers", "thruster_model"]
+__all__ = ["Controller", "make_controllers", "morphology_thrusters", "thruster_model"]
 
 
 def thruster_model(system: System, instance: str) -> ThrusterModel:
@@ -38,7 +42,40 @@ def thruster_model(system: System, instance: str) -> ThrusterModel:
     )
 
 
-def make_controllers(system: System) -> list[Controller]:
+def _start_values(system: System, config: ScheduleConfig, key: str) -> dict[str, float]:
+    """Present values of the inputs a schedule drives (their start values before the run)."""
+    names = sorted({n for step in config.steps for n in step.values})
+    values: dict[str, float] = {}
+    for instance, port, _ in system.port(names, key + ".steps"):
+        read = instance.read(port)
+        values.update(
+            {f"{instance.name}.{n}": float(v) for n, v in zip(port.names, read, strict=True)}
+        )
+    return values
+
+
+def morphology_thrusters(
+    system: System, coupling: ConstraintCoupling | None, vehicle: str, x: np.ndarray
+) -> list[ThrusterModel]:
+    """Thrusters of every body welded to ``vehicle``, expressed in ``vehicle``'s frame."""
+    bodies = coupling.rigid_group(vehicle) if coupling else [vehicle]
+    poses = dict(zip(coupling.bodies, coupling.poses(x), strict=True)) if coupling else {}
+    found = []
+    for body in bodies:
+        for _, instance in sorted(system.mounts.get(body, [])):
+            model = thruster_model(system, instance)
+            if body != vehicle:
+                own, other = poses[vehicle], poses[body]
+                relative = own.R.T @ other.R
+                position = own.R.T @ (other.p + other.R @ model.position - own.p)
+                model = replace(model, position=position, direction=relative @ model.direction)
+            found.append(model)
+    return found
+
+
+def make_controllers(
+    system: System, coupling: ConstraintCoupling | None, x: np.ndarray
+) -> list[Controller]:
     """Controllers of the system's scenario, in file order (which is their execution order)."""
     controllers: list[Controller] = []
     names = set(system.scenario.controllers)
@@ -46,6 +83,9 @@ def make_controllers(system: System) -> list[Controller]:
         key = f"controllers.{name}"
         if name in system.instances:
             raise ScenarioError(f"{system.source}: {key}: name already used by a component")
+        if isinstance(config, ScheduleConfig):
+            controllers.append(Schedule(name, config, _start_values(system, config, key)))
+            continue
         system.instance(config.vehicle, key + ".vehicle")
         if isinstance(config, AutopilotConfig):
             controllers.append(DepthHeadingSpeedAutopilot(name, config))
@@ -56,14 +96,15 @@ def make_controllers(system: System) -> list[Controller]:
                     f"{system.source}: {key}.command: '{config.command}' names neither a "
                     "controller nor a component"
                 )
-            mounted = sorted(system.mounts.get(config.vehicle, []))
-            if not mounted:
+            if not system.mounts.get(config.vehicle):
                 raise ScenarioError(
                     f"{system.source}: {key}.vehicle: "
                     f"no thrusters are mounted on '{config.vehicle}'"
                 )
-            thrusters = [thruster_model(system, instance) for _, instance in mounted]
-            controllers.append(
-                ThrustAllocation(name, config.sample_time, config.command, thrusters)
-            )
+
+            def thrusters(x: np.ndarray, vehicle: str = config.vehicle) -> list[ThrusterModel]:
+                return morphology_thrusters(system, coupling, vehicle, x)
+
+            allocation = ThrustAllocation(name, config.sample_time, config.command, thrusters, x)
+            controllers.append(allocation)
     return controllers

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -63,14 +64,31 @@ class ThrustAllocation(Controller):
     of the commanded force is kept. Thrusts are mapped to PWM by the inverse static map.
     """
 
-    def __init__(self, name: str, sample_time: float, command: str, thrusters: list[ThrusterModel]):
-        inputs = [f"{command}[{i}]" for i in range(1, 7)]
-        outputs = [f"{t.instance}.pwm" for t in thrusters]
-        super().__init__(name, sample_time, inputs, outputs)
+    def __init__(
+        self,
+        name: str,
+        sample_time: float,
+        command: str,
+        thrusters: Callable[[np.ndarray], list[ThrusterModel]],
+        x: np.ndarray,
+    ) -> None:
+        """``thrusters(x)`` lists the thrusters of the present morphology in the commanded
+        vehicle's frame; it is asked again after every docking or undocking."""
+        super().__init__(name, sample_time, [f"{command}[{i}]" for i in range(1, 7)], [])
+        self._thrusters = thrusters
+        self._configure(thrusters(x))
+
+    def _configure(self, thrusters: list[ThrusterModel]) -> None:
         self.thrusters = thrusters
+        self.outputs = [f"{t.instance}.pwm" for t in thrusters]
         self.configuration = np.column_stack([t.column for t in thrusters])
         self.pseudo_inverse = np.linalg.pinv(self.configuration)
         self.limits = np.array([t.max_thrust() for t in thrusters])
+
+    def reconfigure(self, x: np.ndarray) -> bool:
+        before = list(self.outputs)
+        self._configure(self._thrusters(x))
+        return self.outputs != before
 
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
         thrusts = self.pseudo_inverse @ inputs

@@ -28,6 +28,10 @@ class Controller(ABC):
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
         """Map the input signals at ``time`` (s) to the output signals, in declared order."""
 
+    def reconfigure(self, x: np.ndarray) -> bool:
+        """Adapt to a changed morphology at state ``x``; True if ``outputs`` changed."""
+        return False
+
 
 class PIDLoop:
     """One PID loop with a clamped integral, derivative on a measured rate."""

@@ -22,12 +22,18 @@ package Data "Parameter sets of vehicles, connector bracket and thrusters, each 
       "Thruster positions relative to CO, body frame, one row per mount";
     parameter Real thruster_direction[n_thrusters, 3]
       "Unit thrust directions for a positive command, body frame, one row per mount";
+    parameter Integer n_ports = 0 "Number of docking ports";
+    parameter Real port_position[n_ports, 3](each unit = "m")
+      "Mating points of the docking ports relative to CO, body frame, one row per port";
+    parameter Real port_normal[n_ports, 3]
+      "Outward unit normals of the docking ports (x axis of the mating frame), body frame";
     annotation (Documentation(info = "<html>
 <p>The generalized mass is M = M_RB + diag(added_mass) with M_RB built from m, I_g and r_g
 (Fossen 2011, eq. 3.44). Damping acts on the velocity relative to the water:
 D(nu_r) nu_r = (D_L + D_Q |nu_r|) nu_r, element-wise (diagonal damping, thesis eq. 2.22).
-The thruster layout is not used by the body's equations; it is read by the orchestrator
-to mount thruster components and to build the thrust allocation.</p>
+The thruster layout and the docking ports are not used by the body's equations; the
+orchestrator reads them to mount thruster components, build the thrust allocation and watch
+port pairs for docking.</p>
 </html>"));
   end VehicleData;
 
@@ -61,11 +67,12 @@ everywhere in the thesis); neutral buoyancy written as volume = m/rho with rho =
       D_L = {0, 0.26, 0.19, 0.895, 0.287, 4.64},
       D_Q = {34.96, 103.25, 74.23, 0.084, 0.028, 0.43},
       n_thrusters = 6,
-      thruster_position = {{0.156, 0.111, 0.085}, {0.156, -0.111, 0.085},
-        {-0.156, 0.111, 0.085}, {-0.156, -0.111, 0.085}, {0, 0.111, 0}, {0, -0.111, 0}},
-      thruster_direction = {{0.7071067811865476, -0.7071067811865476, 0},
-        {0.7071067811865476, 0.7071067811865476, 0}, {-0.7071067811865476, -0.7071067811865476, 0},
-        {-0.7071067811865476, 0.7071067811865476, 0}, {0, 0, -1}, {0, 0, 1}});
+      thruster_position = {{-0.15, -0.12, 0}, {-0.15, 0.12, 0}, {0, 0, 0}, {0.15, -0.12, 0},
+        {0.15, 0.12, 0}, {-0.15, 0, 0}},
+      thruster_direction = {{1, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1}},
+      n_ports = 2,
+      port_position = {{0, 0.19, 0}, {0, -0.19, 0}},
+      port_normal = {{0, 1, 0}, {0, -1, 0}});
     annotation (Documentation(info = "<html>
 <p>Hydrodynamics: thesis (seed 000) Table 5.2, towing tank for surge, heave and pitch, the
 other directions extrapolated (Sec. 5.4.4), added mass from CFD.</p>
@@ -73,9 +80,11 @@ other directions extrapolated (Sec. 5.4.4), added mass from CFD.</p>
 assumptions: mass, inertia and r_g of the BlueROV2 as given for the BlueROV2 Heavy in seed
 004 Sec. 6.1 (m = 11.5 kg, I_g = 0.16 kg.m2 on each axis, r_g = [0, 0, 0.02] m) with the
 origin at the centre of buoyancy (r_b = 0) as in Wu (2018); neutral buoyancy (volume =
-m/rho), as the thesis' depth-held experiments imply; six thrusters in the BlueROV2 layout:
-the four vectored horizontal thrusters of the Heavy (see BlueROV2Heavy) and two vertical
-thrusters at y = +-0.111 m on the lateral axis.</p>
+m/rho), as the thesis' depth-held experiments imply; six thrusters in the original BlueROV
+layout (two forward thrusters aft at y = -+0.12 m, the first on the port side, one lateral,
+three vertical), positions estimated from the frame size; two docking ports on the sides,
+0.19 m from the centre line (port 1 starboard, port 2 port side), where the connector bracket
+of the thesis' Ch. 6 attaches.</p>
 </html>"));
   end BlueROV;
 
@@ -96,7 +105,10 @@ thrusters at y = +-0.111 m on the lateral axis.</p>
       thruster_direction = {{0.7071067811865476, -0.7071067811865476, 0},
         {0.7071067811865476, 0.7071067811865476, 0}, {-0.7071067811865476, -0.7071067811865476, 0},
         {-0.7071067811865476, 0.7071067811865476, 0}, {0, 0, -1}, {0, 0, 1}, {0, 0, 1},
-        {0, 0, -1}});
+        {0, 0, -1}},
+      n_ports = 2,
+      port_position = {{0.25, 0, 0}, {-0.25, 0, 0}},
+      port_normal = {{1, 0, 0}, {-1, 0, 0}});
     annotation (Documentation(info = "<html>
 <p>Source: seed 004 (Leon-Gonzalez et al. 2024, Machines 12(2) 94) Sec. 6.1: m = 11.5 kg,
 I_g = diag(0.16) kg.m2, r_g = [0, 0, 0.02] m, displaced volume 11.702e-3 m3
@@ -115,6 +127,8 @@ are those of the seed note's cross-reference (Wu 2018, metres). Each column
 [d; r x d] of that matrix is reproduced by the positions and directions here: horizontal
 thrusters at (+-0.156, +-0.111, 0.085) m with directions (+-1, -+1, 0)/sqrt(2), vertical
 thrusters at (+-0.12, +-0.218, 0) m pointing down (+1) or up (-1) along body z.</p>
+<p>Docking ports (assumption, for nose-to-tail docking): port 1 at the bow (0.25, 0, 0) m
+facing forward, port 2 at the stern (-0.25, 0, 0) m facing aft.</p>
 </html>"));
   end BlueROV2Heavy;
 
@@ -164,7 +178,10 @@ re-listed there; those of Table 4.1 are kept (assumption).</p>
       volume = 0.00048,
       added_mass = {1.52, 0.517, 0, 0, 0, 0.025},
       D_L = {0, 0.26, 0, 0, 0, 4.64},
-      D_Q = {17.96, 14.09, 0, 0, 0, 0.11});
+      D_Q = {17.96, 14.09, 0, 0, 0, 0.11},
+      n_ports = 2,
+      port_position = {{0, 0.3, 0}, {0, -0.3, 0}},
+      port_normal = {{0, 1, 0}, {0, -1, 0}});
     annotation (Documentation(info = "<html>
 <p>Hydrodynamics: thesis (seed 000) Table 6.1 (drag from CFD, added mass from WADAM) for
 surge, sway and yaw; the thesis' experiment was planar and gives nothing for heave, roll and
@@ -172,7 +189,8 @@ pitch, which are set to zero here.</p>
 <p>Mass and inertia are not given. Assumption: an aluminium plate (2700 kg/m3) 0.6 m long
 along y, 0.1 m high along z and 8 mm thick along x, which matches the larger surge than sway
 coefficients of Table 6.1: m = 1.296 kg, volume 4.8e-4 m3 (net weight 8.0 N in water), plate
-inertia about its centre.</p>
+inertia about its centre. Its two docking ports are the plate's ends, (0, +-0.3, 0) m,
+facing outward along y.</p>
 </html>"));
   end ConnectorBracket;
 

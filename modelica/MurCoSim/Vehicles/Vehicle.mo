@@ -5,6 +5,12 @@ partial model Vehicle "6-DOF underwater vehicle (Fossen) with unit-quaternion at
   parameter MurCoSim.Acceleration g = 9.81 "Gravitational acceleration";
   parameter Real gamma_q(unit = "1/s") = 10
     "Gain of the quaternion norm correction (thesis eq. 2.19)";
+  parameter MurCoSim.Length capture_distance = 0.05
+    "Docking capture envelope: largest distance between mating points";
+  parameter Real capture_speed(unit = "m/s") = 0.3
+    "Docking capture envelope: largest closing speed that still latches";
+  parameter Real capture_angle(unit = "rad") = 0.1745
+    "Docking capture envelope: largest angle between a port normal and the partner's reversed normal";
 
   input Real tau_ext[6](each start = 0, unit = {"N", "N", "N", "N.m", "N.m", "N.m"})
     "External generalized force at CO, body frame [X Y Z K M N]";

@@ -21,10 +21,6 @@ package Vehicles "Rigid bodies in water: vehicles, modules and passive brackets"
     extends MurCoSim.Vehicles.Vehicle(redeclare MurCoSim.Data.SphereModuleHull data);
   end SphereModuleHull;
 
-  model ConnectorBracket "Passive bracket body between two BlueROVs (thesis Table 6.1)"
-    extends MurCoSim.Vehicles.Vehicle(redeclare MurCoSim.Data.ConnectorBracket data);
-  end ConnectorBracket;
-
   annotation (Documentation(info = "<html>
 <p>Each model is the generic <a href=\"modelica://MurCoSim.Vehicles.Vehicle\">Vehicle</a>
 with one parameter set of <a href=\"modelica://MurCoSim.Data\">Data</a>; every parameter stays

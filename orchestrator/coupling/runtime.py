@@ -1,0 +1,303 @@
+"""Constraint coupling of a running system: FMU bodies, joints, docking and undocking.
+
+Binds an :class:`Assembly` to the body instances of a :class:`System`: where each body's
+``p``, ``q`` and ``nu`` sit in the state vector, its generalized mass (the FMU output
+``M[6,6]``), its docking ports. In every right-hand side it replaces the bodies' ``der(nu)``
+(the FMUs' accelerations without constraint forces) by the Udwadia-Kalaba accelerations.
+Between macro steps it projects positions and velocities onto the constraint manifold and
+makes topology changes: docking (plastic impact, then a weld at the captured relative pose)
+and undocking.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from orchestrator.coupling.assembly import Assembly
+from orchestrator.coupling.joints import JOINT_TYPES, WORLD, Joint, Pose
+from orchestrator.errors import ScenarioError
+from orchestrator.scenario import CouplingConfig, DockingConfig, JointConfig
+from orchestrator.system import System, expand
+
+BODY_STATES = ("p", "q", "nu")
+VIOLATION_COLUMNS = ("position_error", "angle_error")
+
+
+def is_body(system: System, name: str) -> bool:
+    """Whether an instance follows the rigid-body contract (states p, q, nu; output M)."""
+    fmu = system.instances[name].fmu
+    states = set(fmu.states)
+    needed = {f"p[{i}]" for i in (1, 2, 3)} | {f"q[{i}]" for i in (1, 2, 3, 4)}
+    needed |= {f"nu[{i}]" for i in range(1, 7)}
+    return needed <= states and "M[6,6]" in fmu.variables
+
+
+@dataclass(frozen=True)
+class Port:
+    """A docking port: mating point and outward normal in the body frame, capture envelope."""
+
+    body: str
+    number: int
+    position: np.ndarray
+    normal: np.ndarray
+    distance: float  # m
+    speed: float  # m/s, largest closing speed that still captures
+    angle: float  # rad, largest angle between the normal and the partner's reversed normal
+
+
+@dataclass
+class DockingPair:
+    """Two ports watched for capture; ``armed`` is false while they are docked or too close."""
+
+    name: str
+    a: Port
+    b: Port
+    armed: bool = True
+
+
+class ConstraintCoupling:
+    """The assembly of a system's bodies, applied to its state vector."""
+
+    def __init__(
+        self,
+        system: System,
+        joints: list[JointConfig],
+        docking: list[DockingConfig],
+        config: CouplingConfig,
+        x0: np.ndarray,
+    ) -> None:
+        self.system = system
+        self.config = config
+        self.bodies = [n for n in system.instances if is_body(system, n)]
+        index = system.state_index()
+        self._p = np.array(
+            [[index[f"{b}.p[{i}]"] for i in (1, 2, 3)] for b in self.bodies], dtype=int
+        )
+        self._q = np.array(
+            [[index[f"{b}.q[{i}]"] for i in (1, 2, 3, 4)] for b in self.bodies], dtype=int
+        )
+        self._nu = np.array(
+            [[index[f"{b}.nu[{i}]"] for i in range(1, 7)] for b in self.bodies], dtype=int
+        )
+        self._nu = self._nu.reshape(len(self.bodies), 6)
+        masses = [self._mass(b) for b in self.bodies]
+        self.assembly = Assembly(self.bodies, masses, config.solver) if self.bodies else None
+        self.pairs = [self._pair(k, d) for k, d in enumerate(docking)]
+        poses = self.poses(x0)
+        for k, spec in enumerate(joints):
+            self._add_from_config(k, spec, poses)
+        self.forces: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+
+    # -- set-up -----------------------------------------------------------------------------
+
+    def _mass(self, body: str) -> np.ndarray:
+        names = [f"M[{i},{j}]" for i in range(1, 7) for j in range(1, 7)]
+        M = self.system.instances[body].get_values(names).reshape(6, 6)
+        return 0.5 * (M + M.T)
+
+    def _error(self, key: str, message: str) -> ScenarioError:
+        return ScenarioError(f"{self.system.source}: {key}: {message}")
+
+    def _body(self, name: str | None, key: str) -> str:
+        self.system.instance(name, key)
+        if name not in self.bodies:
+            raise self._error(
+                key, f"'{name}' is not a rigid body (needs states p, q, nu and output M)"
+            )
+        return name
+
+    def _add_from_config(self, k: int, spec: JointConfig, poses: list[Pose]) -> None:
+        key = f"joints[{k}]"
+        a = self._body(spec.a, key + ".a")
+        if spec.type == "fixed":
+            if spec.b is not None:
+                raise self._error(key + ".b", "a fixed joint ties body a to the world; leave b out")
+            b = None
+        else:
+            if spec.b is None:
+                raise self._error(key + ".b", f"missing: a {spec.type} joint needs a second body")
+            b = self._body(spec.b, key + ".b")
+        extra = {}
+        if spec.axis is not None:
+            extra["axis"] = np.array(spec.axis, dtype=float)
+        if spec.axis_b is not None:
+            extra["axis_b"] = np.array(spec.axis_b, dtype=float)
+        pose_a = poses[self.assembly.index[a]]
+        pose_b = WORLD if b is None else poses[self.assembly.index[b]]
+        try:
+            joint = JOINT_TYPES[spec.type].at_current_pose(
+                spec.name, a, pose_a, b, pose_b, np.array(spec.at, dtype=float), **extra
+            )
+            self.assembly.add(joint, poses)
+        except (ValueError, TypeError) as exc:
+            raise self._error(key, str(exc)) from None
+
+    def _port(self, body: str, number: int, key: str) -> Port:
+        instance = self.system.instances[body]
+        names = [f"data.port_position[{number},{i}]" for i in (1, 2, 3)]
+        names += [f"data.port_normal[{number},{i}]" for i in (1, 2, 3)]
+        if names[0] not in instance.fmu.variables:
+            count = len(expand(instance.fmu, "data.port_position")) // 3
+            raise self._error(key, f"{body} has {count} docking port(s), not {number}")
+        values = instance.get_values([*names, "capture_distance", "capture_speed", "capture_angle"])
+        normal = values[3:6] / np.linalg.norm(values[3:6])
+        return Port(body, number, values[:3], normal, *values[6:])
+
+    def _pair(self, k: int, spec: DockingConfig) -> DockingPair:
+        key = f"docking[{k}]"
+        a = self._body(spec.a, key + ".a")
+        b = self._body(spec.b, key + ".b")
+        if a == b:
+            raise self._error(key, f"a docking pair needs two bodies, got '{a}' twice")
+        name = spec.name or f"dock_{a}_{b}"
+        return DockingPair(
+            name,
+            self._port(a, spec.port_a, key + ".port_a"),
+            self._port(b, spec.port_b, key + ".port_b"),
+        )
+
+    # -- state access -----------------------------------------------------------------------
+
+    def poses(self, x: np.ndarray) -> list[Pose]:
+        """Poses of all bodies in the state vector ``x``."""
+        return self.assembly.poses(x[self._p], x[self._q], x[self._nu])
+
+    def joint_names(self) -> list[str]:
+        """Joints whose violation and forces are recorded: present and future (docking) ones."""
+        present = [j.name for j in self.assembly.joints]
+        return present + [p.name for p in self.pairs if p.name not in present]
+
+    def column_names(self) -> list[str]:
+        """Recorded columns of every joint: errors and generalized forces on a and b."""
+        names = []
+        for joint in self.joint_names():
+            names += [f"{joint}.{c}" for c in VIOLATION_COLUMNS]
+            names += [f"{joint}.force_{side}[{i}]" for side in "ab" for i in range(1, 7)]
+        return names
+
+    def columns(self, x: np.ndarray, dx: np.ndarray) -> dict[str, float]:
+        """Values of the recorded joint columns at ``x`` (``dx`` without constraint forces)."""
+        values: dict[str, float] = {}
+        for joint, (position, angle) in self.violations(x).items():
+            values[f"{joint}.position_error"] = position
+            values[f"{joint}.angle_error"] = angle
+        for joint, sides in self.constraint_forces(x, dx).items():
+            for side, force in zip("ab", sides, strict=True):
+                values.update({f"{joint}.force_{side}[{i + 1}]": f for i, f in enumerate(force)})
+        return values
+
+    def rigid_group(self, body: str) -> list[str]:
+        """The bodies welded (directly or through others) to ``body``, itself first."""
+        for group in self.assembly.groups(kinds=("weld",)):
+            if body in group:
+                return [body] + [b for b in group if b != body]
+        return [body]
+
+    # -- right-hand side ----------------------------------------------------------------------
+
+    def apply(self, x: np.ndarray, dx: np.ndarray) -> None:
+        """Replace the bodies' der(nu) in ``dx`` by the constrained accelerations."""
+        if not self.assembly.joints:
+            return
+        poses = self.poses(x)
+        a_u = dx[self._nu].ravel()
+        a_c, _, _ = self.assembly.accelerations(poses, a_u, tuple(self.config.baumgarte))
+        dx[self._nu] = a_c.reshape(-1, 6)
+
+    def constraint_forces(
+        self, x: np.ndarray, dx: np.ndarray
+    ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Each joint's generalized force on its bodies, given unconstrained ``dx``."""
+        if not self.assembly.joints:
+            return {}
+        poses = self.poses(x)
+        _, lam, stacked = self.assembly.accelerations(
+            poses, dx[self._nu].ravel(), tuple(self.config.baumgarte)
+        )
+        return self.assembly.joint_forces(stacked, lam)
+
+    # -- between macro steps -----------------------------------------------------------------
+
+    def project(self, x: np.ndarray) -> np.ndarray:
+        """Positions, attitudes and velocities moved onto the constraint manifold."""
+        if not self.config.projection or not self.assembly.joints:
+            return x
+        x = x.copy()
+        P, Q = self.assembly.project_positions(x[self._p], x[self._q])
+        x[self._p], x[self._q] = P, Q
+        x[self._nu] = self.assembly.project_velocities(self.poses(x))
+        return x
+
+    def violations(self, x: np.ndarray) -> dict[str, tuple[float, float]]:
+        """Position and angle error of every present joint."""
+        return self.assembly.violations(self.poses(x))
+
+    def dock(self, time: float, x: np.ndarray) -> tuple[np.ndarray, list[tuple[str, str]]]:
+        """Capture every armed port pair inside its envelope; returns new x and event rows."""
+        events = []
+        for pair in self.pairs:
+            poses = self.poses(x)
+            a, b = poses[self.assembly.index[pair.a.body]], poses[self.assembly.index[pair.b.body]]
+            distance, closing, angle = _approach(pair, a, b)
+            limit = min(pair.a.distance, pair.b.distance)
+            if not pair.armed:
+                pair.armed = distance > 2 * limit and pair.name not in [
+                    j.name for j in self.assembly.joints
+                ]
+                continue
+            if distance > limit or angle > min(pair.a.angle, pair.b.angle):
+                continue
+            if closing > min(pair.a.speed, pair.b.speed):
+                events.append(
+                    (
+                        "dock_rejected",
+                        f"{pair.name}: closing at {closing:.3g} m/s is faster than the capture speed",
+                    )
+                )
+                pair.armed = False
+                continue
+            before = self._kinetic_energy(x)
+            weld = JOINT_TYPES["weld"].at_current_pose(
+                pair.name, pair.a.body, a, pair.b.body, b, pair.a.position
+            )
+            self.assembly.add(weld, poses)
+            x = x.copy()
+            x[self._nu] = self.assembly.impact(self.poses(x))
+            pair.armed = False
+            after = self._kinetic_energy(x)
+            events.append(
+                (
+                    "dock",
+                    f"{pair.name}: {pair.a.body} port {pair.a.number} + {pair.b.body} port {pair.b.number}; "
+                    f"gap {distance:.3g} m, closing {closing:.3g} m/s, angle {np.degrees(angle):.3g} deg; "
+                    f"impact dissipated {before - after:.3g} J",
+                )
+            )
+        return x, events
+
+    def undock(self, name: str, x: np.ndarray, reason: str) -> tuple[str, str]:
+        """Remove joint ``name``; returns the event row."""
+        try:
+            joint = self.assembly.remove(name, self.poses(x))
+        except ValueError as exc:
+            raise ScenarioError(f"{self.system.source}: events: {exc}") from None
+        return "undock", f"{name}: {joint.a} - {joint.b or 'world'} released ({reason})"
+
+    def _kinetic_energy(self, x: np.ndarray) -> float:
+        nu = x[self._nu].ravel()
+        return float(0.5 * nu @ self.assembly.M @ nu)
+
+
+def _approach(pair: DockingPair, a: Pose, b: Pose) -> tuple[float, float, float]:
+    """Distance between the ports (m), closing speed (m/s), normal misalignment (rad)."""
+    xa = a.p + a.R @ pair.a.position
+    xb = b.p + b.R @ pair.b.position
+    va = a.R @ (a.v + np.cross(a.w, pair.a.position))
+    vb = b.R @ (b.v + np.cross(b.w, pair.b.position))
+    gap = xb - xa
+    distance = float(np.linalg.norm(gap))
+    closing = float(-(vb - va) @ gap / distance) if distance > 0 else 0.0
+    cosine = float(np.clip(-(a.R @ pair.a.normal) @ (b.R @ pair.b.normal), -1, 1))
+    return distance, closing, float(np.arccos(cosine))

@@ -1,0 +1,71 @@
+"""The Udwadia-Kalaba equation and the projections built on it, as pure NumPy functions.
+
+With generalized mass M (block diagonal, symmetric positive definite), unconstrained
+accelerations a_u and constraints Phi a = b:
+
+    a_c = a_u + M^(-1/2) (Phi M^(-1/2))^+ (b - Phi a_u)            (thesis eq. 3.55)
+
+The pseudo-inverse copes with redundant rows (closed kinematic loops). When Phi has full row
+rank the same result is a_u + M^-1 Phi' (Phi M^-1 Phi')^-1 (b - Phi a_u), solved here by a
+Cholesky factorization. Both return the multipliers lambda with M (a_c - a_u) = Phi' lambda.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.linalg import cho_factor, cho_solve, eigh
+
+RCOND = 1e-10
+
+
+def inverse_square_root(M: np.ndarray) -> np.ndarray:
+    """M^(-1/2) of a symmetric positive definite matrix (by its eigendecomposition)."""
+    values, vectors = eigh(M)
+    if values[0] <= 0:
+        raise ValueError(
+            f"mass matrix is not positive definite (smallest eigenvalue {values[0]:.3g})"
+        )
+    return (vectors / np.sqrt(values)) @ vectors.T
+
+
+def udwadia_kalaba(
+    a_u: np.ndarray, phi: np.ndarray, b: np.ndarray, M_inv_sqrt: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Constrained accelerations and multipliers by the pseudo-inverse form (any rank)."""
+    A = phi @ M_inv_sqrt
+    A_pinv = np.linalg.pinv(A, rcond=RCOND)
+    y = A_pinv @ (b - phi @ a_u)
+    return a_u + M_inv_sqrt @ y, A_pinv.T @ y
+
+
+def udwadia_kalaba_cholesky(
+    a_u: np.ndarray, phi: np.ndarray, b: np.ndarray, M_inv: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The same for full-row-rank Phi, by a Cholesky factorization of Phi M^-1 Phi'."""
+    phi_m = phi @ M_inv
+    lam = cho_solve(cho_factor(phi_m @ phi.T), b - phi @ a_u)
+    return a_u + phi_m.T @ lam, lam
+
+
+def project_onto_nullspace(
+    nu: np.ndarray, phi: np.ndarray, M_inv: np.ndarray, target: np.ndarray | None = None
+) -> np.ndarray:
+    """The velocity closest to ``nu`` in the mass metric with Phi nu = target (default 0).
+
+    This is the plastic impact of a new constraint: it conserves the momentum that the
+    constraint forces cannot change, and never adds kinetic energy.
+    """
+    residual = phi @ nu - (0.0 if target is None else target)
+    phi_m = phi @ M_inv
+    return nu - phi_m.T @ (np.linalg.pinv(phi_m @ phi.T, rcond=RCOND) @ residual)
+
+
+def block_diagonal(blocks: list[np.ndarray]) -> np.ndarray:
+    """Block-diagonal matrix of square blocks."""
+    n = sum(len(b) for b in blocks)
+    out = np.zeros((n, n))
+    k = 0
+    for block in blocks:
+        out[k : k + len(block), k : k + len(block)] = block
+        k += len(block)
+    return out
