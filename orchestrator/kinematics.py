@@ -57,10 +57,17 @@ def wrap_angle(angle: float | np.ndarray) -> float | np.ndarray:
     return (np.asarray(angle) + np.pi) % (2 * np.pi) - np.pi
 
 
+def cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cross product of two 3-vectors (much faster than np.cross for single vectors)."""
+    return np.array(
+        [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    )
+
+
 def quaternion_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Hamilton product a (x) b of scalar-first quaternions."""
     return np.concatenate(
-        [[a[0] * b[0] - a[1:] @ b[1:]], a[0] * b[1:] + b[0] * a[1:] + np.cross(a[1:], b[1:])]
+        [[a[0] * b[0] - a[1:] @ b[1:]], a[0] * b[1:] + b[0] * a[1:] + cross(a[1:], b[1:])]
     )
 
 

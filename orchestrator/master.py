@@ -255,10 +255,20 @@ class Master:
     def _reconfigure(self, x: np.ndarray) -> None:
         """Let controllers adapt to a new morphology (e.g. rebuild the thrust allocation)."""
         for k, link in enumerate(self.links):
+            before = list(link.controller.outputs)
             if link.controller.reconfigure(x):
                 new = _ControllerLink(link.controller, self.system, self.bus)
                 new.next_sample = link.next_sample
                 self.links[k] = new
+                released = [n for n in before if n not in link.controller.outputs]
+                self._release(released)
+
+    def _release(self, names: list[str]) -> None:
+        """Inputs a controller stops driving go back to their start values."""
+        fmu_names = [n for n in names if n not in self.bus.index]
+        for instance, port, _ in self.system.port(fmu_names, "controllers") if fmu_names else []:
+            port.values[:] = [instance.fmu.variables[n].start or 0.0 for n in port.names]
+            instance.write(port)
 
     def run(self, x0: np.ndarray) -> np.ndarray:
         """Run from ``x0`` to the stop time; returns the final state.

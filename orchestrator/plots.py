@@ -10,6 +10,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from orchestrator.controllers.autopilot import DepthHeadingSpeedAutopilot  # noqa: E402
 from orchestrator.kinematics import euler_angles  # noqa: E402
 from orchestrator.results import read_timeseries  # noqa: E402
 from orchestrator.scenario import AutopilotConfig, load_scenario  # noqa: E402
@@ -87,15 +88,16 @@ def plot_autopilot(columns: dict[str, np.ndarray], config: AutopilotConfig, out_
     t = columns["time"]
     v = config.vehicle
     yaw = np.degrees(euler_angles(_vector(columns, f"{v}.q", 4))[:, 2])
+    targets = np.array([DepthHeadingSpeedAutopilot("plot", config).set_points(k) for k in t])
     fig, axes = plt.subplots(3, 1, figsize=(8, 7), sharex=True)
     rows = [
-        (columns[f"{v}.p[3]"], config.depth, "depth z (m)"),
-        (yaw, config.heading, "heading (deg)"),
-        (columns[f"{v}.nu[1]"], config.surge_speed, "surge speed u (m/s)"),
+        (columns[f"{v}.p[3]"], targets[:, 0], "depth z (m)"),
+        (yaw, targets[:, 1], "heading (deg)"),
+        (columns[f"{v}.nu[1]"], targets[:, 2], "surge speed u (m/s)"),
     ]
     for ax, (signal, target, label) in zip(axes, rows, strict=True):
         ax.plot(t, signal, label="measured")
-        ax.axhline(target, color="k", linestyle="--", label="set point")
+        ax.plot(t, target, color="k", linestyle="--", label="set point")
         ax.set(ylabel=label)
     axes[0].legend()
     axes[0].set_title(f"{v}: autopilot tracking")

@@ -85,6 +85,15 @@ class AutopilotGains(_Strict):
     sway: PID = PID(kd=20.0)
 
 
+class SetPointChange(_Strict):
+    """From ``time`` on, new set points (the ones not given are kept)."""
+
+    time: float = Field(ge=0)
+    depth: float | None = None
+    heading: float | None = None
+    surge_speed: float | None = None
+
+
 class AutopilotConfig(_Strict):
     """Depth, heading and surge-speed autopilot giving a body-frame force command ``tau``."""
 
@@ -94,6 +103,7 @@ class AutopilotConfig(_Strict):
     depth: float = Field(description="Depth set point, NED z (m)")
     heading: float = Field(description="Heading set point (deg, from north, clockwise)")
     surge_speed: float = Field(description="Surge speed set point (m/s)")
+    changes: list[SetPointChange] = Field(default_factory=list)
     gains: AutopilotGains = AutopilotGains()
 
 
@@ -104,6 +114,11 @@ class AllocationConfig(_Strict):
     sample_time: float = Field(gt=0)
     vehicle: str
     command: str = Field(description="Signal holding the 6-vector command, e.g. 'autopilot.tau'")
+    slots: list[int] | None = Field(
+        None,
+        description="Use only these thruster mounts of the vehicle (default: all, and "
+        "those of every body welded to it)",
+    )
 
 
 class ScheduleStep(_Strict):

@@ -116,3 +116,62 @@ def energy(par: VehicleParameters, x: np.ndarray) -> float:
     z_g = p[2] + (R @ par.r_g)[2]
     z_b = p[2] + (R @ par.r_b)[2]
     return 0.5 * nu @ (M_RB + M_A) @ nu - W * z_g + B * z_b
+
+
+@dataclass
+class Part:
+    """A body of a composite: its parameters and its pose in the composite's frame."""
+
+    par: VehicleParameters
+    offset: np.ndarray  # position of the part's origin in the composite frame (m)
+    rotation: np.ndarray  # part frame -> composite frame
+
+    @property
+    def transform(self) -> np.ndarray:
+        """nu_part = T nu_composite (constant: quasi-velocities are body-frame)."""
+        Rt = self.rotation.T
+        return np.block([[Rt, -Rt @ skew(self.offset)], [np.zeros((3, 3)), Rt]])
+
+
+def part_forces(
+    par: VehicleParameters, R: np.ndarray, nu: np.ndarray, tau: np.ndarray, v_c: np.ndarray
+) -> np.ndarray:
+    """Everything but M nu_dot of one part, at its own origin, in its own frame."""
+    M_RB, M_A = par.mass_matrix()
+    v_cb = R.T @ v_c
+    nu_r = nu - np.concatenate([v_cb, np.zeros(3)])
+    W, B = par.m * par.g, par.rho * par.g * par.volume
+    f_g, f_b = R.T @ np.array([0, 0, W]), R.T @ np.array([0, 0, -B])
+    restoring = -np.concatenate([f_g + f_b, np.cross(par.r_g, f_g) + np.cross(par.r_b, f_b)])
+    damping = (np.diag(par.D_L) + np.diag(par.D_Q * np.abs(nu_r))) @ nu_r
+    current_turn = M_A @ np.concatenate([-skew(v_cb) @ nu[3:], np.zeros(3)])
+    return (
+        tau
+        - coriolis(M_RB, nu) @ nu
+        - coriolis(M_A, nu_r) @ nu_r
+        - damping
+        - restoring
+        - current_turn
+    )
+
+
+def composite_rhs(
+    parts: list[Part], x: np.ndarray, taus: list[np.ndarray], v_c: np.ndarray
+) -> np.ndarray:
+    """One rigid body made of parts, by virtual work: (sum T'M T) nu_dot = sum T' f_part.
+
+    Merged mass by the parallel-axis rule (T' M T) for rigid and added mass alike; each
+    part's hydrodynamic, hydrostatic and Coriolis forces act at its own origin.
+    """
+    q, nu = x[3:7], x[7:13]
+    R = rotation(q)
+    M = sum(p.transform.T @ sum(p.par.mass_matrix()) @ p.transform for p in parts)
+    f = sum(
+        p.transform.T @ part_forces(p.par, R @ p.rotation, p.transform @ nu, tau, v_c)
+        for p, tau in zip(parts, taus, strict=True)
+    )
+    omega = np.concatenate([[0.0], nu[3:]])
+    q_dot = 0.5 * np.array(
+        [q[0] * omega[0] - q[1:] @ omega[1:], *(q[0] * omega[1:] + np.cross(q[1:], omega[1:]))]
+    )
+    return np.concatenate([R @ nu[:3], q_dot, np.linalg.solve(M, f)])

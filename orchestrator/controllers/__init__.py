@@ -55,9 +55,19 @@ def _start_values(system: System, config: ScheduleConfig, key: str) -> dict[str,
 
 
 def morphology_thrusters(
-    system: System, coupling: ConstraintCoupling | None, vehicle: str, x: np.ndarray
+    system: System,
+    coupling: ConstraintCoupling | None,
+    vehicle: str,
+    x: np.ndarray,
+    slots: list[int] | None = None,
 ) -> list[ThrusterModel]:
-    """Thrusters of every body welded to ``vehicle``, expressed in ``vehicle``'s frame."""
+    """Thrusters of every body welded to ``vehicle``, expressed in ``vehicle``'s frame.
+
+    With ``slots``, only those mounts of ``vehicle`` itself.
+    """
+    if slots is not None:
+        mounted = dict(system.mounts.get(vehicle, []))
+        return [thruster_model(system, mounted[s]) for s in slots]
     bodies = coupling.rigid_group(vehicle) if coupling else [vehicle]
     poses = dict(zip(coupling.bodies, coupling.poses(x), strict=True)) if coupling else {}
     found = []
@@ -101,9 +111,15 @@ def make_controllers(
                     f"{system.source}: {key}.vehicle: "
                     f"no thrusters are mounted on '{config.vehicle}'"
                 )
+            missing = set(config.slots or []) - {s for s, _ in system.mounts[config.vehicle]}
+            if missing:
+                raise ScenarioError(
+                    f"{system.source}: {key}.slots: no thruster mounted in slot(s) "
+                    f"{sorted(missing)} of '{config.vehicle}'"
+                )
 
-            def thrusters(x: np.ndarray, vehicle: str = config.vehicle) -> list[ThrusterModel]:
-                return morphology_thrusters(system, coupling, vehicle, x)
+            def thrusters(x: np.ndarray, c: AllocationConfig = config) -> list[ThrusterModel]:
+                return morphology_thrusters(system, coupling, c.vehicle, x, c.slots)
 
             allocation = ThrustAllocation(name, config.sample_time, config.command, thrusters, x)
             controllers.append(allocation)

@@ -32,18 +32,29 @@ class DepthHeadingSpeedAutopilot(Controller):
         self.pitch = PIDLoop(g.pitch, dt)
         self.sway = PIDLoop(g.sway, dt)
 
+    def set_points(self, time: float) -> tuple[float, float, float]:
+        """Depth (m), heading (deg) and surge speed (m/s) in force at ``time``."""
+        c = self.config
+        depth, heading, speed = c.depth, c.heading, c.surge_speed
+        for change in sorted(c.changes, key=lambda k: k.time):
+            if change.time <= time + 1e-12:
+                depth = depth if change.depth is None else change.depth
+                heading = heading if change.heading is None else change.heading
+                speed = speed if change.surge_speed is None else change.surge_speed
+        return depth, heading, speed
+
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
         p, q, nu = inputs[:3], inputs[3:7], inputs[7:13]
         R = rotation_matrix(q)
         roll, pitch, yaw = euler_angles(q)
         heave_rate = float(R[2] @ nu[:3])
-        c = self.config
-        force_down = self.depth.update(c.depth - p[2], -heave_rate)
+        depth, heading, speed = self.set_points(time)
+        force_down = self.depth.update(depth - p[2], -heave_rate)
         tau = np.zeros(6)
         tau[:3] = R[2] * force_down  # R' [0, 0, F] : the NED vertical force in body axes
-        tau[0] += self.surge.update(c.surge_speed - nu[0], 0.0)
+        tau[0] += self.surge.update(speed - nu[0], 0.0)
         tau[1] += self.sway.update(0.0, -nu[1])
         tau[3] = self.roll.update(-roll, -nu[3])
         tau[4] = self.pitch.update(-pitch, -nu[4])
-        tau[5] = self.heading.update(float(wrap_angle(np.radians(c.heading) - yaw)), -nu[5])
+        tau[5] = self.heading.update(float(wrap_angle(np.radians(heading) - yaw)), -nu[5])
         return tau

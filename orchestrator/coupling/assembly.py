@@ -47,6 +47,7 @@ class Assembly:
         self.solver = solver
         self.joints: list[Joint] = []
         self.full_rank = True
+        self.rank = 0
 
     # -- topology ---------------------------------------------------------------------------
 
@@ -78,10 +79,12 @@ class Assembly:
 
     def _rank(self, poses: list[Pose]) -> None:
         if not self.joints:
-            self.full_rank = True
+            self.full_rank, self.rank = True, 0
             return
         phi = self.stack(poses).phi
-        self.full_rank = np.linalg.matrix_rank(phi @ self.M_inv_sqrt, tol=1e-9) == len(phi)
+        singular = np.linalg.svd(phi @ self.M_inv_sqrt, compute_uv=False)
+        self.rank = int(np.sum(singular > 1e-8 * singular[0]))
+        self.full_rank = self.rank == len(phi)
 
     def groups(self, kinds: tuple[str, ...] | None = None) -> list[list[str]]:
         """Bodies joined (directly or through others) into one assembly each.
@@ -150,7 +153,7 @@ class Assembly:
         if use_cholesky:
             a_c, lam = udwadia_kalaba_cholesky(a_u, s.phi, b, self.M_inv)
         else:
-            a_c, lam = udwadia_kalaba(a_u, s.phi, b, self.M_inv_sqrt)
+            a_c, lam = udwadia_kalaba(a_u, s.phi, b, self.M_inv_sqrt, self.rank)
         return a_c, lam, s
 
     def joint_forces(

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.spatial.transform import Rotation
 
+from orchestrator.kinematics import cross
+
 
 def skew(a: np.ndarray) -> np.ndarray:
     """Cross-product matrix: skew(a) @ b = a x b."""
@@ -64,11 +66,10 @@ class Rows:
 
 def point_rows(a: Pose, r_a: np.ndarray, b: Pose, r_b: np.ndarray) -> Rows:
     """Coincidence of the point r_a of body A with the point r_b of body B (3 rows, NED)."""
-    phi_a = a.R @ np.hstack([np.eye(3), -skew(r_a)])
-    phi_b = -b.R @ np.hstack([np.eye(3), -skew(r_b)])
-    bias = -a.R @ np.cross(a.w, a.v + np.cross(a.w, r_a)) + b.R @ np.cross(
-        b.w, b.v + np.cross(b.w, r_b)
-    )
+    phi_a, phi_b = np.empty((3, 6)), np.empty((3, 6))
+    phi_a[:, :3], phi_a[:, 3:] = a.R, -a.R @ skew(r_a)
+    phi_b[:, :3], phi_b[:, 3:] = -b.R, b.R @ skew(r_b)
+    bias = -a.R @ cross(a.w, a.v + cross(a.w, r_a)) + b.R @ cross(b.w, b.v + cross(b.w, r_b))
     c = a.p + a.R @ r_a - b.p - b.R @ r_b
     return Rows(phi_a, phi_b, bias, c)
 
@@ -76,11 +77,23 @@ def point_rows(a: Pose, r_a: np.ndarray, b: Pose, r_b: np.ndarray) -> Rows:
 def angular_rows(a: Pose, b: Pose, directions: np.ndarray, c: np.ndarray) -> Rows:
     """No relative angular velocity along ``directions`` (rows, unit vectors in A's frame)."""
     relative = a.R.T @ b.R
-    w_b_in_a = relative @ b.w
-    phi_a = np.hstack([np.zeros((len(directions), 3)), directions])
-    phi_b = np.hstack([np.zeros((len(directions), 3)), -directions @ relative])
-    bias = -directions @ np.cross(a.w, w_b_in_a)
+    phi_a, phi_b = np.zeros((len(directions), 6)), np.zeros((len(directions), 6))
+    phi_a[:, 3:] = directions
+    phi_b[:, 3:] = -directions @ relative
+    bias = -directions @ cross(a.w, relative @ b.w)
     return Rows(phi_a, phi_b, bias, c)
+
+
+def rotation_vector(R: np.ndarray) -> np.ndarray:
+    """Rotation vector (axis times angle, rad) of a rotation matrix; fast for small angles."""
+    cosine = np.clip((np.trace(R) - 1.0) / 2.0, -1.0, 1.0)
+    axis = np.array([R[2, 1] - R[1, 2], R[0, 2] - R[2, 0], R[1, 0] - R[0, 1]])
+    if cosine > 0.99:  # angle below 8 deg: series of angle/sin(angle) in sin^2
+        sine_sq = 1.0 - cosine * cosine
+        return (
+            0.5 * axis * (1.0 + sine_sq / 6.0 + 3.0 * sine_sq**2 / 40.0 + 5.0 * sine_sq**3 / 112.0)
+        )
+    return Rotation.from_matrix(R).as_rotvec()
 
 
 def _stack(*parts: Rows) -> Rows:
@@ -162,7 +175,7 @@ class Weld(Joint):
     n_rows: int = field(default=6, init=False)
 
     def _rotation_error(self, a: Pose, b: Pose) -> np.ndarray:
-        return Rotation.from_matrix(a.R.T @ b.R @ self.relative.T).as_rotvec()
+        return rotation_vector(a.R.T @ b.R @ self.relative.T)
 
     def rows(self, a: Pose, b: Pose) -> Rows:
         return _stack(
@@ -199,7 +212,7 @@ class Revolute(Joint):
         self._axis_b = self.relative.T @ self.axis  # the hinge axis in B's frame
 
     def _misalignment(self, a: Pose, b: Pose) -> np.ndarray:
-        return np.cross(self.axis, a.R.T @ b.R @ self._axis_b)
+        return cross(self.axis, a.R.T @ b.R @ self._axis_b)
 
     def rows(self, a: Pose, b: Pose) -> Rows:
         c = -self._perpendicular @ self._misalignment(a, b)
@@ -235,9 +248,9 @@ class Universal(Joint):
 
     def rows(self, a: Pose, b: Pose) -> Rows:
         n1, n2 = a.R @ self.axis, b.R @ self.axis_b
-        h = np.cross(n1, n2)
+        h = cross(n1, n2)
         w_a, w_b = a.R @ a.w, b.R @ b.w
-        h_dot = np.cross(np.cross(w_a, n1), n2) + np.cross(n1, np.cross(w_b, n2))
+        h_dot = cross(cross(w_a, n1), n2) + cross(n1, cross(w_b, n2))
         angular = Rows(
             np.concatenate([np.zeros(3), h @ a.R])[None, :],
             np.concatenate([np.zeros(3), -h @ b.R])[None, :],

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from orchestrator.coupling.assembly import Assembly
-from orchestrator.coupling.joints import JOINT_TYPES, WORLD, Joint, Pose
+from orchestrator.coupling.joints import JOINT_TYPES, WORLD, Pose
 from orchestrator.errors import ScenarioError
+from orchestrator.kinematics import cross
 from orchestrator.scenario import CouplingConfig, DockingConfig, JointConfig
 from orchestrator.system import System, expand
 
@@ -253,7 +254,7 @@ class ConstraintCoupling:
                 events.append(
                     (
                         "dock_rejected",
-                        f"{pair.name}: closing at {closing:.3g} m/s is faster than the capture speed",
+                        f"{pair.name}: closing at {closing:.3g} m/s, faster than capture",
                     )
                 )
                 pair.armed = False
@@ -270,8 +271,9 @@ class ConstraintCoupling:
             events.append(
                 (
                     "dock",
-                    f"{pair.name}: {pair.a.body} port {pair.a.number} + {pair.b.body} port {pair.b.number}; "
-                    f"gap {distance:.3g} m, closing {closing:.3g} m/s, angle {np.degrees(angle):.3g} deg; "
+                    f"{pair.name}: {pair.a.body} port {pair.a.number} + "
+                    f"{pair.b.body} port {pair.b.number}; gap {distance:.3g} m, "
+                    f"closing {closing:.3g} m/s, angle {np.degrees(angle):.3g} deg; "
                     f"impact dissipated {before - after:.3g} J",
                 )
             )
@@ -294,8 +296,8 @@ def _approach(pair: DockingPair, a: Pose, b: Pose) -> tuple[float, float, float]
     """Distance between the ports (m), closing speed (m/s), normal misalignment (rad)."""
     xa = a.p + a.R @ pair.a.position
     xb = b.p + b.R @ pair.b.position
-    va = a.R @ (a.v + np.cross(a.w, pair.a.position))
-    vb = b.R @ (b.v + np.cross(b.w, pair.b.position))
+    va = a.R @ (a.v + cross(a.w, pair.a.position))
+    vb = b.R @ (b.v + cross(b.w, pair.b.position))
     gap = xb - xa
     distance = float(np.linalg.norm(gap))
     closing = float(-(vb - va) @ gap / distance) if distance > 0 else 0.0

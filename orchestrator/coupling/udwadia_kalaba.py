@@ -28,12 +28,24 @@ def inverse_square_root(M: np.ndarray) -> np.ndarray:
     return (vectors / np.sqrt(values)) @ vectors.T
 
 
+def pseudo_inverse(A: np.ndarray, rank: int | None = None) -> np.ndarray:
+    """Moore-Penrose inverse by SVD, keeping ``rank`` singular values when given.
+
+    Redundant rows of a closed loop are dependent only on the constraint manifold; off it
+    (integration drift) their singular values are small but not zero, and inverting them
+    would give huge, spurious multipliers. Truncating at the structural rank avoids that.
+    """
+    U, s, Vt = np.linalg.svd(A, full_matrices=False)
+    keep = int(np.sum(s > RCOND * s[0])) if rank is None else rank
+    return (Vt[:keep].T / s[:keep]) @ U[:, :keep].T
+
+
 def udwadia_kalaba(
-    a_u: np.ndarray, phi: np.ndarray, b: np.ndarray, M_inv_sqrt: np.ndarray
+    a_u: np.ndarray, phi: np.ndarray, b: np.ndarray, M_inv_sqrt: np.ndarray, rank: int | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Constrained accelerations and multipliers by the pseudo-inverse form (any rank)."""
     A = phi @ M_inv_sqrt
-    A_pinv = np.linalg.pinv(A, rcond=RCOND)
+    A_pinv = pseudo_inverse(A, rank)
     y = A_pinv @ (b - phi @ a_u)
     return a_u + M_inv_sqrt @ y, A_pinv.T @ y
 
