@@ -105,14 +105,45 @@ def plot_autopilot(columns: dict[str, np.ndarray], config: AutopilotConfig, out_
     return _save(fig, out_dir / "autopilot.png")
 
 
+def plot_assembly(columns: dict[str, np.ndarray], bodies: list[str], out_dir: Path) -> Path:
+    """Plan view of every body together."""
+    fig, ax = plt.subplots(figsize=(7, 6))
+    for body in bodies:
+        ax.plot(columns[f"{body}.p[2]"], columns[f"{body}.p[1]"], label=body)
+        ax.plot(columns[f"{body}.p[2]"][0], columns[f"{body}.p[1]"][0], "k.")
+    ax.set(xlabel="East (m)", ylabel="North (m)", title="bodies: plan view", aspect="equal")
+    ax.legend()
+    return _save(fig, out_dir / "bodies_plan.png")
+
+
+def plot_joints(columns: dict[str, np.ndarray], out_dir: Path) -> list[Path]:
+    """Position and angle error of every joint (log scale)."""
+    joints = sorted({n.split(".")[0] for n in columns if n.endswith(".position_error")})
+    if not joints:
+        return []
+    t = columns["time"]
+    fig, (position, angle) = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
+    for joint in joints:
+        position.semilogy(t, np.abs(columns[f"{joint}.position_error"]) + 1e-18, label=joint)
+        angle.semilogy(t, np.abs(columns[f"{joint}.angle_error"]) + 1e-18, label=joint)
+    position.set(ylabel="position error (m)", title="joint constraint violation")
+    angle.set(xlabel="time (s)", ylabel="angle error (rad)")
+    position.legend(fontsize="small")
+    return [_save(fig, out_dir / "joints.png")]
+
+
 def plot_run(out_dir: Path) -> list[Path]:
     """Every plot for the run in ``out_dir``; returns the PNG paths."""
     out_dir = Path(out_dir)
     columns = read_timeseries(out_dir / "timeseries.csv")
     made: list[Path] = []
-    for body in _bodies(columns):
+    bodies = _bodies(columns)
+    for body in bodies:
         made += plot_body(columns, body, out_dir)
+    if len(bodies) > 1:
+        made.append(plot_assembly(columns, bodies, out_dir))
     made += plot_thrusters(columns, out_dir)
+    made += plot_joints(columns, out_dir)
     scenario_file = out_dir / "scenario.toml"
     if scenario_file.exists():
         for config in load_scenario(scenario_file).controllers.values():
