@@ -1,11 +1,13 @@
 """Thin layer over FMPy for one loaded FMU and its instances.
 
 ``FMU`` reads and checks an archive once (model description, unpacked binary); ``FMUInstance``
-is one running Model Exchange instance. Variables are addressed by name; the calls made in
-every right-hand-side evaluation (set states, set inputs, get outputs, get derivatives) go
-straight to the C functions on preallocated NumPy buffers, without per-call allocation.
-FMI 3.0 and FMI 2.0 Model Exchange are supported; Co-Simulation FMUs are recognised and
-rejected with a clear message.
+is one running instance. FMI 2.0 and FMI 3.0 are supported, Model Exchange and Co-Simulation:
+an FMU that offers Model Exchange is run as such (the orchestrator integrates it), one that
+offers only Co-Simulation advances itself with :meth:`FMUInstance.do_step`. Variables are
+addressed by name (aliases included); the calls made in every right-hand-side evaluation or
+macro step go straight to the C functions on preallocated NumPy buffers, without per-call
+allocation. What is not supported (FMI 1.0, clocks, Scheduled Execution, non-Float64 ports)
+is refused with an error naming the FMU and the feature.
 """
 
 from __future__ import annotations
@@ -19,11 +21,17 @@ from pathlib import Path
 
 import numpy as np
 from fmpy import extract, platform, platform_tuple, read_model_description
+from fmpy.fmi2 import FMU2Model, FMU2Slave
+from fmpy.fmi3 import FMU3Model, FMU3Slave
 from fmpy.model_description import ModelDescription
 
 from orchestrator.errors import FMUError
 
 _STATUS = ("ok", "warning", "discard", "error", "fatal", "pending")
+
+
+MODEL_EXCHANGE = "ModelExchange"
+CO_SIMULATION = "CoSimulation"
 
 
 @dataclass(frozen=True)
@@ -37,12 +45,14 @@ class Variable:
     start: float | None
     unit: str
     description: str
+    type: str = "Float64"
 
 
 class FMU:
     """An FMU archive: its checked model description and its unpacked binary.
 
-    Instances made by :meth:`instantiate` share the unpacked files.
+    ``kind`` is Model Exchange when the FMU offers it, else Co-Simulation. Instances made by
+    :meth:`instantiate` share the unpacked files.
     """
 
     def __init__(self, path: Path) -> None:
@@ -59,26 +69,31 @@ class FMU:
         self.fmi_version = md.fmiVersion
         if not (md.fmiVersion.startswith("2.") or md.fmiVersion.startswith("3.")):
             raise FMUError(f"{self.path}: FMI {md.fmiVersion} is not supported (FMI 2.0, 3.0)")
-        if md.modelExchange is None:
-            kind = "Co-Simulation" if md.coSimulation is not None else "no Model Exchange"
-            raise FMUError(
-                f"{self.path}: {kind} FMU; this version of murcosim runs Model Exchange FMUs"
-            )
-        self.model_identifier = md.modelExchange.modelIdentifier
+        self._unsupported_check()
+        interface = md.modelExchange or md.coSimulation
+        self.kind = MODEL_EXCHANGE if md.modelExchange is not None else CO_SIMULATION
+        self.model_identifier = interface.modelIdentifier
+        self.can_roll_back = bool(interface.canGetAndSetFMUstate)
         self.variables: dict[str, Variable] = {}
+        starts = {
+            (v.type, v.valueReference): v.start for v in md.modelVariables if v.start is not None
+        }
         for v in md.modelVariables:
-            start = float(v.start) if v.start is not None and v.type in _REALS else None
+            start = starts.get((v.type, v.valueReference))  # an alias has its base's start
             self.variables[v.name] = Variable(
                 name=v.name,
                 value_reference=v.valueReference,
                 causality=v.causality or "local",
                 variability=v.variability or "continuous",
-                start=start,
+                start=float(start) if start is not None and v.type in _REALS else None,
                 unit=(v.declaredType.unit if v.declaredType else None) or v.unit or "",
                 description=v.description or "",
+                type="Float64" if v.type == "Real" else v.type,
             )
         self.states = [d.variable.derivative.name for d in md.derivatives]
         self.state_derivatives = [d.variable.name for d in md.derivatives]
+        if self.kind == CO_SIMULATION:
+            self.states, self.state_derivatives = [], []
         self.inputs = [v.name for v in md.modelVariables if v.causality == "input"]
         self.outputs = [u.variable.name for u in md.outputs]
         self._output_dependencies = {
@@ -88,6 +103,20 @@ class FMU:
         self._binary_check()
         self._unpacked = Path(tempfile.mkdtemp(prefix=f"murcosim-{self.path.stem}-"))
         extract(str(self.path), str(self._unpacked))
+
+    def _unsupported_check(self) -> None:
+        md = self.model_description
+        if md.modelExchange is None and md.coSimulation is None:
+            feature = "Scheduled Execution" if md.scheduledExecution else "no interface"
+            raise FMUError(
+                f"{self.path}: {feature} FMU is not supported "
+                "(expected Model Exchange or Co-Simulation)"
+            )
+        clocks = [v.name for v in md.modelVariables if v.type == "Clock" or v.clocks]
+        if clocks:
+            raise FMUError(
+                f"{self.path}: clocks are not supported (clocked variable '{clocks[0]}')"
+            )
 
     def _binary_check(self) -> None:
         suffix = {"darwin64": ".dylib", "win64": ".dll"}.get(platform, ".so")
@@ -112,11 +141,16 @@ class FMU:
         return bool(dependencies.intersection(inputs))
 
     def is_constant_output(self, output: str) -> bool:
-        """Whether ``output`` depends on nothing (a value computed from parameters only)."""
+        """Whether ``output`` depends on nothing (a value computed from parameters only).
+
+        Co-Simulation dependencies name inputs only, so there the variability decides.
+        """
+        if self.kind == CO_SIMULATION:
+            return self.variables[output].variability in ("constant", "fixed")
         return self._output_dependencies.get(output) == set()
 
     def instantiate(self, name: str) -> FMUInstance:
-        """Create a new Model Exchange instance called ``name``."""
+        """Create a new instance called ``name`` (of this FMU's ``kind``)."""
         return FMUInstance(self, name)
 
     def close(self) -> None:
@@ -125,6 +159,12 @@ class FMU:
 
 
 _REALS = ("Real", "Float64", "Float32")
+_FMPY_CLASSES = {
+    (False, MODEL_EXCHANGE): FMU2Model,
+    (False, CO_SIMULATION): FMU2Slave,
+    (True, MODEL_EXCHANGE): FMU3Model,
+    (True, CO_SIMULATION): FMU3Slave,
+}
 
 
 class Port:
@@ -141,45 +181,30 @@ class Port:
 
 
 class FMUInstance:
-    """One Model Exchange instance: parameters, initialization, states, ports."""
+    """One running instance: parameters, initialization, ports; states (Model Exchange) or
+    steps (Co-Simulation)."""
 
     def __init__(self, fmu: FMU, name: str) -> None:
         self.fmu = fmu
         self.name = name
+        self.kind = fmu.kind
         md = fmu.model_description
+        self._fmi3 = fmu.fmi_version.startswith("3.")
         kwargs = dict(
-            guid=md.guid if fmu.fmi_version.startswith("2.") else md.instantiationToken,
+            guid=md.instantiationToken if self._fmi3 else md.guid,
             unzipDirectory=str(fmu._unpacked),
             modelIdentifier=fmu.model_identifier,
             instanceName=name,
         )
+        prefix = "fmi3" if self._fmi3 else "fmi2"
         try:
-            if fmu.fmi_version.startswith("2."):
-                from fmpy.fmi2 import FMU2Model
-
-                self._model = FMU2Model(**kwargs)
-                prefix = "fmi2"
-                names = ("SetReal", "GetReal", "SetContinuousStates", "GetDerivatives")
-            else:
-                from fmpy.fmi3 import FMU3Model
-
-                self._model = FMU3Model(**kwargs)
-                prefix = "fmi3"
-                names = (
-                    "SetFloat64",
-                    "GetFloat64",
-                    "SetContinuousStates",
-                    "GetContinuousStateDerivatives",
-                )
+            self._model = _FMPY_CLASSES[(self._fmi3, fmu.kind)](**kwargs)
             self._model.instantiate()
         except Exception as exc:
             raise FMUError(f"{fmu.path.name} ({name}): could not instantiate: {exc}") from exc
-        self._fmi3 = prefix == "fmi3"
         dll = self._model.dll
-        self._set_real, self._get_real, self._set_states, self._get_derivatives = (
-            getattr(dll, prefix + n) for n in names
-        )
-        self._set_time = getattr(dll, prefix + "SetTime")
+        real = ("GetFloat64", "SetFloat64") if self._fmi3 else ("GetReal", "SetReal")
+        self._get_real, self._set_real = (getattr(dll, prefix + n) for n in real)
         self._handle = self._model.component
         self.n_states = len(fmu.states)
         self.states = Port(fmu.states, [fmu.variable(s).value_reference for s in fmu.states])
@@ -187,13 +212,25 @@ class FMUInstance:
         self._derivatives_ptr = self.derivatives.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
         self._state_buffer = np.zeros(self.n_states)
         self._state_ptr = self._state_buffer.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+        if self.kind == MODEL_EXCHANGE:
+            derivatives = "GetContinuousStateDerivatives" if self._fmi3 else "GetDerivatives"
+            self._set_states = getattr(dll, prefix + "SetContinuousStates")
+            self._get_derivatives = getattr(dll, prefix + derivatives)
+            self._set_time = getattr(dll, prefix + "SetTime")
         self._initialized = False
 
     # -- set-up ---------------------------------------------------------------------------
 
     def port(self, names: list[str]) -> Port:
         """A port over the named Float64 variables of this instance."""
-        return Port(names, [self.fmu.variable(n).value_reference for n in names])
+        variables = [self.fmu.variable(n) for n in names]
+        for v in variables:
+            if v.type != "Float64":
+                raise FMUError(
+                    f"{self.fmu.path.name}: '{v.name}' is a(n) {v.type} variable; "
+                    "only Float64 (Real) variables can be set, read or connected"
+                )
+        return Port(names, [v.value_reference for v in variables])
 
     def set_start_values(self, values: dict[str, float]) -> None:
         """Set parameters and start values before initialization."""
@@ -205,17 +242,20 @@ class FMUInstance:
             self.write(port)
 
     def initialize(self, start_time: float) -> None:
-        """Run the FMU's initialization and enter continuous-time mode at ``start_time``."""
+        """Run the FMU's initialization at ``start_time`` (s); then a Model Exchange instance is
+        in continuous-time mode, a Co-Simulation instance ready for its first step."""
+        model = self._model
         try:
             if self._fmi3:
-                self._model.enterInitializationMode(startTime=start_time)
+                model.enterInitializationMode(startTime=start_time)
             else:
-                self._model.setupExperiment(startTime=start_time)
-                self._model.enterInitializationMode()
-            self._model.exitInitializationMode()
-            if not self._fmi3:
-                self._model.newDiscreteStates()
-            self._model.enterContinuousTimeMode()
+                model.setupExperiment(startTime=start_time)
+                model.enterInitializationMode()
+            model.exitInitializationMode()
+            if self.kind == MODEL_EXCHANGE:
+                if not self._fmi3:
+                    model.newDiscreteStates()
+                model.enterContinuousTimeMode()
         except Exception as exc:
             raise FMUError(f"{self.name}: initialization failed: {exc}") from exc
         self._initialized = True
@@ -273,8 +313,40 @@ class FMUInstance:
         return self.derivatives
 
     def completed_integrator_step(self) -> None:
-        """Tell the FMU that an integrator step was accepted."""
-        self._model.completedIntegratorStep()
+        """Tell a Model Exchange instance that an integrator step was accepted."""
+        if self.kind == MODEL_EXCHANGE:
+            self._model.completedIntegratorStep()
+
+    # -- Co-Simulation ----------------------------------------------------------------------
+
+    def do_step(self, time: float, step: float) -> None:
+        """Advance a Co-Simulation instance from ``time`` by ``step`` (s), inputs as set."""
+        try:
+            result = self._model.doStep(time, step)
+        except Exception as exc:
+            raise FMUError(f"{self.name}: step from t = {time:.6g} s failed: {exc}") from exc
+        if self._fmi3 and result[1]:
+            raise FMUError(f"{self.name}: asked to terminate the run at t = {time:.6g} s")
+
+    def get_state(self) -> object:
+        """A copy of the instance's internal state (needs ``fmu.can_roll_back``)."""
+        if not self.fmu.can_roll_back:
+            raise FMUError(f"{self.fmu.path.name}: cannot get and set its state (roll back)")
+        try:
+            return self._model.getFMUState()
+        except Exception as exc:
+            raise FMUError(f"{self.name}: get FMU state failed: {exc}") from exc
+
+    def set_state(self, state: object) -> None:
+        """Restore a state returned by :meth:`get_state`."""
+        try:
+            self._model.setFMUState(state)
+        except Exception as exc:
+            raise FMUError(f"{self.name}: set FMU state failed: {exc}") from exc
+
+    def free_state(self, state: object) -> None:
+        """Release a state returned by :meth:`get_state`."""
+        self._model.freeFMUState(state)
 
     def get_values(self, names: list[str]) -> np.ndarray:
         """Read named Float64 variables (allocates; not for the hot path)."""

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
+from orchestrator import cosim
 from orchestrator.controllers import make_controllers
 from orchestrator.coupling.runtime import ConstraintCoupling
 from orchestrator.errors import FMUError, SimulationError
@@ -35,6 +36,8 @@ def run_scenario(
 ) -> RunResult:
     """Run the scenario file ``path``; results go to ``out_dir`` while the run goes."""
     scenario = load_scenario(path)
+    if scenario.cosimulation:
+        cosim.check_supported(scenario, str(path))
     out_dir.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(path, out_dir / "scenario.toml")
     system = System(scenario, str(path), fmu_dir)
@@ -71,9 +74,15 @@ def run_scenario(
             bar.update(time - last[0])
             last[0] = time
 
-        master = Master(
-            system, controllers, sim, timeseries, events, record, advance, coupling, scenario.events
-        )
+        if scenario.cosimulation:
+            master = cosim.Master(
+                system, sim, scenario.cosimulation, timeseries, events, record, coupling, advance
+            )
+        else:
+            scheduled = scenario.events
+            master = Master(
+                system, controllers, sim, timeseries, events, record, advance, coupling, scheduled
+            )
         time_reached = sim.start_time
         try:
             final = master.run(x0)

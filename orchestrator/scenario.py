@@ -183,6 +183,20 @@ class EventConfig(_Strict):
     joint: str
 
 
+class CoSimulationConfig(_Strict):
+    """Weak coupling: each component advances alone between macro steps (``cosim.py``)."""
+
+    macro_step: float = Field(gt=0, description="Communication step (s)")
+    order: Literal["jacobi", "gauss_seidel"] = "jacobi"
+    inputs: Literal["hold", "linear"] = Field(
+        "hold", description="Inputs over a step: held, or extrapolated linearly"
+    )
+    iterations: int = Field(
+        20, ge=1, description="Most fixed-point sweeps of a macro step on an algebraic loop"
+    )
+    tolerance: float = Field(1e-10, gt=0, description="Fixed-point convergence of loop inputs")
+
+
 class Scenario(_Strict):
     """A whole scenario file."""
 
@@ -196,6 +210,7 @@ class Scenario(_Strict):
     joints: list[JointConfig] = Field(default_factory=list)
     docking: list[DockingConfig] = Field(default_factory=list)
     events: list[EventConfig] = Field(default_factory=list)
+    cosimulation: CoSimulationConfig | None = None
     record: list[str] | None = Field(
         None, description="Glob patterns of '<instance>.<variable>' names to record"
     )

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from orchestrator.errors import FMUError, ScenarioError
-from orchestrator.fmu import FMU, FMUInstance, Port
+from orchestrator.fmu import CO_SIMULATION, FMU, FMUInstance, Port
 from orchestrator.scenario import Component, Scenario
 
 CURRENT_INPUTS = ["v_c[1]", "v_c[2]", "v_c[3]"]
@@ -32,7 +32,9 @@ def expand(fmu: FMU, variable: str) -> list[str]:
 
 
 @dataclass
-class _Connection:
+class Link:
+    """Output names of a source instance feeding the input names of a target, element-wise."""
+
     source: FMUInstance
     target: FMUInstance
     source_names: list[str]
@@ -64,6 +66,12 @@ class System:
                 if path not in self._fmus:
                     self._fmus[path] = FMU(path)
                 self.instances[name] = self._fmus[path].instantiate(name)
+                if self.instances[name].kind == CO_SIMULATION and not scenario.cosimulation:
+                    raise self._error(
+                        f"components.{name}.fmu",
+                        f"{path.name} is a Co-Simulation FMU; a run with one needs a "
+                        "[cosimulation] section (macro_step)",
+                    )
             self._connections = self._resolve_connections()
             self._configure()
         except FMUError as exc:
@@ -81,7 +89,7 @@ class System:
         self.n_states = offset
         self._stateless = [i for i in self.instances.values() if not i.n_states]
         self._dx = np.zeros(offset)
-        self._schedule = self._order_connections()
+        self._schedule = [] if scenario.cosimulation else self._order_connections()
 
     # -- assembly -------------------------------------------------------------------------
 
@@ -113,8 +121,8 @@ class System:
             raise self._error(key, f"'{variable}' is not a variable of {instance.fmu.path.name}")
         return instance, names
 
-    def _resolve_connections(self) -> list[_Connection]:
-        links: list[_Connection] = []
+    def _resolve_connections(self) -> list[Link]:
+        links: list[Link] = []
         for k, connection in enumerate(self.scenario.connections):
             key = f"connections[{k}]"
             source, source_names = self._names(connection.source, key + ".from")
@@ -127,7 +135,7 @@ class System:
                     f"{connection.source} has {len(source_names)} element(s), "
                     f"{connection.target} has {len(target_names)}",
                 )
-            links.append(_Connection(source, target, source_names, target_names))
+            links.append(Link(source, target, source_names, target_names))
         for name, component in self.scenario.components.items():
             if component.mount is not None:
                 links.extend(self._mount(name, component))
@@ -143,7 +151,7 @@ class System:
                     key, f"{instance.name}.{n} is a(n) {causality}, expected {' or '.join(allowed)}"
                 )
 
-    def _mount(self, name: str, component: Component) -> list[_Connection]:
+    def _mount(self, name: str, component: Component) -> list[Link]:
         """Place thruster ``name`` on its vehicle's mount ``slot`` and wire it to the vehicle."""
         key = f"components.{name}"
         vehicle = self.instance(component.mount, key + ".mount")
@@ -168,8 +176,8 @@ class System:
         speed = expand(vehicle.fmu, "nu_r")
         force = expand(vehicle.fmu, "tau_ext")
         return [
-            _Connection(vehicle, thruster, speed, expand(thruster.fmu, "nu_r")),
-            _Connection(thruster, vehicle, expand(thruster.fmu, "tau"), force),
+            Link(vehicle, thruster, speed, expand(thruster.fmu, "nu_r")),
+            Link(thruster, vehicle, expand(thruster.fmu, "tau"), force),
         ]
 
     def _parameter(self, instance: str, variable: str) -> float:
@@ -255,6 +263,11 @@ class System:
             for k, name in enumerate(instance.fmu.states):
                 index[f"{instance.name}.{name}"] = part.start + k
         return index
+
+    @property
+    def connections(self) -> list[Link]:
+        """Every signal link, from the scenario's connections and the thruster mounts."""
+        return self._connections
 
     @property
     def connected_inputs(self) -> set[str]:

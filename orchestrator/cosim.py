@@ -1,0 +1,403 @@
+"""Weak-coupling master: every FMU instance advances on its own between macro steps.
+
+Each instance is one unit. A Co-Simulation FMU steps itself (``do_step``); a Model Exchange
+FMU is integrated by the orchestrator over the macro step (fixed-step RK4, steps of at most
+``simulation.step``). Connections are exchanged only at the communication points
+t_n = t_0 + n H:
+
+- ``jacobi``: every unit steps from t_n with inputs made of the outputs at t_n;
+- ``gauss_seidel``: the units step one after the other in file order, each with the outputs
+  at t_n+1 of the units that have already stepped.
+
+Over a step the inputs are held (``hold``) or follow a line (``linear``): extrapolated from
+the outputs at t_n-1 and t_n, or interpolated towards t_n+1 for sources already stepped
+(Gauss-Seidel). A Model Exchange unit sees the line itself; a Co-Simulation unit gets its
+value at mid-step, the line's mean over the step.
+
+At each communication point the outputs are read and the inputs written in the order of the
+direct feedthrough graph, so a unit's outputs are read after the inputs they depend on. A
+cycle in that graph is an algebraic loop: when every Co-Simulation unit can roll back (get
+and set FMU state), each macro step is repeated from its saved start, with the inputs at
+t_n+1 taken from the previous sweep, until they change by less than ``tolerance``
+(fixed-point iteration); otherwise the loop is reported with the FMU that cannot roll back.
+
+Joints (``[[joints]]``) between Model Exchange bodies are kept by constraint forces computed
+at each communication point with the Udwadia-Kalaba equation from the bodies' states and
+unconstrained accelerations at t_n, and held over the step as part of ``tau_ext`` (body
+frame, N and N.m at the body origin). Positions are not projected back onto the constraints,
+so the joints drift: ``drift.py`` measures how much.
+"""
+
+from __future__ import annotations
+
+import math
+import time as clock
+from collections.abc import Callable
+from graphlib import CycleError, TopologicalSorter
+
+import numpy as np
+
+from orchestrator.coupling.runtime import ConstraintCoupling
+from orchestrator.errors import ScenarioError, SimulationError
+from orchestrator.fmu import CO_SIMULATION, FMUInstance
+from orchestrator.master import RunStatistics
+from orchestrator.results import EventLog, TimeseriesWriter
+from orchestrator.scenario import CoSimulationConfig, Scenario, Simulation
+from orchestrator.system import System
+
+BODY_FORCE = [f"tau_ext[{i}]" for i in range(1, 7)]
+
+
+class Unit:
+    """One instance in weak coupling: its inputs, the outputs others read, its own stepping.
+
+    ``base`` holds the input values that no connection drives (start values); the input at
+    t_n is ``base + sum of connected outputs + held``, where ``held`` carries constraint
+    forces.
+    """
+
+    def __init__(self, instance: FMUInstance, inputs: list[str], outputs: list[str]) -> None:
+        self.instance = instance
+        self.inputs = instance.port(inputs)
+        self.outputs = instance.port(outputs)
+        self.terms: list[tuple[Unit, np.ndarray, np.ndarray]] = []
+        self.base = np.zeros(len(inputs))
+        self.held = np.zeros(len(inputs))
+        self.start = np.zeros(len(inputs))  # inputs over the step: start + slope * (t - t_n)
+        self.slope = np.zeros(len(inputs))
+        self.y_now = np.zeros(len(outputs))  # outputs at t_n
+        self.y_before = np.zeros(len(outputs))  # outputs at t_n-1
+        self.stepped = False
+        self.state: slice | None = None  # where a Model Exchange unit's states sit in x
+        self._t0 = 0.0
+
+    def connected(self, now: bool = True) -> np.ndarray:
+        """Input values from the sources' outputs: current ones, or those at t_n."""
+        u = self.base + self.held
+        for source, from_index, to_index in self.terms:
+            values = source.outputs.values if now else source.y_now
+            u[to_index] += values[from_index]
+        return u
+
+    def extrapolation(self, step: float) -> np.ndarray:
+        """Slope (1/s) of the inputs: towards t_n+1 for stepped sources, else from t_n-1."""
+        slope = np.zeros(len(self.inputs))
+        for source, from_index, to_index in self.terms:
+            if source.stepped:
+                change = source.outputs.values - source.y_now
+            else:
+                change = source.y_now - source.y_before
+            slope[to_index] += change[from_index] / step
+        return slope
+
+    def write_inputs(self, time: float) -> None:
+        """Write the input line's value at ``time`` (s)."""
+        self.inputs.values[:] = self.start + self.slope * (time - self._t0)
+        self.instance.write(self.inputs)
+
+    def begin(self, time: float, start: np.ndarray, slope: np.ndarray) -> None:
+        """Fix the inputs of the step that starts at ``time``."""
+        self._t0 = time
+        self.start[:] = start
+        self.slope[:] = slope
+
+
+class Master:
+    """Runs a system with weakly coupled units and writes results as it goes."""
+
+    def __init__(
+        self,
+        system: System,
+        simulation: Simulation,
+        config: CoSimulationConfig,
+        timeseries: TimeseriesWriter,
+        events: EventLog,
+        record: list[str],
+        coupling: ConstraintCoupling | None = None,
+        progress: Callable[[float], None] | None = None,
+    ) -> None:
+        self.system = system
+        self.simulation = simulation
+        self.config = config
+        self.timeseries = timeseries
+        self.events = events
+        self.coupling = coupling
+        self.progress = progress
+        self.statistics = RunStatistics()
+        self.time = simulation.start_time
+        self.units = self._units()
+        self._order, loop = self._exchange_order()
+        self.iterate = loop is not None
+        if loop is not None:
+            self._check_roll_back(loop)
+        joint_columns = set(coupling.column_names()) if coupling else set()
+        self._record_joints = [(k, n) for k, n in enumerate(record) if n in joint_columns]
+        fmu_record = [n for n in record if n not in joint_columns]
+        self._record_ports = system.port(fmu_record, "record") if fmu_record else []
+        self._record_positions = np.array(
+            [k for k, n in enumerate(record) if n not in joint_columns], dtype=int
+        )
+        self._row = np.zeros(len(record))
+        self._forces: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._dx = np.zeros(system.n_states)
+
+    # -- set-up -----------------------------------------------------------------------------
+
+    def _units(self) -> dict[str, Unit]:
+        inputs: dict[str, list[str]] = {n: [] for n in self.system.instances}
+        outputs: dict[str, list[str]] = {n: [] for n in self.system.instances}
+        for link in self.system.connections:
+            names = inputs[link.target.name]
+            names += [n for n in link.target_names if n not in names]
+            names = outputs[link.source.name]
+            names += [n for n in link.source_names if n not in names]
+        for body in self.coupling.bodies if self.coupling else []:
+            inputs[body] += [n for n in BODY_FORCE if n not in inputs[body]]
+        units = {
+            name: Unit(instance, inputs[name], outputs[name])
+            for name, instance in self.system.instances.items()
+        }
+        for link in self.system.connections:
+            source, target = units[link.source.name], units[link.target.name]
+            target.terms.append(
+                (
+                    source,
+                    np.array([source.outputs.names.index(n) for n in link.source_names]),
+                    np.array([target.inputs.names.index(n) for n in link.target_names]),
+                )
+            )
+        for instance, part in self.system._slices:
+            units[instance.name].state = part
+        return units
+
+    def _exchange_order(self) -> tuple[list[tuple[str, Unit]], list[str] | None]:
+        """Read/write order at a communication point, and the algebraic loop if there is one."""
+        graph: TopologicalSorter[tuple[str, str]] = TopologicalSorter()
+        for name, unit in self.units.items():
+            graph.add(("read", name))
+            graph.add(("write", name), *[("read", s.instance.name) for s, _, _ in unit.terms])
+            fmu = unit.instance.fmu
+            if any(fmu.output_depends_on(o, unit.inputs.names) for o in unit.outputs.names):
+                graph.add(("read", name), ("write", name))
+        try:
+            order = list(graph.static_order())
+        except CycleError as exc:
+            loop = [f"{kind} {name}" for kind, name in exc.args[1]]
+            sweep = [(kind, u) for kind in ("read", "write", "read") for u in self.units.values()]
+            return sweep, loop
+        return [(k, self.units[n]) for k, n in order], None
+
+    def _check_roll_back(self, loop: list[str]) -> None:
+        for unit in self.units.values():
+            fmu = unit.instance.fmu
+            if fmu.kind == CO_SIMULATION and not fmu.can_roll_back:
+                raise ScenarioError(
+                    f"{self.system.source}: connections: algebraic loop through direct "
+                    f"feedthrough ({' -> '.join(loop)}) and {fmu.path.name} cannot roll back "
+                    "(canGetAndSetFMUstate is false), so it cannot be iterated"
+                )
+
+    # -- units ------------------------------------------------------------------------------
+
+    def _exchange(self, time: float, x: np.ndarray) -> None:
+        """Consistent inputs and outputs at a communication point (one sweep)."""
+        for unit in self.units.values():
+            if unit.state is not None:
+                unit.instance.set_time(time)
+                unit.instance.set_continuous_states(x[unit.state])
+        for kind, unit in self._order:
+            if kind == "write":
+                unit.begin(time, unit.connected(), np.zeros(len(unit.inputs)))
+                unit.write_inputs(time)
+            else:
+                unit.instance.read(unit.outputs)
+
+    def _step(self, unit: Unit, time: float, step: float, x: np.ndarray) -> None:
+        instance = unit.instance
+        if unit.state is None:
+            unit.write_inputs(time + step / 2)
+            instance.do_step(time, step)
+        else:
+            x[unit.state] = self._rk4(unit, time, step, x[unit.state])
+            unit.write_inputs(time + step)
+            instance.set_time(time + step)
+            instance.set_continuous_states(x[unit.state])
+            instance.completed_integrator_step()
+        instance.read(unit.outputs)
+        unit.stepped = True
+
+    def _rk4(self, unit: Unit, t0: float, step: float, x: np.ndarray) -> np.ndarray:
+        instance = unit.instance
+
+        def rhs(t: float, y: np.ndarray) -> np.ndarray:
+            unit.write_inputs(t)
+            instance.set_time(t)
+            instance.set_continuous_states(y)
+            self.statistics.rhs_evaluations += 1
+            return instance.get_derivatives().copy()
+
+        n = max(1, math.ceil(step / self.simulation.step - 1e-9))
+        h = step / n
+        t = t0
+        for _ in range(n):
+            k1 = rhs(t, x)
+            k2 = rhs(t + h / 2, x + h / 2 * k1)
+            k3 = rhs(t + h / 2, x + h / 2 * k2)
+            k4 = rhs(t + h, x + h * k3)
+            x = x + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+            t += h
+        return x
+
+    # -- constraint forces -------------------------------------------------------------------
+
+    def _hold_constraint_forces(self, time: float, x: np.ndarray) -> None:
+        """Udwadia-Kalaba forces at (time, x), held over the next step in each body's tau_ext."""
+        dx = self._dx
+        for unit in self.units.values():
+            if unit.state is not None:
+                unit.inputs.values[:] = unit.connected() - unit.held
+                unit.instance.write(unit.inputs)
+                unit.instance.set_time(time)
+                unit.instance.set_continuous_states(x[unit.state])
+                dx[unit.state] = unit.instance.get_derivatives()
+        self._forces = self.coupling.constraint_forces(x, dx)
+        for body in self.coupling.bodies:
+            unit = self.units[body]
+            unit.held[:] = 0.0
+            force_index = [unit.inputs.names.index(n) for n in BODY_FORCE]
+            for joint in self.coupling.assembly.joints:
+                on_a, on_b = self._forces[joint.name]
+                if joint.a == body:
+                    unit.held[force_index] += on_a
+                if joint.b == body:
+                    unit.held[force_index] += on_b
+
+    # -- the run ----------------------------------------------------------------------------
+
+    def _macro_step(self, time: float, step: float, x: np.ndarray, guess: dict) -> None:
+        """Step every unit from ``time``; ``guess`` holds loop inputs at time + step."""
+        linear = self.config.inputs == "linear"
+        for unit in self.units.values():
+            unit.stepped = False
+        if self.config.order == "jacobi":
+            for unit in self.units.values():
+                self._begin(unit, time, step, linear, guess)
+            for unit in self.units.values():
+                self._step(unit, time, step, x)
+        else:
+            for unit in self.units.values():
+                self._begin(unit, time, step, linear, guess)
+                self._step(unit, time, step, x)
+
+    def _begin(self, unit: Unit, time: float, step: float, linear: bool, guess: dict) -> None:
+        start = unit.connected(now=False)
+        if unit.instance.name in guess:
+            end = guess[unit.instance.name]
+            slope = (end - start) / step if linear else np.zeros(len(start))
+            unit.begin(time, start if linear else end, slope)
+        elif linear:
+            unit.begin(time, start, unit.extrapolation(step))
+        else:
+            unit.begin(time, unit.connected(), np.zeros(len(start)))
+
+    def _advance(self, time: float, step: float, x: np.ndarray) -> np.ndarray:
+        """One macro step; with an algebraic loop, repeated until its inputs settle."""
+        for unit in self.units.values():
+            unit.y_before[:] = unit.y_now
+            unit.y_now[:] = unit.outputs.values
+        if not self.iterate:
+            self._macro_step(time, step, x, {})
+            return x
+        saved_x = x.copy()
+        saved = {n: u.instance.get_state() for n, u in self.units.items() if u.state is None}
+        guess: dict[str, np.ndarray] = {}
+        change = math.inf
+        try:
+            for _ in range(self.config.iterations):
+                self._macro_step(time, step, x, guess)
+                new = {n: u.connected() for n, u in self.units.items()}
+                if guess:
+                    change = max(np.max(np.abs(new[n] - guess[n]), initial=0.0) for n in guess)
+                    if change <= self.config.tolerance:
+                        return x
+                guess = new
+                x[:] = saved_x
+                for name, state in saved.items():
+                    self.units[name].instance.set_state(state)
+        finally:
+            for name, state in saved.items():
+                self.units[name].instance.free_state(state)
+        raise SimulationError(
+            f"algebraic loop: fixed-point iteration did not converge in "
+            f"{self.config.iterations} sweeps at t = {time:.6g} s (change {change:.3g})"
+        )
+
+    def _record(self, time: float, x: np.ndarray) -> None:
+        row = self._row
+        for instance, port, positions in self._record_ports:
+            row[self._record_positions[positions]] = instance.read(port)
+        if self._record_joints:
+            values = self.coupling.columns(x, self._dx.copy())
+            for k, name in self._record_joints:
+                row[k] = values.get(name, np.nan)
+        self.timeseries.write(time, row)
+
+    def run(self, x0: np.ndarray) -> np.ndarray:
+        """Run from ``x0`` (the Model Exchange states) to the stop time; returns the final x.
+
+        Rows are written at every communication point that is a multiple of the output
+        interval (rounded to whole macro steps).
+        """
+        s, step = self.simulation, self.config.macro_step
+        last = round((s.stop_time - s.start_time) / step)
+        output_every = max(1, round(s.output_interval / step))
+        started = clock.perf_counter()
+        x = np.array(x0, dtype=float)
+        for unit in self.units.values():
+            unit.base[:] = unit.instance.read(unit.inputs)
+            for _, _, to_index in unit.terms:
+                unit.base[to_index] = 0.0
+        self.events.log(
+            s.start_time,
+            "start",
+            f"weak coupling, {self.config.order}, inputs {self.config.inputs}, "
+            f"macro step {step:g} s" + (", algebraic loop iterated" if self.iterate else ""),
+        )
+        for index in range(last + 1):
+            time = s.start_time + index * step
+            self.time = time
+            for _ in range(self.config.iterations if self.iterate and index == 0 else 1):
+                self._exchange(time, x)
+            if index == 0:  # no slope to extrapolate before the first step
+                for unit in self.units.values():
+                    unit.y_now[:] = unit.outputs.values
+            if self.coupling is not None:
+                self._hold_constraint_forces(time, x)
+            if index % output_every == 0 or index == last:
+                self._record(time, x)
+            if self.progress:
+                self.progress(time)
+            if index == last:
+                break
+            x = self._advance(time, step, x)
+            self._check_finite(time + step, x)
+        self.statistics.wall_seconds = clock.perf_counter() - started
+        return x
+
+    def _check_finite(self, time: float, x: np.ndarray) -> None:
+        for unit in self.units.values():
+            values = x[unit.state] if unit.state is not None else unit.outputs.values
+            if not np.all(np.isfinite(values)):
+                raise SimulationError(
+                    f"{unit.instance.name} is no longer finite at t = {time:.6g} s (diverging run)"
+                )
+
+
+def check_supported(scenario: Scenario, source: str) -> None:
+    """Refuse what the weak-coupling master does not run: controllers, docking, events."""
+    for key in ("controllers", "docking", "events"):
+        if getattr(scenario, key):
+            raise ScenarioError(
+                f"{source}: {key}: not run by the weak-coupling master; remove them or the "
+                "[cosimulation] section"
+            )
