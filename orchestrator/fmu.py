@@ -18,6 +18,7 @@ import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from xml.etree import ElementTree
 
 import numpy as np
 from fmpy import extract, platform, platform_tuple, read_model_description
@@ -61,14 +62,15 @@ class FMU:
             raise FMUError(f"{self.path}: FMU file not found")
         if not zipfile.is_zipfile(self.path):
             raise FMUError(f"{self.path}: not an FMU (not a zip archive)")
+        version = _declared_fmi_version(self.path)
+        if not (version.startswith("2.") or version.startswith("3.")):
+            raise FMUError(f"{self.path}: FMI {version} is not supported (FMI 2.0, 3.0)")
         try:
             md: ModelDescription = read_model_description(str(self.path), validate=False)
         except Exception as exc:
             raise FMUError(f"{self.path}: unreadable modelDescription.xml: {exc}") from exc
         self.model_description = md
         self.fmi_version = md.fmiVersion
-        if not (md.fmiVersion.startswith("2.") or md.fmiVersion.startswith("3.")):
-            raise FMUError(f"{self.path}: FMI {md.fmiVersion} is not supported (FMI 2.0, 3.0)")
         self._unsupported_check()
         interface = md.modelExchange or md.coSimulation
         self.kind = MODEL_EXCHANGE if md.modelExchange is not None else CO_SIMULATION
@@ -156,6 +158,18 @@ class FMU:
     def close(self) -> None:
         """Remove the unpacked files."""
         shutil.rmtree(self._unpacked, ignore_errors=True)
+
+
+def _declared_fmi_version(path: Path) -> str:
+    """The fmiVersion attribute of an archive's modelDescription.xml, read before parsing."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            root = ElementTree.fromstring(archive.read("modelDescription.xml"))
+    except KeyError:
+        raise FMUError(f"{path}: not an FMU (no modelDescription.xml)") from None
+    except (zipfile.BadZipFile, ElementTree.ParseError, OSError) as exc:
+        raise FMUError(f"{path}: unreadable modelDescription.xml: {exc}") from None
+    return root.get("fmiVersion", "(no fmiVersion)")
 
 
 _REALS = ("Real", "Float64", "Float32")
