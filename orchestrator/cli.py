@@ -1,4 +1,4 @@
-"""Command line: ``murcosim build | run | plot | check | bench``."""
+"""Command line: ``murcosim build | run | plot | check | bench | ssp | drift``."""
 
 from __future__ import annotations
 
@@ -70,6 +70,23 @@ def _bench(args: argparse.Namespace) -> None:
     run_benchmarks(args.scenario, args.fmu_dir, args.evaluations)
 
 
+def _ssp(args: argparse.Namespace) -> None:
+    from orchestrator.ssp import export_ssp, import_ssp
+
+    if args.action == "export":
+        print(export_ssp(args.source, args.fmu_dir, args.target))
+    else:
+        print(import_ssp(args.source, args.target, args.template))
+
+
+def _drift(args: argparse.Namespace) -> None:
+    from orchestrator.drift import DEFAULT_STEPS, drift_table, markdown
+
+    steps = tuple(args.steps) if args.steps else DEFAULT_STEPS
+    rows = drift_table(args.scenario, args.fmu_dir, args.out, steps, args.order)
+    print(markdown(rows, args.scenario) + f"\nwritten to {args.out / 'drift.md'}")
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser of the ``murcosim`` command."""
     p = argparse.ArgumentParser(
@@ -102,6 +119,20 @@ def parser() -> argparse.ArgumentParser:
     be.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
     be.add_argument("--evaluations", type=int, default=20000)
     be.set_defaults(func=_bench)
+    s = sub.add_parser("ssp", help="export a scenario's system as SSP, or import an SSP archive")
+    s.add_argument("action", choices=["export", "import"])
+    s.add_argument("source", type=Path, help="export: scenario file; import: .ssp archive")
+    s.add_argument("target", type=Path, help="export: .ssp archive; import: new scenario file")
+    s.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
+    s.add_argument("--template", type=Path, help="import: scenario giving the Python side")
+    s.set_defaults(func=_ssp)
+    d = sub.add_parser("drift", help="joint drift of weak coupling against strong coupling")
+    d.add_argument("scenario", type=Path, nargs="?", default=Path("scenarios/cosim_weld_pair.toml"))
+    d.add_argument("--out", type=Path, default=Path("results/drift"))
+    d.add_argument("--steps", type=float, nargs="+", help="macro steps (s), default 0.1 to 0.001")
+    d.add_argument("--order", default="jacobi", choices=["jacobi", "gauss_seidel"])
+    d.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
+    d.set_defaults(func=_drift)
     return p
 
 
