@@ -260,7 +260,12 @@ class Master:
                 unit.instance.set_time(time)
                 unit.instance.set_continuous_states(x[unit.state])
                 dx[unit.state] = unit.instance.get_derivatives()
-        self._forces = self.coupling.constraint_forces(x, dx)
+        try:
+            self._forces = self.coupling.constraint_forces(x, dx)
+        except (np.linalg.LinAlgError, ValueError) as exc:
+            raise SimulationError(
+                f"constraint forces failed at t = {time:.6g} s: {exc} (diverging run)"
+            ) from None
         for body in self.coupling.bodies:
             unit = self.units[body]
             unit.held[:] = 0.0

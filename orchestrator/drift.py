@@ -64,7 +64,8 @@ def drift_table(
         try:
             result = run_scenario(variant, out_dir / f"weak_{step:g}", fmu_dir, plots=False)
         except SimulationError as exc:
-            rows.append(DriftRow(step, np.nan, np.nan, np.nan, np.nan, str(exc).split(": ")[-1]))
+            reason = str(exc).split(": ")[-1].split(" (results so far")[0]
+            rows.append(DriftRow(step, np.nan, np.nan, np.nan, np.nan, reason))
             continue
         weak = read_timeseries(result.timeseries)
         if len(weak["time"]) != len(reference["time"]):
