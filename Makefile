@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-SCENARIO := scenarios/bluerov2_heavy_single.toml
+SCENARIO := scenarios/docking_mpc.toml
 
 .PHONY: demo test fmus lint bench clean
 
@@ -15,7 +15,7 @@ fmus: $(BIN)/murcosim
 	$(BIN)/murcosim build
 
 demo: fmus
-	$(BIN)/murcosim run $(SCENARIO) --out results/bluerov2_heavy_single
+	$(BIN)/murcosim run $(SCENARIO) --out results/docking_mpc
 
 lint: $(BIN)/murcosim
 	$(BIN)/ruff check .

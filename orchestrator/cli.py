@@ -87,6 +87,35 @@ def _drift(args: argparse.Namespace) -> None:
     print(markdown(rows, args.scenario) + f"\nwritten to {args.out / 'drift.md'}")
 
 
+def _sweep(args: argparse.Namespace) -> None:
+    from orchestrator.sweep import Variation, run_sweep
+
+    variations = [Variation.parse(v) for v in args.vary]
+    out = args.out or Path("results") / f"{args.scenario.stem}_sweep"
+    run_sweep(args.scenario, variations, args.runs, args.seed, out, args.fmu_dir)
+
+
+def _study(args: argparse.Namespace) -> None:
+    from orchestrator.mpc.study import comparison_table, initial_planar_states, run_planar
+    from orchestrator.scenario import RendezvousConfig, load_scenario
+
+    scenario = load_scenario(args.scenario)
+    config = scenario.controllers.get(args.controller)
+    if not isinstance(config, RendezvousConfig):
+        raise MurcosimError(f"{args.scenario}: controllers.{args.controller}: not a rendezvous_mpc")
+    initial = initial_planar_states(scenario, config)
+    results = [
+        run_planar(
+            config.model_copy(update={"method": m, "solver": s}),
+            initial,
+            args.duration,
+            args.tolerance,
+        )
+        for m, s in (("distributed", "sqp"), ("centralized", "ipopt"))
+    ]
+    print(comparison_table(results))
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser of the ``murcosim`` command."""
     p = argparse.ArgumentParser(
@@ -133,6 +162,26 @@ def parser() -> argparse.ArgumentParser:
     d.add_argument("--order", default="jacobi", choices=["jacobi", "gauss_seidel"])
     d.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
     d.set_defaults(func=_drift)
+    sw = sub.add_parser("sweep", help="run a scenario many times from randomized start values")
+    sw.add_argument("scenario", type=Path)
+    sw.add_argument("--runs", type=int, default=30)
+    sw.add_argument("--seed", type=int, default=0)
+    sw.add_argument("--vary", action="append", default=[], metavar="COMPONENT.VARIABLE=LOW:HIGH")
+    sw.add_argument("--out", type=Path, help="results folder (default results/<scenario>_sweep)")
+    sw.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
+    sw.set_defaults(func=_sweep)
+    st = sub.add_parser(
+        "rendezvous-study", help="distributed vs centralized MPC on the planar model"
+    )
+    st.add_argument(
+        "scenario", type=Path, nargs="?", default=Path("scenarios/monitoring_rendezvous.toml")
+    )
+    st.add_argument("--controller", default="rendezvous")
+    st.add_argument("--duration", type=float, default=60.0)
+    st.add_argument(
+        "--tolerance", type=float, default=0.1, help="rendezvous gap counted as met (m)"
+    )
+    st.set_defaults(func=_study)
     return p
 
 

@@ -222,6 +222,9 @@ class Master:
                 )
                 outputs = link.last_outputs
             link.apply(outputs, self.bus)
+            for kind, detail in c.events:
+                self.events.log(time, kind, detail)
+            c.events.clear()
 
     def _record(self, time: float, x: np.ndarray) -> None:
         row = self._row

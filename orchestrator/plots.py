@@ -13,7 +13,7 @@ import numpy as np  # noqa: E402
 from orchestrator.controllers.autopilot import DepthHeadingSpeedAutopilot  # noqa: E402
 from orchestrator.kinematics import euler_angles  # noqa: E402
 from orchestrator.results import read_timeseries  # noqa: E402
-from orchestrator.scenario import AutopilotConfig, load_scenario  # noqa: E402
+from orchestrator.scenario import AutopilotConfig, RendezvousConfig, load_scenario  # noqa: E402
 
 
 def _bodies(columns: dict[str, np.ndarray]) -> list[str]:
@@ -132,6 +132,74 @@ def plot_joints(columns: dict[str, np.ndarray], out_dir: Path) -> list[Path]:
     return [_save(fig, out_dir / "joints.png")]
 
 
+def plot_rendezvous(
+    columns: dict[str, np.ndarray], name: str, config: RendezvousConfig, out_dir: Path
+) -> list[Path]:
+    """Trajectories with camera cones, bearings against the limits, object distance, solve times."""
+    t = columns["time"]
+    made = []
+    fig, ax = plt.subplots(figsize=(7, 6))
+    for v in config.vehicles:
+        north, east = columns[f"{v.name}.p[1]"], columns[f"{v.name}.p[2]"]
+        yaw = euler_angles(_vector(columns, f"{v.name}.q", 4))[:, 2]
+        line = ax.plot(east, north, label=v.name)[0]
+        for k in np.linspace(0, len(t) - 1, 5).astype(int):
+            for cam in v.cameras:
+                for side in (-1, 1):
+                    a = yaw[k] + np.radians(cam.mount + side * cam.half_angle)
+                    ax.plot(
+                        [east[k], east[k] + 0.6 * np.sin(a)],
+                        [north[k], north[k] + 0.6 * np.cos(a)],
+                        color=line.get_color(),
+                        linewidth=0.6,
+                    )
+        if v.observe is not None:
+            obj = v.observe
+            ax.plot(obj.position[1], obj.position[0], "k*", markersize=12, label="object")
+            circle = plt.Circle(
+                (obj.position[1], obj.position[0]), obj.max_distance, fill=False, linestyle="--"
+            )
+            ax.add_patch(circle)
+    ax.set(
+        xlabel="East (m)",
+        ylabel="North (m)",
+        title="rendezvous: trajectories and camera cones",
+        aspect="equal",
+    )
+    ax.legend()
+    made.append(_save(fig, out_dir / "rendezvous_trajectories.png"))
+    fig, (bearing, solve) = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
+    for v in config.vehicles:
+        for target, number in [
+            *v.sees.items(),
+            *([("object", v.observe.camera)] if v.observe else []),
+        ]:
+            key = f"{name}.{v.name}_sees_{target}_bearing"
+            bearing.plot(t, columns[key], label=f"{v.name} sees {target}")
+            limit = v.cameras[number - 1].half_angle
+            bearing.axhline(limit, color="k", linestyle="--", linewidth=0.7)
+            bearing.axhline(-limit, color="k", linestyle="--", linewidth=0.7)
+        solve.plot(t, 1000 * columns[f"{name}.{v.name}_solve_time"], label=v.name)
+    solve.axhline(1000 * config.sample_time, color="r", linestyle="--", label="sample time")
+    bearing.set(ylabel="bearing in camera (deg)", title="line of sight")
+    solve.set(xlabel="time (s)", ylabel="solve time per sample (ms)")
+    bearing.legend(fontsize="small")
+    solve.legend(fontsize="small")
+    made.append(_save(fig, out_dir / "rendezvous_bearings.png"))
+    observers = [v for v in config.vehicles if v.observe is not None]
+    if observers:
+        fig, ax = plt.subplots(figsize=(8, 4))
+        for v in observers:
+            north, east = columns[f"{v.name}.p[1]"], columns[f"{v.name}.p[2]"]
+            distance = np.hypot(north - v.observe.position[0], east - v.observe.position[1])
+            ax.plot(t, distance, label=v.name)
+            ax.axhline(v.observe.max_distance, color="k", linestyle="--", label="d_max")
+        ax.set(xlabel="time (s)", ylabel="distance to object (m)", title="monitoring constraint")
+        ax.legend()
+        made.append(_save(fig, out_dir / "rendezvous_object_distance.png"))
+    return made
+
+
 def plot_run(out_dir: Path) -> list[Path]:
     """Every plot for the run in ``out_dir``; returns the PNG paths."""
     out_dir = Path(out_dir)
@@ -146,7 +214,13 @@ def plot_run(out_dir: Path) -> list[Path]:
     made += plot_joints(columns, out_dir)
     scenario_file = out_dir / "scenario.toml"
     if scenario_file.exists():
-        for config in load_scenario(scenario_file).controllers.values():
-            if isinstance(config, AutopilotConfig) and f"{config.vehicle}.q[1]" in columns:
+        for name, config in load_scenario(scenario_file).controllers.items():
+            if isinstance(config, RendezvousConfig):
+                made += plot_rendezvous(columns, name, config, out_dir)
+            elif (
+                isinstance(config, AutopilotConfig)
+                and f"{config.vehicle}.q[1]" in columns
+                and (config.gains.heading.kp or config.gains.surge.kp)  # not only a hold loop
+            ):
                 made.append(plot_autopilot(columns, config, out_dir))
     return made

@@ -113,7 +113,12 @@ class AllocationConfig(_Strict):
     type: Literal["thrust_allocation"]
     sample_time: float = Field(gt=0)
     vehicle: str
-    command: str = Field(description="Signal holding the 6-vector command, e.g. 'autopilot.tau'")
+    command: str | list[str] = Field(
+        description="Signal(s) holding 6-vector commands, e.g. 'autopilot.tau'; several are added"
+    )
+    bias: float = Field(
+        0.0, ge=0, description="Thrust bias (N) along balanced null-space groups, 0: off"
+    )
     slots: list[int] | None = Field(
         None,
         description="Use only these thruster mounts of the vehicle (default: all, and "
@@ -136,8 +141,63 @@ class ScheduleConfig(_Strict):
     steps: list[ScheduleStep] = Field(min_length=1)
 
 
+class CameraConfig(_Strict):
+    """A camera: mounting yaw from the vehicle's heading and half opening angle (deg)."""
+
+    mount: float
+    half_angle: float = Field(gt=0, lt=90)
+
+
+class ObserveConfig(_Strict):
+    """A fixed object the vehicle must keep close and in view (thesis eq. 8.27)."""
+
+    position: tuple[float, float] = Field(description="North, east (m)")
+    max_distance: float = Field(gt=0)
+    camera: int = Field(ge=1)
+
+
+class RendezvousVehicle(_Strict):
+    """One vehicle of the rendezvous: its cameras and which neighbour each must see."""
+
+    name: str
+    cameras: list[CameraConfig] = Field(min_length=1)
+    sees: dict[str, int] = Field(default_factory=dict, description="neighbour -> camera number")
+    port: tuple[float, float] = Field((0.0, 0.0), description="Rendezvous point, body frame (m)")
+    port_heading: float = Field(
+        0.0, description="Added to the heading in the rendezvous pose (deg)"
+    )
+    observe: ObserveConfig | None = None
+    P: tuple[float, float, float] = (15.0, 15.0, 15.0)
+    W: tuple[float, float, float] = (10.0, 10.0, 10.0)
+    R: tuple[float, float, float] = (10.0, 10.0, 10.0)
+
+
+class PredictionModelConfig(_Strict):
+    """Planar prediction model (thesis Table 8.1 defaults)."""
+
+    mass: tuple[float, float, float] = (10.0, 10.0, 1.0)
+    damping: tuple[float, float, float] = (30.0, 30.0, 1.0)
+    max_input: tuple[float, float, float] = (5.0, 5.0, 1.5)
+
+
+class RendezvousConfig(_Strict):
+    """Camera-constrained rendezvous MPC, distributed (dual decomposition) or centralized."""
+
+    type: Literal["rendezvous_mpc"]
+    sample_time: float = Field(gt=0)
+    method: Literal["distributed", "centralized"] = "distributed"
+    solver: Literal["sqp", "ipopt"] = Field("sqp", description="NLP solver of each problem")
+    horizon: int = Field(30, ge=1)
+    iterations: int = Field(15, ge=1)
+    kappa: float = Field(30.0, gt=0)
+    gamma: float = Field(2.0, gt=0)
+    model: PredictionModelConfig = PredictionModelConfig()
+    vehicles: list[RendezvousVehicle] = Field(min_length=2)
+
+
 ControllerConfig = Annotated[
-    AutopilotConfig | AllocationConfig | ScheduleConfig, Field(discriminator="type")
+    AutopilotConfig | AllocationConfig | ScheduleConfig | RendezvousConfig,
+    Field(discriminator="type"),
 ]
 
 Vector3 = tuple[float, float, float]
@@ -221,7 +281,7 @@ def _location(loc: tuple[Any, ...]) -> str:
     for item in loc:
         if isinstance(item, int):
             parts[-1:] = [f"{parts[-1]}[{item}]"] if parts else [f"[{item}]"]
-        elif item in ("depth_heading_speed", "thrust_allocation", "schedule"):
+        elif item in ("depth_heading_speed", "thrust_allocation", "schedule", "rendezvous_mpc"):
             continue  # pydantic's name of the union member, not a key of the file
         else:
             parts.append(str(item))

@@ -172,9 +172,8 @@ at = [0.0, 0.3, 0.0]
     got = np.column_stack([cols[f"A.{n}"] for n in STATE])
     np.testing.assert_allclose(got[:, :3], ref.y[:3].T, atol=1e-6)
     angle = euler_angles(got[:, 3:7]) - euler_angles(ref.y[3:7].T)
-    print(
-        f"welded vs merged: {np.max(np.abs(got[:, :3] - ref.y[:3].T)):.2e} m, {np.max(np.abs(angle)):.2e} rad"
-    )
+    position_error = np.max(np.abs(got[:, :3] - ref.y[:3].T))
+    print(f"welded vs merged: {position_error:.2e} m, {np.max(np.abs(angle)):.2e} rad")
     assert np.max(np.abs(angle)) < 1e-6
     assert np.ptp(got[:, 0]) > 1.0  # it really travelled
 

@@ -9,10 +9,16 @@ import numpy as np
 from orchestrator.controllers.allocation import ThrustAllocation, ThrusterModel
 from orchestrator.controllers.autopilot import DepthHeadingSpeedAutopilot
 from orchestrator.controllers.base import Controller
+from orchestrator.controllers.rendezvous import RendezvousController
 from orchestrator.controllers.schedule import Schedule
 from orchestrator.coupling.runtime import ConstraintCoupling
 from orchestrator.errors import ScenarioError
-from orchestrator.scenario import AllocationConfig, AutopilotConfig, ScheduleConfig
+from orchestrator.scenario import (
+    AllocationConfig,
+    AutopilotConfig,
+    RendezvousConfig,
+    ScheduleConfig,
+)
 from orchestrator.system import System
 
 __all__ = ["Controller", "make_controllers", "morphology_thrusters", "thruster_model"]
@@ -93,6 +99,14 @@ def make_controllers(
         key = f"controllers.{name}"
         if name in system.instances:
             raise ScenarioError(f"{system.source}: {key}: name already used by a component")
+        if isinstance(config, RendezvousConfig):
+            for k, vehicle in enumerate(config.vehicles):
+                system.instance(vehicle.name, f"{key}.vehicles[{k}].name")
+            try:
+                controllers.append(RendezvousController(name, config))
+            except ValueError as exc:
+                raise ScenarioError(f"{system.source}: {key}: {exc}") from None
+            continue
         if isinstance(config, ScheduleConfig):
             controllers.append(Schedule(name, config, _start_values(system, config, key)))
             continue
@@ -100,12 +114,14 @@ def make_controllers(
         if isinstance(config, AutopilotConfig):
             controllers.append(DepthHeadingSpeedAutopilot(name, config))
         elif isinstance(config, AllocationConfig):
-            source = config.command.partition(".")[0]
-            if source not in names and source not in system.instances:
-                raise ScenarioError(
-                    f"{system.source}: {key}.command: '{config.command}' names neither a "
-                    "controller nor a component"
-                )
+            commands = [config.command] if isinstance(config.command, str) else config.command
+            for command in commands:
+                source = command.partition(".")[0]
+                if source not in names and source not in system.instances:
+                    raise ScenarioError(
+                        f"{system.source}: {key}.command: '{command}' names neither a "
+                        "controller nor a component"
+                    )
             if not system.mounts.get(config.vehicle):
                 raise ScenarioError(
                     f"{system.source}: {key}.vehicle: "
@@ -121,6 +137,8 @@ def make_controllers(
             def thrusters(x: np.ndarray, c: AllocationConfig = config) -> list[ThrusterModel]:
                 return morphology_thrusters(system, coupling, c.vehicle, x, c.slots)
 
-            allocation = ThrustAllocation(name, config.sample_time, config.command, thrusters, x)
+            allocation = ThrustAllocation(
+                name, config.sample_time, commands, thrusters, x, config.bias
+            )
             controllers.append(allocation)
     return controllers

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.linalg import null_space
 
 from orchestrator.controllers.base import Controller
 
@@ -56,25 +57,44 @@ class ThrusterModel:
         return self.pwm_neutral + np.copysign(offset, thrust)
 
 
+def balanced_groups(configuration: np.ndarray) -> list[np.ndarray]:
+    """Null-space directions of T whose entries share one sign: thrusters that can all push
+    together without any net force (e.g. the four vectored thrusters of a BlueROV2 Heavy)."""
+    groups = []
+    for vector in null_space(configuration, rcond=1e-9).T:
+        support = np.abs(vector) > 1e-9
+        if support.sum() >= 2 and (np.all(vector[support] > 0) or np.all(vector[support] < 0)):
+            groups.append(np.abs(vector) / np.max(np.abs(vector)))
+    return groups
+
+
 class ThrustAllocation(Controller):
     """Least-squares allocation u = T^+ tau with uniform scaling into the thrust limits.
 
     T (6 x n) holds one column per mounted thruster; the minimum-norm solution of T u = tau
     is scaled down as a whole when a thruster would exceed its limit, so that the direction
     of the commanded force is kept. Thrusts are mapped to PWM by the inverse static map.
+
+    With ``bias`` > 0 (N), thrust biasing: along each balanced null-space group every thruster
+    of the group is raised to at least ``bias``, which changes no net force but keeps small
+    commands out of the dead zones (their difference realizes the small net force).
     """
 
     def __init__(
         self,
         name: str,
         sample_time: float,
-        command: str,
+        commands: list[str],
         thrusters: Callable[[np.ndarray], list[ThrusterModel]],
         x: np.ndarray,
+        bias: float = 0.0,
     ) -> None:
-        """``thrusters(x)`` lists the thrusters of the present morphology in the commanded
-        vehicle's frame; it is asked again after every docking or undocking."""
-        super().__init__(name, sample_time, [f"{command}[{i}]" for i in range(1, 7)], [])
+        """``commands`` are 6-vector signals that are added; ``thrusters(x)`` lists the
+        thrusters of the present morphology in the commanded vehicle's frame (asked again
+        after every docking or undocking)."""
+        inputs = [f"{c}[{i}]" for c in commands for i in range(1, 7)]
+        super().__init__(name, sample_time, inputs, [])
+        self.bias = bias
         self._thrusters = thrusters
         self._configure(thrusters(x))
 
@@ -84,6 +104,7 @@ class ThrustAllocation(Controller):
         self.configuration = np.column_stack([t.column for t in thrusters])
         self.pseudo_inverse = np.linalg.pinv(self.configuration)
         self.limits = np.array([t.max_thrust() for t in thrusters])
+        self.groups = balanced_groups(self.configuration) if self.bias > 0 else []
 
     def reconfigure(self, x: np.ndarray) -> bool:
         before = list(self.outputs)
@@ -91,7 +112,12 @@ class ThrustAllocation(Controller):
         return self.outputs != before
 
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
-        thrusts = self.pseudo_inverse @ inputs
+        thrusts = self.pseudo_inverse @ inputs.reshape(-1, 6).sum(axis=0)
+        for group in self.groups:
+            members = group > 0
+            raise_by = np.max((self.bias - thrusts[members]) / group[members])
+            if raise_by > 0:
+                thrusts = thrusts + raise_by * group
         peak = np.max(np.abs(thrusts) / self.limits)
         if peak > 1.0:
             thrusts = thrusts / peak

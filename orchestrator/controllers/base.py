@@ -23,6 +23,7 @@ class Controller(ABC):
         self.sample_time = sample_time
         self.inputs = inputs
         self.outputs = outputs
+        self.events: list[tuple[str, str]] = []  # (event, detail) for events.csv, drained
 
     @abstractmethod
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:

@@ -1,0 +1,111 @@
+"""The rendezvous MPC as a sampled controller in the co-simulation.
+
+Measurements come from the 6-DOF vehicle FMUs: position (north, east), heading from the
+quaternion and the body velocities u, v, r. The planar command [X, Y, N] goes out as a 6-vector
+``<controller>.<vehicle>_tau`` (zeros for Z, K, M, which a low-level controller holds) for the
+thrust allocation. Diagnostics are outputs too, so they are recorded: solver time per vehicle
+(all dual iterations of the sample), the agreed rendezvous pose, camera bearings and
+line-of-sight violations (deg).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from orchestrator.controllers.base import Controller
+from orchestrator.kinematics import euler_angles
+from orchestrator.mpc.camera import Camera
+from orchestrator.mpc.distributed import CentralizedMPC, DistributedMPC
+from orchestrator.mpc.model import PlanarModel
+from orchestrator.mpc.problem import ObservedObject, VehicleSpec
+from orchestrator.scenario import RendezvousConfig
+
+MEASURED = ["p[1]", "p[2]", "q[1]", "q[2]", "q[3]", "q[4]", "nu[1]", "nu[2]", "nu[6]"]
+
+
+def vehicle_specs(config: RendezvousConfig) -> list[VehicleSpec]:
+    """The MPC's view of the vehicles, from the scenario entry (angles converted to rad)."""
+    model = PlanarModel(
+        config.model.mass, config.model.damping, config.model.max_input, config.sample_time
+    )
+    specs = []
+    for v in config.vehicles:
+        cameras = [Camera(np.radians(c.mount), np.radians(c.half_angle)) for c in v.cameras]
+        observe = None
+        if v.observe is not None:
+            observe = ObservedObject(
+                np.array(v.observe.position), v.observe.max_distance, v.observe.camera - 1
+            )
+        specs.append(
+            VehicleSpec(
+                v.name,
+                model,
+                cameras,
+                {other: number - 1 for other, number in v.sees.items()},
+                np.array(v.port),
+                np.radians(v.port_heading),
+                np.diag(v.P),
+                np.diag(v.W),
+                np.diag(v.R),
+                observe,
+            )
+        )
+    return specs
+
+
+class RendezvousController(Controller):
+    """Distributed or centralized rendezvous MPC for all vehicles of the scenario entry."""
+
+    def __init__(self, name: str, config: RendezvousConfig) -> None:
+        self.specs = vehicle_specs(config)
+        names = [s.name for s in self.specs]
+        inputs = [f"{v}.{m}" for v in names for m in MEASURED]
+        outputs = [f"{name}.{v}_tau[{i}]" for v in names for i in range(1, 7)]
+        outputs += [f"{name}.{v}_solve_time" for v in names]
+        outputs += [f"{name}.consensus[{i}]" for i in (1, 2, 3)]
+        self._views = [(s, target, c) for s in self.specs for target, c in self._targets(s)]
+        outputs += [f"{name}.{s.name}_sees_{target}_bearing" for s, target, _ in self._views]
+        outputs += [f"{name}.{s.name}_sees_{target}_violation" for s, target, _ in self._views]
+        super().__init__(name, config.sample_time, inputs, outputs)
+        if config.method == "distributed":
+            self.mpc = DistributedMPC(
+                self.specs,
+                config.horizon,
+                config.iterations,
+                config.kappa,
+                config.gamma,
+                config.solver,
+            )
+        else:
+            self.mpc = CentralizedMPC(self.specs, config.horizon, config.solver)
+
+    @staticmethod
+    def _targets(spec: VehicleSpec) -> list[tuple[str, int]]:
+        found = list(spec.sees.items())
+        if spec.observe is not None:
+            found.append(("object", spec.observe.camera))
+        return found
+
+    def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
+        states = {}
+        for k, spec in enumerate(self.specs):
+            m = inputs[9 * k : 9 * k + 9]
+            heading = euler_angles(m[2:6])[2]
+            states[spec.name] = np.array([m[0], m[1], heading, m[6], m[7], m[8]])
+        report = self.mpc.step(states)
+        for name, count in report.failures.items():
+            if count:
+                self.events.append(
+                    ("mpc_fallback", f"{name}: {count} failed solve(s), previous plan kept")
+                )
+        out = [np.array([u[0], u[1], 0.0, 0.0, 0.0, u[2]]) for u in report.inputs.values()]
+        values = [*np.concatenate(out), *report.seconds.values(), *report.consensus]
+        looks = []
+        for spec, target, camera in self._views:
+            point = spec.observe.position if target == "object" else states[target]
+            looks.append(spec.cameras[camera].bearing(states[spec.name], point))
+        violations = [
+            max(0.0, abs(b) - spec.cameras[c].half_angle)
+            for b, (spec, _, c) in zip(looks, self._views, strict=True)
+        ]
+        return np.array(values + list(np.degrees(looks)) + list(np.degrees(violations)))
