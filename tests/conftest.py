@@ -56,6 +56,18 @@ def instance(fmus):
         inst.terminate()
 
 
+def cli_error(path: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> str:
+    """Run ``murcosim run path``; assert exit status 2 and one line; return that line."""
+    from orchestrator.cli import main
+
+    args = ["run", str(path), "--out", str(tmp_path / "out"), "--fmu-dir", str(FMU_DIR)]
+    status = main([*args, "--quiet", "--no-plots"])
+    err = capsys.readouterr().err.strip()
+    assert status == 2, err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    return err
+
+
 def set_and_derive(inst: FMUInstance, x: np.ndarray, inputs: dict[str, float]) -> np.ndarray:
     """Derivatives of ``inst`` at state ``x`` with the given input values."""
     if inputs:

@@ -79,32 +79,14 @@ def vehicle_rhs(
     """d/dt [p, q, nu] of the reference model (NED position, scalar-first quaternion)."""
     q, nu = x[3:7], x[7:13]
     R = rotation(q)
-    M_RB, M_A = par.mass_matrix()
-    v_cb = R.T @ v_c
-    nu_r = nu - np.concatenate([v_cb, np.zeros(3)])
-    W, B = par.m * par.g, par.rho * par.g * par.volume
-    f_g, f_b = R.T @ np.array([0, 0, W]), R.T @ np.array([0, 0, -B])
-    restoring = -np.concatenate([f_g + f_b, np.cross(par.r_g, f_g) + np.cross(par.r_b, f_b)])
-    damping = (np.diag(par.D_L) + np.diag(par.D_Q * np.abs(nu_r))) @ nu_r
-    current_turn = M_A @ np.concatenate([-skew(v_cb) @ nu[3:], np.zeros(3)])
-    rhs = (
-        tau
-        - coriolis(M_RB, nu) @ nu
-        - coriolis(M_A, nu_r) @ nu_r
-        - damping
-        - restoring
-        - current_turn
-    )
-    nu_dot = np.linalg.solve(M_RB + M_A, rhs)
-    omega = np.concatenate([[0.0], nu[3:]])
-    hamilton = np.array(
-        [
-            q[0] * omega[0] - q[1:] @ omega[1:],
-            *(q[0] * omega[1:] + omega[0] * q[1:] + np.cross(q[1:], omega[1:])),
-        ]
-    )
-    q_dot = 0.5 * hamilton + 0.5 * par.gamma_q * (1 - q @ q) * q
-    return np.concatenate([R @ nu[:3], q_dot, nu_dot])
+    nu_dot = np.linalg.solve(sum(par.mass_matrix()), part_forces(par, R, nu, tau, v_c))
+    return np.concatenate([R @ nu[:3], quaternion_rate(q, nu[3:], par.gamma_q), nu_dot])
+
+
+def quaternion_rate(q: np.ndarray, w: np.ndarray, gamma: float) -> np.ndarray:
+    """q_dot = 0.5 q (x) [0, w] (Hamilton product) plus the norm correction with gain gamma."""
+    hamilton = np.concatenate([[-q[1:] @ w], q[0] * w + np.cross(q[1:], w)])
+    return 0.5 * hamilton + 0.5 * gamma * (1 - q @ q) * q
 
 
 def energy(par: VehicleParameters, x: np.ndarray) -> float:
@@ -170,8 +152,4 @@ def composite_rhs(
         p.transform.T @ part_forces(p.par, R @ p.rotation, p.transform @ nu, tau, v_c)
         for p, tau in zip(parts, taus, strict=True)
     )
-    omega = np.concatenate([[0.0], nu[3:]])
-    q_dot = 0.5 * np.array(
-        [q[0] * omega[0] - q[1:] @ omega[1:], *(q[0] * omega[1:] + np.cross(q[1:], omega[1:]))]
-    )
-    return np.concatenate([R @ nu[:3], q_dot, np.linalg.solve(M, f)])
+    return np.concatenate([R @ nu[:3], quaternion_rate(q, nu[3:], 0.0), np.linalg.solve(M, f)])

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import FMU_DIR, ROOT
+from conftest import ROOT, cli_error
 from reference import Part, VehicleParameters, composite_rhs
 from scipy.integrate import solve_ivp
 
-from orchestrator.cli import main
 from orchestrator.coupling.runtime import ConstraintCoupling
 from orchestrator.kinematics import euler_angles
 from orchestrator.scenario import CouplingConfig, DockingConfig, parse_scenario
@@ -307,20 +306,7 @@ def test_bad_constraints_give_clear_errors(joint, expected, tmp_path, capsys, fm
     text = pair(1.0, 1.0, True).split("[[joints]]")[0] + "[[joints]]\n" + joint + "\n"
     path = tmp_path / "bad.toml"
     path.write_text(text)
-    status = main(
-        [
-            "run",
-            str(path),
-            "--out",
-            str(tmp_path / "o"),
-            "--fmu-dir",
-            str(FMU_DIR),
-            "--quiet",
-            "--no-plots",
-        ]
-    )
-    err = capsys.readouterr().err.strip()
-    assert status == 2 and len(err.splitlines()) == 1 and expected in err, err
+    assert expected in cli_error(path, tmp_path, capsys)
 
 
 @pytest.mark.slow

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import FMU_DIR, ROOT
+from conftest import ROOT, cli_error
 from scipy.integrate import solve_ivp
 
-from orchestrator.cli import main
 from orchestrator.controllers.rendezvous import RendezvousController
 from orchestrator.kinematics import rotation_matrix
 from orchestrator.mpc.camera import Camera
@@ -64,20 +63,7 @@ def test_bad_mpc_settings_give_clear_errors(tmp_path, capsys, fmu_dir):
     for old, new, expected in cases:
         path = tmp_path / "bad.toml"
         path.write_text(MONITORING.read_text().replace(old, new, 1))
-        status = main(
-            [
-                "run",
-                str(path),
-                "--out",
-                str(tmp_path / "o"),
-                "--fmu-dir",
-                str(FMU_DIR),
-                "--quiet",
-                "--no-plots",
-            ]
-        )
-        err = capsys.readouterr().err.strip()
-        assert status == 2 and len(err.splitlines()) == 1 and expected in err, err
+        assert expected in cli_error(path, tmp_path, capsys)
 
 
 def test_failed_solves_fall_back_and_are_logged(monkeypatch):

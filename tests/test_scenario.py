@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import FMU_DIR
+from conftest import FMU_DIR, cli_error
 
 from orchestrator.cli import main
 
@@ -107,24 +107,9 @@ CASES = [
 def test_bad_scenario_gives_one_line_error(label, text, expected, tmp_path, capsys, fmu_dir):
     path = tmp_path / "bad.toml"
     path.write_text(text)
-    status = main(
-        [
-            "run",
-            str(path),
-            "--out",
-            str(tmp_path / "out"),
-            "--fmu-dir",
-            str(FMU_DIR),
-            "--quiet",
-            "--no-plots",
-        ]
-    )
-    err = capsys.readouterr().err.strip()
-    assert status == 2
-    assert len(err.splitlines()) == 1, err
+    err = cli_error(path, tmp_path, capsys)
     assert err.startswith(f"murcosim: error: {path}: "), err
     assert expected in err, err
-    assert "Traceback" not in err
 
 
 def test_missing_scenario_file(tmp_path, capsys):
