@@ -18,6 +18,7 @@ import numpy as np
 
 from orchestrator.errors import FMUError, ScenarioError
 from orchestrator.fmu import CO_SIMULATION, FMU, FMUInstance, Port
+from orchestrator.ocean import seeded_parameters
 from orchestrator.scenario import Component, Scenario
 
 CURRENT_INPUTS = ["v_c[1]", "v_c[2]", "v_c[3]"]
@@ -192,6 +193,7 @@ class System:
         for name, component in self.scenario.components.items():
             instance = self.instances[name]
             values = dict(self._mounted_values.get(name, {}))
+            values.update(seeded_parameters(instance.fmu, component.parameters))
             for group, allowed in (
                 ("parameters", ("parameter",)),
                 ("start", ("local", "output", "input")),

@@ -214,6 +214,22 @@ def _complete_description(xml_path: Path, description: str) -> None:
     tree.write(xml_path, xml_declaration=True, encoding="UTF-8")
 
 
+SET_TIME = "  m->t = time;\n"
+
+
+def _outputs_follow_time(wrapper: Path) -> None:
+    """Make ``fmi3SetTime`` mark the outputs as stale, as setting a variable does.
+
+    CasADi's FMU wrapper re-evaluates the model only after a variable was set, so an FMU whose
+    outputs depend on time (an ocean wave field without states) would keep returning the values
+    of the previous time.
+    """
+    source = wrapper.read_text()
+    if source.count(SET_TIME) != 1:
+        raise BuildError(f"{wrapper.name}: unexpected CasADi fmi3SetTime, cannot patch it")
+    wrapper.write_text(source.replace(SET_TIME, SET_TIME + "  m->up_to_date = 0;\n"))
+
+
 def export_fmu(
     model_name: str,
     model: Model,
@@ -228,6 +244,7 @@ def export_fmu(
     with tempfile.TemporaryDirectory(prefix="murcosim-build-") as tmp, chdir(tmp):
         try:
             files = dae.export_fmu(dict(no_warning=True, with_serialization=False))
+            _outputs_follow_time(Path(tmp) / f"{dae.name()}_wrap.c")
             files = dae.compile_fmu(
                 files,
                 dict(

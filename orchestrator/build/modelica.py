@@ -22,6 +22,19 @@ from orchestrator.errors import BuildError
 # pymoca logs every parsed file and every alias it finds at INFO level.
 logging.getLogger("pymoca").setLevel(logging.WARNING)
 
+# pymoca 0.12 hands the division operator and Modelica's elementary functions asin, acos, atan
+# and atan2 to CasADi under names CasADi's MX does not have (the Python 2 name __div__, the
+# Modelica names); map them to CasADi's.
+generator.OP_MAP.update(
+    {
+        "/": "__truediv__",
+        "asin": "arcsin",
+        "acos": "arccos",
+        "atan": "arctan",
+        "atan2": "__arctan2__",
+    }
+)
+
 PYMOCA_OPTIONS = {
     "expand_vectors": True,  # one scalar variable per array element, as FMI needs
     "replace_constant_values": True,

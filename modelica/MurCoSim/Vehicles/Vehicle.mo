@@ -26,6 +26,8 @@ partial model Vehicle "6-DOF underwater vehicle (Fossen) with unit-quaternion at
   output Real nu_r[6](unit = {"m/s", "m/s", "m/s", "rad/s", "rad/s", "rad/s"})
     "Body-frame velocity relative to the water";
   output Real M[6, 6] "Generalized mass M_RB + M_A (kg, kg.m, kg.m2 by block)";
+  Real f_env[6](unit = {"N", "N", "N", "N.m", "N.m", "N.m"}) = {0, 0, 0, 0, 0, 0}
+    "Generalized force an extending model adds at CO, body frame (e.g. exact buoyancy and drag of a floating body); zero for a vehicle";
 
 protected
   Real R[3, 3] "Rotation matrix body to NED";
@@ -161,9 +163,9 @@ equation
   f_hs[5] = (data.r_g[3]*W - data.r_b[3]*B)*z_b[1] - (data.r_g[1]*W - data.r_b[1]*B)*z_b[3];
   f_hs[6] = (data.r_g[1]*W - data.r_b[1]*B)*z_b[2] - (data.r_g[2]*W - data.r_b[2]*B)*z_b[1];
 
-  // Kinetics: M nu_dot + C_RB(nu) nu + C_A(nu_r) nu_r + D(nu_r) nu_r + g(q) = tau.
+  // Kinetics: M nu_dot + C_RB(nu) nu + C_A(nu_r) nu_r + D(nu_r) nu_r + g(q) = tau + f_env.
   for i in 1:6 loop
-    M[i, 1]*der(nu[1]) + M[i, 2]*der(nu[2]) + M[i, 3]*der(nu[3]) + M[i, 4]*der(nu[4]) + M[i, 5]*der(nu[5]) + M[i, 6]*der(nu[6]) = tau_ext[i] + f_hs[i] - c_RB[i] - c_A[i] - d[i] - a_c[i];
+    M[i, 1]*der(nu[1]) + M[i, 2]*der(nu[2]) + M[i, 3]*der(nu[3]) + M[i, 4]*der(nu[4]) + M[i, 5]*der(nu[5]) + M[i, 6]*der(nu[6]) = tau_ext[i] + f_env[i] + f_hs[i] - c_RB[i] - c_A[i] - d[i] - a_c[i];
   end for;
 
   annotation (Documentation(info = "<html>
@@ -181,5 +183,9 @@ kinetic energy 0.5 nu'M nu and hydrostatic potential is conserved. The current i
 constant in NED (or slowly varying): its own acceleration is not modelled, only its rotation
 into the body frame. Gravity and buoyancy act along NED z; the restoring force in the body
 frame is f = (W - B) R'e_z with moment r_g x W R'e_z - r_b x B R'e_z.</p>
+<p>A model that extends Vehicle with forces of its own (the floating cylinders of
+<a href=\"modelica://MurCoSim.Buoys\">Buoys</a>: buoyancy of the submerged part, drag relative
+to the waves) binds them to <code>f_env</code>, e.g.
+<code>extends Vehicle(f_env = f_hydro)</code>; a vehicle leaves it zero.</p>
 </html>"));
 end Vehicle;
