@@ -39,7 +39,8 @@ class RunStatistics:
 
 
 class _SignalBus:
-    """Controller outputs by qualified name (``autopilot.tau[1]``), held between samples."""
+    """Controller outputs by qualified name (``autopilot.tau[1]``), held between samples, and
+    the joint signals of the constraint coupling (``<joint>.angle``, ``.rate``, ``.torque``)."""
 
     def __init__(self, names: list[str]) -> None:
         self.index = {n: k for k, n in enumerate(names)}
@@ -124,7 +125,8 @@ class Master:
         self.progress = progress
         self.statistics = RunStatistics()
         own = [n for c in controllers for n in c.outputs if n.startswith(c.name + ".")]
-        self.bus = _SignalBus(own)
+        joint_signals = coupling.signal_names() if coupling else []  # <joint>.angle, ...
+        self.bus = _SignalBus(own + [n for n in joint_signals if n not in own])
         self.links = [_ControllerLink(c, system, self.bus) for c in controllers]
         joint_columns = set(coupling.column_names()) if coupling else set()
         self._record_joints = [(k, n) for k, n in enumerate(record) if n in joint_columns]
@@ -300,7 +302,15 @@ class Master:
             if self.coupling is not None:
                 x = self._topology(time, index, self.coupling.project(x))
             self.system.derivatives(time, x)  # outputs consistent with (time, x)
+            if self.coupling is not None:  # joint angles and rates in, motor torques out
+                for name, value in self.coupling.measure(x).items():
+                    self.bus.values[self.bus.index[name]] = value
             self._run_controllers(time, index)
+            if self.coupling is not None:
+                bus = self.bus
+                self.coupling.command(
+                    {n: bus.values[bus.index[n]] for n in self.coupling.command_names()}
+                )
             if index >= next_output or index == last:
                 self._record(time, x)
                 next_output = index + output_every

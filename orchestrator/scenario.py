@@ -195,16 +195,103 @@ class RendezvousConfig(_Strict):
     vehicles: list[RendezvousVehicle] = Field(min_length=2)
 
 
+class ReferenceTerm(_Strict):
+    """offset + slope t + amplitude sin(2 pi t / period + phase) for start < t <= stop, else 0
+    (t in s; units of the signal the term is part of)."""
+
+    offset: float = 0.0
+    slope: float = Field(0.0, description="Per second")
+    amplitude: float = 0.0
+    period: float = Field(float("inf"), gt=0, description="s")
+    phase: float = Field(0.0, description="rad")
+    start: float = Field(float("-inf"), description="s, exclusive")
+    stop: float = Field(float("inf"), description="s, inclusive")
+
+
+Reference = float | list[ReferenceTerm]  # a constant, or the sum of the terms
+
+
+class JointLoopConfig(_Strict):
+    """PID loop of one motor-driven joint: reference angle (rad), feedforward torque (N.m)."""
+
+    gains: PID = PID()
+    reference: Reference = 0.0
+    feedforward: Reference = 0.0
+
+
+class EndEffectorTarget(_Strict):
+    """End-effector point of an anthropomorphic arm (base yaw, shoulder and elbow pitch), m,
+    relative to the arm's attachment point in the vehicle frame; joint references by inverse
+    kinematics."""
+
+    joints: tuple[str, str, str]
+    upper_arm: float = Field(gt=0, description="Shoulder to elbow (m)")
+    forearm: float = Field(gt=0, description="Elbow to end effector (m)")
+    elbow: Literal["down", "up"] = "down"
+    x: Reference = 0.0
+    y: Reference = 0.0
+    z: Reference = 0.0
+
+
+class JointPIDConfig(_Strict):
+    """PID control of joint motors: each loop reads ``<joint>.angle``, ``<joint>.rate`` and
+    writes ``<joint>.torque``."""
+
+    type: Literal["joint_pid"]
+    sample_time: float = Field(gt=0)
+    loops: dict[str, JointLoopConfig] = Field(min_length=1, description="By joint name")
+    targets: dict[str, EndEffectorTarget] = Field(
+        default_factory=dict, description="By arm name: references of three loops from a path"
+    )
+
+
+class PoseReference(_Strict):
+    """Vehicle pose references: NED position (m) and zyx Euler angles (rad)."""
+
+    x: Reference = 0.0
+    y: Reference = 0.0
+    z: Reference = 0.0
+    roll: Reference = 0.0
+    pitch: Reference = 0.0
+    yaw: Reference = 0.0
+
+
+Vector6 = tuple[float, float, float, float, float, float]
+
+
+class VehiclePDConfig(_Strict):
+    """PD control of a vehicle's NED position and Euler angles, giving a body-frame ``tau``."""
+
+    type: Literal["vehicle_pd"]
+    sample_time: float = Field(gt=0)
+    vehicle: str
+    kp: Vector6 = Field(description="x, y, z (N/m), roll, pitch, yaw (N.m/rad)")
+    kd: Vector6 = Field(description="x, y, z (N.s/m), roll, pitch, yaw (N.m.s/rad)")
+    reference: PoseReference = PoseReference()
+
+
 ControllerConfig = Annotated[
-    AutopilotConfig | AllocationConfig | ScheduleConfig | RendezvousConfig,
+    AutopilotConfig
+    | AllocationConfig
+    | ScheduleConfig
+    | RendezvousConfig
+    | JointPIDConfig
+    | VehiclePDConfig,
     Field(discriminator="type"),
 ]
 
 Vector3 = tuple[float, float, float]
 
 
+class MotorConfig(_Strict):
+    """A motor on a revolute joint: torque command ``<joint>.torque`` from a controller."""
+
+    max_torque: float = Field(float("inf"), gt=0, description="Torque limit (N.m)")
+
+
 class JointConfig(_Strict):
-    """A joint made at the start of the run, with the bodies' initial relative pose."""
+    """A joint made at the start of the run, with the bodies' initial relative pose (or with
+    body b placed on it, when ``at_b`` is given)."""
 
     name: str = Field(pattern=r"^[A-Za-z_]\w*$")
     type: Literal["weld", "revolute", "universal", "spherical", "fixed"]
@@ -213,6 +300,15 @@ class JointConfig(_Strict):
     at: Vector3 = Field((0.0, 0.0, 0.0), description="Joint point in body a's frame (m)")
     axis: Vector3 | None = Field(None, description="Hinge axis (unit) in a's frame")
     axis_b: Vector3 | None = Field(None, description="Universal joint: second axis in b's frame")
+    at_b: Vector3 | None = Field(
+        None, description="Joint point in b's frame (m); given, b is placed on the joint"
+    )
+    rotation_b: tuple[Vector3, Vector3, Vector3] | None = Field(
+        None, description="Placed b: rotation b -> a at joint angle 0 (rows; default identity)"
+    )
+    angle: float | None = Field(None, description="Placed revolute joint: initial angle (rad)")
+    rate: float | None = Field(None, description="Placed revolute joint: initial rate (rad/s)")
+    motor: MotorConfig | None = Field(None, description="Revolute joint: a torque motor")
 
 
 class CouplingConfig(_Strict):
@@ -276,12 +372,22 @@ class Scenario(_Strict):
     )
 
 
+CONTROLLER_TYPES = (
+    "depth_heading_speed",
+    "thrust_allocation",
+    "schedule",
+    "rendezvous_mpc",
+    "joint_pid",
+    "vehicle_pd",
+)
+
+
 def _location(loc: tuple[Any, ...]) -> str:
     parts: list[str] = []
     for item in loc:
         if isinstance(item, int):
             parts[-1:] = [f"{parts[-1]}[{item}]"] if parts else [f"[{item}]"]
-        elif item in ("depth_heading_speed", "thrust_allocation", "schedule", "rendezvous_mpc"):
+        elif item in CONTROLLER_TYPES:
             continue  # pydantic's name of the union member, not a key of the file
         else:
             parts.append(str(item))

@@ -9,15 +9,19 @@ import numpy as np
 from orchestrator.controllers.allocation import ThrustAllocation, ThrusterModel
 from orchestrator.controllers.autopilot import DepthHeadingSpeedAutopilot
 from orchestrator.controllers.base import Controller
+from orchestrator.controllers.joint_control import JointPID, check
 from orchestrator.controllers.rendezvous import RendezvousController
 from orchestrator.controllers.schedule import Schedule
+from orchestrator.controllers.vehicle_pd import VehiclePD
 from orchestrator.coupling.runtime import ConstraintCoupling
 from orchestrator.errors import ScenarioError
 from orchestrator.scenario import (
     AllocationConfig,
     AutopilotConfig,
+    JointPIDConfig,
     RendezvousConfig,
     ScheduleConfig,
+    VehiclePDConfig,
 )
 from orchestrator.system import System
 
@@ -107,12 +111,22 @@ def make_controllers(
             except ValueError as exc:
                 raise ScenarioError(f"{system.source}: {key}: {exc}") from None
             continue
+        if isinstance(config, JointPIDConfig):
+            motors = [n.rpartition(".")[0] for n in coupling.command_names()] if coupling else []
+            try:
+                check(config, motors)
+            except ValueError as exc:
+                raise ScenarioError(f"{system.source}: {key}.{exc}") from None
+            controllers.append(JointPID(name, config))
+            continue
         if isinstance(config, ScheduleConfig):
             controllers.append(Schedule(name, config, _start_values(system, config, key)))
             continue
         system.instance(config.vehicle, key + ".vehicle")
         if isinstance(config, AutopilotConfig):
             controllers.append(DepthHeadingSpeedAutopilot(name, config))
+        elif isinstance(config, VehiclePDConfig):
+            controllers.append(VehiclePD(name, config))
         elif isinstance(config, AllocationConfig):
             commands = [config.command] if isinstance(config.command, str) else config.command
             for command in commands:

@@ -56,12 +56,14 @@ WORLD = Pose(np.zeros(3), np.eye(3), np.zeros(6))
 
 @dataclass(frozen=True)
 class Rows:
-    """Constraint rows of one joint: Phi_a nu_dot_a + Phi_b nu_dot_b = b; residual c."""
+    """Constraint rows of one joint: Phi_a nu_dot_a + Phi_b nu_dot_b = b; residual c. At
+    velocity level Phi_a nu_a + Phi_b nu_b = velocity: zero (None) unless the joint is driven."""
 
     phi_a: np.ndarray
     phi_b: np.ndarray
     b: np.ndarray
     c: np.ndarray
+    velocity: np.ndarray | None = None
 
 
 def point_rows(a: Pose, r_a: np.ndarray, b: Pose, r_b: np.ndarray) -> Rows:
@@ -224,9 +226,11 @@ class Revolute(Joint):
         return float(np.arcsin(min(1.0, np.linalg.norm(self._misalignment(a, b)))))
 
     def angle(self, a: Pose, b: Pose) -> float:
-        """Joint angle (rad): rotation of B relative to its pose at creation, about the axis."""
-        rotation = Rotation.from_matrix(self.relative.T @ a.R.T @ b.R).as_rotvec()
-        return float(rotation @ (self.relative.T @ self.axis))
+        """Joint angle (rad, in (-pi, pi]): rotation of B relative to its reference attitude
+        (``relative``: the pose at creation) about the axis."""
+        turned = a.R.T @ b.R @ self.relative.T  # that rotation, in A's frame
+        e1, e2 = self._perpendicular  # e1, e2 = axis x e1: perpendicular to the axis
+        return float(np.arctan2(e2 @ turned @ e1, e1 @ turned @ e1))
 
 
 @dataclass

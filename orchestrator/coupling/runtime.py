@@ -6,7 +6,9 @@ Binds an :class:`Assembly` to the body instances of a :class:`System`: where eac
 (the FMUs' accelerations without constraint forces) by the Udwadia-Kalaba accelerations.
 Between macro steps it projects positions and velocities onto the constraint manifold and
 makes topology changes: docking (plastic impact, then a weld at the captured relative pose)
-and undocking.
+and undocking. Motors on revolute joints add their torque pairs to the unconstrained
+accelerations before the solve (``motors.py``); joints with ``at_b`` place their body b at
+the start (``placement.py``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from orchestrator.coupling.assembly import Assembly
-from orchestrator.coupling.joints import JOINT_TYPES, WORLD, Pose
+from orchestrator.coupling.joints import JOINT_TYPES, WORLD, Joint, Pose, Revolute
+from orchestrator.coupling.motors import JointMotors, Motor
+from orchestrator.coupling.placement import check_rotation, placed_pose, quaternion
 from orchestrator.errors import ScenarioError
 from orchestrator.kinematics import cross
 from orchestrator.scenario import CouplingConfig, DockingConfig, JointConfig
@@ -87,8 +91,16 @@ class ConstraintCoupling:
         self.assembly = Assembly(self.bodies, masses, config.solver) if self.bodies else None
         self.pairs = [self._pair(k, d) for k, d in enumerate(docking)]
         poses = self.poses(x0)
+        self._placed: dict[str, int] = {}  # body -> index of the joint that placed it
+        self._parents: dict[str, int] = {}  # body -> first joint that placed a child from it
+        motors = []
         for k, spec in enumerate(joints):
-            self._add_from_config(k, spec, poses)
+            joint = self._add_from_config(k, spec, poses, x0)
+            if spec.motor is not None:
+                if not isinstance(joint, Revolute):
+                    raise self._error(f"joints[{k}].motor", "only revolute joints have motors")
+                motors.append(Motor(joint, spec.motor.max_torque))
+        self.motors = JointMotors(self.assembly, motors) if self.assembly else None
         self.forces: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     # -- set-up -----------------------------------------------------------------------------
@@ -109,7 +121,10 @@ class ConstraintCoupling:
             )
         return name
 
-    def _add_from_config(self, k: int, spec: JointConfig, poses: list[Pose]) -> None:
+    def _add_from_config(
+        self, k: int, spec: JointConfig, poses: list[Pose], x0: np.ndarray
+    ) -> Joint:
+        """Make joint ``k``; a body it places gets its pose in ``poses`` and ``x0`` (in place)."""
         key = f"joints[{k}]"
         a = self._body(spec.a, key + ".a")
         if spec.type == "fixed":
@@ -128,12 +143,63 @@ class ConstraintCoupling:
         pose_a = poses[self.assembly.index[a]]
         pose_b = WORLD if b is None else poses[self.assembly.index[b]]
         try:
-            joint = JOINT_TYPES[spec.type].at_current_pose(
-                spec.name, a, pose_a, b, pose_b, np.array(spec.at, dtype=float), **extra
-            )
+            if spec.at_b is None:
+                for name in ("rotation_b", "angle", "rate"):
+                    if getattr(spec, name) is not None:
+                        raise self._error(f"{key}.{name}", "only with at_b (a placed body b)")
+                joint = JOINT_TYPES[spec.type].at_current_pose(
+                    spec.name, a, pose_a, b, pose_b, np.array(spec.at, dtype=float), **extra
+                )
+            else:
+                joint = self._place(k, spec, poses, x0, extra)
             self.assembly.add(joint, poses)
         except (ValueError, TypeError) as exc:
             raise self._error(key, str(exc)) from None
+        return joint
+
+    def _place(
+        self,
+        k: int,
+        spec: JointConfig,
+        poses: list[Pose],
+        x0: np.ndarray,
+        extra: dict[str, np.ndarray],
+    ) -> Joint:
+        """Joint ``k`` with its body b placed on it from a's pose (see ``placement.py``)."""
+        key = f"joints[{k}]"
+        if spec.b is None:
+            raise self._error(key + ".at_b", "a fixed joint places no body; leave at_b out")
+        revolute = spec.type == "revolute"
+        for name in ("angle", "rate"):
+            if getattr(spec, name) is not None and not revolute:
+                raise self._error(f"{key}.{name}", "only for a revolute joint")
+        b = spec.b
+        if b in self._placed:
+            raise self._error(key + ".b", f"'{b}' is already placed by joints[{self._placed[b]}]")
+        if b in self._parents:
+            raise self._error(
+                key + ".b",
+                f"'{b}' is placed here, after joints[{self._parents[b]}] placed a body from "
+                "its pose; list the joints from the root outwards",
+            )
+        start = self.system.scenario.components[b].start
+        given = [n for n in start if n.partition("[")[0] in BODY_STATES]
+        if given:
+            raise self._error(
+                key + ".at_b", f"'{b}' is placed by this joint; remove its start values {given}"
+            )
+        self._placed[b] = k
+        self._parents.setdefault(spec.a, k)
+        rotation = check_rotation(spec.rotation_b or np.eye(3), "rotation_b")
+        axis = extra.get("axis", np.array([0.0, 0.0, 1.0])) if revolute else None
+        at_a, at_b = np.array(spec.at, dtype=float), np.array(spec.at_b, dtype=float)
+        ia, ib = self.assembly.index[spec.a], self.assembly.index[b]
+        pose = placed_pose(
+            poses[ia], at_a, at_b, rotation, axis, spec.angle or 0.0, spec.rate or 0.0
+        )
+        poses[ib] = pose
+        x0[self._p[ib]], x0[self._q[ib]], x0[self._nu[ib]] = pose.p, quaternion(pose.R), pose.nu
+        return JOINT_TYPES[spec.type](spec.name, spec.a, b, at_a, at_b, rotation, **extra)
 
     def _port(self, body: str, number: int, key: str) -> Port:
         instance = self.system.instances[body]
@@ -171,12 +237,13 @@ class ConstraintCoupling:
         return present + [p.name for p in self.pairs if p.name not in present]
 
     def column_names(self) -> list[str]:
-        """Recorded columns of every joint: errors and generalized forces on a and b."""
+        """Recorded columns of every joint: errors and generalized forces on a and b; angle,
+        rate and motor torque of revolute joints."""
         names = []
         for joint in self.joint_names():
             names += [f"{joint}.{c}" for c in VIOLATION_COLUMNS]
             names += [f"{joint}.force_{side}[{i}]" for side in "ab" for i in range(1, 7)]
-        return names
+        return names + self.signal_names()
 
     def columns(self, x: np.ndarray, dx: np.ndarray) -> dict[str, float]:
         """Values of the recorded joint columns at ``x`` (``dx`` without constraint forces)."""
@@ -187,7 +254,29 @@ class ConstraintCoupling:
         for joint, sides in self.constraint_forces(x, dx).items():
             for side, force in zip("ab", sides, strict=True):
                 values.update({f"{joint}.force_{side}[{i + 1}]": f for i, f in enumerate(force)})
+        if self.motors is not None:
+            values.update(self.motors.measure(self.poses(x)))
+            values.update(self.motors.applied())
         return values
+
+    # -- joint signals ------------------------------------------------------------------------
+
+    def signal_names(self) -> list[str]:
+        """Joint signals for controllers: ``<joint>.angle``, ``.rate``, motor ``.torque``."""
+        return self.motors.signal_names() if self.motors is not None else []
+
+    def measure(self, x: np.ndarray) -> dict[str, float]:
+        """Angle (rad) and rate (rad/s) of every revolute joint at state ``x``."""
+        return self.motors.measure(self.poses(x)) if self.motors is not None else {}
+
+    def command_names(self) -> list[str]:
+        """The motor torque commands (N.m) a controller may write."""
+        return self.motors.command_names() if self.motors is not None else []
+
+    def command(self, torques: dict[str, float]) -> None:
+        """Hold new motor torque commands (N.m) by signal name ``<joint>.torque``."""
+        if self.motors is not None:
+            self.motors.set_commands(torques)
 
     def rigid_group(self, body: str) -> list[str]:
         """The bodies welded (directly or through others) to ``body``, itself first."""
@@ -203,9 +292,18 @@ class ConstraintCoupling:
         if not self.assembly.joints:
             return
         poses = self.poses(x)
-        a_u = dx[self._nu].ravel()
-        a_c, _, _ = self.assembly.accelerations(poses, a_u, tuple(self.config.baumgarte))
+        a_c, _, _ = self.assembly.accelerations(
+            poses, self._unconstrained(dx), tuple(self.config.baumgarte)
+        )
         dx[self._nu] = a_c.reshape(-1, 6)
+
+    def _unconstrained(self, dx: np.ndarray) -> np.ndarray:
+        """The bodies' accelerations without constraint forces: the FMUs' der(nu) plus the
+        motors' M^-1 times their generalized forces."""
+        a_u = dx[self._nu].ravel()
+        if self.motors is not None and self.motors.motors:
+            a_u = a_u + self.motors.accelerations()
+        return a_u
 
     def constraint_forces(
         self, x: np.ndarray, dx: np.ndarray
@@ -215,7 +313,7 @@ class ConstraintCoupling:
             return {}
         poses = self.poses(x)
         _, lam, stacked = self.assembly.accelerations(
-            poses, dx[self._nu].ravel(), tuple(self.config.baumgarte)
+            poses, self._unconstrained(dx), tuple(self.config.baumgarte)
         )
         return self.assembly.joint_forces(stacked, lam)
 
@@ -285,6 +383,7 @@ class ConstraintCoupling:
             joint = self.assembly.remove(name, self.poses(x))
         except ValueError as exc:
             raise ScenarioError(f"{self.system.source}: events: {exc}") from None
+        self.motors.release(name)
         return "undock", f"{name}: {joint.a} - {joint.b or 'world'} released ({reason})"
 
     def _kinetic_energy(self, x: np.ndarray) -> float:

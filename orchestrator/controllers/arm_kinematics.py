@@ -1,0 +1,46 @@
+"""Kinematics of a 3-DOF anthropomorphic arm: base yaw, then shoulder and elbow pitch.
+
+The joint conventions are those of seed 004's arm as the scenarios build it (Table 1 with
+alpha_2 = +pi/2): joint 1 turns about the vehicle's z axis (down) at the attachment point;
+joints 2 and 3 turn about the horizontal axis -y of the yawed arm; at q = 0 both links hang
+straight down. With the upper arm a and the forearm l, the end effector relative to the
+attachment point, in the vehicle frame (m), is
+
+    p = R_z(q1) [-(a sin q2 + l sin(q2 + q3)), 0, a cos q2 + l cos(q2 + q3)].
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def forward(q: np.ndarray, upper_arm: float, forearm: float) -> np.ndarray:
+    """End-effector position (m) relative to the attachment point, vehicle frame."""
+    reach = -(upper_arm * np.sin(q[1]) + forearm * np.sin(q[1] + q[2]))
+    depth = upper_arm * np.cos(q[1]) + forearm * np.cos(q[1] + q[2])
+    return np.array([reach * np.cos(q[0]), reach * np.sin(q[0]), depth])
+
+
+def inverse(point: np.ndarray, upper_arm: float, forearm: float, elbow_down: bool) -> np.ndarray:
+    """Joint angles (rad) that put the end effector at ``point`` (m, as :func:`forward`).
+
+    The arm reaches out along its yaw (q1 = atan2(y, x), 0 on the vertical through the
+    attachment). ``elbow_down``: the elbow below the line from shoulder to end effector.
+    Raises ValueError for a point out of reach.
+    """
+    x, y, z = point
+    reach = float(np.hypot(x, y))
+    cosine = (reach**2 + z**2 - upper_arm**2 - forearm**2) / (2 * upper_arm * forearm)
+    if abs(cosine) > 1.0:
+        distance = float(np.hypot(reach, z))
+        raise ValueError(
+            f"end-effector point {np.round(point, 4).tolist()} m is out of reach "
+            f"({distance:.4g} m from the shoulder; reach {abs(upper_arm - forearm):.4g} to "
+            f"{upper_arm + forearm:.4g} m)"
+        )
+    bend = np.arccos(cosine) * (1.0 if elbow_down else -1.0)  # forearm from upper arm
+    shoulder = np.arctan2(reach, z) - np.arctan2(
+        forearm * np.sin(bend), upper_arm + forearm * np.cos(bend)
+    )
+    yaw = float(np.arctan2(y, x)) if reach > 0 else 0.0
+    return np.array([yaw, -shoulder, -bend])

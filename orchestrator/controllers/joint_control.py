@@ -1,0 +1,84 @@
+"""PID control of joint motors (seed 004, Table 5), with references in joint or task space."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from orchestrator.controllers import arm_kinematics
+from orchestrator.controllers.base import Controller, PIDLoop
+from orchestrator.controllers.reference import TimeReference
+from orchestrator.scenario import EndEffectorTarget, JointPIDConfig
+
+RATE_STEP = 1e-5  # s, central difference of the inverse kinematics for the reference rates
+
+
+class EndEffectorPath:
+    """Joint references (rad) and rates (rad/s) of an arm following a task-space path."""
+
+    def __init__(self, target: EndEffectorTarget) -> None:
+        self.target = target
+        self.path = [TimeReference(r) for r in (target.x, target.y, target.z)]
+
+    def angles(self, time: float) -> np.ndarray:
+        point = np.array([axis(time)[0] for axis in self.path])
+        t = self.target
+        return arm_kinematics.inverse(point, t.upper_arm, t.forearm, t.elbow == "down")
+
+    def __call__(self, time: float) -> tuple[np.ndarray, np.ndarray]:
+        rates = (self.angles(time + RATE_STEP) - self.angles(time - RATE_STEP)) / (2 * RATE_STEP)
+        return self.angles(time), rates
+
+
+class JointPID(Controller):
+    """One PID loop per motor-driven joint, plus a feedforward torque.
+
+    torque = kp e + ki int(e) + kd de/dt + feedforward, e = reference - angle (rad), with
+    de/dt = reference rate - measured joint rate. Inputs ``<joint>.angle`` and ``.rate``;
+    outputs ``<joint>.torque`` (N.m), limited by the motor. References come from the loop's
+    ``reference`` or, for the three joints of an arm with a task-space target, from inverse
+    kinematics of the end-effector path.
+    """
+
+    def __init__(self, name: str, config: JointPIDConfig) -> None:
+        joints = list(config.loops)
+        inputs = [f"{j}.{s}" for j in joints for s in ("angle", "rate")]
+        super().__init__(name, config.sample_time, inputs, [f"{j}.torque" for j in joints])
+        self.joints = joints
+        self.loops = [PIDLoop(config.loops[j].gains, config.sample_time) for j in joints]
+        self.feedforward = [TimeReference(config.loops[j].feedforward) for j in joints]
+        self.references = [TimeReference(config.loops[j].reference) for j in joints]
+        self.paths = [
+            (EndEffectorPath(t), [joints.index(j) for j in t.joints])
+            for t in config.targets.values()
+        ]
+
+    def set_points(self, time: float) -> tuple[np.ndarray, np.ndarray]:
+        """Reference angles (rad) and rates (rad/s) of every loop at ``time``."""
+        angles, rates = np.array([r(time) for r in self.references]).T.copy()
+        for path, loops in self.paths:
+            angles[loops], rates[loops] = path(time)
+        return angles, rates
+
+    def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
+        reference, reference_rate = self.set_points(time)
+        error, error_rate = reference - inputs[0::2], reference_rate - inputs[1::2]
+        loops = zip(self.loops, error, error_rate, strict=True)
+        feedback = [loop.update(e, de) for loop, e, de in loops]
+        return np.array(feedback) + np.array([f(time)[0] for f in self.feedforward])
+
+
+def check(config: JointPIDConfig, motors: list[str]) -> None:
+    """Raise ValueError('<key>: <problem>') unless every loop drives a motor (``motors``: the
+    joints that have one) and every target names three of the loops, none with a reference."""
+    for joint in config.loops:
+        if joint not in motors:
+            known = ", ".join(motors) or "none"
+            raise ValueError(f"loops.{joint}: no joint '{joint}' with a motor (motors: {known})")
+    for arm, target in config.targets.items():
+        for joint in target.joints:
+            if joint not in config.loops:
+                raise ValueError(f"targets.{arm}.joints: '{joint}' has no loop in 'loops'")
+            if config.loops[joint].reference != 0.0:
+                raise ValueError(
+                    f"loops.{joint}.reference: the joint follows target '{arm}'; leave it out"
+                )

@@ -1,0 +1,33 @@
+"""Reference signals of time: constants and sums of windowed sine and ramp terms."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from orchestrator.scenario import Reference, ReferenceTerm
+
+
+class TimeReference:
+    """A scenario ``Reference``: a constant, or the sum of terms
+
+    offset + slope t + amplitude sin(2 pi t / period + phase)   for start < t <= stop,
+
+    each zero outside its window (t in s, absolute time, as seed 004 writes its tests).
+    """
+
+    def __init__(self, reference: Reference) -> None:
+        if isinstance(reference, int | float):
+            reference = [ReferenceTerm(offset=float(reference))]
+        self.terms = list(reference)
+
+    def __call__(self, time: float) -> tuple[float, float]:
+        """Value and time derivative (per second) at ``time``."""
+        value = rate = 0.0
+        for term in self.terms:
+            if not term.start < time <= term.stop:
+                continue
+            omega = 2 * np.pi / term.period
+            angle = omega * time + term.phase
+            value += term.offset + term.slope * time + term.amplitude * np.sin(angle)
+            rate += term.slope + term.amplitude * omega * np.cos(angle)
+        return float(value), float(rate)

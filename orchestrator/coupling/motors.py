@@ -1,0 +1,109 @@
+"""Joint motors on revolute joints, and the joint signals controllers read.
+
+A motor turns body B relative to body A about its joint's hinge with the torque tau (N.m),
+applied as an equal and opposite pair: +tau along the hinge axis on B, -tau on A. As
+generalized forces at the body origins, body frames: [0; -tau axis_A] on A and
+[0; tau axis_B] on B (axis_B is the hinge axis in B's frame). The pair adds no net force or
+moment to the assembly; the Udwadia-Kalaba solve then gives the constraint forces that keep
+the joint together. The command is limited to +-max_torque (N.m).
+
+Signals, by joint name: ``<joint>.angle`` (rad) and ``<joint>.rate`` (rad/s) of every
+revolute joint, the rotation of B relative to A about the hinge (right-handed about the axis,
+zero at the joint's reference attitude); ``<joint>.torque`` (N.m), the command of a motor,
+written by a controller and held between its samples.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from orchestrator.coupling.assembly import Assembly
+from orchestrator.coupling.joints import WORLD, Pose, Revolute
+
+
+def joint_rate(joint: Revolute, a: Pose, b: Pose) -> float:
+    """Rate of the joint angle (rad/s): B's angular velocity relative to A along the hinge."""
+    return float(joint.axis @ (a.R.T @ (b.R @ b.w) - a.w))
+
+
+@dataclass
+class Motor:
+    """A torque source on a revolute joint, limited to +-max_torque (N.m)."""
+
+    joint: Revolute
+    max_torque: float = np.inf
+    command: float = 0.0
+
+    @property
+    def torque(self) -> float:
+        """The applied torque (N.m): the command, limited."""
+        return float(np.clip(self.command, -self.max_torque, self.max_torque))
+
+
+class JointMotors:
+    """The revolute joints of an assembly, the motors on some of them and their signals."""
+
+    def __init__(self, assembly: Assembly, motors: list[Motor]) -> None:
+        self.assembly = assembly
+        self.motors = motors
+        self._gains = self._accelerations_per_torque()
+
+    def _accelerations_per_torque(self) -> np.ndarray:
+        """M^-1 times each motor's generalized forces per N.m (one column per motor)."""
+        gains = np.zeros((len(self.assembly.M), len(self.motors)))
+        for k, motor in enumerate(self.motors):
+            gains[:, k] = self.assembly.M_inv @ self._unit_pair(motor.joint)
+        return gains
+
+    def _unit_pair(self, joint: Revolute) -> np.ndarray:
+        """Generalized forces (all bodies) of a unit motor torque on ``joint``."""
+        force = np.zeros(len(self.assembly.M))
+        ia = self.assembly.index[joint.a]
+        force[6 * ia + 3 : 6 * ia + 6] = -joint.axis
+        if joint.b is not None:
+            ib = self.assembly.index[joint.b]
+            force[6 * ib + 3 : 6 * ib + 6] = joint.relative.T @ joint.axis
+        return force
+
+    def revolute_joints(self) -> list[Revolute]:
+        """The revolute joints present in the assembly."""
+        return [j for j in self.assembly.joints if isinstance(j, Revolute)]
+
+    def signal_names(self) -> list[str]:
+        """Angle and rate of every revolute joint, then the torque command of every motor."""
+        names = [f"{j.name}.{s}" for j in self.revolute_joints() for s in ("angle", "rate")]
+        return names + self.command_names()
+
+    def command_names(self) -> list[str]:
+        """The motors' torque commands (N.m)."""
+        return [f"{m.joint.name}.torque" for m in self.motors]
+
+    def measure(self, poses: list[Pose]) -> dict[str, float]:
+        """Angle (rad) and rate (rad/s) of every revolute joint at ``poses``."""
+        values = {}
+        for joint in self.revolute_joints():
+            a = poses[self.assembly.index[joint.a]]
+            b = WORLD if joint.b is None else poses[self.assembly.index[joint.b]]
+            values[f"{joint.name}.angle"] = joint.angle(a, b)
+            values[f"{joint.name}.rate"] = joint_rate(joint, a, b)
+        return values
+
+    def set_commands(self, torques: dict[str, float]) -> None:
+        """New torque commands (N.m) by signal name ``<joint>.torque``."""
+        for motor in self.motors:
+            motor.command = float(torques[f"{motor.joint.name}.torque"])
+
+    def applied(self) -> dict[str, float]:
+        """The torque each motor applies (N.m), by signal name."""
+        return {f"{m.joint.name}.torque": m.torque for m in self.motors}
+
+    def accelerations(self) -> np.ndarray:
+        """M^-1 times the generalized forces of all motors (6 per body, body frames)."""
+        return self._gains @ np.array([m.torque for m in self.motors])
+
+    def release(self, joint: str) -> None:
+        """Remove the motor of a joint that left the assembly."""
+        self.motors = [m for m in self.motors if m.joint.name != joint]
+        self._gains = self._accelerations_per_torque()
