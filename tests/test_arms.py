@@ -3,12 +3,24 @@ model, conservation laws of a free-floating vehicle with arms, joint motors and 
 
 from __future__ import annotations
 
+import mfm_reference as mfm
 import numpy as np
+import pytest
 import rne_reference as rne
+from conftest import ROOT, cli_error
 from reference import VehicleParameters
 from scipy.integrate import solve_ivp
 
-from orchestrator.kinematics import rotation_matrix, wrap_angle
+from orchestrator.coupling.joints import skew
+from orchestrator.coupling.runtime import ConstraintCoupling
+from orchestrator.kinematics import (
+    euler_angles,
+    quaternion_from_euler,
+    rotation_matrix,
+    wrap_angle,
+)
+from orchestrator.scenario import parse_scenario
+from orchestrator.system import System
 
 MOUNT = (0.08, 0.18, 0.32)  # m, arm 1's attachment under the vehicle (seed 004 Sec. 6.2)
 DH2 = "[[0.0, -1.0, 0.0], [0.0, 0.0, -1.0], [1.0, 0.0, 0.0]]"  # R_x(pi/2) R_z(pi/2), Table 1
@@ -230,3 +242,207 @@ def test_motors_are_internal_and_their_work_is_the_energy_change(run, fmus):
     print(f"driven arms: relative drift of P, L, energy balance: {drift}; work {np.ptp(work)} J")
     assert np.ptp(work) > 0.1 * T[0]  # the motors really work
     assert max(drift) < 1e-8
+
+
+def assemble(text: str, tmp_path, fmu_dir) -> tuple[System, ConstraintCoupling, np.ndarray]:
+    path = tmp_path / "system.toml"
+    path.write_text(text)
+    scenario = parse_scenario(text, str(path))
+    system = System(scenario, str(path), fmu_dir)
+    x0 = system.initialize(0.0, (0.0, 0.0, 0.0))
+    return system, ConstraintCoupling(system, scenario.joints, [], scenario.coupling, x0), x0
+
+
+TWO_ARM_ANGLES = {"arm1_q1": 0.4, "arm1_q2": -0.7, "arm2_q1": -0.3, "arm2_q2": 0.5}
+
+
+def test_two_arm_rov_mass_matrix_equals_seed_002_moving_frame_method(tmp_path, fmu_dir, fmus):
+    """Seed 002's ROV with two 2-link arms (scenarios/uvms_two_arm_rov.toml, added mass off as
+    in seed 002), at a tilted attitude with bent arms. The co-simulation's reduced mass matrix
+    M* = B' M B, with B the basis of the joints' velocity null space (Udwadia-Kalaba rows) in
+    the coordinates (ROV velocity, four joint rates) and M the FMUs' masses, must equal seed
+    002's M* = B' M B built from its moving-frame transformation (``mfm_reference.py``) after
+    the change of coordinates between the two: within 1e-12 relative (both are exact; only
+    rounding differs). Both are symmetric positive definite with the same structure: the two
+    arms couple only through the ROV (zero arm-1/arm-2 block).
+    """
+    text = (ROOT / "scenarios" / "uvms_two_arm_rov.toml").read_text()
+    for joint, angle in TWO_ARM_ANGLES.items():
+        text = text.replace(f'name = "{joint}"\n', f'name = "{joint}"\nangle = {angle}\n')
+    no_added_mass = ", ".join(f'"data.added_mass[{i}]" = 0.0' for i in range(1, 7))
+    text = text.replace(
+        'parameters = { "data.volume" = 0.0115 }', f"parameters = {{ {no_added_mass} }}"
+    )
+    q = quaternion_from_euler(0.1, -0.2, 0.3)
+    text += "[components.rov.start]\n" + "".join(
+        f'"q[{i}]" = {float(q[i - 1])!r}\n' for i in range(1, 5)
+    )
+    for body in ("arm1_link1", "arm1_link2", "arm2_link1", "arm2_link2"):
+        text += f"[components.{body}.parameters]\n" + no_added_mass.replace(", ", "\n") + "\n"
+    system, coupling, x0 = assemble(text, tmp_path, fmu_dir)
+    try:
+        poses = coupling.poses(x0)
+        index = coupling.assembly.index
+        phi = coupling.assembly.stack(poses).phi
+        select = np.zeros((10, len(phi[0])))
+        select[:6, 6 * index["rov"] : 6 * index["rov"] + 6] = np.eye(6)
+        for k, joint in enumerate(TWO_ARM_ANGLES):  # rate = axis . (R_a' R_b w_b - w_a)
+            j = next(j for j in coupling.assembly.joints if j.name == joint)
+            a, b = index[j.a], index[j.b]
+            select[6 + k, 6 * a + 3 : 6 * a + 6] = -j.axis
+            select[6 + k, 6 * b + 3 : 6 * b + 6] = j.axis @ poses[a].R.T @ poses[b].R
+        B = np.linalg.solve(np.vstack([phi, select]), np.vstack([np.zeros((20, 10)), np.eye(10)]))
+        reduced = B.T @ coupling.assembly.M @ B
+        angles = np.array(
+            [j.angle(poses[index[j.a]], poses[index[j.b]]) for j in coupling.assembly.joints]
+        )
+    finally:
+        system.close()
+    np.testing.assert_allclose(angles, list(TWO_ARM_ANGLES.values()), atol=1e-12)
+    # Seed 002's frame: axis 1 = -y (port), axis 2 = -z (up), axis 3 = x (forward).
+    C = np.array([[0.0, -1.0, 0.0], [0.0, 0.0, -1.0], [1.0, 0.0, 0.0]])
+    rov = VehicleParameters.from_fmu(fmus("BlueROV2Heavy"))
+    R = poses[index["rov"]].R
+    tube = np.diag([2.5918e-5, 4.8420e-4, 4.8420e-4])  # MurCoSim.Arms.RodLinkData, kg.m2
+    half = np.array([0.0, 0.0, 0.1])  # l_link / 2 along axis 3
+    arms = tuple(
+        mfm.Arm(np.array([side * 0.112667, 0.0, 0.2285]), half, half, half) for side in (1, -1)
+    )  # s_j = (+-h/3, 0, l/2) with h = 0.338 m, l = 0.457 m (the scenario's choice)
+    expected = mfm.reduced_mass_matrix(
+        C @ R @ C.T,
+        arms,
+        np.array(list(TWO_ARM_ANGLES.values())),
+        [rov.m] + [0.141372] * 4,
+        [C @ rov.I_g @ C.T] + [C @ tube @ C.T] * 4,
+    )
+    J = np.zeros((10, 10))  # seed 002's q' from ours: x_c1' = C R (v + w x r_g), w = C w
+    J[:3, :3], J[:3, 3:6] = C @ R, -C @ R @ skew(rov.r_g)
+    J[3:6, 3:6], J[6:, 6:] = C, np.eye(4)
+    expected = J.T @ expected @ J
+    difference = np.max(np.abs(reduced - expected)) / np.max(np.abs(expected))
+    print(f"two-arm ROV: relative difference of M* to seed 002's: {difference:.2e}")
+    print(f"eigenvalues of M*: {np.linalg.eigvalsh(reduced)}")
+    assert difference < 1e-12
+    np.testing.assert_allclose(reduced, reduced.T, atol=1e-14)
+    assert np.linalg.eigvalsh(reduced)[0] > 0
+    assert np.max(np.abs(reduced[6:8, 8:10])) < 1e-14 < np.max(np.abs(reduced[6:8, 6:8]))
+
+
+def test_two_arm_rov_turns_against_its_arms(run):
+    """Seed 002's two-arm ROV (scenarios/uvms_two_arm_rov.toml), free-floating and neutrally
+    buoyant, for one period of the arms' wave (4 s). The shoulders turn both arms about the
+    vertical by +-0.5 rad; with no thrusters, the motor reactions must turn the ROV the other
+    way about the vertical (seed 002's point: ROV motion induced by the arms). Checked: the
+    ROV's yaw (about z, down) rises with the shoulder angle (about -z: a positive angle turns
+    the arms to port, the ROV to starboard), correlation > 0.95, with an amplitude between 1
+    and 30 percent of the shoulders' (the arms carry a small share of the inertia about the
+    vertical); the joints stay together within 1e-9 m (RK4, 5 ms) and the PIDs track within
+    0.1 rad.
+    """
+    text = (ROOT / "scenarios" / "uvms_two_arm_rov.toml").read_text()
+    cols, events = run(text.replace("stop_time = 10.0", "stop_time = 4.0"), "two_arm")
+    yaw = euler_angles(np.column_stack([cols[f"rov.q[{i}]"] for i in (1, 2, 3, 4)]))[:, 2]
+    shoulder = cols["arm1_q1.angle"]
+    reference = 0.5 * np.sin(2 * np.pi * cols["time"] / 4.0)
+    ratio = np.ptp(yaw) / np.ptp(shoulder)
+    print(f"two-arm ROV: yaw amplitude {np.degrees(np.ptp(yaw) / 2):.2f} deg, ratio {ratio:.3f}")
+    assert np.corrcoef(yaw, shoulder)[0, 1] > 0.95
+    assert 0.01 < ratio < 0.3
+    assert max(np.max(cols[f"{j}.position_error"]) for j in TWO_ARM_ANGLES) < 1e-9
+    assert np.max(np.abs(shoulder - reference)) < 0.1
+    assert not [e for e in events if e["event"] == "controller_fault"]
+
+
+FIXED_ARM = FIXED_BASE.replace("stop_time = 10.0", "stop_time = 0.1") + arm("arm", "rov", MOUNT)
+
+
+def placing(name: str, kind: str, a: str, b: str) -> str:
+    """A joint that places b with its origin on the joint (at_b = 0)."""
+    keys = f'name = "{name}"\ntype = "{kind}"\na = "{a}"\nb = "{b}"\n'
+    return f"\n[[joints]]\n{keys}at_b = [0.0, 0.0, 0.0]\n"
+
+
+WELD = placing("tool", "weld", "arm_link3", "tool")
+TOOL = '\n[components.tool]\nfmu = "GenericVehicle"\n'
+BAD_ARMS = [
+    (
+        "placed body with start values",
+        FIXED_ARM + '[components.arm_link2.start]\n"p[1]" = 1.0\n',
+        "joints[2].at_b: 'arm_link2' is placed by this joint; remove its start values ['p[1]']",
+    ),
+    (
+        "not a rotation",
+        FIXED_ARM.replace(DH2, "[[1.0, 1.0, 0.0], [0.0, 0.0, -1.0], [1.0, 0.0, 0.0]]"),
+        "joints[2]: rotation_b must be a rotation matrix",
+    ),
+    (
+        "child placed before its parent",
+        FIXED_BASE
+        + '[components.l1]\nfmu = "AnthropomorphicLink1"\n'
+        + '[components.l2]\nfmu = "AnthropomorphicLink2"\n'
+        + placing("elbow", "revolute", "l1", "l2")
+        + placing("shoulder", "revolute", "rov", "l1"),
+        "joints[2].b: 'l1' is placed here, after joints[1] placed a body from its pose",
+    ),
+    (
+        "angle on a weld",
+        FIXED_ARM + TOOL + WELD + "angle = 0.3\n",
+        "joints[4].angle: only for a revolute joint",
+    ),
+    (
+        "motor on a weld",
+        FIXED_ARM + TOOL + WELD + "motor = { max_torque = 1.0 }\n",
+        "joints[4].motor: only revolute joints have motors",
+    ),
+    (
+        "rotation without placement",
+        FIXED_ARM + TOOL + WELD.replace("at_b = [0.0, 0.0, 0.0]", "rotation_b = " + DH2),
+        "joints[4].rotation_b: only with at_b (a placed body b)",
+    ),
+    (
+        "loop on a joint without motor",
+        FIXED_BASE
+        + arm("arm", "rov", MOUNT, motors=False)
+        + feedforward("arm", [(0.1, 1.0)], 0.01),
+        "controllers.drive.loops.arm_q1: no joint 'arm_q1' with a motor (motors: none)",
+    ),
+    (
+        "target joint without loop",
+        FIXED_ARM
+        + feedforward("arm", [(0.1, 1.0)], 0.01)
+        + '[controllers.drive.targets.arm]\njoints = ["arm_q1", "arm_q2", "arm_q3"]\n'
+        + "upper_arm = 0.12\nforearm = 0.25\n",
+        "controllers.drive.targets.arm.joints: 'arm_q2' has no loop in 'loops'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("label", "text", "expected"), BAD_ARMS, ids=[c[0] for c in BAD_ARMS])
+def test_bad_arm_gives_one_line_error(label, text, expected, tmp_path, capsys, fmu_dir):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    err = cli_error(path, tmp_path, capsys)
+    assert err.startswith(f"murcosim: error: {path}: "), err
+    assert expected in err, err
+
+
+def test_motor_torque_is_limited_and_unreachable_targets_are_reported(run):
+    """A motor commanded beyond its limit applies (and records) the limit, 0.01 N.m here; an
+    end-effector target out of the arm's reach (0.37 m) is a controller fault naming the
+    point, with the previous torques held."""
+    text = FIXED_ARM.replace("max_torque = 1.1376", "max_torque = 0.01")
+    text += feedforward("arm", [(0.0, 1.0)], 0.01)
+    text = text.replace("feedforward = [{ amplitude = 0.0, period = 1.0 }]", "feedforward = 0.5")
+    cols, _ = run(text, "limits")
+    np.testing.assert_allclose(cols["arm_q1.torque"][1:], 0.01)
+    reach = FIXED_ARM + "\n".join(
+        [
+            '[controllers.ik]\ntype = "joint_pid"\nsample_time = 0.05',
+            *(f"[controllers.ik.loops.arm_q{k}]" for k in (1, 2, 3)),
+            '[controllers.ik.targets.arm]\njoints = ["arm_q1", "arm_q2", "arm_q3"]',
+            "upper_arm = 0.12\nforearm = 0.25\nx = 0.5\n",
+        ]
+    )
+    _, events = run(reach, "reach")
+    faults = [e["detail"] for e in events if e["event"] == "controller_fault"]
+    assert faults and "out of reach" in faults[0] and "[0.5, 0.0, 0.0]" in faults[0], faults

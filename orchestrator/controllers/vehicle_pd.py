@@ -10,28 +10,35 @@ from orchestrator.kinematics import euler_angles, rotation_matrix, wrap_angle
 from orchestrator.scenario import VehiclePDConfig
 
 
+def euler_rate_matrix(roll: float, pitch: float) -> np.ndarray:
+    """T(Theta) of Fossen (2011, eq. 2.29): zyx Euler-angle rates = T @ body angular velocity."""
+    sr, cr, tp, cp = np.sin(roll), np.cos(roll), np.tan(pitch), np.cos(pitch)
+    return np.array([[1.0, sr * tp, cr * tp], [0.0, cr, -sr], [0.0, sr / cp, cr / cp]])
+
+
 class VehiclePD(Controller):
-    """PD law on the NED pose error, rotated into the body frame.
+    """PD law on the pose error eta_d - eta, eta = [x, y, z, roll, pitch, yaw] (NED m, zyx
+    Euler angles rad), mapped into the body frame by the transpose of the velocity map
+    J(eta) = diag(R, T(Theta)) (eta' = J nu):
 
-    With eta = [x, y, z, roll, pitch, yaw] (NED m, zyx Euler angles rad):
+        tau = J(eta)' (Kp e + Kd (eta_d' - J(eta) nu)),   e = [p_d - p; wrap(Theta_d - Theta)]
 
-        f = R' (Kp_xyz (eta_d - eta)_xyz + Kd_xyz (eta_d' - R v))
-        m = R' (Kp_rpy wrap(eta_d - eta)_rpy + Kd_rpy (eta_d' - R w))
-
-    Seed 004 (Eq. 13) takes the NED angular velocity R w for the Euler-angle rates, and maps
-    the angle error through a modulus before rotating the command into the body frame (Fig.
-    10); the error is wrapped into [-pi, pi) here, so that the vehicle turns the short way.
-    Inputs: the vehicle's p, q, nu. Output: ``tau`` (6), body frame at the origin (N, N.m),
-    for a thrust allocation.
+    The position part is seed 004's law (error rotated into the body frame by R', Fig. 10).
+    For the attitude, seed 004 takes the NED angular velocity for the Euler-angle rates
+    (Eq. 13) and rotates the command by R' as well, which holds only near zero attitude (at a
+    heading of 180 deg its roll and pitch damping change sign); with the exact rates T(Theta)
+    w and the map T(Theta)' the law is the same near zero attitude and stays stable at any
+    heading. Angle errors are wrapped into [-pi, pi) (seed 004's modulus block). Inputs: the
+    vehicle's p, q, nu. Output: ``tau`` (6), body frame at the origin (N, N.m), for a thrust
+    allocation.
     """
 
     def __init__(self, name: str, config: VehiclePDConfig) -> None:
         v = config.vehicle
         inputs = [f"{v}.p[{i}]" for i in range(1, 4)] + [f"{v}.q[{i}]" for i in range(1, 5)]
         inputs += [f"{v}.nu[{i}]" for i in range(1, 7)]
-        super().__init__(
-            name, config.sample_time, inputs, [f"{name}.tau[{i}]" for i in range(1, 7)]
-        )
+        outputs = [f"{name}.tau[{i}]" for i in range(1, 7)]
+        super().__init__(name, config.sample_time, inputs, outputs)
         self.kp, self.kd = np.array(config.kp), np.array(config.kd)
         r = config.reference
         self.reference = [TimeReference(c) for c in (r.x, r.y, r.z, r.roll, r.pitch, r.yaw)]
@@ -44,8 +51,10 @@ class VehiclePD(Controller):
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
         p, q, nu = inputs[:3], inputs[3:7], inputs[7:13]
         R = rotation_matrix(q)
+        attitude = euler_angles(q)
+        T = euler_rate_matrix(attitude[0], attitude[1])
         eta_d, rate_d = self.set_point(time)
-        error = np.concatenate([eta_d[:3] - p, wrap_angle(eta_d[3:] - euler_angles(q))])
-        error_rate = rate_d - np.concatenate([R @ nu[:3], R @ nu[3:]])
+        error = np.concatenate([eta_d[:3] - p, wrap_angle(eta_d[3:] - attitude)])
+        error_rate = rate_d - np.concatenate([R @ nu[:3], T @ nu[3:]])
         command = self.kp * error + self.kd * error_rate
-        return np.concatenate([R.T @ command[:3], R.T @ command[3:]])
+        return np.concatenate([R.T @ command[:3], T.T @ command[3:]])
