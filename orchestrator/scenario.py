@@ -11,7 +11,14 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+)
 
 from orchestrator.errors import ScenarioError
 
@@ -208,15 +215,22 @@ class ReferenceTerm(_Strict):
     stop: float = Field(float("inf"), description="s, inclusive")
 
 
-Reference = float | list[ReferenceTerm]  # a constant, or the sum of the terms
+def _constant_as_term(value: object) -> object:
+    """A constant reference is the single term ``{ offset = value }``."""
+    is_number = isinstance(value, int | float) and not isinstance(value, bool)
+    return [{"offset": value}] if is_number else value
+
+
+# A constant, or the sum of the terms (none: zero).
+Reference = Annotated[list[ReferenceTerm], BeforeValidator(_constant_as_term)]
 
 
 class JointLoopConfig(_Strict):
     """PID loop of one motor-driven joint: reference angle (rad), feedforward torque (N.m)."""
 
     gains: PID = PID()
-    reference: Reference = 0.0
-    feedforward: Reference = 0.0
+    reference: Reference = Field(default_factory=list)
+    feedforward: Reference = Field(default_factory=list)
 
 
 class EndEffectorTarget(_Strict):
@@ -228,9 +242,9 @@ class EndEffectorTarget(_Strict):
     upper_arm: float = Field(gt=0, description="Shoulder to elbow (m)")
     forearm: float = Field(gt=0, description="Elbow to end effector (m)")
     elbow: Literal["down", "up"] = "down"
-    x: Reference = 0.0
-    y: Reference = 0.0
-    z: Reference = 0.0
+    x: Reference = Field(default_factory=list)
+    y: Reference = Field(default_factory=list)
+    z: Reference = Field(default_factory=list)
 
 
 class JointPIDConfig(_Strict):
@@ -248,12 +262,12 @@ class JointPIDConfig(_Strict):
 class PoseReference(_Strict):
     """Vehicle pose references: NED position (m) and zyx Euler angles (rad)."""
 
-    x: Reference = 0.0
-    y: Reference = 0.0
-    z: Reference = 0.0
-    roll: Reference = 0.0
-    pitch: Reference = 0.0
-    yaw: Reference = 0.0
+    x: Reference = Field(default_factory=list)
+    y: Reference = Field(default_factory=list)
+    z: Reference = Field(default_factory=list)
+    roll: Reference = Field(default_factory=list)
+    pitch: Reference = Field(default_factory=list)
+    yaw: Reference = Field(default_factory=list)
 
 
 Vector6 = tuple[float, float, float, float, float, float]

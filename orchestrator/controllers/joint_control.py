@@ -78,7 +78,7 @@ def check(config: JointPIDConfig, motors: list[str]) -> None:
         for joint in target.joints:
             if joint not in config.loops:
                 raise ValueError(f"targets.{arm}.joints: '{joint}' has no loop in 'loops'")
-            if config.loops[joint].reference != 0.0:
+            if config.loops[joint].reference:
                 raise ValueError(
                     f"loops.{joint}.reference: the joint follows target '{arm}'; leave it out"
                 )

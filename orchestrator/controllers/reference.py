@@ -4,21 +4,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from orchestrator.scenario import Reference, ReferenceTerm
+from orchestrator.scenario import ReferenceTerm
 
 
 class TimeReference:
-    """A scenario ``Reference``: a constant, or the sum of terms
+    """A scenario ``Reference``: the sum of terms (zero without any)
 
     offset + slope t + amplitude sin(2 pi t / period + phase)   for start < t <= stop,
 
     each zero outside its window (t in s, absolute time, as seed 004 writes its tests).
     """
 
-    def __init__(self, reference: Reference) -> None:
-        if isinstance(reference, int | float):
-            reference = [ReferenceTerm(offset=float(reference))]
-        self.terms = list(reference)
+    def __init__(self, terms: list[ReferenceTerm]) -> None:
+        self.terms = list(terms)
 
     def __call__(self, time: float) -> tuple[float, float]:
         """Value and time derivative (per second) at ``time``."""
