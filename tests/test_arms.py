@@ -11,6 +11,7 @@ from conftest import ROOT, cli_error
 from reference import VehicleParameters
 from scipy.integrate import solve_ivp
 
+from orchestrator.controllers import arm_kinematics
 from orchestrator.coupling.joints import skew
 from orchestrator.coupling.runtime import ConstraintCoupling
 from orchestrator.kinematics import (
@@ -446,3 +447,102 @@ def test_motor_torque_is_limited_and_unreachable_targets_are_reported(run):
     _, events = run(reach, "reach")
     faults = [e["detail"] for e in events if e["event"] == "controller_fault"]
     assert faults and "out of reach" in faults[0] and "[0.5, 0.0, 0.0]" in faults[0], faults
+
+
+def window(time: np.ndarray, start: float, stop: float, period: float = 5.0) -> np.ndarray:
+    """Seed 004's windowed reference: pi/4 sin(2 pi t / 5) for start < t <= stop, else 0."""
+    return np.where(
+        (time > start) & (time <= stop), np.pi / 4 * np.sin(2 * np.pi * time / period), 0
+    )
+
+
+def tracking(error: np.ndarray) -> tuple[float, float]:
+    """Largest and root-mean-square absolute error."""
+    return float(np.max(np.abs(error))), float(np.sqrt(np.mean(error**2)))
+
+
+def attitude(cols: dict, body: str = "rov") -> np.ndarray:
+    """Roll, pitch, yaw (deg) of ``body`` at every row."""
+    return np.degrees(euler_angles(np.column_stack([cols[f"{body}.q[{i}]"] for i in (1, 2, 3, 4)])))
+
+
+@pytest.mark.slow
+def test_seed_004_test_2_arm_motion_turns_the_vehicle(run):
+    """Seed 004's test 2 (scenarios/uvms_arm_motion.toml, 55 s): all four arms follow
+    windowed sinusoids in q1, then q2, then q3 under the joint PID, the vehicle holds only its
+    depth. Reported: the vehicle's attitude excursion per window and each joint's tracking
+    error (max, RMS). Checked: at rest (before 10 s) the vehicle stays level within 0.2 deg;
+    the fore-aft swing of q2 pitches it visibly, by more than 2 deg (a zero-angular-momentum
+    estimate with the arms' inertia about their shoulders, 4 x 0.028 kg.m2 swinging
+    +-0.79 rad, against the system's pitch inertia of about 0.6 kg.m2 gives 8 deg); every joint
+    tracks its reference within 0.2 rad (a quarter of the amplitude; the q2 loop is lightly
+    damped, see the scenario).
+    """
+    cols, _ = run((ROOT / "scenarios" / "uvms_arm_motion.toml").read_text(), "test2")
+    t = cols["time"]
+    angles = attitude(cols)
+    windows = {"rest": (0, 10), "q1": (10, 25), "q2": (25, 40), "q3": (40, 55)}
+    excursion = {}
+    for name, (start, stop) in windows.items():
+        inside = (t >= start) & (t <= stop)
+        excursion[name] = np.max(np.abs(angles[inside]), axis=0)
+        print(f"test 2, {name} window: max |roll, pitch, yaw| = {excursion[name]} deg")
+    references = {1: window(t, 10, 20), 2: window(t, 25, 35), 3: window(t, 40, 50)}
+    errors = {}
+    for k in (1, 2, 3, 4):
+        for j, reference in references.items():
+            errors[f"arm{k}_q{j}"] = tracking(cols[f"arm{k}_q{j}.angle"] - reference)
+            print(f"test 2, arm{k}_q{j}: max, RMS tracking error {errors[f'arm{k}_q{j}']} rad")
+    assert np.all(excursion["rest"] < 0.2)
+    assert excursion["q2"][1] > 2.0
+    assert max(e[0] for e in errors.values()) < 0.2
+
+
+@pytest.mark.slow
+def test_seed_004_test_3_spiral_with_an_arm_drawing_a_circle(run):
+    """Seed 004's test 3 (scenarios/uvms_spiral.toml, 20 s): the vehicle descends a spiral
+    facing its centre under the PD while arm 1's end effector draws a circle (joint references
+    by inverse kinematics) and arms 2-4 hold still. Reported: the vehicle's pose error, each
+    joint's tracking error (max, RMS) and the end effector's distance from its circle.
+    Checked: the PD keeps the vehicle within 5 cm and 1 deg of the spiral despite the arm's
+    reaction; arms 2-4 stay within 0.1 rad of rest, arm 1's shoulder and elbow within 0.2 rad
+    of their references; the end effector computed from link 3's pose in the co-simulation is
+    where the inverse kinematics' forward model puts it for the measured joint angles, within
+    1e-8 m (the joint conventions of the controller are those of the built chain; only the
+    joints' drift, below 1e-9 m, separates them).
+    """
+    cols, _ = run((ROOT / "scenarios" / "uvms_spiral.toml").read_text(), "test3")
+    t = cols["time"]
+    omega = 2 * np.pi / 10
+    spiral = np.column_stack([0.5 * np.sin(omega * t), 0.5 * np.cos(omega * t), 0.025 * t])
+    p = np.column_stack([cols[f"rov.p[{i}]"] for i in (1, 2, 3)])
+    angles = attitude(cols)
+    heading = np.degrees(wrap_angle(np.radians(angles[:, 2]) - (1.5 * np.pi - omega * t)))
+    position_error = tracking(np.linalg.norm(p - spiral, axis=1))
+    print(f"test 3, vehicle: position error (max, RMS) {position_error} m, heading error max")
+    print(f"  {np.max(np.abs(heading))} deg, max |roll, pitch| {np.max(np.abs(angles[:, :2]), 0)}")
+    circle = np.column_stack(
+        [0.24 + 0.08 * np.sin(2 * np.pi * t / 5), 0 * t, 0.11 + 0.08 * np.cos(2 * np.pi * t / 5)]
+    )
+    references = np.array([arm_kinematics.inverse(c, 0.12, 0.25, True) for c in circle])
+    errors = {}
+    for k in (1, 2, 3, 4):
+        for j in (1, 2, 3):
+            reference = references[:, j - 1] if k == 1 else 0.0
+            errors[f"arm{k}_q{j}"] = tracking(cols[f"arm{k}_q{j}.angle"] - reference)
+            print(f"test 3, arm{k}_q{j}: max, RMS tracking error {errors[f'arm{k}_q{j}']} rad")
+    R_rov = rotation_matrix(np.column_stack([cols[f"rov.q[{i}]"] for i in (1, 2, 3, 4)]))
+    R_3 = rotation_matrix(np.column_stack([cols[f"arm1_link3.q[{i}]"] for i in (1, 2, 3, 4)]))
+    p_3 = np.column_stack([cols[f"arm1_link3.p[{i}]"] for i in (1, 2, 3)])
+    tip = p_3 + np.einsum(
+        "nij,j->ni", R_3, (np.array([0.25, 0.0, 0.0]) - rne.LINKS[2].r_g)
+    )  # end effector, NED
+    tip = np.einsum("nji,nj->ni", R_rov, tip - p) - np.array(MOUNT)  # from the attachment
+    q = np.column_stack([cols[f"arm1_q{j}.angle"] for j in (1, 2, 3)])
+    model = np.array([arm_kinematics.forward(angles, 0.12, 0.25) for angles in q])
+    off_circle = tracking(np.linalg.norm(tip - circle, axis=1))
+    print(f"test 3, end effector from the circle (max, RMS): {off_circle} m")
+    assert position_error[0] < 0.05 and np.max(np.abs(heading)) < 1.0
+    assert max(errors[f"arm{k}_q{j}"][0] for k in (2, 3, 4) for j in (1, 2, 3)) < 0.1
+    assert errors["arm1_q2"][0] < 0.2 and errors["arm1_q3"][0] < 0.2
+    assert np.max(np.abs(tip - model)) < 1e-8
