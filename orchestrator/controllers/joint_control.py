@@ -43,7 +43,6 @@ class JointPID(Controller):
         joints = list(config.loops)
         inputs = [f"{j}.{s}" for j in joints for s in ("angle", "rate")]
         super().__init__(name, config.sample_time, inputs, [f"{j}.torque" for j in joints])
-        self.joints = joints
         self.loops = [PIDLoop(config.loops[j].gains, config.sample_time) for j in joints]
         self.feedforward = [TimeReference(config.loops[j].feedforward) for j in joints]
         self.references = [TimeReference(config.loops[j].reference) for j in joints]
