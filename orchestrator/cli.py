@@ -1,4 +1,4 @@
-"""Command line: ``murcosim build | run | plot | check | bench | ssp | drift``."""
+"""Command line: ``murcosim build | run | plot | check | bench | ssp | drift | ...``."""
 
 from __future__ import annotations
 
@@ -116,6 +116,22 @@ def _study(args: argparse.Namespace) -> None:
     print(comparison_table(results))
 
 
+def _buoy_parts() -> tuple[str, ...]:
+    from orchestrator.buoy_study import PARTS
+
+    return PARTS
+
+
+def _buoy_study(args: argparse.Namespace) -> None:
+    from orchestrator.buoy_study import run_studies
+
+    parts = args.parts or list(_buoy_parts())
+    unknown = [p for p in parts if p not in _buoy_parts()]
+    if unknown:
+        raise MurcosimError(f"buoy-study: unknown part(s) {unknown}, expected {_buoy_parts()}")
+    print(f"written to {run_studies(parts, args.out, args.fmu_dir)}")
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser of the ``murcosim`` command."""
     p = argparse.ArgumentParser(
@@ -182,6 +198,17 @@ def parser() -> argparse.ArgumentParser:
         "--tolerance", type=float, default=0.1, help="rendezvous gap counted as met (m)"
     )
     st.set_defaults(func=_study)
+    bs = sub.add_parser("buoy-study", help="joint-actuated buoy: K_ff, sensitivities, waves")
+    bs.add_argument(
+        "--parts",
+        nargs="+",
+        default=None,
+        metavar="PART",
+        help="default: all of " + ", ".join(_buoy_parts()),
+    )
+    bs.add_argument("--out", type=Path, default=Path("results/buoy_study"))
+    bs.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
+    bs.set_defaults(func=_buoy_study)
     return p
 
 

@@ -4,13 +4,15 @@ All continuous states of all instances form one vector integrated by one integra
 ``solve_ivp`` or a fixed-step RK4). The run advances from one communication point to the
 next: controller samples (each at its own sample time) and recording times. Controller
 outputs are held constant in between (zero-order hold), so the integrator never steps across
-a discontinuous input.
+a discontinuous input. A controller with a latency has its commands applied that much after
+the sample (a delay line); its monitoring outputs are published at the sample.
 """
 
 from __future__ import annotations
 
 import math
 import time as clock
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -80,6 +82,9 @@ class _ControllerLink:
         self.inputs = np.zeros(len(controller.inputs))
         self.last_outputs = np.zeros(len(controller.outputs))
         self.next_sample = 0
+        self.monitors = np.array([n in controller.monitors for n in controller.outputs], bool)
+        self.pending: deque[tuple[int, np.ndarray]] = deque()  # (tick due, outputs)
+        self._applied = np.zeros(len(controller.outputs))
 
     def gather(self, bus: _SignalBus) -> np.ndarray:
         u = self.inputs
@@ -91,8 +96,12 @@ class _ControllerLink:
             u[k] = bus.values[b]
         return u
 
-    def apply(self, outputs: np.ndarray, bus: _SignalBus) -> None:
-        self.last_outputs = outputs
+    def apply(self, outputs: np.ndarray, bus: _SignalBus, which: np.ndarray | None = None) -> None:
+        """Write outputs to the bus and to FMU inputs; ``which`` (a mask) limits the outputs
+        that change, the others keep their applied values."""
+        if which is not None:
+            outputs = np.where(which, outputs, self._applied)
+        self._applied = outputs
         for k, b in self.bus_outputs:
             bus.values[b] = outputs[k]
         fmu_values = outputs[self._fmu_output_positions]
@@ -204,6 +213,8 @@ class Master:
 
     def _run_controllers(self, time: float, index: int) -> None:
         for link in self.links:
+            while link.pending and link.pending[0][0] <= index:
+                link.apply(link.pending.popleft()[1], self.bus, ~link.monitors)
             if link.next_sample > index:
                 continue
             c = link.controller
@@ -223,7 +234,12 @@ class Master:
                     f"{c.name}: {type(exc).__name__}: {exc}; previous outputs held",
                 )
                 outputs = link.last_outputs
-            link.apply(outputs, self.bus)
+            link.last_outputs = outputs
+            if c.latency > 0:
+                link.apply(outputs, self.bus, link.monitors)
+                link.pending.append((index + max(1, round(c.latency / self._tick)), outputs))
+            else:
+                link.apply(outputs, self.bus)
             for kind, detail in c.events:
                 self.events.log(time, kind, detail)
             c.events.clear()
@@ -286,6 +302,7 @@ class Master:
         s = self.simulation
         self._start = s.start_time
         periods = [link.controller.sample_time for link in self.links] + [s.output_interval]
+        periods += [link.controller.latency for link in self.links if link.controller.latency]
         periods += [e.time - s.start_time for e in self.scheduled if e.time > s.start_time]
         self._tick = _common_tick(periods)
         integrate: Integrator = self._rk4 if s.solver == "RK4" else self._solve_ivp
@@ -319,6 +336,7 @@ class Master:
             if index >= last:
                 break
             following = min([last, next_output] + [link.next_sample for link in self.links])
+            following = min([following] + [k.pending[0][0] for k in self.links if k.pending])
             if self.scheduled:
                 following = min(
                     following, round((self.scheduled[0].time - s.start_time) / self._tick)

@@ -284,13 +284,60 @@ class VehiclePDConfig(_Strict):
     reference: PoseReference = PoseReference()
 
 
+class PointingChange(_Strict):
+    """From ``time`` on, a new aim (the angles not given are kept)."""
+
+    time: float = Field(ge=0)
+    vertical: float | None = Field(None, ge=0, lt=90, description="deg from the zenith")
+    azimuth: float | None = Field(None, description="deg from north towards east")
+
+
+class SlidingModeGains(_Strict):
+    """Sliding mode + feed-forward law of seed 003 (eq. 4.38), per joint axis."""
+
+    C: float = Field(1.2, ge=0, description="Slope of the sliding surface s = w + C e (1/s)")
+    alpha: float = Field(0.5, ge=0, description="Gain on |[w, e]| (s; w in rad/s, e in rad)")
+    delta: float = Field(5.0, ge=0, description="Smallest switching amplitude (deg)")
+    h: float = Field(
+        0.5, gt=0, description="Boundary layer of sat(s, h) (rad/s; README: why not 0.02)"
+    )
+    ki: float = Field(0.0, ge=0, description="Integral gain (1/s)")
+
+
+class PointingPID(_Strict):
+    """PID + feed-forward law of seed 003 (eq. 4.44), per joint axis; joint angle in rad."""
+
+    kp: float = Field(2.0, ge=0, description="rad per rad of payload angle error")
+    kd: float = Field(0.6, ge=0, description="rad per rad/s of payload rate (s)")
+    ki: float = Field(0.0, ge=0, description="Integral gain (1/s)")
+
+
+class PointingConfig(_Strict):
+    """Pointing of a joint-actuated buoy's payload by its joint servo (seed 003 Ch. 4)."""
+
+    type: Literal["buoy_pointing"]
+    sample_time: float = Field(gt=0)
+    latency: float = Field(0.0, ge=0, description="Commands reach the servo this much later (s)")
+    payload: str = Field(description="Payload body (its axis, -z, is the pointing direction)")
+    actuator: str = Field(description="Joint servo whose theta_cmd[1..2] are commanded")
+    law: Literal["sliding_mode", "pid"] = "sliding_mode"
+    vertical: float = Field(ge=0, lt=90, description="Aim: deg from the zenith")
+    azimuth: float = Field(0.0, description="Aim: deg from north towards east")
+    changes: list[PointingChange] = Field(default_factory=list)
+    K_ff: float = Field(1.60, description="Feed-forward gain (seed 003 Table 4.2, prototype)")
+    limit: float = Field(45.0, gt=0, le=90, description="Soft limit of each joint command (deg)")
+    sliding_mode: SlidingModeGains = SlidingModeGains()
+    pid: PointingPID = PointingPID()
+
+
 ControllerConfig = Annotated[
     AutopilotConfig
     | AllocationConfig
     | ScheduleConfig
     | RendezvousConfig
     | JointPIDConfig
-    | VehiclePDConfig,
+    | VehiclePDConfig
+    | PointingConfig,
     Field(discriminator="type"),
 ]
 
@@ -308,7 +355,7 @@ class JointConfig(_Strict):
     body b placed on it, when ``at_b`` is given)."""
 
     name: str = Field(pattern=r"^[A-Za-z_]\w*$")
-    type: Literal["weld", "revolute", "universal", "spherical", "fixed"]
+    type: Literal["weld", "revolute", "universal", "spherical", "fixed", "driven_universal"]
     a: str
     b: str | None = None
     at: Vector3 = Field((0.0, 0.0, 0.0), description="Joint point in body a's frame (m)")
@@ -323,6 +370,9 @@ class JointConfig(_Strict):
     angle: float | None = Field(None, description="Placed revolute joint: initial angle (rad)")
     rate: float | None = Field(None, description="Placed revolute joint: initial rate (rad/s)")
     motor: MotorConfig | None = Field(None, description="Revolute joint: a torque motor")
+    actuator: str | None = Field(
+        None, description="driven_universal: component whose theta[1..2] are the joint angles"
+    )
 
 
 class CouplingConfig(_Strict):
@@ -393,6 +443,7 @@ CONTROLLER_TYPES = (
     "rendezvous_mpc",
     "joint_pid",
     "vehicle_pd",
+    "buoy_pointing",
 )
 
 

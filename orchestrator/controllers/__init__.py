@@ -10,6 +10,7 @@ from orchestrator.controllers.allocation import ThrustAllocation, ThrusterModel
 from orchestrator.controllers.autopilot import DepthHeadingSpeedAutopilot
 from orchestrator.controllers.base import Controller
 from orchestrator.controllers.joint_control import JointPID, check
+from orchestrator.controllers.pointing import BuoyPointing
 from orchestrator.controllers.rendezvous import RendezvousController
 from orchestrator.controllers.schedule import Schedule
 from orchestrator.controllers.vehicle_pd import VehiclePD
@@ -19,6 +20,7 @@ from orchestrator.scenario import (
     AllocationConfig,
     AutopilotConfig,
     JointPIDConfig,
+    PointingConfig,
     RendezvousConfig,
     ScheduleConfig,
     VehiclePDConfig,
@@ -121,6 +123,11 @@ def make_controllers(
             continue
         if isinstance(config, ScheduleConfig):
             controllers.append(Schedule(name, config, _start_values(system, config, key)))
+            continue
+        if isinstance(config, PointingConfig):
+            system.instance(config.payload, key + ".payload")
+            system.instance(config.actuator, key + ".actuator")
+            controllers.append(BuoyPointing(name, config))
             continue
         system.instance(config.vehicle, key + ".vehicle")
         if isinstance(config, AutopilotConfig):

@@ -16,7 +16,14 @@ from orchestrator.scenario import PID
 
 
 class Controller(ABC):
-    """A sampled controller with named input and output signals."""
+    """A sampled controller with named input and output signals.
+
+    ``latency`` (s): the master applies the outputs this much after the sample (a delay line),
+    except those named in ``monitors`` (measurements, published at the sample).
+    """
+
+    latency: float = 0.0
+    monitors: tuple[str, ...] = ()
 
     def __init__(self, name: str, sample_time: float, inputs: list[str], outputs: list[str]):
         self.name = name

@@ -25,12 +25,14 @@ SOLVERS = ("auto", "svd", "cholesky")
 
 @dataclass
 class Stacked:
-    """All joints' rows: Phi (m, 6N), b (m), residual c (m), and each joint's row slice."""
+    """All joints' rows: Phi (m, 6N), b (m), residual c (m), each joint's row slice, and the
+    velocity the rows prescribe (Phi nu = velocity; nonzero only for driven joints)."""
 
     phi: np.ndarray
     b: np.ndarray
     c: np.ndarray
     slices: dict[str, slice]
+    velocity: np.ndarray
 
 
 class Assembly:
@@ -117,7 +119,7 @@ class Assembly:
         """Stack every joint's rows into one system over all bodies' accelerations."""
         n = 6 * len(self.bodies)
         m = sum(j.n_rows for j in self.joints)
-        phi, b, c = np.zeros((m, n)), np.zeros(m), np.zeros(m)
+        phi, b, c, velocity = np.zeros((m, n)), np.zeros(m), np.zeros(m), np.zeros(m)
         slices: dict[str, slice] = {}
         row = 0
         for joint in self.joints:
@@ -130,16 +132,19 @@ class Assembly:
                 ib = self.index[joint.b]
                 phi[part, 6 * ib : 6 * ib + 6] += rows.phi_b
             b[part], c[part] = rows.b, rows.c
+            if rows.velocity is not None:
+                velocity[part] = rows.velocity
             slices[joint.name] = part
             row += joint.n_rows
-        return Stacked(phi, b, c, slices)
+        return Stacked(phi, b, c, slices, velocity)
 
     def accelerations(
         self, poses: list[Pose], a_u: np.ndarray, baumgarte: tuple[float, float] = (0.0, 0.0)
     ) -> tuple[np.ndarray, np.ndarray, Stacked]:
         """Constrained accelerations (6N), multipliers and the stacked rows.
 
-        ``baumgarte`` = (alpha, beta) adds -alpha c_dot - beta c to b (c_dot = Phi nu).
+        ``baumgarte`` = (alpha, beta) adds -alpha c_dot - beta c to b (c_dot = Phi nu minus
+        the prescribed velocity).
         """
         s = self.stack(poses)
         if not self.joints:
@@ -148,7 +153,7 @@ class Assembly:
         alpha, beta = baumgarte
         if alpha or beta:
             nu = np.concatenate([p.nu for p in poses])
-            b = b - alpha * (s.phi @ nu) - beta * s.c
+            b = b - alpha * (s.phi @ nu - s.velocity) - beta * s.c
         use_cholesky = self.solver == "cholesky" or (self.solver == "auto" and self.full_rank)
         if use_cholesky:
             a_c, lam = udwadia_kalaba_cholesky(a_u, s.phi, b, self.M_inv)
@@ -181,11 +186,13 @@ class Assembly:
     # -- projections ------------------------------------------------------------------------
 
     def project_velocities(self, poses: list[Pose]) -> np.ndarray:
-        """Velocities (N, 6) projected onto Phi nu = 0 in the mass metric."""
+        """Velocities (N, 6) projected onto Phi nu = velocity (the prescribed one of driven
+        joints, else 0) in the mass metric."""
         nu = np.concatenate([p.nu for p in poses])
         if not self.joints:
             return nu.reshape(-1, 6)
-        return project_onto_nullspace(nu, self.stack(poses).phi, self.M_inv).reshape(-1, 6)
+        s = self.stack(poses)
+        return project_onto_nullspace(nu, s.phi, self.M_inv, s.velocity).reshape(-1, 6)
 
     def project_positions(
         self, P: np.ndarray, Q: np.ndarray, tolerance: float = 1e-13, iterations: int = 8

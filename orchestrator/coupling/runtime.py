@@ -8,7 +8,8 @@ Between macro steps it projects positions and velocities onto the constraint man
 makes topology changes: docking (plastic impact, then a weld at the captured relative pose)
 and undocking. Motors on revolute joints add their torque pairs to the unconstrained
 accelerations before the solve (``motors.py``); joints with ``at_b`` place their body b at
-the start (``placement.py``).
+the start (``placement.py``). Driven joints take their angles, rates and accelerations from
+their actuator's states and state derivatives (``driven.py``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from orchestrator.coupling.assembly import Assembly
+from orchestrator.coupling.driven import Drive, DrivenUniversal, actuator_indices
 from orchestrator.coupling.joints import JOINT_TYPES, WORLD, Joint, Pose, Revolute
 from orchestrator.coupling.motors import JointMotors, Motor
 from orchestrator.coupling.placement import check_rotation, placed_pose, quaternion
@@ -90,12 +92,15 @@ class ConstraintCoupling:
         masses = [self._mass(b) for b in self.bodies]
         self.assembly = Assembly(self.bodies, masses, config.solver) if self.bodies else None
         self.pairs = [self._pair(k, d) for k, d in enumerate(docking)]
+        self.drives: list[Drive] = []
         poses = self.poses(x0)
         self._placed: dict[str, int] = {}  # body -> index of the joint that placed it
         self._parents: dict[str, int] = {}  # body -> first joint that placed a child from it
         motors = []
         for k, spec in enumerate(joints):
             joint = self._add_from_config(k, spec, poses, x0)
+            if isinstance(joint, DrivenUniversal) or spec.actuator is not None:
+                self.drives.append(self._drive(k, spec, joint))
             if spec.motor is not None:
                 if not isinstance(joint, Revolute):
                     raise self._error(f"joints[{k}].motor", "only revolute joints have motors")
@@ -201,6 +206,23 @@ class ConstraintCoupling:
         x0[self._p[ib]], x0[self._q[ib]], x0[self._nu[ib]] = pose.p, quaternion(pose.R), pose.nu
         return JOINT_TYPES[spec.type](spec.name, spec.a, b, at_a, at_b, rotation, **extra)
 
+    def _drive(self, k: int, spec: JointConfig, joint: Joint) -> Drive:
+        """Bind driven joint ``k`` to the states of its actuator component."""
+        key = f"joints[{k}].actuator"
+        if not isinstance(joint, DrivenUniversal):
+            raise self._error(
+                key, f"only a driven_universal joint has an actuator, not {spec.type}"
+            )
+        if spec.actuator is None:
+            raise self._error(key, "missing: the component whose theta[1..2] drive the joint")
+        self.system.instance(spec.actuator, key)
+        found = actuator_indices(self.system.state_index(), spec.actuator)
+        if found is None:
+            raise self._error(
+                key, f"'{spec.actuator}' has no states theta[1..2] and omega[1..2] (a JointServo)"
+            )
+        return Drive(joint, *found)
+
     def _port(self, body: str, number: int, key: str) -> Port:
         instance = self.system.instances[body]
         names = [f"data.port_position[{number},{i}]" for i in (1, 2, 3)]
@@ -227,8 +249,11 @@ class ConstraintCoupling:
 
     # -- state access -----------------------------------------------------------------------
 
-    def poses(self, x: np.ndarray) -> list[Pose]:
-        """Poses of all bodies in the state vector ``x``."""
+    def poses(self, x: np.ndarray, dx: np.ndarray | None = None) -> list[Pose]:
+        """Poses of all bodies in the state vector ``x``; driven joints take their motion from
+        their actuators' states in ``x`` (and accelerations in ``dx``, when given)."""
+        for drive in self.drives:
+            drive.follow(x, dx)
         return self.assembly.poses(x[self._p], x[self._q], x[self._nu])
 
     def joint_names(self) -> list[str]:
@@ -238,11 +263,12 @@ class ConstraintCoupling:
 
     def column_names(self) -> list[str]:
         """Recorded columns of every joint: errors and generalized forces on a and b; angle,
-        rate and motor torque of revolute joints."""
+        rate and motor torque of revolute joints; the two torques of driven joints."""
         names = []
         for joint in self.joint_names():
             names += [f"{joint}.{c}" for c in VIOLATION_COLUMNS]
             names += [f"{joint}.force_{side}[{i}]" for side in "ab" for i in range(1, 7)]
+        names += [f"{d.joint.name}.torque[{i}]" for d in self.drives for i in (1, 2)]
         return names + self.signal_names()
 
     def columns(self, x: np.ndarray, dx: np.ndarray) -> dict[str, float]:
@@ -251,9 +277,17 @@ class ConstraintCoupling:
         for joint, (position, angle) in self.violations(x).items():
             values[f"{joint}.position_error"] = position
             values[f"{joint}.angle_error"] = angle
-        for joint, sides in self.constraint_forces(x, dx).items():
+        forces = self.constraint_forces(x, dx)
+        for joint, sides in forces.items():
             for side, force in zip("ab", sides, strict=True):
                 values.update({f"{joint}.force_{side}[{i + 1}]": f for i, f in enumerate(force)})
+        poses = self.poses(x, dx)
+        for drive in self.drives:
+            j = drive.joint
+            torques = j.torques(
+                poses[self.assembly.index[j.a]], poses[self.assembly.index[j.b]], forces[j.name][1]
+            )
+            values.update({f"{j.name}.torque[{i + 1}]": t for i, t in enumerate(torques)})
         if self.motors is not None:
             values.update(self.motors.measure(self.poses(x)))
             values.update(self.motors.applied())
@@ -291,7 +325,7 @@ class ConstraintCoupling:
         """Replace the bodies' der(nu) in ``dx`` by the constrained accelerations."""
         if not self.assembly.joints:
             return
-        poses = self.poses(x)
+        poses = self.poses(x, dx)
         a_c, _, _ = self.assembly.accelerations(
             poses, self._unconstrained(dx), tuple(self.config.baumgarte)
         )
@@ -311,7 +345,7 @@ class ConstraintCoupling:
         """Each joint's generalized force on its bodies, given unconstrained ``dx``."""
         if not self.assembly.joints:
             return {}
-        poses = self.poses(x)
+        poses = self.poses(x, dx)
         _, lam, stacked = self.assembly.accelerations(
             poses, self._unconstrained(dx), tuple(self.config.baumgarte)
         )
@@ -324,6 +358,7 @@ class ConstraintCoupling:
         if not self.config.projection or not self.assembly.joints:
             return x
         x = x.copy()
+        self.poses(x)  # driven joints follow the actuators' angles of x
         P, Q = self.assembly.project_positions(x[self._p], x[self._q])
         x[self._p], x[self._q] = P, Q
         x[self._nu] = self.assembly.project_velocities(self.poses(x))

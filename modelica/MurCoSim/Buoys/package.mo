@@ -385,7 +385,7 @@ under water).</p>
   equation
     for i in 1:2 loop
       error[i] = max(-stop, min(stop, theta_cmd[i])) - theta[i];
-      rate_demand[i] = (if error[i] >= 0 then 1 else -1)*min(rate_max, min(sqrt(2*acceleration_max*abs(error[i])), abs(error[i])/T_position));
+      rate_demand[i] = (if error[i] >= 0 then 1 else -1)*min(rate_max, min(sqrt(2*acceleration_max*max(0, abs(error[i]) - abs(omega[i])*T_rate)), abs(error[i])/T_position));
       alpha[i] = max(-acceleration_max, min(acceleration_max, (rate_demand[i] - omega[i])/T_rate));
       der(theta[i]) = omega[i];
       der(omega[i]) = alpha[i];
@@ -394,11 +394,13 @@ under water).</p>
 <p>A continuous-time model of seed 003's low-level axis controllers in position-velocity mode
 with zero commanded end velocity (Sec. 2.8, App. C), which all its trials use: each axis
 drives to its command, clamped to the stops, along the fastest profile the limits allow.
-The rate demand is the smallest of the rate limit, the braking rate sqrt(2 a_max |e|) that
-still stops at the target with the acceleration limit, and |e|/T_position near the target;
-a rate loop with time constant T_rate follows it within the acceleration limit. Commands
-beyond the stops drive the axis to the stop, where the braking curve brings it to rest (the
-overshoot is of the order a_max T_rate^2/2, below 0.1 deg).</p>
+The rate demand is the smallest of the rate limit, the braking rate that still stops at the
+target with the acceleration limit, and |e|/T_position near the target; a rate loop with time
+constant T_rate follows it within the acceleration limit. The braking rate is taken at the
+distance left after the rate loop's lag, sqrt(2 a_max (|e| - |omega| T_rate)): without that
+margin an axis arriving at 90 deg/s would pass its target by 1.4 deg before the loop's
+deceleration builds up; with it the axis stops at the target. Commands beyond the stops drive
+the axis to the stop, where it comes to rest.</p>
 <p>The joint is kinematic as in seed 003 (Sec. 0: the joint angles are inputs to the body
 dynamics): the orchestrator's driven universal joint makes the relative rotation of the two
 bodies follow theta, omega and alpha, and reports the joint torque as the constraint
