@@ -29,7 +29,17 @@ from orchestrator.run import run_scenario
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 THRESHOLD = 5.0  # deg: seed 003's preferred composite pointing error
-PARTS = ("kff", "vertical", "rate", "latency", "acceleration", "regular", "irregular", "sea")
+PARTS = (
+    "kff",
+    "vertical",
+    "rate",
+    "rate_latency",
+    "latency",
+    "acceleration",
+    "regular",
+    "irregular",
+    "sea",
+)
 
 
 @dataclass(frozen=True)
@@ -38,6 +48,9 @@ class Row:
 
     label: str
     values: dict[str, float | None]
+
+
+Study = Callable[[Path, Path, dict[str, object]], list[Row]]  # (out, fmu_dir, model changes)
 
 
 def load(name: str) -> dict:
@@ -112,14 +125,15 @@ def calm(vertical: float = 25.0, changes: dict[str, object] | None = None) -> di
 
 def sweep(
     label: str, values: list[float], changes: Callable[[float], dict[str, object]], vertical: float
-) -> Callable[[Path, Path], list[Row]]:
-    """A study over ``values`` of one setting, each run of the calm scenario."""
+) -> Study:
+    """A study over ``values`` of one setting (``label``, with its unit), each run of the calm
+    scenario."""
 
-    def study(out: Path, fmu_dir: Path) -> list[Row]:
+    def study(out: Path, fmu_dir: Path, model: dict[str, object]) -> list[Row]:
         rows = []
         for value in values:
-            name = f"{label}_{value:g}".replace(".", "p")
-            columns = run(calm(vertical, changes(value)), name, out, fmu_dir)
+            name = f"run_{value:g}".replace(".", "p")
+            columns = run(calm(vertical, {**model, **changes(value)}), name, out, fmu_dir)
             rows.append(pointing_row(f"{label} {value:g}", columns, 10.0, 30.0))
         return rows
 
@@ -191,7 +205,7 @@ def wave_row(label: str, columns: dict[str, np.ndarray], change: float, stop: fl
     )
 
 
-def regular_study(out: Path, fmu_dir: Path) -> list[Row]:
+def regular_study(out: Path, fmu_dir: Path, model: dict[str, object]) -> list[Row]:
     """Seed 003's regular seas trials 2 and 3 and the prototype's own heave period."""
     slope = 0.045 * 9.8 / (8 * np.pi)  # A = M g T^2/(8 pi), seed 003 eq. 5.3
     cases = [(0.05, 2.0), (0.075, 2.0), (0.05, 1.45)]
@@ -199,12 +213,12 @@ def regular_study(out: Path, fmu_dir: Path) -> list[Row]:
     rows = []
     for amplitude, period in cases:
         name = f"regular_{amplitude:g}_{period:g}".replace(".", "p")
-        columns = run(regular(amplitude, period), name, out, fmu_dir)
+        columns = run(variant(regular(amplitude, period), model), name, out, fmu_dir)
         rows.append(wave_row(f"A {amplitude:g} m, T {period:g} s", columns, 15.0, 30.0))
     return rows
 
 
-def irregular_study(out: Path, fmu_dir: Path) -> list[Row]:
+def irregular_study(out: Path, fmu_dir: Path, model: dict[str, object]) -> list[Row]:
     """Seed 003's irregular seas trial 2: the same sea with components up to 6 rad/s (c1) and
     up to 1 rad/s (c2)."""
     rows = []
@@ -213,7 +227,7 @@ def irregular_study(out: Path, fmu_dir: Path) -> list[Row]:
             f"components.{sea}.parameters.omega_cutoff": cutoff
             for sea in ("sea_housing", "sea_payload")
         }
-        document = variant(load("buoy_irregular_sea.toml"), changes)
+        document = variant(load("buoy_irregular_sea.toml"), {**model, **changes})
         columns = run(document, f"irregular_{cutoff:g}".replace(".", "p"), out, fmu_dir)
         rows.append(wave_row(f"H_s 2 m, up to {cutoff:g} rad/s", columns, 45.0, 90.0))
     return rows
@@ -267,22 +281,34 @@ def markdown(title: str, rows: list[Row]) -> str:
     return "\n".join(lines) + "\n"
 
 
-STUDIES: dict[str, tuple[str, Callable[[Path, Path], list[Row]]]] = {
+STUDIES: dict[str, tuple[str, Study]] = {
     "vertical": (
         "Payload vertical angle (12.5 Hz, 80 ms latency; azimuth 0 then 90 deg at 10 s)",
-        lambda out, fmu_dir: [
+        lambda out, fmu_dir, model: [
             pointing_row(
-                f"vertical {v:g} deg", run(calm(v), f"vertical_{v:g}", out, fmu_dir), 10.0, 30.0
+                f"vertical {v:g} deg",
+                run(calm(v, model), f"vertical_{v:g}", out, fmu_dir),
+                10.0,
+                30.0,
             )
             for v in (20.0, 25.0, 30.0, 35.0)
         ],
     ),
     "rate": (
-        "Control period, no latency (25 deg from the zenith)",
+        "Control period, no latency (seed 003 Sec. 5.3; 25 deg from the zenith)",
         sweep(
             "period (s)",
             [0.02, 0.04, 0.08, 0.1, 0.2, 0.25, 0.3],
             lambda T: {"controllers.pointing.sample_time": T, "controllers.pointing.latency": 0.0},
+            25.0,
+        ),
+    ),
+    "rate_latency": (
+        "Control period with 80 ms latency (25 deg from the zenith)",
+        sweep(
+            "period (s)",
+            [0.02, 0.04, 0.08, 0.1, 0.2, 0.25, 0.3],
+            lambda T: {"controllers.pointing.sample_time": T, "controllers.pointing.latency": 0.08},
             25.0,
         ),
     ),
@@ -312,12 +338,29 @@ STUDIES: dict[str, tuple[str, Callable[[Path, Path], list[Row]]]] = {
 }
 
 
+def model_changes(axial_drag: float | None, boundary_layer: float | None) -> dict[str, object]:
+    """Scenario changes of a model variant: both bodies' axial drag scaling C_Df_z (N.s/m3) and
+    the sliding mode's boundary layer h (rad/s); None keeps the scenario files' values."""
+    changes: dict[str, object] = {}
+    if axial_drag is not None:
+        for body in ("housing", "payload"):
+            changes[f"components.{body}.parameters"] = {"data.C_Df_z": axial_drag}
+    if boundary_layer is not None:
+        changes["controllers.pointing.sliding_mode.h"] = boundary_layer
+    return changes
+
+
 def run_studies(
-    parts: list[str], out: Path, fmu_dir: Path, report: Callable[[str], None] = print
+    parts: list[str],
+    out: Path,
+    fmu_dir: Path,
+    model: dict[str, object] | None = None,
+    report: Callable[[str], None] = print,
 ) -> Path:
-    """Run the chosen parts; the tables go to ``out/buoy_study.md`` (returned) and ``report``."""
+    """Run the chosen parts with the ``model`` changes (see :func:`model_changes`); the tables
+    go to ``out/buoy_study.md`` (returned) and ``report``."""
     out.mkdir(parents=True, exist_ok=True)
-    sections = []
+    sections = [f"Model changes: {model}\n" if model else "Model as in the scenario files\n"]
     for part in parts:
         if part == "kff":
             k = calibrate_kff(out / "kff", fmu_dir)
@@ -326,7 +369,7 @@ def run_studies(
             text = markdown("Irregular sea, one hour at a fixed point", sea_statistics(fmu_dir))
         else:
             title, study = STUDIES[part]
-            text = markdown(title, study(out / part, fmu_dir))
+            text = markdown(title, study(out / part, fmu_dir, model or {}))
         report(text)
         sections.append(text)
     path = out / "buoy_study.md"

@@ -123,13 +123,14 @@ def _buoy_parts() -> tuple[str, ...]:
 
 
 def _buoy_study(args: argparse.Namespace) -> None:
-    from orchestrator.buoy_study import run_studies
+    from orchestrator.buoy_study import model_changes, run_studies
 
     parts = args.parts or list(_buoy_parts())
     unknown = [p for p in parts if p not in _buoy_parts()]
     if unknown:
         raise MurcosimError(f"buoy-study: unknown part(s) {unknown}, expected {_buoy_parts()}")
-    print(f"written to {run_studies(parts, args.out, args.fmu_dir)}")
+    model = model_changes(args.axial_drag, args.boundary_layer)
+    print(f"written to {run_studies(parts, args.out, args.fmu_dir, model)}")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -207,6 +208,8 @@ def parser() -> argparse.ArgumentParser:
         help="default: all of " + ", ".join(_buoy_parts()),
     )
     bs.add_argument("--out", type=Path, default=Path("results/buoy_study"))
+    bs.add_argument("--axial-drag", type=float, help="C_Df_z of both bodies (N.s/m3)")
+    bs.add_argument("--boundary-layer", type=float, help="sliding mode h (rad/s)")
     bs.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
     bs.set_defaults(func=_buoy_study)
     return p

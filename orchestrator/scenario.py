@@ -307,8 +307,8 @@ class SlidingModeGains(_Strict):
 class PointingPID(_Strict):
     """PID + feed-forward law of seed 003 (eq. 4.44), per joint axis; joint angle in rad."""
 
-    kp: float = Field(2.0, ge=0, description="rad per rad of payload angle error")
-    kd: float = Field(0.6, ge=0, description="rad per rad/s of payload rate (s)")
+    kp: float = Field(1.0, ge=0, description="rad per rad of payload angle error")
+    kd: float = Field(0.3, ge=0, description="rad per rad/s of payload rate (s)")
     ki: float = Field(0.0, ge=0, description="Integral gain (1/s)")
 
 

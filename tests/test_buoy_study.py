@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from orchestrator.buoy_study import Row, markdown, settling_time, window
+from orchestrator.buoy_study import Row, markdown, model_changes, settling_time, window
 from orchestrator.cli import main
 
 
@@ -57,3 +57,13 @@ def test_unknown_part_is_a_one_line_error(capsys):
     assert main(["buoy-study", "--parts", "tides"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "'tides'" in err and "latency" in err
+
+
+def test_model_variant_changes_both_bodies_and_the_boundary_layer():
+    """The command's model options become scenario changes of both bodies and the controller;
+    without them nothing changes."""
+    changes = model_changes(926.0, 0.02)
+    assert changes["components.housing.parameters"] == {"data.C_Df_z": 926.0}
+    assert changes["components.payload.parameters"] == {"data.C_Df_z": 926.0}
+    assert changes["controllers.pointing.sliding_mode.h"] == 0.02
+    assert model_changes(None, None) == {}
