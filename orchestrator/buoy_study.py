@@ -140,6 +140,16 @@ def sweep(
     return study
 
 
+def period_sweep(latency: float) -> Study:
+    """The control-period study (20-300 ms) of the calm scenario at 25 deg, with ``latency`` s."""
+    return sweep(
+        "period (s)",
+        [0.02, 0.04, 0.08, 0.1, 0.2, 0.25, 0.3],
+        lambda T: {"controllers.pointing.sample_time": T, "controllers.pointing.latency": latency},
+        25.0,
+    )
+
+
 def static_roll(joint_angle: float, out: Path, fmu_dir: Path) -> float:
     """Payload roll (deg) at rest with joint axis 1 held at ``joint_angle`` (deg), axis 2 at 0,
     the stops lifted: the mean over the last 20 s of 60 s."""
@@ -296,21 +306,11 @@ STUDIES: dict[str, tuple[str, Study]] = {
     ),
     "rate": (
         "Control period, no latency (seed 003 Sec. 5.3; 25 deg from the zenith)",
-        sweep(
-            "period (s)",
-            [0.02, 0.04, 0.08, 0.1, 0.2, 0.25, 0.3],
-            lambda T: {"controllers.pointing.sample_time": T, "controllers.pointing.latency": 0.0},
-            25.0,
-        ),
+        period_sweep(latency=0.0),
     ),
     "rate_latency": (
         "Control period with 80 ms latency (25 deg from the zenith)",
-        sweep(
-            "period (s)",
-            [0.02, 0.04, 0.08, 0.1, 0.2, 0.25, 0.3],
-            lambda T: {"controllers.pointing.sample_time": T, "controllers.pointing.latency": 0.08},
-            25.0,
-        ),
+        period_sweep(latency=0.08),
     ),
     "latency": (
         "Latency at a 40 ms control period (25 deg from the zenith)",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from orchestrator.controllers.base import Controller, PIDLoop
+from orchestrator.controllers.base import Controller, PIDLoop, body_state_signals
 from orchestrator.kinematics import euler_angles, rotation_matrix, wrap_angle
 from orchestrator.scenario import AutopilotConfig
 
@@ -18,11 +18,8 @@ class DepthHeadingSpeedAutopilot(Controller):
     """
 
     def __init__(self, name: str, config: AutopilotConfig) -> None:
-        v = config.vehicle
-        inputs = [f"{v}.p[{i}]" for i in range(1, 4)] + [f"{v}.q[{i}]" for i in range(1, 5)]
-        inputs += [f"{v}.nu[{i}]" for i in range(1, 7)]
         outputs = [f"{name}.tau[{i}]" for i in range(1, 7)]
-        super().__init__(name, config.sample_time, inputs, outputs)
+        super().__init__(name, config.sample_time, body_state_signals(config.vehicle), outputs)
         self.config = config
         g, dt = config.gains, config.sample_time
         self.depth = PIDLoop(g.depth, dt)

@@ -41,6 +41,16 @@ class Controller(ABC):
         return False
 
 
+def body_state_signals(body: str) -> list[str]:
+    """The signals of a body's full state: ``p`` (NED, m), ``q`` (quaternion), ``nu`` (body
+    frame, m/s and rad/s), in that order (13 signals)."""
+    return (
+        [f"{body}.p[{i}]" for i in range(1, 4)]
+        + [f"{body}.q[{i}]" for i in range(1, 5)]
+        + [f"{body}.nu[{i}]" for i in range(1, 7)]
+    )
+
+
 class PIDLoop:
     """One PID loop with a clamped integral, derivative on a measured rate."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from orchestrator.controllers.base import Controller
+from orchestrator.controllers.base import Controller, body_state_signals
 from orchestrator.controllers.reference import TimeReference
 from orchestrator.kinematics import euler_angles, rotation_matrix, wrap_angle
 from orchestrator.scenario import VehiclePDConfig
@@ -34,11 +34,8 @@ class VehiclePD(Controller):
     """
 
     def __init__(self, name: str, config: VehiclePDConfig) -> None:
-        v = config.vehicle
-        inputs = [f"{v}.p[{i}]" for i in range(1, 4)] + [f"{v}.q[{i}]" for i in range(1, 5)]
-        inputs += [f"{v}.nu[{i}]" for i in range(1, 7)]
         outputs = [f"{name}.tau[{i}]" for i in range(1, 7)]
-        super().__init__(name, config.sample_time, inputs, outputs)
+        super().__init__(name, config.sample_time, body_state_signals(config.vehicle), outputs)
         self.kp, self.kd = np.array(config.kp), np.array(config.kd)
         r = config.reference
         self.reference = [TimeReference(c) for c in (r.x, r.y, r.z, r.roll, r.pitch, r.yaw)]
