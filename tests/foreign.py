@@ -1,7 +1,8 @@
 """FMUs that murcosim did not build, made inside the tests by other generators.
 
-- ``spring_mass_fmu``: an FMI 2.0 FMU compiled with gcc from ``data/spring_mass.c`` against
-  FMPy's copy of the FMI headers, with a hand-written modelDescription.xml;
+- ``spring_mass_fmu``: an FMI 2.0 or 3.0 FMU compiled with gcc from ``data/spring_mass.c`` or
+  ``data/spring_mass_fmi3.c`` against FMPy's copy of the FMI headers, with a hand-written
+  modelDescription.xml;
 - ``python_fmu``: an FMI 2.0 Co-Simulation FMU made by pythonfmu from a small Python class.
 """
 
@@ -12,7 +13,7 @@ import zipfile
 from pathlib import Path
 
 import fmpy
-from fmpy import platform
+from fmpy import platform, platform_tuple
 
 DATA = Path(__file__).parent / "data"
 HEADERS = Path(fmpy.__file__).parent / "c-code"
@@ -61,46 +62,116 @@ SPRING_MASS_STRUCTURE = """
 """
 
 
-def _archive(path: Path, model_description: str, binary: Path, identifier: str) -> Path:
-    with zipfile.ZipFile(path, "w") as archive:
-        archive.writestr("modelDescription.xml", model_description)
-        archive.write(binary, f"binaries/{platform}/{identifier}.so")
-    return path
-
-
-def spring_mass_fmu(
-    folder: Path, interfaces: tuple[str, ...] = ("ModelExchange", "CoSimulation")
-) -> Path:
-    """Compile the spring-mass FMU into ``folder``; ``interfaces`` chooses what it declares."""
-    identifier = "SpringMass"
-    binary = folder / f"{identifier}.so"
-    if not binary.exists():
-        subprocess.run(
-            ["gcc", "-shared", "-fPIC", "-O2", f"-I{HEADERS}", str(DATA / "spring_mass.c")]
-            + ["-o", str(binary), "-lm"],
-            check=True,
-        )
-    roll_back = 'canGetAndSetFMUstate="true"'
-    declared = "".join(
-        f'  <{kind} modelIdentifier="{identifier}" {roll_back}/>\n' for kind in interfaces
-    )
-    text = f"""<?xml version="1.0" encoding="UTF-8"?>
-<fmiModelDescription fmiVersion="2.0" modelName="SpringMass"
-    guid="{{8c4e810f-3df3-4a00-8276-176fa3c9f000}}" numberOfEventIndicators="0"
-    generationTool="hand-written C">
-{declared}  <UnitDefinitions>
+SPRING_MASS_UNITS = """
+  <UnitDefinitions>
     <Unit name="kg"><BaseUnit kg="1"/></Unit>
     <Unit name="m"><BaseUnit m="1"/></Unit>
     <Unit name="m/s"><BaseUnit m="1" s="-1"/></Unit>
     <Unit name="N"><BaseUnit kg="1" m="1" s="-2"/></Unit>
     <Unit name="N/m"><BaseUnit kg="1" s="-2"/></Unit>
+    <Unit name="s"><BaseUnit s="1"/></Unit>
   </UnitDefinitions>
-  <ModelVariables>{SPRING_MASS_VARIABLES}  </ModelVariables>
-  <ModelStructure>{SPRING_MASS_STRUCTURE}  </ModelStructure>
+"""
+
+SPRING_MASS_VARIABLES_3 = """
+    <Float64 name="time" valueReference="9" causality="independent" variability="continuous"
+        unit="s"/>
+    <Float64 name="m" valueReference="0" causality="parameter" variability="fixed" unit="kg"
+        start="1" description="mass"/>
+    <Float64 name="k" valueReference="1" causality="parameter" variability="fixed" unit="N/m"
+        start="0" description="spring stiffness"/>
+    <Float64 name="x" valueReference="2" causality="output" variability="continuous"
+        initial="exact" unit="m" start="0" description="position">
+      <Alias name="position" description="alias of x"/>
+    </Float64>
+    <Float64 name="v" valueReference="3" causality="output" variability="continuous"
+        initial="exact" unit="m/s" start="0" description="speed"/>
+    <Float64 name="der(x)" valueReference="4" causality="local" variability="continuous"
+        derivative="2"/>
+    <Float64 name="der(v)" valueReference="5" causality="local" variability="continuous"
+        derivative="3"/>
+    <Float64 name="F" valueReference="6" causality="input" variability="continuous" unit="N"
+        start="0" description="external force"/>
+    <Float64 name="x_other" valueReference="7" causality="input" variability="continuous"
+        unit="m" start="0" description="position of the neighbour"/>
+    <Float64 name="F_other" valueReference="8" causality="output" variability="continuous"
+        unit="N" description="spring force on the neighbour"/>
+"""
+
+SPRING_MASS_STRUCTURE_3 = """
+    <Output valueReference="2" dependencies=""/>
+    <Output valueReference="3" dependencies=""/>
+    <Output valueReference="8" dependencies="2 7"/>
+    <ContinuousStateDerivative valueReference="4" dependencies="3"/>
+    <ContinuousStateDerivative valueReference="5" dependencies="2 6 7"/>
+    <InitialUnknown valueReference="8" dependencies="1 2 7"/>
+    <InitialUnknown valueReference="4" dependencies="3"/>
+    <InitialUnknown valueReference="5" dependencies="0 1 2 6 7"/>
+"""
+
+
+def _compile(folder: Path, identifier: str, sources: list[str]) -> Path:
+    """gcc the sources of ``data/`` into ``folder/<identifier>.so`` (once per folder)."""
+    binary = folder / f"{identifier}.so"
+    if not binary.exists():
+        subprocess.run(
+            ["gcc", "-shared", "-fPIC", "-O2", f"-I{HEADERS}"]
+            + [str(DATA / source) for source in sources]
+            + ["-o", str(binary), "-lm"],
+            check=True,
+        )
+    return binary
+
+
+def _archive(path: Path, model_description: str, binary: Path, binaries: str) -> Path:
+    """Zip a model description and a binary (``binaries/<binaries>/<binary name>``)."""
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("modelDescription.xml", model_description)
+        archive.write(binary, f"binaries/{binaries}/{binary.name}")
+    return path
+
+
+SPRING_MASS = {  # FMI version: identifier, sources, header attributes, description, binaries
+    "2.0": (
+        "SpringMass",
+        ["spring_mass.c"],
+        'guid="{8c4e810f-3df3-4a00-8276-176fa3c9f000}" numberOfEventIndicators="0"',
+        ("canGetAndSetFMUstate", SPRING_MASS_VARIABLES, SPRING_MASS_STRUCTURE),
+        platform,
+    ),
+    "3.0": (
+        "SpringMass3",
+        ["spring_mass_fmi3.c", "fmi3_unsupported.c"],
+        'instantiationToken="{0d6f3c57-4a0e-4b8e-9a55-5a4f3c2b9e30}"',
+        ("canGetAndSetFMUState", SPRING_MASS_VARIABLES_3, SPRING_MASS_STRUCTURE_3),
+        platform_tuple,
+    ),
+}
+
+
+def spring_mass_fmu(
+    folder: Path,
+    interfaces: tuple[str, ...] = ("ModelExchange", "CoSimulation"),
+    fmi_version: str = "2.0",
+) -> Path:
+    """Compile the spring-mass FMU of FMI ``fmi_version`` (2.0 or 3.0) into ``folder``;
+    ``interfaces`` chooses what it declares (each with roll back)."""
+    identifier, sources, header, (roll_back, variables, structure), binaries = SPRING_MASS[
+        fmi_version
+    ]
+    binary = _compile(folder, identifier, sources)
+    declared = "".join(
+        f'  <{kind} modelIdentifier="{identifier}" {roll_back}="true"/>\n' for kind in interfaces
+    )
+    text = f"""<?xml version="1.0" encoding="UTF-8"?>
+<fmiModelDescription fmiVersion="{fmi_version}" modelName="{identifier}" {header}
+    generationTool="hand-written C">
+{declared}{SPRING_MASS_UNITS}  <ModelVariables>{variables}  </ModelVariables>
+  <ModelStructure>{structure}  </ModelStructure>
 </fmiModelDescription>
 """
     suffix = "_".join({"ModelExchange": "me", "CoSimulation": "cs"}[k] for k in interfaces)
-    return _archive(folder / f"SpringMass_{suffix}.fmu", text, binary, identifier)
+    return _archive(folder / f"{identifier}_{suffix}.fmu", text, binary, binaries)
 
 
 def python_fmu(folder: Path, name: str, source: str, roll_back: bool = False) -> Path:

@@ -46,9 +46,11 @@ def analytic_positions(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return centre - M2 / (M1 + M2) * d, centre + M1 / (M1 + M2) * d
 
 
-@pytest.fixture(scope="module")
-def spring_mass_cs(tmp_path_factory):
-    return spring_mass_fmu(tmp_path_factory.mktemp("foreign"), ("CoSimulation",))
+@pytest.fixture(scope="module", params=["2.0", "3.0"], ids=["FMI2", "FMI3"])
+def spring_mass_cs(request, tmp_path_factory):
+    """The spring-mass Co-Simulation FMU of FMI 2.0 and of FMI 3.0."""
+    folder = tmp_path_factory.mktemp("foreign")
+    return spring_mass_fmu(folder, ("CoSimulation",), request.param)
 
 
 def max_error(run, fmu, step, order, inputs="hold"):

@@ -7,25 +7,32 @@ import zipfile
 
 import numpy as np
 import pytest
+from fmpy.validation import validate_fmu
 from foreign import spring_mass_fmu
 
 from orchestrator.cli import main
 from orchestrator.errors import FMUError, ScenarioError
-from orchestrator.fmu import CO_SIMULATION, FMU, MODEL_EXCHANGE
+from orchestrator.fmu import CO_SIMULATION, FMU, MODEL_EXCHANGE, FMUInstance
 
 
 @pytest.fixture(scope="module")
 def foreign(tmp_path_factory):
+    """The spring-mass FMUs: "me", "cs", "both" of FMI 2.0 and "me3", "cs3", "both3" of 3.0."""
     folder = tmp_path_factory.mktemp("foreign")
+    kinds = {"me": ("ModelExchange",), "cs": ("CoSimulation",)}
+    kinds["both"] = kinds["me"] + kinds["cs"]
     return {
-        "me": spring_mass_fmu(folder, ("ModelExchange",)),
-        "cs": spring_mass_fmu(folder, ("CoSimulation",)),
-        "both": spring_mass_fmu(folder, ("ModelExchange", "CoSimulation")),
+        f"{kind}{suffix}": spring_mass_fmu(folder, interfaces, version)
+        for kind, interfaces in kinds.items()
+        for suffix, version in (("", "2.0"), ("3", "3.0"))
     }
 
 
-def test_model_description_is_read_with_aliases_units_and_starts(foreign):
-    me, cs, both = (FMU(foreign[k]) for k in ("me", "cs", "both"))
+@pytest.mark.parametrize("version", ["", "3"], ids=["FMI2", "FMI3"])
+def test_model_description_is_read_with_aliases_units_and_starts(foreign, version):
+    for kind in ("me", "cs", "both"):
+        assert validate_fmu(str(foreign[kind + version])) == [], kind  # well-formed test FMUs
+    me, cs, both = (FMU(foreign[k + version]) for k in ("me", "cs", "both"))
     try:
         assert (me.kind, cs.kind, both.kind) == (MODEL_EXCHANGE, CO_SIMULATION, MODEL_EXCHANGE)
         assert me.states == ["x", "v"] and cs.states == []
@@ -41,7 +48,8 @@ def test_model_description_is_read_with_aliases_units_and_starts(foreign):
             fmu.close()
 
 
-def test_foreign_model_exchange_fmu_in_the_strong_master(run, foreign):
+@pytest.mark.parametrize("version", ["", "3"], ids=["FMI2", "FMI3"])
+def test_foreign_model_exchange_fmu_in_the_strong_master(run, foreign, version):
     """m = 1 kg, k = 4 N/m, x(0) = 1 m, the neighbour held at 0: x = cos(2 t).
     Tolerance 1e-6 m: solve_ivp RK45 with rtol 1e-10."""
     cols, _ = run(
@@ -52,13 +60,39 @@ output_interval = 0.1
 rtol = 1e-10
 atol = 1e-12
 [components.osc]
-fmu = "{foreign["me"]}"
+fmu = "{foreign["me" + version]}"
 parameters = {{ k = 4.0 }}
 start = {{ x = 1.0 }}
 """
     )
     np.testing.assert_allclose(cols["osc.x"], np.cos(2 * cols["time"]), atol=1e-6)
     np.testing.assert_allclose(cols["osc.F_other"], 4 * np.cos(2 * cols["time"]), atol=4e-6)
+
+
+@pytest.mark.parametrize("version", ["", "3"], ids=["FMI2", "FMI3"])
+def test_co_simulation_step_and_roll_back(foreign, version):
+    """A Co-Simulation instance steps (1 ms RK4 inside: x = cos(2 t) within 1e-9 m after
+    0.5 s), and a state saved before a step and restored gives the same step again."""
+    fmu = FMU(foreign["cs" + version])
+    instance = FMUInstance(fmu, "osc")
+    try:
+        instance.set_start_values({"k": 4.0, "x": 1.0})
+        instance.initialize(0.0)
+        position = instance.port(["x"])
+        for n in range(5):
+            instance.do_step(0.1 * n, 0.1)
+        assert instance.read(position)[0] == pytest.approx(np.cos(1.0), abs=1e-9)
+        saved = instance.get_state()
+        instance.do_step(0.5, 0.1)
+        after = instance.read(position)[0]
+        instance.set_state(saved)
+        assert instance.read(position)[0] == pytest.approx(np.cos(1.0), abs=1e-9)
+        instance.do_step(0.5, 0.1)
+        assert instance.read(position)[0] == after == pytest.approx(np.cos(1.2), abs=1e-9)
+        instance.free_state(saved)
+    finally:
+        instance.terminate()
+        fmu.close()
 
 
 def test_co_simulation_fmu_needs_a_cosimulation_section(run, foreign):

@@ -1,34 +1,17 @@
-/* A point mass on a spring to a neighbour, as an FMI 2.0 FMU (Model Exchange and
- * Co-Simulation in one binary). Used by the tests as an FMU that murcosim did not build.
- *
- *   der(x) = v,   m der(v) = F + k (x_other - x),   F_other = k (x - x_other)
- *
- * x (m), v (m/s), F and F_other (N). Co-Simulation steps integrate with fixed-step RK4 of at
- * most 1 ms, inputs held over the step. The state can be saved and restored (roll back).
+/* The spring-mass of spring_mass_model.h as an FMI 2.0 FMU (Model Exchange and Co-Simulation
+ * in one binary). Used by the tests as an FMU that murcosim did not build. The state can be
+ * saved and restored (roll back).
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fmi2Functions.h"
-
-enum { M, K, X, V, DER_X, DER_V, F, X_OTHER, F_OTHER, N_VARIABLES };
-
-typedef struct {
-    double r[N_VARIABLES];
-    double time;
-} State;
+#include "spring_mass_model.h"
 
 typedef struct {
     State s;
     fmi2Boolean co_simulation;
 } Model;
-
-static void evaluate(State *s) {
-    s->r[DER_X] = s->r[V];
-    s->r[DER_V] = (s->r[F] + s->r[K] * (s->r[X_OTHER] - s->r[X])) / s->r[M];
-    s->r[F_OTHER] = s->r[K] * (s->r[X] - s->r[X_OTHER]);
-}
 
 /* -- common functions ------------------------------------------------------------------ */
 
@@ -187,32 +170,8 @@ fmi2Status fmi2GetNominalsOfContinuousStates(fmi2Component c, fmi2Real x[], size
 
 /* -- Co-Simulation --------------------------------------------------------------------- */
 
-static void derivative(State *s, const double y[2], double dy[2]) {
-    s->r[X] = y[0];
-    s->r[V] = y[1];
-    evaluate(s);
-    dy[0] = s->r[DER_X];
-    dy[1] = s->r[DER_V];
-}
-
 fmi2Status fmi2DoStep(fmi2Component c, fmi2Real t, fmi2Real step, fmi2Boolean no_set_state) {
-    State *s = &((Model *)c)->s;
-    int n = (int)ceil(step / 1e-3 - 1e-9);
-    double h = step / (n > 0 ? n : 1), y[2] = {s->r[X], s->r[V]}, k[4][2], z[2];
-    for (int i = 0; i < n; i++) {
-        derivative(s, y, k[0]);
-        for (int j = 0; j < 2; j++) z[j] = y[j] + h / 2 * k[0][j];
-        derivative(s, z, k[1]);
-        for (int j = 0; j < 2; j++) z[j] = y[j] + h / 2 * k[1][j];
-        derivative(s, z, k[2]);
-        for (int j = 0; j < 2; j++) z[j] = y[j] + h * k[2][j];
-        derivative(s, z, k[3]);
-        for (int j = 0; j < 2; j++) y[j] += h / 6 * (k[0][j] + 2 * k[1][j] + 2 * k[2][j] + k[3][j]);
-    }
-    s->r[X] = y[0];
-    s->r[V] = y[1];
-    s->time = t + step;
-    evaluate(s);
+    integrate(&((Model *)c)->s, t, step);
     return fmi2OK;
 }
 
