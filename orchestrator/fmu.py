@@ -72,8 +72,10 @@ class FMU:
         self.model_description = md
         self.fmi_version = md.fmiVersion
         self._unsupported_check()
-        interface = md.modelExchange or md.coSimulation
-        self.kind = MODEL_EXCHANGE if md.modelExchange is not None else CO_SIMULATION
+        # Model Exchange where offered, unless the FMU has state events: then Co-Simulation
+        integrate = md.modelExchange is not None and not md.numberOfEventIndicators
+        interface = md.modelExchange if integrate else md.coSimulation
+        self.kind = MODEL_EXCHANGE if integrate else CO_SIMULATION
         self.model_identifier = interface.modelIdentifier
         self.can_roll_back = bool(interface.canGetAndSetFMUstate)
         self.variables: dict[str, Variable] = {}
@@ -118,6 +120,12 @@ class FMU:
         if clocks:
             raise FMUError(
                 f"{self.path}: clocks are not supported (clocked variable '{clocks[0]}')"
+            )
+        if md.coSimulation is None and md.numberOfEventIndicators:
+            raise FMUError(
+                f"{self.path}: state events are not supported in Model Exchange "
+                f"({md.numberOfEventIndicators} event indicator(s)); export the FMU for "
+                "Co-Simulation, where it handles its own events"
             )
 
     def _binary_check(self) -> None:

@@ -154,6 +154,32 @@ def test_clocks_are_refused(tmp_path):
         FMU(path)
 
 
+def with_event_indicators(source, path):
+    """A copy of ``source`` that declares two event indicators."""
+    with zipfile.ZipFile(source) as archive:
+        files = {name: archive.read(name) for name in archive.namelist()}
+    text = files["modelDescription.xml"].decode()
+    files["modelDescription.xml"] = text.replace(
+        'numberOfEventIndicators="0"', 'numberOfEventIndicators="2"'
+    )
+    return bad_archive(path, files)
+
+
+def test_state_events_in_model_exchange_are_refused(tmp_path, foreign):
+    """An ME-only FMU with event indicators would be integrated past its events: refused.
+    One that also offers Co-Simulation is run as Co-Simulation (it handles its own events)."""
+    path = with_event_indicators(foreign["me"], tmp_path / "Bouncing.fmu")
+    with pytest.raises(
+        FMUError, match=r"Bouncing.fmu: state events are not supported in Model Exchange \(2 event"
+    ):
+        FMU(path)
+    fmu = FMU(with_event_indicators(foreign["both"], tmp_path / "BouncingToo.fmu"))
+    try:
+        assert fmu.kind == CO_SIMULATION
+    finally:
+        fmu.close()
+
+
 def test_missing_variable_in_a_connection_via_the_command_line(tmp_path, foreign, fmu_dir, capsys):
     """The command line prints one line naming the scenario, the key, the variable and FMU."""
     shutil.copy(foreign["cs"], tmp_path / "Mass.fmu")
