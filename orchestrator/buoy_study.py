@@ -4,7 +4,8 @@ Each study runs variants of the buoy scenario files (``scenarios/buoy_*.toml``) 
 composite pointing error (the controller's ``<name>.error`` output) to a few numbers: RMS and
 largest error over time windows and the settling time below 5 deg. The results go into one
 markdown file. Parts: the feed-forward gain calibration (seed 003 Sec. 4.5), the payload
-vertical angle, control rate, latency and joint acceleration limit (Secs. 5.3, 5.4, 5.7, 5.9),
+vertical angle, initial conditions, control rate, latency and joint acceleration limit (Secs.
+5.3, 5.4, 5.7, 5.8, 5.9),
 regular waves (Sec. 5.12), irregular seas (Sec. 5.13) and the sea statistics.
 """
 
@@ -22,7 +23,7 @@ from scipy.optimize import brentq
 
 from orchestrator.controllers.pointing import payload_angles
 from orchestrator.fmu import FMU
-from orchestrator.kinematics import rotation_matrix
+from orchestrator.kinematics import euler_angles, quaternion_from_euler, rotation_matrix
 from orchestrator.ocean import seeded_parameters
 from orchestrator.results import read_timeseries
 from orchestrator.run import run_scenario
@@ -32,6 +33,7 @@ THRESHOLD = 5.0  # deg: seed 003's preferred composite pointing error
 PARTS = (
     "kff",
     "vertical",
+    "initial",
     "rate",
     "rate_latency",
     "latency",
@@ -121,6 +123,36 @@ def calm(vertical: float = 25.0, changes: dict[str, object] | None = None) -> di
     10 s), with further changes."""
     document = variant(load("buoy_calm.toml"), {"controllers.pointing.vertical": vertical})
     return variant(document, changes or {})
+
+
+INITIAL_CONDITIONS = {
+    1: (45.0, 85.0),
+    2: (85.0, 20.0),
+    3: (-30.0, 45.0),
+    4: (0.0, 0.0),
+    5: (-45.0, -45.0),
+}
+"""Seed 003 Table 5.2: initial housing pitch and roll (deg), yaw 0, joint straight, housing
+origin 2.5 cm under the surface."""
+
+
+def initial_condition_study(out: Path, fmu_dir: Path, model: dict[str, object]) -> list[Row]:
+    """Seed 003 Sec. 5.8 (Fig. 5.14): released from each initial condition, pointed 35 deg from
+    the zenith at azimuth 0, then 90 deg at 10 s; with the housing's yaw at the change and at
+    the end (deg), which decides how much joint bend the aim needs."""
+    rows = []
+    for number, (pitch, roll) in INITIAL_CONDITIONS.items():
+        q = quaternion_from_euler(np.radians(roll), np.radians(pitch), 0.0)
+        start = {"p[3]": 0.025} | {f"q[{i + 1}]": float(q[i]) for i in range(4)}
+        document = calm(35.0, {**model, "components.housing.start": start})
+        columns = run(document, f"initial_{number}", out, fmu_dir)
+        row = pointing_row(f"IC {number} (pitch {pitch:g}, roll {roll:g})", columns, 10.0, 30.0)
+        quaternions = np.stack([columns[f"housing.q[{i}]"] for i in range(1, 5)], -1)
+        yaw = np.degrees(euler_angles(quaternions)[:, 2])
+        change = np.searchsorted(columns["time"], 10.0)
+        row.values.update({"yaw at 10 s (deg)": yaw[change], "yaw at end (deg)": yaw[-1]})
+        rows.append(row)
+    return rows
 
 
 def sweep(
@@ -303,6 +335,10 @@ STUDIES: dict[str, tuple[str, Study]] = {
             )
             for v in (20.0, 25.0, 30.0, 35.0)
         ],
+    ),
+    "initial": (
+        "Initial conditions (Table 5.2) at 35 deg from the zenith, azimuth 0 then 90 deg at 10 s",
+        initial_condition_study,
     ),
     "rate": (
         "Control period, no latency (seed 003 Sec. 5.3; 25 deg from the zenith)",
