@@ -100,7 +100,9 @@ class DistributedMPC:
         return price
 
     def step(self, states: dict[str, np.ndarray]) -> SampleReport:
-        """One sample: L dual iterations, then the first inputs of the last solutions."""
+        """One sample: L dual iterations, then the first inputs of the last solutions. A vehicle
+        whose local solve fails keeps its previous plan for the rest of the sample (no further
+        solves until the next one), which bounds the time a failing sample takes."""
         seconds = dict.fromkeys(self.specs, 0.0)
         failures = dict.fromkeys(self.specs, 0)
         plans = {n: self.plans.get(n) or self._resting(n, states[n]) for n in self.specs}
@@ -108,6 +110,9 @@ class DistributedMPC:
             new = {}
             for name, problem in self.problems.items():
                 previous = plans[name]
+                if failures[name]:
+                    new[name] = previous
+                    continue
                 guess = problem.pack(previous.X, previous.U, previous.theta)
                 started = time.perf_counter()
                 solution = problem.solve(
