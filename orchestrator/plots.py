@@ -12,7 +12,7 @@ import numpy as np  # noqa: E402
 
 from orchestrator.controllers.autopilot import DepthHeadingSpeedAutopilot  # noqa: E402
 from orchestrator.kinematics import euler_angles  # noqa: E402
-from orchestrator.results import read_timeseries  # noqa: E402
+from orchestrator.results import read_events, read_timeseries  # noqa: E402
 from orchestrator.scenario import AutopilotConfig, RendezvousConfig, load_scenario  # noqa: E402
 
 
@@ -133,9 +133,14 @@ def plot_joints(columns: dict[str, np.ndarray], out_dir: Path) -> list[Path]:
 
 
 def plot_rendezvous(
-    columns: dict[str, np.ndarray], name: str, config: RendezvousConfig, out_dir: Path
+    columns: dict[str, np.ndarray],
+    name: str,
+    config: RendezvousConfig,
+    out_dir: Path,
+    docks: tuple[float, ...] = (),
 ) -> list[Path]:
-    """Trajectories with camera cones, bearings against the limits, object distance, solve times."""
+    """Trajectories (start o, end x) with camera cones at five instants, bearings against the
+    limits, object distance, solve times; ``docks``: times of dock events (s), marked."""
     t = columns["time"]
     made = []
     fig, ax = plt.subplots(figsize=(7, 6))
@@ -143,6 +148,8 @@ def plot_rendezvous(
         north, east = columns[f"{v.name}.p[1]"], columns[f"{v.name}.p[2]"]
         yaw = euler_angles(_vector(columns, f"{v.name}.q", 4))[:, 2]
         line = ax.plot(east, north, label=v.name)[0]
+        ax.plot(east[0], north[0], "o", color=line.get_color())
+        ax.plot(east[-1], north[-1], "x", color=line.get_color())
         for k in np.linspace(0, len(t) - 1, 5).astype(int):
             for cam in v.cameras:
                 for side in (-1, 1):
@@ -181,6 +188,9 @@ def plot_rendezvous(
             bearing.axhline(-limit, color="k", linestyle="--", linewidth=0.7)
         solve.plot(t, 1000 * columns[f"{name}.{v.name}_solve_time"], label=v.name)
     solve.axhline(1000 * config.sample_time, color="r", linestyle="--", label="sample time")
+    for k, time in enumerate(docks):
+        for axis in (bearing, solve):
+            axis.axvline(time, color="g", linewidth=0.8, label="dock" if k == 0 else None)
     bearing.set(ylabel="bearing in camera (deg)", title="line of sight")
     solve.set(xlabel="time (s)", ylabel="solve time per sample (ms)")
     bearing.legend(fontsize="small")
@@ -212,11 +222,13 @@ def plot_run(out_dir: Path) -> list[Path]:
         made.append(plot_assembly(columns, bodies, out_dir))
     made += plot_thrusters(columns, out_dir)
     made += plot_joints(columns, out_dir)
-    scenario_file = out_dir / "scenario.toml"
+    scenario_file, events_file = out_dir / "scenario.toml", out_dir / "events.csv"
+    events = read_events(events_file) if events_file.exists() else []
+    docks = [float(e["time"]) for e in events if e["event"] == "dock"]
     if scenario_file.exists():
         for name, config in load_scenario(scenario_file).controllers.items():
             if isinstance(config, RendezvousConfig):
-                made += plot_rendezvous(columns, name, config, out_dir)
+                made += plot_rendezvous(columns, name, config, out_dir, tuple(docks))
             elif (
                 isinstance(config, AutopilotConfig)
                 and f"{config.vehicle}.q[1]" in columns
