@@ -68,6 +68,15 @@ def cli_error(path: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> str:
     return err
 
 
+def scenario_error(text: str, tmp_path: Path, capsys: pytest.CaptureFixture) -> str:
+    """Write ``text`` as a scenario file and run it; its one-line error, which names the file."""
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    err = cli_error(path, tmp_path, capsys)
+    assert err.startswith(f"murcosim: error: {path}: "), err
+    return err
+
+
 def set_and_derive(inst: FMUInstance, x: np.ndarray, inputs: dict[str, float]) -> np.ndarray:
     """Derivatives of ``inst`` at state ``x`` with the given input values."""
     if inputs:

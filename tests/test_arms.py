@@ -7,7 +7,7 @@ import mfm_reference as mfm
 import numpy as np
 import pytest
 import rne_reference as rne
-from conftest import ROOT, cli_error
+from conftest import ROOT, scenario_error
 from reference import VehicleParameters
 from scipy.integrate import solve_ivp
 
@@ -420,10 +420,7 @@ BAD_ARMS = [
 
 @pytest.mark.parametrize(("label", "text", "expected"), BAD_ARMS, ids=[c[0] for c in BAD_ARMS])
 def test_bad_arm_gives_one_line_error(label, text, expected, tmp_path, capsys, fmu_dir):
-    path = tmp_path / "bad.toml"
-    path.write_text(text)
-    err = cli_error(path, tmp_path, capsys)
-    assert err.startswith(f"murcosim: error: {path}: "), err
+    err = scenario_error(text, tmp_path, capsys)
     assert expected in err, err
 
 

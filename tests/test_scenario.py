@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import FMU_DIR, cli_error
+from conftest import FMU_DIR, scenario_error
 
 from orchestrator.cli import main
 
@@ -105,10 +105,7 @@ CASES = [
 
 @pytest.mark.parametrize(("label", "text", "expected"), CASES, ids=[c[0] for c in CASES])
 def test_bad_scenario_gives_one_line_error(label, text, expected, tmp_path, capsys, fmu_dir):
-    path = tmp_path / "bad.toml"
-    path.write_text(text)
-    err = cli_error(path, tmp_path, capsys)
-    assert err.startswith(f"murcosim: error: {path}: "), err
+    err = scenario_error(text, tmp_path, capsys)
     assert expected in err, err
 
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.spatial.transform import Rotation
 
 from orchestrator.coupling.joints import (
     JOINT_TYPES,
@@ -34,6 +33,7 @@ from orchestrator.coupling.joints import (
     Rows,
     Universal,
     angular_rows,
+    axis_rotation,
     point_rows,
     rotation_vector,
 )
@@ -64,8 +64,8 @@ class DrivenUniversal(Universal):
     def prescribed(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """R_rel (B -> A), w_p and its derivative (A's frame) of the present motion."""
         m = self.motion
-        first = Rotation.from_rotvec(m.angle[0] * self.axis).as_matrix()
-        second = Rotation.from_rotvec(m.angle[1] * self.axis_b).as_matrix()
+        first = axis_rotation(self.axis, m.angle[0])
+        second = axis_rotation(self.axis_b, m.angle[1])
         e2 = first @ self.relative @ self.axis_b
         w = self.axis * m.rate[0] + e2 * m.rate[1]
         w_dot = (

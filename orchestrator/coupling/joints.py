@@ -34,6 +34,12 @@ def skew(a: np.ndarray) -> np.ndarray:
     return np.array([[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]])
 
 
+def axis_rotation(axis: np.ndarray, angle: float) -> np.ndarray:
+    """Rotation matrix of ``angle`` (rad) about the unit ``axis`` (Rodrigues' formula)."""
+    K = skew(axis)
+    return np.eye(3) + np.sin(angle) * K + (1.0 - np.cos(angle)) * (K @ K)
+
+
 @dataclass(frozen=True)
 class Pose:
     """Pose and velocity of one body: p (NED, m), R (body to NED), nu (body frame)."""

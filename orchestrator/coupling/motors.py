@@ -49,6 +49,7 @@ class JointMotors:
         self.assembly = assembly
         self.motors = motors
         self._gains = self._accelerations_per_torque()
+        self._accelerations = np.zeros(len(assembly.M))
 
     def _accelerations_per_torque(self) -> np.ndarray:
         """M^-1 times each motor's generalized forces per N.m (one column per motor)."""
@@ -94,6 +95,11 @@ class JointMotors:
         """New torque commands (N.m) by signal name ``<joint>.torque``."""
         for motor in self.motors:
             motor.command = float(torques[f"{motor.joint.name}.torque"])
+        self._update()
+
+    def _update(self) -> None:
+        """Accelerations of the applied torques, held until the commands change."""
+        self._accelerations = self._gains @ np.array([m.torque for m in self.motors])
 
     def applied(self) -> dict[str, float]:
         """The torque each motor applies (N.m), by signal name."""
@@ -101,9 +107,10 @@ class JointMotors:
 
     def accelerations(self) -> np.ndarray:
         """M^-1 times the generalized forces of all motors (6 per body, body frames)."""
-        return self._gains @ np.array([m.torque for m in self.motors])
+        return self._accelerations
 
     def release(self, joint: str) -> None:
         """Remove the motor of a joint that left the assembly."""
         self.motors = [m for m in self.motors if m.joint.name != joint]
         self._gains = self._accelerations_per_torque()
+        self._update()

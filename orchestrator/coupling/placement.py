@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial.transform import Rotation
 
-from orchestrator.coupling.joints import Pose
+from orchestrator.coupling.joints import Pose, axis_rotation
 from orchestrator.kinematics import cross
 
 
@@ -41,7 +41,7 @@ def placed_pose(
     relative = rotation
     spin = np.zeros(3)
     if axis is not None:
-        relative = Rotation.from_rotvec(angle * axis).as_matrix() @ rotation
+        relative = axis_rotation(axis, angle) @ rotation
         spin = rate * axis
     R_b = a.R @ relative
     p_b = a.p + a.R @ at_a - R_b @ at_b

@@ -289,7 +289,7 @@ class ConstraintCoupling:
             )
             values.update({f"{j.name}.torque[{i + 1}]": t for i, t in enumerate(torques)})
         if self.motors is not None:
-            values.update(self.motors.measure(self.poses(x)))
+            values.update(self.motors.measure(poses))
             values.update(self.motors.applied())
         return values
 
