@@ -19,6 +19,7 @@ import numpy as np
 import tomli_w
 
 from orchestrator.errors import MurcosimError, ScenarioError
+from orchestrator.kinematics import quaternion_from_euler
 from orchestrator.results import read_events
 
 
@@ -47,13 +48,8 @@ def _start_values(variations: list[Variation], values: np.ndarray) -> dict[str, 
     for v, value in zip(variations, values, strict=True):
         entry = starts.setdefault(v.component, {})
         if v.variable == "yaw":
-            half = np.radians(value) / 2
-            entry |= {
-                "q[1]": float(np.cos(half)),
-                "q[2]": 0.0,
-                "q[3]": 0.0,
-                "q[4]": float(np.sin(half)),
-            }
+            q = quaternion_from_euler(0.0, 0.0, np.radians(value))
+            entry |= {f"q[{i + 1}]": float(q[i]) for i in range(4)}
         else:
             entry[v.variable] = float(value)
     return starts
