@@ -6,7 +6,7 @@ SCENARIO := scenarios/docking_mpc.toml
 
 .PHONY: demo test fmus lint bench clean
 
-$(BIN)/murcosim: pyproject.toml
+$(BIN)/murcosim: pyproject.toml setup.py orchestrator/_kernel.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $@

@@ -334,6 +334,24 @@ class FMUInstance:
                 self._check(status, "get derivatives")
         return self.derivatives
 
+    def c_functions(self) -> dict[str, int]:
+        """Addresses of the C functions a compiled loop calls, by FMI 2 names (Model
+        Exchange; the FMI 3 equivalents for an FMI 3 instance)."""
+        dll = self._model.dll
+        prefix = "fmi3" if self._fmi3 else "fmi2"
+        names = {
+            "SetTime": "SetTime",
+            "SetContinuousStates": "SetContinuousStates",
+            "GetDerivatives": "GetContinuousStateDerivatives" if self._fmi3 else "GetDerivatives",
+            "GetReal": "GetFloat64" if self._fmi3 else "GetReal",
+            "SetReal": "SetFloat64" if self._fmi3 else "SetReal",
+            "CompletedIntegratorStep": "CompletedIntegratorStep",
+        }
+        return {
+            key: ctypes.cast(getattr(dll, prefix + name), ctypes.c_void_p).value
+            for key, name in names.items()
+        }
+
     def completed_integrator_step(self) -> None:
         """Tell a Model Exchange instance that an integrator step was accepted."""
         if self.kind == MODEL_EXCHANGE:

@@ -1,11 +1,13 @@
 """Strong-coupling master for Model Exchange FMUs.
 
-All continuous states of all instances form one vector integrated by one integrator (scipy
-``solve_ivp`` or a fixed-step RK4). The run advances from one communication point to the
-next: controller samples (each at its own sample time) and recording times. Controller
-outputs are held constant in between (zero-order hold), so the integrator never steps across
-a discontinuous input. A controller with a latency has its commands applied that much after
-the sample (a delay line); its monitoring outputs are published at the sample.
+All continuous states of all instances form one vector integrated by one persistent integrator
+(``orchestrator.integrators``) over the compiled right-hand side (``orchestrator.kernel``).
+The run advances from one communication point to the next: controller samples (each at its
+own sample time) and recording times. Controller outputs are held constant in between
+(zero-order hold), so the integrator never steps across a discontinuous input: it is
+re-initialised at every sample and reads recording times off its dense output. A controller
+with a latency has its commands applied that much after the sample (a delay line); its
+monitoring outputs are published at the sample.
 """
 
 from __future__ import annotations
@@ -17,16 +19,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.integrate import solve_ivp
 
 from orchestrator.controllers.base import Controller
 from orchestrator.coupling.runtime import ConstraintCoupling
 from orchestrator.errors import FMUError, SimulationError
+from orchestrator.integrators import make_integrator
+from orchestrator.kernel import PostProcess
 from orchestrator.results import EventLog, TimeseriesWriter
 from orchestrator.scenario import EventConfig, Simulation
 from orchestrator.system import System
-
-Integrator = Callable[[float, float, np.ndarray], np.ndarray]
 
 
 @dataclass
@@ -34,7 +35,6 @@ class RunStatistics:
     """Counters of one run, for the summary and the benchmarks."""
 
     rhs_evaluations: int = 0
-    rhs_seconds: float = 0.0
     wall_seconds: float = 0.0
     controller_samples: int = 0
     controller_faults: int = 0
@@ -149,65 +149,22 @@ class Master:
             (k, self.bus.index[n]) for k, n in enumerate(record) if n in self.bus.index
         ]
         self._row = np.zeros(len(record))
-        self._last_step = simulation.step
         self.time = simulation.start_time
 
     # -- right-hand side and integration ---------------------------------------------------
 
     def rhs(self, time: float, x: np.ndarray) -> np.ndarray:
-        """System derivatives, counted and timed."""
-        start = clock.perf_counter()
+        """System derivatives with the constraint coupling applied (buffer reused)."""
         dx = self.system.derivatives(time, x)
         if self.coupling is not None:
             self.coupling.apply(x, dx)
-        self.statistics.rhs_seconds += clock.perf_counter() - start
-        self.statistics.rhs_evaluations += 1
         return dx
 
-    def _rk4(self, t0: float, t1: float, x: np.ndarray) -> np.ndarray:
-        n = max(1, math.ceil((t1 - t0) / self.simulation.step - 1e-9))
-        h = (t1 - t0) / n
-        t = t0
-        for _ in range(n):
-            k1 = self.rhs(t, x).copy()
-            k2 = self.rhs(t + h / 2, x + h / 2 * k1).copy()
-            k3 = self.rhs(t + h / 2, x + h / 2 * k2).copy()
-            k4 = self.rhs(t + h, x + h * k3)
-            x = x + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
-            t += h
-        return x
-
-    def _solve_ivp(self, t0: float, t1: float, x: np.ndarray) -> np.ndarray:
-        s = self.simulation
-        solution = solve_ivp(
-            lambda t, y: self.rhs(t, y).copy(),
-            (t0, t1),
-            x,
-            method=s.solver,
-            rtol=s.rtol,
-            atol=s.atol,
-            max_step=s.step,
-            first_step=min(self._last_step, t1 - t0),
-        )
-        if not solution.success:
-            raise SimulationError(
-                f"integrator {s.solver} failed at t = {solution.t[-1]:.6g} s: {solution.message}"
-            )
-        if len(solution.t) > 1:
-            self._last_step = max(solution.t[-1] - solution.t[-2], 1e-12)
-        return solution.y[:, -1]
-
-    def _check_finite(self, time: float, x: np.ndarray) -> None:
-        if np.all(np.isfinite(x)):
-            return
-        k = int(np.flatnonzero(~np.isfinite(x))[0])
-        for instance, part in self.system._slices:
-            if part.start <= k < part.stop:
-                name = f"{instance.name}.{instance.fmu.states[k - part.start]}"
-                raise SimulationError(
-                    f"state {name} is no longer finite at t = {time:.6g} s (diverging run)"
-                )
-        raise SimulationError(f"state {k} is no longer finite at t = {time:.6g} s")
+    def _post_process(self) -> PostProcess:
+        """What the compiled integrators call after every evaluation: the coupling."""
+        if self.coupling is None:
+            return None
+        return self.coupling.apply
 
     # -- the run ---------------------------------------------------------------------------
 
@@ -296,8 +253,11 @@ class Master:
 
         Time advances on a grid of ticks (the largest step dividing every sample time, the
         output interval and the scheduled event times, down to 1e-9 s), so sample instants
-        never drift. Between macro steps the constraint coupling projects the state onto its
-        manifold and makes topology changes.
+        never drift; the last interval is shortened to end exactly at the stop time. The
+        integrator is re-initialised only where an input may jump (controller samples,
+        delayed commands, scheduled events, and with constraint coupling every communication
+        point, where the state is projected and docking is checked); between those it steps
+        on and recording points are read off its dense output.
         """
         s = self.simulation
         self._start = s.start_time
@@ -305,29 +265,38 @@ class Master:
         periods += [link.controller.latency for link in self.links if link.controller.latency]
         periods += [e.time - s.start_time for e in self.scheduled if e.time > s.start_time]
         self._tick = _common_tick(periods)
-        integrate: Integrator = self._rk4 if s.solver == "RK4" else self._solve_ivp
+        integrator = make_integrator(
+            s, self.system.compiled, self.rhs, self._post_process(), self.system.completed_step
+        )
         output_every = max(1, round(s.output_interval / self._tick))
-        last = round((s.stop_time - s.start_time) / self._tick)
+        last = max(1, math.ceil((s.stop_time - s.start_time) / self._tick - 1e-9))
+
+        def time_at(index: int) -> float:
+            return min(s.start_time + index * self._tick, s.stop_time)
+
         started = clock.perf_counter()
         x = np.array(x0, dtype=float)
         index = 0
         next_output = 0
+        hard = True
         self.events.log(s.start_time, "start", f"solver {s.solver}, {self.system.n_states} states")
         while True:
-            time = s.start_time + index * self._tick
+            time = time_at(index)
             self.time = time
-            if self.coupling is not None:
-                x = self._topology(time, index, self.coupling.project(x))
-            self.system.derivatives(time, x)  # outputs consistent with (time, x)
-            if self.coupling is not None:  # joint angles and rates in, motor torques out
-                for name, value in self.coupling.measure(x).items():
-                    self.bus.values[self.bus.index[name]] = value
-            self._run_controllers(time, index)
-            if self.coupling is not None:
-                bus = self.bus
-                self.coupling.command(
-                    {n: bus.values[bus.index[n]] for n in self.coupling.command_names()}
-                )
+            if hard:
+                if self.coupling is not None:
+                    x = self._topology(time, index, self.coupling.project(x))
+                self.system.derivatives(time, x)  # outputs consistent with (time, x)
+                if self.coupling is not None:  # joint angles and rates in, motor torques out
+                    for name, value in self.coupling.measure(x).items():
+                        self.bus.values[self.bus.index[name]] = value
+                self._run_controllers(time, index)
+                if self.coupling is not None:
+                    bus = self.bus
+                    self.coupling.command(
+                        {n: bus.values[bus.index[n]] for n in self.coupling.command_names()}
+                    )
+                integrator.reset(time, x)
             if index >= next_output or index == last:
                 self._record(time, x)
                 next_output = index + output_every
@@ -335,18 +304,26 @@ class Master:
                 self.progress(time)
             if index >= last:
                 break
-            following = min([last, next_output] + [link.next_sample for link in self.links])
-            following = min([following] + [k.pending[0][0] for k in self.links if k.pending])
-            if self.scheduled:
-                following = min(
-                    following, round((self.scheduled[0].time - s.start_time) / self._tick)
-                )
-            x = integrate(time, s.start_time + following * self._tick, x)
+            jump = self._next_jump(index, last, next_output)
+            following = min(jump, next_output)
+            x = integrator.advance(time_at(following), time_at(jump))
             index = following
-            self._check_finite(s.start_time + index * self._tick, x)
-            self.system.completed_step()
+            hard = index == jump
         self.statistics.wall_seconds = clock.perf_counter() - started
+        self.statistics.rhs_evaluations = self.system.compiled.evaluations
         return x
+
+    def _next_jump(self, index: int, last: int, next_output: int) -> int:
+        """The next tick after ``index`` where an input may jump: a controller sample, a
+        delayed command, a scheduled event, the end; with constraint coupling (projection,
+        docking) or the fixed-step RK4 every communication point counts."""
+        candidates = [last] + [link.next_sample for link in self.links]
+        candidates += [link.pending[0][0] for link in self.links if link.pending]
+        if self.scheduled:
+            candidates.append(round((self.scheduled[0].time - self._start) / self._tick))
+        if self.coupling is not None or self.simulation.solver == "RK4":
+            candidates.append(next_output)
+        return min(candidates)
 
 
 def _common_tick(periods: list[float]) -> float:

@@ -22,7 +22,7 @@ from pydantic import (
 
 from orchestrator.errors import ScenarioError
 
-SOLVERS = ("RK4", "RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA")
+SOLVERS = ("RK4", "RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA", "CVODE_BDF", "CVODE_Adams")
 
 
 class _Strict(BaseModel):
@@ -36,8 +36,8 @@ class Simulation(_Strict):
     start_time: float = Field(0.0, description="Start of the run (s)")
     output_interval: float = Field(0.1, gt=0, description="Recording interval (s)")
     solver: Literal[SOLVERS] = "RK45"  # type: ignore[valid-type]
-    rtol: float = Field(1e-6, gt=0, description="Relative tolerance (solve_ivp methods)")
-    atol: float = Field(1e-8, gt=0, description="Absolute tolerance (solve_ivp methods)")
+    rtol: float = Field(1e-6, gt=0, description="Relative tolerance (adaptive methods)")
+    atol: float = Field(1e-8, gt=0, description="Absolute tolerance (adaptive methods)")
     step: float = Field(0.01, gt=0, description="Step of RK4, largest step of the others (s)")
 
 

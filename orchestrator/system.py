@@ -18,6 +18,7 @@ import numpy as np
 
 from orchestrator.errors import FMUError, ScenarioError
 from orchestrator.fmu import CO_SIMULATION, FMU, FMUInstance, Port
+from orchestrator.kernel import CompiledSystem
 from orchestrator.ocean import seeded_parameters
 from orchestrator.scenario import Component, Scenario
 
@@ -91,6 +92,11 @@ class System:
         self._stateless = [i for i in self.instances.values() if not i.n_states]
         self._dx = np.zeros(offset)
         self._schedule = [] if scenario.cosimulation else self._order_connections()
+        self.compiled = (
+            None
+            if scenario.cosimulation
+            else CompiledSystem(self._slices, self._stateless, self._schedule, offset)
+        )
 
     # -- assembly -------------------------------------------------------------------------
 
@@ -293,25 +299,10 @@ class System:
         return x0
 
     def derivatives(self, time: float, x: np.ndarray) -> np.ndarray:
-        """Right-hand side of the whole system: set states, propagate signals, get der(x)."""
-        for instance, part in self._slices:
-            instance.set_time(time)
-            instance.set_continuous_states(x[part])
-        for instance in self._stateless:
-            instance.set_time(time)
-        for kind, instance, item in self._schedule:
-            if kind == "read":
-                instance.read(item)
-            else:
-                values = item.port.values
-                values[:] = 0.0
-                for source, from_index, to_index in item.terms:
-                    values[to_index] += source.values[from_index]
-                instance.write(item.port)
-        dx = self._dx
-        for instance, part in self._slices:
-            dx[part] = instance.get_derivatives()
-        return dx
+        """Right-hand side of the whole system: set states, propagate signals, get der(x)
+        (compiled; the returned buffer is reused by the next call)."""
+        self.compiled.derivatives(time, x, self._dx)
+        return self._dx
 
     def completed_step(self) -> None:
         """Report an accepted integrator step to every instance."""

@@ -1,0 +1,13 @@
+"""Build of the compiled inner loop (a C extension, compiled with the system's C compiler)."""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension(
+            "orchestrator._kernel",
+            sources=["orchestrator/_kernel.c"],
+            extra_compile_args=["-O2", "-std=c11"],
+        )
+    ]
+)
