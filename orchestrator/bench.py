@@ -1,91 +1,284 @@
-"""Benchmarks of the orchestration cost, reported as ratios measured in one run.
+"""Benchmarks of the core, as ratios measured interleaved in one process.
 
-``murcosim bench [SCENARIO]`` times N right-hand-side evaluations of the scenario's system
-and N replays of exactly the FMU C calls one evaluation makes (same functions, same
-arguments, no orchestration logic around them). Their ratio is the share of a right-hand
-side spent inside the FMUs; the rest is Python orchestration. Timings vary on shared
-machines, so only numbers measured in the same run are compared; nothing here is a test.
+``murcosim bench`` prints a markdown table. The machines this runs on are shared and noisy,
+so every comparison alternates its two sides in one process and reports the ratio of the
+medians, with the absolute medians for context; nothing here is a test. Parts:
+
+- ``rhs``: one right-hand side of ``bluerov2_heavy_single`` (9 instances) called from Python,
+  and inside the compiled integrator, against the floor: the same FMI calls repeated in a C
+  loop.
+- ``fmpy``: the BlueROV2 Heavy FMU alone, 60 s of free motion, murcosim (compiled
+  Dormand-Prince) against ``fmpy.simulate_fmu`` (CVode) at matched error: murcosim's
+  tolerance is the loosest whose error against a tight reference does not exceed FMPy's.
+- ``scenarios``: real-time factor (simulated / wall time of the run loop, start-up excluded)
+  of shipped scenarios.
+- ``coupling``: chains of N welded GenericVehicles and a welded grid (see
+  ``orchestrator.bench_coupling``).
 """
 
 from __future__ import annotations
 
+import statistics
+import tempfile
 import time
+import tomllib
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import tomli_w
 
-from orchestrator.scenario import load_scenario
-from orchestrator.system import System
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIOS = ROOT / "scenarios"
 
-
-def fmu_calls(system: System) -> list[tuple[Callable[..., int], tuple]]:
-    """The C calls of one ``System.derivatives`` evaluation, bound to their arguments."""
-    calls: list[tuple[Callable[..., int], tuple]] = []
-    for instance, _ in system._slices:
-        calls.append((instance._set_time, (instance._handle, 0.0)))
-        calls.append(
-            (instance._set_states, (instance._handle, instance._state_ptr, instance.n_states))
-        )
-    for instance in system._stateless:
-        calls.append((instance._set_time, (instance._handle, 0.0)))
-    for kind, instance, item in system._schedule:
-        port = item if kind == "read" else item.port
-        function = instance._get_real if kind == "read" else instance._set_real
-        n = len(port)
-        extra = (n,) if instance._fmi3 else ()
-        calls.append((function, (instance._handle, port._vr, n, port._values_ptr, *extra)))
-    for instance, _ in system._slices:
-        calls.append(
-            (
-                instance._get_derivatives,
-                (instance._handle, instance._derivatives_ptr, instance.n_states),
-            )
-        )
-    return calls
+# shipped scenarios timed by default: (file stem, simulated seconds, target x real time)
+SCENARIO_TARGETS = [
+    ("bluerov2_heavy_single", 60.0, 300.0),
+    ("bluerov2_heavy_welded_pair", 60.0, 100.0),
+    ("uvms_spiral", 20.0, 10.0),
+    ("docking_mpc", 60.0, 3.0),
+    ("module_ring", 30.0, None),
+    ("buoy_calm", 30.0, None),
+]
 
 
-def _per_call(action: Callable[[], object], repeats: int) -> float:
-    start = time.perf_counter()
+@dataclass
+class Row:
+    """One line of the table."""
+
+    benchmark: str
+    result: str
+    target: str
+    detail: str
+
+
+def interleaved(
+    first: Callable[[], float], second: Callable[[], float], repeats: int
+) -> tuple[float, float]:
+    """Medians of two measurements taken in alternation (each call returns seconds)."""
+    a, b = [], []
     for _ in range(repeats):
-        action()
-    return (time.perf_counter() - start) / repeats
+        a.append(first())
+        b.append(second())
+    return statistics.median(a), statistics.median(b)
 
 
-def run_benchmarks(scenario_path: Path, fmu_dir: Path, evaluations: int) -> dict[str, float]:
-    """Measure and print the per-right-hand-side cost of ``scenario_path``'s system."""
-    scenario = load_scenario(scenario_path)
-    system = System(scenario, str(scenario_path), fmu_dir)
+def _scenario_file(stem: str, folder: Path, **simulation: object) -> Path:
+    document = tomllib.loads((SCENARIOS / f"{stem}.toml").read_text(encoding="utf-8"))
+    document["simulation"].update(simulation)
+    path = folder / f"{stem}.toml"
+    path.write_text(tomli_w.dumps(document), encoding="utf-8")
+    return path
+
+
+def _run_seconds(path: Path, fmu_dir: Path, out: Path) -> tuple[float, object]:
+    """Wall time of the run loop alone (start-up and plots excluded), and the result."""
+    from orchestrator.run import run_scenario
+
+    result = run_scenario(path, out, fmu_dir, plots=False)
+    return result.statistics.wall_seconds, result
+
+
+# -- per right-hand side -------------------------------------------------------------------
+
+
+def rhs_rows(fmu_dir: Path, repeats: int) -> list[Row]:
+    """Per-RHS cost from Python and inside the integrator against the C-loop floor."""
+    from orchestrator.scenario import load_scenario
+    from orchestrator.system import System
+
+    path = SCENARIOS / "bluerov2_heavy_single.toml"
+    scenario = load_scenario(path)
+    system = System(scenario, str(path), fmu_dir)
     try:
-        x = system.initialize(scenario.simulation.start_time, scenario.environment.current)
+        x = system.initialize(0.0, scenario.environment.current)
         x = x + 1e-3 * np.random.default_rng(0).normal(size=x.size)
-        calls = fmu_calls(system)
+        compiled, dx, n = system.compiled, np.zeros(system.n_states), 2000
 
-        def replay() -> None:
-            for function, arguments in calls:
-                function(*arguments)
+        def floor() -> float:
+            start = time.perf_counter()
+            compiled._kernel.derivatives(0.0, x, dx, n)
+            return (time.perf_counter() - start) / n
 
-        system.derivatives(0.0, x)  # warm-up
-        total = _per_call(lambda: system.derivatives(0.0, x), evaluations)
-        inside = _per_call(replay, evaluations)
-        loop = _per_call(lambda: [None for _ in calls], evaluations)
+        def from_python() -> float:
+            start = time.perf_counter()
+            for _ in range(n):
+                system.derivatives(0.0, x)
+            return (time.perf_counter() - start) / n
+
+        def in_integrator() -> float:
+            before = compiled.evaluations
+            compiled.dopri_reset(0.0, x, 0.01)
+            out = np.zeros_like(x)
+            start = time.perf_counter()
+            compiled.dopri_advance(2.0, 2.0, out, (1e-8, 1e-10, 0.05), None)
+            return (time.perf_counter() - start) / (compiled.evaluations - before)
+
+        python, c_loop = interleaved(from_python, floor, repeats)
+        integrator, c_loop2 = interleaved(in_integrator, floor, repeats)
     finally:
         system.close()
-    result = {
-        "instances": len(system.instances),
-        "states": system.n_states,
-        "fmu_calls_per_rhs": len(calls),
-        "rhs_us": 1e6 * total,
-        "fmu_us": 1e6 * inside,
-        "fmu_share": inside / total,
-        "replay_loop_us": 1e6 * loop,
+    detail = f"{len(system.instances)} instances, {system.n_states} states"
+    return [
+        Row(
+            "RHS in the integrator / C-loop floor",
+            f"{integrator / c_loop2:.2f}x",
+            "<= 2x",
+            f"{1e6 * integrator:.2f} vs {1e6 * c_loop2:.2f} us; {detail}",
+        ),
+        Row(
+            "RHS called from Python / C-loop floor",
+            f"{python / c_loop:.2f}x",
+            "",
+            f"{1e6 * python:.2f} vs {1e6 * c_loop:.2f} us (SciPy and CVODE methods)",
+        ),
+    ]
+
+
+# -- against FMPy ----------------------------------------------------------------------------
+
+FREE_MOTION = {"nu[1]": 0.8, "nu[2]": 0.2, "nu[3]": -0.3, "nu[4]": 0.4, "nu[5]": 0.2, "nu[6]": 0.6}
+POSITIONS = ["p[1]", "p[2]", "p[3]"]
+
+
+def fmpy_rows(fmu_dir: Path, repeats: int) -> list[Row]:
+    """BlueROV2 Heavy alone: murcosim against fmpy.simulate_fmu (CVode) at matched error."""
+    from fmpy import extract, read_model_description, simulate_fmu
+
+    from orchestrator.results import read_timeseries
+
+    fmu = fmu_dir / "BlueROV2Heavy.fmu"
+    stop, interval = 60.0, 0.1
+    with tempfile.TemporaryDirectory(prefix="murcosim-bench-") as folder:
+        folder = Path(folder)
+
+        def ours(rtol: float) -> tuple[float, np.ndarray]:
+            document = {
+                "simulation": {
+                    "stop_time": stop,
+                    "output_interval": interval,
+                    "solver": "RK45",
+                    "rtol": rtol,
+                    "atol": rtol * 1e-2,
+                    "step": 1.0,
+                },
+                "components": {"rov": {"fmu": "BlueROV2Heavy", "start": FREE_MOTION}},
+                "record": ["rov.p*"],  # a glob: brackets would be a character class
+            }
+            path = folder / "free.toml"
+            path.write_text(tomli_w.dumps(document), encoding="utf-8")
+            seconds, _ = _run_seconds(path, fmu_dir, folder / "ours")
+            data = read_timeseries(folder / "ours" / "timeseries.csv")
+            return seconds, np.column_stack([data[f"rov.{p}"] for p in POSITIONS])
+
+        unzipped = extract(str(fmu))
+        description = read_model_description(unzipped, validate=False)
+
+        def theirs() -> tuple[float, np.ndarray]:
+            start = time.perf_counter()
+            result = simulate_fmu(
+                unzipped,
+                validate=False,
+                model_description=description,
+                stop_time=stop,
+                output_interval=interval,
+                relative_tolerance=1e-6,
+                start_values=FREE_MOTION,
+                output=POSITIONS,
+                solver="CVode",
+            )
+            seconds = time.perf_counter() - start
+            grid = np.round(result["time"] / interval).astype(int)  # event rows repeat times
+            _, first = np.unique(grid, return_index=True)
+            return seconds, np.column_stack([result[p][first] for p in POSITIONS])
+
+        _, reference = ours(1e-12)
+        _, fmpy_states = theirs()
+        n = min(len(reference), len(fmpy_states))
+        fmpy_error = np.abs(fmpy_states[:n] - reference[:n]).max()
+        chosen = 1e-4
+        for rtol in (1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9):
+            chosen = rtol
+            _, states = ours(rtol)
+            if np.abs(states[:n] - reference[:n]).max() <= fmpy_error:
+                break
+        our_error = np.abs(ours(chosen)[1][:n] - reference[:n]).max()
+        mine, fmpy_time = interleaved(lambda: ours(chosen)[0], lambda: theirs()[0], repeats)
+    return [
+        Row(
+            "BlueROV2Heavy alone, 60 s: murcosim / fmpy.simulate_fmu (CVode)",
+            f"{mine / fmpy_time:.2f}x",
+            "<= 1.0x",
+            f"{1e3 * mine:.1f} vs {1e3 * fmpy_time:.1f} ms; position error {our_error:.1e} m "
+            f"(rtol {chosen:g}) vs FMPy's {fmpy_error:.1e} m (rtol 1e-6)",
+        )
+    ]
+
+
+# -- whole scenarios -------------------------------------------------------------------------
+
+
+def scenario_rows(fmu_dir: Path, repeats: int, names: list[str] | None = None) -> list[Row]:
+    """Real-time factor of shipped scenarios (median of ``repeats`` runs)."""
+    rows = []
+    chosen = [t for t in SCENARIO_TARGETS if names is None or t[0] in names]
+    with tempfile.TemporaryDirectory(prefix="murcosim-bench-") as folder:
+        folder = Path(folder)
+        for stem, seconds, target in chosen:
+            path = _scenario_file(stem, folder, stop_time=seconds)
+            walls = [_run_seconds(path, fmu_dir, folder / stem)[0] for _ in range(repeats)]
+            wall = statistics.median(walls)
+            rows.append(
+                Row(
+                    f"{stem}: real-time factor",
+                    f"{seconds / wall:.0f}x" if seconds / wall >= 10 else f"{seconds / wall:.2g}x",
+                    f">= {target:g}x" if target else "",
+                    f"{seconds:g} s simulated in {wall:.3g} s (median of {repeats})",
+                )
+            )
+    return rows
+
+
+# -- the table -------------------------------------------------------------------------------
+
+PARTS = ("rhs", "fmpy", "scenarios", "coupling")
+
+
+def run_suite(fmu_dir: Path, parts: tuple[str, ...] = PARTS, repeats: int = 5) -> str:
+    """Run the chosen parts; return the markdown table (also printed as it grows)."""
+    rows: list[Row] = []
+    makers: dict[str, Callable[[], list[Row]]] = {
+        "rhs": lambda: rhs_rows(fmu_dir, repeats),
+        "fmpy": lambda: fmpy_rows(fmu_dir, max(3, repeats // 2)),
+        "scenarios": lambda: scenario_rows(fmu_dir, max(1, repeats // 2)),
+        "coupling": lambda: _coupling_rows(fmu_dir, repeats),
     }
-    print(f"scenario            {scenario_path}")
-    print(f"instances / states  {result['instances']} / {result['states']}")
-    print(f"FMU calls per RHS   {result['fmu_calls_per_rhs']}")
-    print(f"per right-hand side {result['rhs_us']:.1f} us (mean of {evaluations})")
-    share = 100 * result["fmu_share"]
-    print(f"inside FMU calls    {result['fmu_us']:.1f} us  ({share:.0f} % of the RHS)")
-    print(f"orchestration       {result['rhs_us'] - result['fmu_us']:.1f} us")
-    print(f"(replay loop overhead alone: {result['replay_loop_us']:.2f} us, included in 'inside')")
-    return result
+    for part in parts:
+        for row in makers[part]():
+            rows.append(row)
+            print(f"{row.benchmark}: {row.result} ({row.detail})", flush=True)
+    lines = ["| benchmark | result | target | measured |", "| --- | --- | --- | --- |"]
+    lines += [f"| {r.benchmark} | {r.result} | {r.target} | {r.detail} |" for r in rows]
+    return "\n".join(lines)
+
+
+def _coupling_rows(fmu_dir: Path, repeats: int) -> list[Row]:
+    from orchestrator.bench_coupling import coupling_rows
+
+    return [Row(*row) for row in coupling_rows(fmu_dir, repeats)]
+
+
+README_START = "<!-- bench:start -->"
+README_END = "<!-- bench:end -->"
+
+
+def update_readme(readme: Path, table: str, command: str) -> None:
+    """Replace the generated table between the README's bench markers."""
+    text = readme.read_text(encoding="utf-8")
+    if README_START not in text or README_END not in text:
+        raise ValueError(f"{readme}: no '{README_START}' ... '{README_END}' section")
+    head, rest = text.split(README_START, 1)
+    _, tail = rest.split(README_END, 1)
+    block = f"{README_START}\n_Generated by `{command}`._\n\n{table}\n{README_END}"
+    readme.write_text(head + block + tail, encoding="utf-8")

@@ -64,9 +64,16 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def _bench(args: argparse.Namespace) -> None:
-    from orchestrator.bench import run_benchmarks
+    from orchestrator.bench import ROOT, run_suite, update_readme
 
-    run_benchmarks(args.scenario, args.fmu_dir, args.evaluations)
+    if args.repeats < 1:
+        raise SystemExit("murcosim bench: --repeats: expected a positive count")
+    table = run_suite(args.fmu_dir, tuple(args.parts), args.repeats)
+    print()
+    print(table)
+    if args.update_readme:
+        command = f"murcosim bench --parts {' '.join(args.parts)} --repeats {args.repeats}"
+        update_readme(ROOT / "README.md", table, command)
 
 
 def _ssp(args: argparse.Namespace) -> None:
@@ -157,12 +164,23 @@ def parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="validate every FMU and simulate it standalone with FMPy")
     c.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
     c.set_defaults(func=_check)
-    be = sub.add_parser("bench", help="measure orchestration cost per right-hand side")
+    be = sub.add_parser(
+        "bench", help="benchmark suite: ratios measured interleaved, printed as a markdown table"
+    )
     be.add_argument(
-        "scenario", type=Path, nargs="?", default=Path("scenarios/bluerov2_heavy_single.toml")
+        "--parts",
+        nargs="+",
+        choices=["rhs", "fmpy", "scenarios", "coupling"],
+        default=["rhs", "fmpy", "scenarios", "coupling"],
+        help="which benchmarks to run (default: all)",
+    )
+    be.add_argument("--repeats", type=int, default=5, help="measurements per median")
+    be.add_argument(
+        "--update-readme",
+        action="store_true",
+        help="write the table into README.md's Performance section",
     )
     be.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
-    be.add_argument("--evaluations", type=int, default=20000)
     be.set_defaults(func=_bench)
     s = sub.add_parser("ssp", help="export a scenario's system as SSP, or import an SSP archive")
     s.add_argument("action", choices=["export", "import"])

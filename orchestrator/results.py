@@ -25,7 +25,7 @@ class TimeseriesWriter:
 
     def write(self, time: float, values: np.ndarray) -> None:
         """Append one row."""
-        self._csv.writerow([repr(float(time)), *(repr(float(v)) for v in values)])
+        self._csv.writerow([float(time), *np.asarray(values, dtype=float).tolist()])
         self.rows += 1
 
     def close(self) -> None:
