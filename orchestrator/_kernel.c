@@ -631,8 +631,9 @@ static PyObject *Kernel_dopri_advance(Kernel *self, PyObject *args)
 {
     double target, stop, rtol, atol, max_step;
     PyObject *out_array, *post;
-    if (!PyArg_ParseTuple(args, "ddOdddO", &target, &stop, &out_array, &rtol, &atol, &max_step,
-                          &post))
+    long max_steps = 0;
+    if (!PyArg_ParseTuple(args, "ddOdddO|l", &target, &stop, &out_array, &rtol, &atol,
+                          &max_step, &post, &max_steps))
         return NULL;
     Py_ssize_t n = self->n_states;
     double *out = writable_doubles(out_array, n, "out");
@@ -640,7 +641,9 @@ static PyObject *Kernel_dopri_advance(Kernel *self, PyObject *args)
         return NULL;
     const double safety = 0.9, min_factor = 0.2, max_factor = 10.0;
     int event = 0;
-    while (self->t < target) {
+    long taken = 0;
+    while (self->t < target && (max_steps <= 0 || taken < max_steps)) {
+        taken++;
         double h = fmin(self->h, max_step), error;
         bool last = false;
         if (self->t + 1.0001 * h >= stop) { /* no sliver of a step before stop */
@@ -702,6 +705,26 @@ static PyObject *Kernel_dopri_advance(Kernel *self, PyObject *args)
     return Py_BuildValue("(di)", self->t, event);
 }
 
+static PyObject *Kernel_dopri_dense(Kernel *self, PyObject *args)
+{
+    double t;
+    PyObject *out_array;
+    if (!PyArg_ParseTuple(args, "dO", &t, &out_array))
+        return NULL;
+    double *out = writable_doubles(out_array, self->n_states, "out");
+    if (out == NULL)
+        return NULL;
+    if (!self->has_dense || t < self->t_old || t > self->t) {
+        PyErr_Format(PyExc_ValueError, "t = %.9g s is outside the last step", t);
+        return NULL;
+    }
+    if (t == self->t)
+        memcpy(out, self->x, (size_t)self->n_states * sizeof(double));
+    else
+        dense_value(self, t, out);
+    Py_RETURN_NONE;
+}
+
 static PyObject *Kernel_dopri_state(Kernel *self, PyObject *Py_UNUSED(ignored))
 {
     return Py_BuildValue("(dd)", self->t, self->h);
@@ -735,8 +758,11 @@ static PyMethodDef Kernel_methods[] = {
      "dopri_reset(t, x, h): start (or restart after an input jump) the Dormand-Prince "
      "integrator at (t, x) with trial step h"},
     {"dopri_advance", (PyCFunction)Kernel_dopri_advance, METH_VARARGS,
-     "dopri_advance(target, stop, out, rtol, atol, max_step, post) -> (t, event flags): step "
-     "until t >= target, never past stop; out = x(target) by dense output"},
+     "dopri_advance(target, stop, out, rtol, atol, max_step, post[, max_steps]) -> (t, event "
+     "flags): step until t >= target (or max_steps steps), never past stop; out = x(target) by "
+     "dense output, or x(t) where it stopped short"},
+    {"dopri_dense", (PyCFunction)Kernel_dopri_dense, METH_VARARGS,
+     "dopri_dense(t, out): out = x(t) by the dense output of the last accepted step"},
     {"dopri_state", (PyCFunction)Kernel_dopri_state, METH_NOARGS,
      "dopri_state() -> (t, h): time reached and next trial step"},
     {"counters", (PyCFunction)Kernel_counters, METH_NOARGS,

@@ -29,6 +29,7 @@ from fmpy.model_description import ModelDescription
 from orchestrator.errors import FMUError
 
 _STATUS = ("ok", "warning", "discard", "error", "fatal", "pending")
+_EVENT_ITERATIONS = 100  # updates of discrete states allowed at one event instant
 
 
 MODEL_EXCHANGE = "ModelExchange"
@@ -72,8 +73,8 @@ class FMU:
         self.model_description = md
         self.fmi_version = md.fmiVersion
         self._unsupported_check()
-        # Model Exchange where offered, unless the FMU has state events: then Co-Simulation
-        integrate = md.modelExchange is not None and not md.numberOfEventIndicators
+        # Model Exchange where offered: the strong master handles its events
+        integrate = md.modelExchange is not None
         interface = md.modelExchange if integrate else md.coSimulation
         self.kind = MODEL_EXCHANGE if integrate else CO_SIMULATION
         self.model_identifier = interface.modelIdentifier
@@ -94,6 +95,9 @@ class FMU:
                 description=v.description or "",
                 type="Float64" if v.type == "Real" else v.type,
             )
+        self.n_event_indicators = (
+            int(md.numberOfEventIndicators or 0) if self.kind == MODEL_EXCHANGE else 0
+        )
         self.states = [d.variable.derivative.name for d in md.derivatives]
         self.state_derivatives = [d.variable.name for d in md.derivatives]
         if self.kind == CO_SIMULATION:
@@ -120,12 +124,6 @@ class FMU:
         if clocks:
             raise FMUError(
                 f"{self.path}: clocks are not supported (clocked variable '{clocks[0]}')"
-            )
-        if md.coSimulation is None and md.numberOfEventIndicators:
-            raise FMUError(
-                f"{self.path}: state events are not supported in Model Exchange "
-                f"({md.numberOfEventIndicators} event indicator(s)); export the FMU for "
-                "Co-Simulation, where it handles its own events"
             )
 
     def _binary_check(self) -> None:
@@ -239,6 +237,10 @@ class FMUInstance:
             self._set_states = getattr(dll, prefix + "SetContinuousStates")
             self._get_derivatives = getattr(dll, prefix + derivatives)
             self._set_time = getattr(dll, prefix + "SetTime")
+            self._get_indicators = getattr(dll, prefix + "GetEventIndicators")
+        self._indicators = np.zeros(fmu.n_event_indicators)
+        self._indicators_ptr = self._indicators.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+        self.next_event_time: float | None = None
         self._initialized = False
 
     # -- set-up ---------------------------------------------------------------------------
@@ -274,13 +276,12 @@ class FMUInstance:
                 model.setupExperiment(startTime=start_time)
                 model.enterInitializationMode()
             model.exitInitializationMode()
-            if self.kind == MODEL_EXCHANGE:
-                if not self._fmi3:
-                    model.newDiscreteStates()
-                model.enterContinuousTimeMode()
         except Exception as exc:
             raise FMUError(f"{self.name}: initialization failed: {exc}") from exc
         self._initialized = True
+        if self.kind == MODEL_EXCHANGE:  # the initial event iteration, then continuous time
+            self._update_discrete_states(start_time)
+            self._call(model.enterContinuousTimeMode, "enter continuous-time mode", start_time)
 
     # -- hot path -------------------------------------------------------------------------
 
@@ -334,6 +335,51 @@ class FMUInstance:
                 self._check(status, "get derivatives")
         return self.derivatives
 
+    # -- events (Model Exchange) ------------------------------------------------------------
+
+    def _call(self, function: object, what: str, time: float) -> object:
+        try:
+            return function()
+        except Exception as exc:
+            raise FMUError(f"{self.name}: {what} at t = {time:.6g} s failed: {exc}") from exc
+
+    def _update_discrete_states(self, time: float) -> bool:
+        """Event iteration in event mode: update the discrete states until none needs it.
+        Sets ``next_event_time`` (s, or None); returns whether continuous states changed."""
+        update = self._model.updateDiscreteStates if self._fmi3 else self._model.newDiscreteStates
+        changed = False
+        for _ in range(_EVENT_ITERATIONS):
+            needed, terminate, _, values_changed, time_defined, next_time = self._call(
+                update, "update of discrete states", time
+            )
+            changed |= bool(values_changed)
+            if terminate:
+                raise FMUError(f"{self.name}: asked to terminate the run at t = {time:.6g} s")
+            if not needed:
+                self.next_event_time = float(next_time) if time_defined else None
+                return changed
+        raise FMUError(
+            f"{self.name}: event iteration at t = {time:.6g} s did not settle in "
+            f"{_EVENT_ITERATIONS} updates of the discrete states"
+        )
+
+    def handle_event(self, time: float) -> bool:
+        """Event mode at ``time`` (s, states and inputs already set): update the discrete
+        states, back to continuous time. Returns whether continuous states changed."""
+        self._call(self._model.enterEventMode, "enter event mode", time)
+        changed = self._update_discrete_states(time)
+        self._call(self._model.enterContinuousTimeMode, "enter continuous-time mode", time)
+        return changed
+
+    def event_indicators(self) -> np.ndarray:
+        """Current values of the event indicators (a state event is a sign change)."""
+        n = self.fmu.n_event_indicators
+        if n:
+            status = self._get_indicators(self._handle, self._indicators_ptr, n)
+            if status:
+                self._check(status, "get event indicators")
+        return self._indicators
+
     def c_functions(self) -> dict[str, int]:
         """Addresses of the C functions a compiled loop calls, by FMI 2 names (Model
         Exchange; the FMI 3 equivalents for an FMI 3 instance)."""
@@ -352,10 +398,15 @@ class FMUInstance:
             for key, name in names.items()
         }
 
-    def completed_integrator_step(self) -> None:
-        """Tell a Model Exchange instance that an integrator step was accepted."""
-        if self.kind == MODEL_EXCHANGE:
-            self._model.completedIntegratorStep()
+    def completed_integrator_step(self) -> bool:
+        """Tell a Model Exchange instance that an integrator step was accepted; returns
+        whether it asks for event mode (a step event)."""
+        if self.kind != MODEL_EXCHANGE:
+            return False
+        enter, terminate = self._model.completedIntegratorStep()
+        if terminate:
+            raise FMUError(f"{self.name}: asked to terminate the run after an integrator step")
+        return bool(enter)
 
     # -- Co-Simulation ----------------------------------------------------------------------
 

@@ -26,21 +26,35 @@ RightHandSide = Callable[[float, np.ndarray], np.ndarray]
 
 
 class Integrator:
-    """Common interface; ``time`` is where the integrator's own state is."""
+    """Common interface; ``time`` is where the integrator's own state is, ``step_event``
+    whether an FMU asked for event mode after the last accepted step (a step event)."""
 
     time: float = 0.0
+    step_event: bool = False
+    has_dense_output: bool = True
 
     def reset(self, time: float, x: np.ndarray) -> None:
         """(Re)start at (``time`` (s), ``x``): inputs may have jumped."""
         raise NotImplementedError
 
     def advance(self, target: float, stop: float) -> np.ndarray:
-        """State at ``target`` (s), stepping no further than ``stop`` (s)."""
+        """State at ``target`` (s), stepping no further than ``stop`` (s); stops short at a
+        step event (then ``time`` < ``target`` and the state at ``time`` is returned)."""
+        raise NotImplementedError
+
+    def step(self, stop: float) -> np.ndarray:
+        """One accepted step, not past ``stop`` (s); returns the state at the new ``time``."""
+        raise NotImplementedError
+
+    def dense(self, time: float) -> np.ndarray:
+        """State at ``time`` (s) inside the last accepted step."""
         raise NotImplementedError
 
 
 class FixedStepRK4(Integrator):
     """Classic RK4, each interval between communication points in equal steps."""
+
+    has_dense_output = False
 
     def __init__(self, compiled: CompiledSystem, step: float, post: PostProcess) -> None:
         self._compiled, self._step, self._post = compiled, step, post
@@ -52,7 +66,7 @@ class FixedStepRK4(Integrator):
 
     def advance(self, target: float, stop: float) -> np.ndarray:
         flags = self._compiled.rk4(self.time, target, self._x, self._step, self._post)
-        _check_flags(flags, target)
+        self.step_event = _check_flags(flags, target)
         self.time = target
         return self._x.copy()
 
@@ -75,11 +89,21 @@ class DormandPrince(Integrator):
         self.time = time
 
     def advance(self, target: float, stop: float) -> np.ndarray:
+        return self._advance(target, stop, 0)
+
+    def step(self, stop: float) -> np.ndarray:
+        return self._advance(stop, stop, 1)
+
+    def _advance(self, target: float, stop: float, max_steps: int) -> np.ndarray:
         reached, flags = self._compiled.dopri_advance(
-            target, stop, self._out, self._tolerances, self._post
+            target, stop, self._out, self._tolerances, self._post, max_steps
         )
-        _check_flags(flags, reached)
+        self.step_event = _check_flags(flags, reached)
         self.time = reached
+        return self._out.copy()
+
+    def dense(self, time: float) -> np.ndarray:
+        self._compiled.dopri_dense(time, self._out)
         return self._out.copy()
 
 
@@ -90,14 +114,14 @@ class _Stepped(Integrator):
         self,
         rhs: RightHandSide,
         simulation: Simulation,
-        completed: Callable[[], None],
+        completed: Callable[[], bool],
         names: Callable[[int], str],
     ) -> None:
         self._rhs, self._simulation = rhs, simulation
         self._completed, self._names = completed, names
 
     def _checked(self, time: float, x: np.ndarray) -> None:
-        self._completed()
+        self.step_event = self._completed()
         if not np.all(np.isfinite(x)):
             k = int(np.flatnonzero(~np.isfinite(x))[0])
             raise SimulationError(
@@ -112,7 +136,7 @@ class SciPyMethod(_Stepped):
         self,
         rhs: RightHandSide,
         simulation: Simulation,
-        completed: Callable[[], None],
+        completed: Callable[[], bool],
         names: Callable[[int], str],
     ) -> None:
         super().__init__(rhs, simulation, completed, names)
@@ -128,9 +152,10 @@ class SciPyMethod(_Stepped):
             self._first_step = self._solver.step_size
         self.time, self._x, self._solver = time, np.array(x, dtype=float), None
 
-    def advance(self, target: float, stop: float) -> np.ndarray:
-        s = self._simulation
+    def _solver_to(self, stop: float) -> object:
+        """The SciPy solver, (re)made where the bound of its interval changes."""
         if self._solver is None or self._solver.t_bound != stop:
+            s = self._simulation
             self._solver = self._method(
                 lambda t, y: self._rhs(t, y).copy(),
                 self.time,
@@ -141,19 +166,28 @@ class SciPyMethod(_Stepped):
                 max_step=s.step,
                 first_step=min(self._first_step, stop - self.time),
             )
-        solver = self._solver
-        while solver.t < target:
-            message = solver.step()
-            if solver.status == "failed":
-                raise SimulationError(
-                    f"integrator {s.solver} failed at t = {solver.t:.6g} s: {message}"
-                )
-            self._checked(solver.t, solver.y)
-        self.time = solver.t
-        self._x = solver.y
-        if solver.t == target:
-            return solver.y.copy()
-        return solver.dense_output()(target)
+        return self._solver
+
+    def step(self, stop: float) -> np.ndarray:
+        solver = self._solver_to(stop)
+        message = solver.step()
+        if solver.status == "failed":
+            raise SimulationError(
+                f"integrator {self._simulation.solver} failed at t = {solver.t:.6g} s: {message}"
+            )
+        self._checked(solver.t, solver.y)
+        self.time, self._x = solver.t, solver.y
+        return solver.y.copy()
+
+    def advance(self, target: float, stop: float) -> np.ndarray:
+        while self.time < target:
+            self.step(stop)
+        if self.time == target:
+            return self._x.copy()
+        return self.dense(target)
+
+    def dense(self, time: float) -> np.ndarray:
+        return self._solver.dense_output()(time)
 
 
 class Cvode(_Stepped):
@@ -163,7 +197,7 @@ class Cvode(_Stepped):
         self,
         rhs: RightHandSide,
         simulation: Simulation,
-        completed: Callable[[], None],
+        completed: Callable[[], bool],
         names: Callable[[int], str],
     ) -> None:
         super().__init__(rhs, simulation, completed, names)
@@ -187,22 +221,35 @@ class Cvode(_Stepped):
         if not result.success:
             raise SimulationError(f"CVODE could not start at t = {time:.6g} s: {result.message}")
 
-    def advance(self, target: float, stop: float) -> np.ndarray:
-        result = self._solver.step(target, tstop=stop)
+    def _solve(self, time: float, **options: object) -> tuple[float, np.ndarray]:
+        result = self._solver.step(time, **options)
         if not result.success:
             raise SimulationError(
-                f"integrator {self._simulation.solver} failed at t = {result.t:.6g} s: "
+                f"integrator {self._simulation.solver} failed at t = {float(result.t):.6g} s: "
                 f"{result.message}"
             )
-        y = np.asarray(result.y, dtype=float).reshape(-1)
+        return float(np.asarray(result.t).reshape(-1)[-1]), np.asarray(result.y).reshape(-1)
+
+    def advance(self, target: float, stop: float) -> np.ndarray:
+        _, y = self._solve(target, tstop=stop)
         self._checked(target, y)
         self.time = target
         return y.copy()
 
+    def step(self, stop: float) -> np.ndarray:
+        self.time, y = self._solve(stop, method="onestep", tstop=stop)
+        self._checked(self.time, y)
+        return y.copy()
 
-def _check_flags(flags: int, time: float) -> None:
+    def dense(self, time: float) -> np.ndarray:
+        return self._solve(time)[1].copy()
+
+
+def _check_flags(flags: int, time: float) -> bool:
+    """Whether the FMUs asked for a step event; a request to terminate stops the run."""
     if flags & 2:
         raise SimulationError(f"an FMU asked to terminate the run at t = {time:.6g} s")
+    return bool(flags & 1)
 
 
 def make_integrator(
@@ -210,7 +257,7 @@ def make_integrator(
     compiled: CompiledSystem,
     rhs: RightHandSide,
     post: PostProcess,
-    completed: Callable[[], None],
+    completed: Callable[[], bool],
 ) -> Integrator:
     """The integrator ``simulation.solver`` names."""
     if simulation.solver == "RK4":

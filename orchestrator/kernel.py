@@ -16,9 +16,7 @@ import numpy as np
 
 from orchestrator import _kernel
 from orchestrator.errors import FMUError, SimulationError
-from orchestrator.fmu import FMUInstance, Port
-
-_STATUS = ("ok", "warning", "discard", "error", "fatal", "pending")
+from orchestrator.fmu import _STATUS, FMUInstance, Port
 
 PostProcess = Callable[[np.ndarray, np.ndarray], None] | None
 
@@ -112,13 +110,28 @@ class CompiledSystem:
         out: np.ndarray,
         tolerances: tuple[float, float, float],
         post: PostProcess,
+        max_steps: int = 0,
     ) -> tuple[float, int]:
-        """Step until ``target`` (never past ``stop``, s); ``out`` gets x(target) (dense
-        output). ``tolerances`` = (rtol, atol, max_step). Returns (time reached, event flags)."""
+        """Step until ``target`` (never past ``stop``, s; at most ``max_steps`` steps if
+        positive); ``out`` gets x(target) (dense output), or the state where it stopped short.
+        ``tolerances`` = (rtol, atol, max_step). Returns (time reached, event flags)."""
         rtol, atol, max_step = tolerances
         return self._guarded(
-            target, self._kernel.dopri_advance, target, stop, out, rtol, atol, max_step, post
+            target,
+            self._kernel.dopri_advance,
+            target,
+            stop,
+            out,
+            rtol,
+            atol,
+            max_step,
+            post,
+            max_steps,
         )
+
+    def dopri_dense(self, time: float, out: np.ndarray) -> None:
+        """``out`` = x(``time``) from the dense output of the last accepted step."""
+        self._kernel.dopri_dense(time, out)
 
     def dopri_state(self) -> tuple[float, float]:
         """Time reached (s) and next trial step (s) of the Dormand-Prince integrator."""

@@ -23,6 +23,7 @@ import numpy as np
 from orchestrator.controllers.base import Controller
 from orchestrator.coupling.runtime import ConstraintCoupling
 from orchestrator.errors import FMUError, SimulationError
+from orchestrator.fmi_events import EventDriver
 from orchestrator.integrators import make_integrator
 from orchestrator.kernel import PostProcess
 from orchestrator.results import EventLog, TimeseriesWriter
@@ -265,8 +266,12 @@ class Master:
         periods += [link.controller.latency for link in self.links if link.controller.latency]
         periods += [e.time - s.start_time for e in self.scheduled if e.time > s.start_time]
         self._tick = _common_tick(periods)
-        integrator = make_integrator(
-            s, self.system.compiled, self.rhs, self._post_process(), self.system.completed_step
+        integrator = EventDriver(
+            self.system,
+            make_integrator(
+                s, self.system.compiled, self.rhs, self._post_process(), self.system.completed_step
+            ),
+            self.events.log,
         )
         output_every = max(1, round(s.output_interval / self._tick))
         last = max(1, math.ceil((s.stop_time - s.start_time) / self._tick - 1e-9))

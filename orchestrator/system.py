@@ -304,10 +304,10 @@ class System:
         self.compiled.derivatives(time, x, self._dx)
         return self._dx
 
-    def completed_step(self) -> None:
-        """Report an accepted integrator step to every instance."""
-        for instance in self.instances.values():
-            instance.completed_integrator_step()
+    def completed_step(self) -> bool:
+        """Report an accepted integrator step to every instance; whether one asks for event
+        mode (a step event)."""
+        return any([instance.completed_integrator_step() for instance in self.instances.values()])
 
     def recorded_names(self, patterns: list[str] | None) -> list[str]:
         """Qualified names of every state, input and time-varying output, filtered by globs."""

@@ -165,19 +165,16 @@ def with_event_indicators(source, path):
     return bad_archive(path, files)
 
 
-def test_state_events_in_model_exchange_are_refused(tmp_path, foreign):
-    """An ME-only FMU with event indicators would be integrated past its events: refused.
-    One that also offers Co-Simulation is run as Co-Simulation (it handles its own events)."""
-    path = with_event_indicators(foreign["me"], tmp_path / "Bouncing.fmu")
-    with pytest.raises(
-        FMUError, match=r"Bouncing.fmu: state events are not supported in Model Exchange \(2 event"
-    ):
-        FMU(path)
-    fmu = FMU(with_event_indicators(foreign["both"], tmp_path / "BouncingToo.fmu"))
-    try:
-        assert fmu.kind == CO_SIMULATION
-    finally:
-        fmu.close()
+def test_fmus_with_event_indicators_run_as_model_exchange(tmp_path, foreign):
+    """The strong master handles state events, so an FMU with event indicators is integrated
+    as Model Exchange, also where it offers Co-Simulation."""
+    for source, name in ((foreign["me"], "Bouncing.fmu"), (foreign["both"], "BouncingToo.fmu")):
+        fmu = FMU(with_event_indicators(source, tmp_path / name))
+        try:
+            assert fmu.kind == MODEL_EXCHANGE
+            assert fmu.n_event_indicators == 2
+        finally:
+            fmu.close()
 
 
 def test_missing_variable_in_a_connection_via_the_command_line(tmp_path, foreign, fmu_dir, capsys):

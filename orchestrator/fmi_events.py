@@ -1,0 +1,153 @@
+"""FMI events of Model Exchange instances in the strong master.
+
+``EventDriver`` wraps the master's integrator and stops it at every event of the FMUs:
+
+- time events: the earliest ``nextEventTime`` any instance reported is a hard stop;
+- state events: after every accepted step the event indicators are compared with those at the
+  start of the step; a change of domain (``z > 0`` to ``z <= 0`` or back, as FMI defines it)
+  is located by bisection on the integrator's dense output until the bracket is shorter than
+  ``EVENT_TOLERANCE``, and the event is handled at the bracket's far end, where the indicator
+  has changed already;
+- step events: an instance that asks for event mode in ``completedIntegratorStep``.
+
+At an event the instances concerned enter event mode, update their discrete states until none
+needs it (the FMI event iteration) and return to continuous time; continuous states they
+re-initialised are read back, and the integrator restarts there. Every event is a row of
+``events.csv`` (``time_event``, ``state_event``, ``step_event``) naming the instances.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from orchestrator.errors import FMUError, ScenarioError
+from orchestrator.fmu import MODEL_EXCHANGE, FMUInstance
+from orchestrator.integrators import Integrator
+from orchestrator.system import System
+
+EVENT_TOLERANCE = 1e-12  # s, relative to max(1, |t|): width of the bracket around a state event
+
+Log = Callable[[float, str, str], None]
+
+
+class EventDriver:
+    """The master's integrator, stopped and restarted at the FMUs' events."""
+
+    def __init__(self, system: System, integrator: Integrator, log: Log) -> None:
+        self.system, self.integrator, self._log = system, integrator, log
+        self._instances = [i for i in system.instances.values() if i.kind == MODEL_EXCHANGE]
+        self._indicated = [i for i in self._instances if i.fmu.n_event_indicators]
+        if self._indicated and not integrator.has_dense_output:
+            names = ", ".join(i.name for i in self._indicated)
+            raise ScenarioError(
+                f"{system.source}: simulation.solver: {names} ha(s) state events, which need an "
+                "adaptive solver with dense output (RK45, DOP853, CVODE_BDF, ...), not RK4"
+            )
+        self._z = np.zeros(0)
+
+    @property
+    def active(self) -> bool:
+        """Whether any instance can have events (else the integrator runs unwrapped)."""
+        return bool(self._indicated) or self.next_time_event() < math.inf
+
+    def next_time_event(self) -> float:
+        """The earliest time event (s) any instance has announced (inf: none)."""
+        times = [i.next_event_time for i in self._instances if i.next_event_time is not None]
+        return min(times, default=math.inf)
+
+    def _indicators(self, time: float, x: np.ndarray) -> np.ndarray:
+        self.system.derivatives(time, x)  # states and inputs of (time, x)
+        if not self._indicated:
+            return np.zeros(0)
+        return np.concatenate([i.event_indicators() for i in self._indicated])
+
+    # -- the integrator's interface --------------------------------------------------------
+
+    @property
+    def time(self) -> float:
+        return self.integrator.time
+
+    def reset(self, time: float, x: np.ndarray) -> None:
+        """Restart the integrator at (``time``, ``x``), inputs may have jumped."""
+        self.integrator.reset(time, x)
+        if self._indicated:
+            self._z = self._indicators(time, x).copy()
+
+    def advance(self, target: float, stop: float) -> np.ndarray:
+        """State at ``target`` (s), never stepping past ``stop`` nor an event."""
+        x = None
+        while x is None or self.integrator.time < target:
+            time_event = self.next_time_event()
+            bound = min(stop, time_event)
+            if self._indicated:  # step by step up to the target, indicators after each step
+                x = self._step_watching(min(bound, target))
+            else:
+                x = self.integrator.advance(min(target, bound), bound)
+            now = self.integrator.time
+            if time_event <= now and time_event < bound:  # announced for the past
+                raise FMUError(
+                    f"time event announced for t = {time_event:.9g} s, before t = {now:.9g} s"
+                )
+            if self.integrator.step_event:
+                x = self._handle(now, x, self._instances, "step_event")
+            elif now == time_event:
+                due = [i for i in self._instances if i.next_event_time == time_event]
+                x = self._handle(now, x, due, "time_event")
+        return x
+
+    def _step_watching(self, bound: float) -> np.ndarray:
+        """One step towards ``bound``; a state event inside it is located and handled."""
+        before = self.integrator.time
+        x = self.integrator.step(bound)
+        after = self.integrator.time
+        z = self._indicators(after, x)
+        crossed = np.flatnonzero((self._z > 0) != (z > 0))
+        if not crossed.size:
+            self._z = z.copy()
+            return x
+        when, x = self._locate(before, after, crossed)
+        owners = self._owners(crossed)
+        self.integrator.reset(when, x)  # the rest of the step is taken again after the event
+        return self._handle(when, x, owners, "state_event")
+
+    def _locate(self, low: float, high: float, crossed: np.ndarray) -> tuple[float, np.ndarray]:
+        """Earliest domain change in (low, high] by bisection on the dense output; returns the
+        bracket's far end and the state there."""
+        old_side = self._z[crossed] > 0
+        width = EVENT_TOLERANCE * max(1.0, abs(high))
+        state_high = self.integrator.dense(high)
+        while high - low > width:
+            middle = 0.5 * (low + high)
+            state = self.integrator.dense(middle)
+            z = self._indicators(middle, state)[crossed]
+            if np.any((z > 0) != old_side):
+                high, state_high = middle, state
+            else:
+                low = middle
+        return high, state_high
+
+    def _owners(self, crossed: np.ndarray) -> list[FMUInstance]:
+        owners, offset = [], 0
+        for instance in self._indicated:
+            n = instance.fmu.n_event_indicators
+            if np.any((crossed >= offset) & (crossed < offset + n)):
+                owners.append(instance)
+            offset += n
+        return owners
+
+    def _handle(
+        self, time: float, x: np.ndarray, instances: list[FMUInstance], kind: str
+    ) -> np.ndarray:
+        """Event mode for ``instances`` at (``time``, ``x``); the state after the event."""
+        self.system.derivatives(time, x)  # time, states and inputs at the event
+        changed = [i for i in instances if i.handle_event(time)]
+        x = np.array(x, dtype=float)
+        for instance, part in self.system._slices:
+            if instance in changed:
+                x[part] = instance.read(instance.states)
+        self._log(time, kind, ", ".join(i.name for i in instances))
+        self.reset(time, x)
+        return x
