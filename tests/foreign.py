@@ -110,12 +110,15 @@ SPRING_MASS_STRUCTURE_3 = """
 """
 
 
-def _compile(folder: Path, identifier: str, sources: list[str]) -> Path:
-    """gcc the sources of ``data/`` into ``folder/<identifier>.so`` (once per folder)."""
+def compile_fmu_binary(
+    folder: Path, identifier: str, sources: list[str], flags: list[str] | None = None
+) -> Path:
+    """gcc the sources of ``data/`` into ``folder/<identifier>.so`` (once per folder), with
+    extra compiler ``flags``."""
     binary = folder / f"{identifier}.so"
     if not binary.exists():
         subprocess.run(
-            ["gcc", "-shared", "-fPIC", "-O2", f"-I{HEADERS}"]
+            ["gcc", "-shared", "-fPIC", "-O2", f"-I{HEADERS}", *(flags or [])]
             + [str(DATA / source) for source in sources]
             + ["-o", str(binary), "-lm"],
             check=True,
@@ -123,7 +126,7 @@ def _compile(folder: Path, identifier: str, sources: list[str]) -> Path:
     return binary
 
 
-def _archive(path: Path, model_description: str, binary: Path, binaries: str) -> Path:
+def archive_fmu(path: Path, model_description: str, binary: Path, binaries: str) -> Path:
     """Zip a model description and a binary (``binaries/<binaries>/<binary name>``)."""
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr("modelDescription.xml", model_description)
@@ -159,7 +162,7 @@ def spring_mass_fmu(
     identifier, sources, header, (roll_back, variables, structure), binaries = SPRING_MASS[
         fmi_version
     ]
-    binary = _compile(folder, identifier, sources)
+    binary = compile_fmu_binary(folder, identifier, sources)
     declared = "".join(
         f'  <{kind} modelIdentifier="{identifier}" {roll_back}="true"/>\n' for kind in interfaces
     )
@@ -171,7 +174,7 @@ def spring_mass_fmu(
 </fmiModelDescription>
 """
     suffix = "_".join({"ModelExchange": "me", "CoSimulation": "cs"}[k] for k in interfaces)
-    return _archive(folder / f"{identifier}_{suffix}.fmu", text, binary, binaries)
+    return archive_fmu(folder / f"{identifier}_{suffix}.fmu", text, binary, binaries)
 
 
 def python_fmu(folder: Path, name: str, source: str, roll_back: bool = False) -> Path:
