@@ -1,4 +1,5 @@
-"""Weak-coupling master: every FMU instance advances on its own between macro steps.
+"""Weak coupling, a stepping strategy of the master: every FMU instance advances on its own
+between macro steps.
 
 Each instance is one unit. A Co-Simulation FMU steps itself (``do_step``); a Model Exchange
 FMU is integrated by the orchestrator over the macro step (fixed-step RK4, steps of at most
@@ -26,12 +27,16 @@ at each communication point with the Udwadia-Kalaba equation from the bodies' st
 unconstrained accelerations at t_n, and held over the step as part of ``tau_ext`` (body
 frame, N and N.m at the body origin). Positions are not projected back onto the constraints,
 so the joints drift: ``drift.py`` measures how much.
+
+The master (``orchestrator.master``) runs controllers, latency, docking and undocking,
+scheduled events and recording for both strategies; ``WeakCoupling`` offers it the integrator
+interface (``reset`` where inputs jump, ``advance`` to a target time in macro steps, the last
+one shortened to land on the target).
 """
 
 from __future__ import annotations
 
 import math
-import time as clock
 from collections.abc import Callable
 from graphlib import CycleError, TopologicalSorter
 
@@ -39,9 +44,7 @@ import numpy as np
 
 from orchestrator.coupling.runtime import ConstraintCoupling
 from orchestrator.errors import ScenarioError, SimulationError
-from orchestrator.fmu import CO_SIMULATION, FMUInstance
-from orchestrator.master import RunStatistics
-from orchestrator.results import EventLog, TimeseriesWriter
+from orchestrator.fmu import CO_SIMULATION, FMUInstance, Port
 from orchestrator.scenario import CoSimulationConfig, Scenario, Simulation
 from orchestrator.system import System
 
@@ -102,44 +105,35 @@ class Unit:
         self.slope[:] = slope
 
 
-class Master:
-    """Runs a system with weakly coupled units and writes results as it goes."""
+class WeakCoupling:
+    """Macro steps of weakly coupled units, with the master's integrator interface."""
+
+    has_dense_output = False
+    step_event = False
 
     def __init__(
         self,
         system: System,
         simulation: Simulation,
         config: CoSimulationConfig,
-        timeseries: TimeseriesWriter,
-        events: EventLog,
-        record: list[str],
-        coupling: ConstraintCoupling | None = None,
-        progress: Callable[[float], None] | None = None,
+        coupling: ConstraintCoupling | None,
+        count: Callable[[int], None],
     ) -> None:
         self.system = system
         self.simulation = simulation
         self.config = config
-        self.timeseries = timeseries
-        self.events = events
         self.coupling = coupling
-        self.progress = progress
-        self.statistics = RunStatistics()
+        self._count = count  # right-hand sides evaluated
         self.time = simulation.start_time
         self.units = self._units()
         self._order, loop = self._exchange_order()
         self.iterate = loop is not None
         if loop is not None:
             self._check_roll_back(loop)
-        joint_columns = set(coupling.column_names()) if coupling else set()
-        self._record_joints = [(k, n) for k, n in enumerate(record) if n in joint_columns]
-        fmu_record = [n for n in record if n not in joint_columns]
-        self._record_ports = system.port(fmu_record, "record") if fmu_record else []
-        self._record_positions = np.array(
-            [k for k, n in enumerate(record) if n not in joint_columns], dtype=int
-        )
-        self._row = np.zeros(len(record))
         self._forces: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        self._dx = np.zeros(system.n_states)
+        self.rates = np.zeros(system.n_states)  # unconstrained der(x) at the last exchange
+        self._driven: list[tuple[Unit, np.ndarray, Port, np.ndarray]] = []
+        self._started = False
 
     # -- set-up -----------------------------------------------------------------------------
 
@@ -233,7 +227,7 @@ class Master:
             unit.write_inputs(t)
             instance.set_time(t)
             instance.set_continuous_states(y)
-            self.statistics.rhs_evaluations += 1
+            self._count(1)
             return instance.get_derivatives().copy()
 
         n = max(1, math.ceil(step / self.simulation.step - 1e-9))
@@ -252,7 +246,7 @@ class Master:
 
     def _hold_constraint_forces(self, time: float, x: np.ndarray) -> None:
         """Udwadia-Kalaba forces at (time, x), held over the next step in each body's tau_ext."""
-        dx = self._dx
+        dx = self.rates
         for unit in self.units.values():
             if unit.state is not None:
                 unit.inputs.values[:] = unit.connected() - unit.held
@@ -337,57 +331,54 @@ class Master:
             f"{self.config.iterations} sweeps at t = {time:.6g} s (change {change:.3g})"
         )
 
-    def _record(self, time: float, x: np.ndarray) -> None:
-        row = self._row
-        for instance, port, positions in self._record_ports:
-            row[self._record_positions[positions]] = instance.read(port)
-        if self._record_joints:
-            values = self.coupling.columns(x, self._dx.copy())
-            for k, name in self._record_joints:
-                row[k] = values.get(name, np.nan)
-        self.timeseries.write(time, row)
+    # -- the master's interface ----------------------------------------------------------------
 
-    def run(self, x0: np.ndarray) -> np.ndarray:
-        """Run from ``x0`` (the Model Exchange states) to the stop time; returns the final x.
+    def drive(self, ports: list[tuple[FMUInstance, Port]]) -> None:
+        """Inputs written by controllers: their values become the units' base at each reset."""
+        self._driven = []
+        for instance, port in ports:
+            unit = self.units[instance.name]
+            mine = [k for k, n in enumerate(port.names) if n in unit.inputs.names]
+            if mine:
+                where = np.array([unit.inputs.names.index(port.names[k]) for k in mine])
+                self._driven.append((unit, where, port, np.array(mine)))
 
-        Rows are written at every communication point that is a multiple of the output
-        interval (rounded to whole macro steps).
-        """
-        s, step = self.simulation, self.config.macro_step
-        last = round((s.stop_time - s.start_time) / step)
-        output_every = max(1, round(s.output_interval / step))
-        started = clock.perf_counter()
-        x = np.array(x0, dtype=float)
-        for unit in self.units.values():
-            unit.base[:] = unit.instance.read(unit.inputs)
-            for _, _, to_index in unit.terms:
-                unit.base[to_index] = 0.0
-        self.events.log(
-            s.start_time,
-            "start",
-            f"weak coupling, {self.config.order}, inputs {self.config.inputs}, "
-            f"macro step {step:g} s" + (", algebraic loop iterated" if self.iterate else ""),
-        )
-        for index in range(last + 1):
-            time = s.start_time + index * step
-            self.time = time
-            for _ in range(self.config.iterations if self.iterate and index == 0 else 1):
-                self._exchange(time, x)
-            if index == 0:  # no slope to extrapolate before the first step
-                for unit in self.units.values():
-                    unit.y_now[:] = unit.outputs.values
+    def reset(self, time: float, x: np.ndarray) -> None:
+        """Consistent inputs and outputs at (``time``, ``x``), where inputs may have jumped."""
+        if not self._started:  # inputs no connection drives keep their start values
+            for unit in self.units.values():
+                unit.base[:] = unit.instance.read(unit.inputs)
+                for _, _, to_index in unit.terms:
+                    unit.base[to_index] = 0.0
+        for unit, where, port, mine in self._driven:
+            unit.base[where] = port.values[mine]
+        sweeps = self.config.iterations if self.iterate and not self._started else 1
+        for _ in range(sweeps):
+            self._exchange(time, x)
+        if not self._started:  # no slope to extrapolate before the first step
+            for unit in self.units.values():
+                unit.y_now[:] = unit.outputs.values
+        self._started = True
+        if self.coupling is not None:
+            self._hold_constraint_forces(time, x)
+        self.time, self._x = time, np.array(x, dtype=float)
+
+    def advance(self, target: float, stop: float) -> np.ndarray:
+        """Macro steps from ``time`` to ``target`` (s), the last one shortened to land on it;
+        after each the units exchange their signals."""
+        x, step = self._x, self.config.macro_step
+        while self.time < target:
+            h = min(step, target - self.time)
+            if target - (self.time + h) < 1e-9 * step:
+                h = target - self.time
+            x = self._advance(self.time, h, x)
+            self.time = target if h == target - self.time else self.time + h
+            self._check_finite(self.time, x)
+            self._exchange(self.time, x)
             if self.coupling is not None:
-                self._hold_constraint_forces(time, x)
-            if index % output_every == 0 or index == last:
-                self._record(time, x)
-            if self.progress:
-                self.progress(time)
-            if index == last:
-                break
-            x = self._advance(time, step, x)
-            self._check_finite(time + step, x)
-        self.statistics.wall_seconds = clock.perf_counter() - started
-        return x
+                self._hold_constraint_forces(self.time, x)
+        self._x = x
+        return x.copy()
 
     def _check_finite(self, time: float, x: np.ndarray) -> None:
         for unit in self.units.values():
@@ -399,10 +390,16 @@ class Master:
 
 
 def check_supported(scenario: Scenario, source: str) -> None:
-    """Refuse what the weak-coupling master does not run: controllers, docking, events."""
-    for key in ("controllers", "docking", "events"):
-        if getattr(scenario, key):
-            raise ScenarioError(
-                f"{source}: {key}: not run by the weak-coupling master; remove them or the "
-                "[cosimulation] section"
-            )
+    """Refuse what weak coupling does not run: joint motors and driven joints, which act
+    inside the right-hand side of strong coupling."""
+    for k, joint in enumerate(scenario.joints):
+        if joint.motor is not None:
+            key = "motor"
+        elif joint.type == "driven_universal":
+            key = "type"
+        else:
+            continue
+        raise ScenarioError(
+            f"{source}: joints[{k}].{key}: not run under weak coupling (it acts inside "
+            "the right-hand side of strong coupling); remove it or the [cosimulation] section"
+        )

@@ -47,6 +47,7 @@ class EventDriver:
                 "adaptive solver with dense output (RK45, DOP853, CVODE_BDF, ...), not RK4"
             )
         self._z = np.zeros(0)
+        self._pending: tuple[float, str, list[FMUInstance]] | None = None  # (s, kind, who)
 
     @property
     def active(self) -> bool:
@@ -77,26 +78,38 @@ class EventDriver:
             self._z = self._indicators(time, x).copy()
 
     def advance(self, target: float, stop: float) -> np.ndarray:
-        """State at ``target`` (s), never stepping past ``stop`` nor an event."""
-        x = None
-        while x is None or self.integrator.time < target:
+        """State at ``target`` (s), never stepping past ``stop`` nor an event. An event the
+        last step found beyond the target (a time or step event at the step's end) is handled
+        when a later call reaches it, so what is read at the target is from before it."""
+        while True:
+            if self._pending is not None:
+                when, kind, instances = self._pending
+                if when > target:
+                    return self.integrator.dense(target)
+                self._pending = None
+                x = self._handle(when, self.integrator.dense(when), instances, kind)
+                if when == target:
+                    return x
             time_event = self.next_time_event()
-            bound = min(stop, time_event)
-            if self._indicated:  # step by step up to the target, indicators after each step
-                x = self._step_watching(min(bound, target))
-            else:
-                x = self.integrator.advance(min(target, bound), bound)
             now = self.integrator.time
-            if time_event <= now and time_event < bound:  # announced for the past
+            if time_event < now:
                 raise FMUError(
                     f"time event announced for t = {time_event:.9g} s, before t = {now:.9g} s"
                 )
+            bound = min(stop, time_event)
+            goal = min(target, bound)
+            if self._indicated:  # step by step up to the goal, indicators after each step
+                x = self._step_watching(goal)
+            else:
+                x = self.integrator.advance(goal, bound)
+            now = self.integrator.time
             if self.integrator.step_event:
-                x = self._handle(now, x, self._instances, "step_event")
+                self._pending = (now, "step_event", self._instances)
             elif now == time_event:
                 due = [i for i in self._instances if i.next_event_time == time_event]
-                x = self._handle(now, x, due, "time_event")
-        return x
+                self._pending = (now, "time_event", due)
+            elif now >= target:
+                return x
 
     def _step_watching(self, bound: float) -> np.ndarray:
         """One step towards ``bound``; a state event inside it is located and handled."""

@@ -149,13 +149,18 @@ class FMU:
         return bool(dependencies.intersection(inputs))
 
     def is_constant_output(self, output: str) -> bool:
-        """Whether ``output`` depends on nothing (a value computed from parameters only).
+        """Whether ``output`` never changes in a run: a constant or parameter-like variable,
+        or a continuous one that depends on nothing (computed from parameters only). A
+        discrete output may depend on nothing and still change at events.
 
         Co-Simulation dependencies name inputs only, so there the variability decides.
         """
+        variability = self.variables[output].variability
+        if variability in ("constant", "fixed", "tunable"):
+            return True
         if self.kind == CO_SIMULATION:
-            return self.variables[output].variability in ("constant", "fixed")
-        return self._output_dependencies.get(output) == set()
+            return False
+        return variability == "continuous" and self._output_dependencies.get(output) == set()
 
     def instantiate(self, name: str) -> FMUInstance:
         """Create a new instance called ``name`` (of this FMU's ``kind``)."""

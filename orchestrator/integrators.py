@@ -70,6 +70,11 @@ class FixedStepRK4(Integrator):
         self.time = target
         return self._x.copy()
 
+    def dense(self, time: float) -> np.ndarray:
+        if time != self.time:
+            raise ValueError("RK4 has no dense output: only the state where it stands")
+        return self._x.copy()
+
 
 class DormandPrince(Integrator):
     """Dormand-Prince 5(4), compiled, with dense output between input jumps."""

@@ -21,13 +21,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from orchestrator.controllers.base import Controller
+from orchestrator.cosim import WeakCoupling
 from orchestrator.coupling.runtime import ConstraintCoupling
 from orchestrator.errors import FMUError, SimulationError
 from orchestrator.fmi_events import EventDriver
 from orchestrator.integrators import make_integrator
 from orchestrator.kernel import PostProcess
 from orchestrator.results import EventLog, TimeseriesWriter
-from orchestrator.scenario import EventConfig, Simulation
+from orchestrator.scenario import CoSimulationConfig, EventConfig, Simulation
 from orchestrator.system import System
 
 
@@ -125,8 +126,10 @@ class Master:
         progress: Callable[[float], None] | None = None,
         coupling: ConstraintCoupling | None = None,
         scheduled: list[EventConfig] | None = None,
+        weak: CoSimulationConfig | None = None,
     ) -> None:
         self.system = system
+        self.weak = weak
         self.coupling = coupling
         self.scheduled = sorted(scheduled or [], key=lambda e: e.time)
         self.simulation = simulation
@@ -204,7 +207,7 @@ class Master:
 
     def _record(self, time: float, x: np.ndarray) -> None:
         row = self._row
-        dx = self.system.derivatives(time, x)
+        dx = self._stepping.rates if self.weak else self.system.derivatives(time, x)
         for instance, port, positions in self._record_ports:
             row[self._record_fmu_positions[positions]] = instance.read(port)
         for k, b in self._record_bus:
@@ -241,6 +244,8 @@ class Master:
                 self.links[k] = new
                 released = [n for n in before if n not in link.controller.outputs]
                 self._release(released)
+        if self.weak:
+            self._stepping.drive([(i, p) for link in self.links for i, p, _ in link.fmu_writes])
 
     def _release(self, names: list[str]) -> None:
         """Inputs a controller stops driving go back to their start values."""
@@ -265,14 +270,9 @@ class Master:
         periods = [link.controller.sample_time for link in self.links] + [s.output_interval]
         periods += [link.controller.latency for link in self.links if link.controller.latency]
         periods += [e.time - s.start_time for e in self.scheduled if e.time > s.start_time]
+        periods += [self.weak.macro_step] if self.weak else []
         self._tick = _common_tick(periods)
-        integrator = EventDriver(
-            self.system,
-            make_integrator(
-                s, self.system.compiled, self.rhs, self._post_process(), self.system.completed_step
-            ),
-            self.events.log,
-        )
+        self._stepping = integrator = self._strategy()
         output_every = max(1, round(s.output_interval / self._tick))
         last = max(1, math.ceil((s.stop_time - s.start_time) / self._tick - 1e-9))
 
@@ -284,14 +284,15 @@ class Master:
         index = 0
         next_output = 0
         hard = True
-        self.events.log(s.start_time, "start", f"solver {s.solver}, {self.system.n_states} states")
+        self.events.log(s.start_time, "start", self._description())
         while True:
             time = time_at(index)
             self.time = time
             if hard:
                 if self.coupling is not None:
-                    x = self._topology(time, index, self.coupling.project(x))
-                self.system.derivatives(time, x)  # outputs consistent with (time, x)
+                    x = self._topology(time, index, x if self.weak else self.coupling.project(x))
+                if not self.weak:
+                    self.system.derivatives(time, x)  # outputs consistent with (time, x)
                 if self.coupling is not None:  # joint angles and rates in, motor torques out
                     for name, value in self.coupling.measure(x).items():
                         self.bus.values[self.bus.index[name]] = value
@@ -315,8 +316,34 @@ class Master:
             index = following
             hard = index == jump
         self.statistics.wall_seconds = clock.perf_counter() - started
-        self.statistics.rhs_evaluations = self.system.compiled.evaluations
+        if not self.weak:
+            self.statistics.rhs_evaluations = self.system.compiled.evaluations
         return x
+
+    def _strategy(self) -> EventDriver | WeakCoupling:
+        """The stepping strategy: one integrator over all states (strong coupling, with the
+        FMUs' events) or macro steps of weakly coupled units."""
+        s = self.simulation
+        if self.weak:
+
+            def count(n: int) -> None:
+                self.statistics.rhs_evaluations += n
+
+            weak = WeakCoupling(self.system, s, self.weak, self.coupling, count)
+            weak.drive([(i, p) for link in self.links for i, p, _ in link.fmu_writes])
+            return weak
+        integrator = make_integrator(
+            s, self.system.compiled, self.rhs, self._post_process(), self.system.completed_step
+        )
+        return EventDriver(self.system, integrator, self.events.log)
+
+    def _description(self) -> str:
+        if self.weak:
+            c = self.weak
+            return f"weak coupling, {c.order}, inputs {c.inputs}, macro step {c.macro_step:g} s" + (
+                ", algebraic loop iterated" if self._stepping.iterate else ""
+            )
+        return f"solver {self.simulation.solver}, {self.system.n_states} states"
 
     def _next_jump(self, index: int, last: int, next_output: int) -> int:
         """The next tick after ``index`` where an input may jump: a controller sample, a

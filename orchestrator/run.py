@@ -74,15 +74,18 @@ def run_scenario(
             bar.update(time - last[0])
             last[0] = time
 
-        if scenario.cosimulation:
-            master = cosim.Master(
-                system, sim, scenario.cosimulation, timeseries, events, record, coupling, advance
-            )
-        else:
-            scheduled = scenario.events
-            master = Master(
-                system, controllers, sim, timeseries, events, record, advance, coupling, scheduled
-            )
+        master = Master(
+            system,
+            controllers,
+            sim,
+            timeseries,
+            events,
+            record,
+            advance,
+            coupling,
+            scenario.events,
+            scenario.cosimulation,
+        )
         time_reached = sim.start_time
         try:
             final = master.run(x0)
