@@ -222,7 +222,7 @@ def parser() -> argparse.ArgumentParser:
         nargs="+",
         default=None,
         metavar="PART",
-        help="default: all of " + ", ".join(_buoy_parts()),
+        help="parts of the study to run (default: all; an unknown name lists them)",
     )
     bs.add_argument("--out", type=Path, default=Path("results/buoy_study"))
     bs.add_argument("--axial-drag", type=float, help="C_Df_z of both bodies (N.s/m3)")

@@ -39,14 +39,17 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from graphlib import CycleError, TopologicalSorter
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from orchestrator.coupling.runtime import ConstraintCoupling
 from orchestrator.errors import ScenarioError, SimulationError
 from orchestrator.fmu import CO_SIMULATION, FMUInstance, Port
 from orchestrator.scenario import CoSimulationConfig, Scenario, Simulation
 from orchestrator.system import System
+
+if TYPE_CHECKING:  # imported for annotations only: the coupling loads SciPy
+    from orchestrator.coupling.runtime import ConstraintCoupling
 
 BODY_FORCE = [f"tau_ext[{i}]" for i in range(1, 7)]
 

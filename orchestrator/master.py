@@ -17,12 +17,10 @@ import time as clock
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from orchestrator.controllers.base import Controller
-from orchestrator.cosim import WeakCoupling
-from orchestrator.coupling.runtime import ConstraintCoupling
 from orchestrator.errors import FMUError, SimulationError
 from orchestrator.fmi_events import EventDriver
 from orchestrator.integrators import make_integrator
@@ -30,6 +28,11 @@ from orchestrator.kernel import PostProcess
 from orchestrator.results import EventLog, TimeseriesWriter
 from orchestrator.scenario import CoSimulationConfig, EventConfig, Simulation
 from orchestrator.system import System
+
+if TYPE_CHECKING:  # imported for annotations only: controllers and coupling load SciPy
+    from orchestrator.controllers.base import Controller
+    from orchestrator.cosim import WeakCoupling
+    from orchestrator.coupling.runtime import ConstraintCoupling
 
 
 @dataclass
@@ -325,6 +328,7 @@ class Master:
         FMUs' events) or macro steps of weakly coupled units."""
         s = self.simulation
         if self.weak:
+            from orchestrator.cosim import WeakCoupling
 
             def count(n: int) -> None:
                 self.statistics.rhs_evaluations += n

@@ -10,9 +10,6 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from orchestrator import cosim
-from orchestrator.controllers import make_controllers
-from orchestrator.coupling.runtime import ConstraintCoupling
 from orchestrator.errors import FMUError, SimulationError
 from orchestrator.master import Master, RunStatistics
 from orchestrator.results import EventLog, TimeseriesWriter
@@ -37,7 +34,9 @@ def run_scenario(
     """Run the scenario file ``path``; results go to ``out_dir`` while the run goes."""
     scenario = load_scenario(path)
     if scenario.cosimulation:
-        cosim.check_supported(scenario, str(path))
+        from orchestrator.cosim import check_supported
+
+        check_supported(scenario, str(path))
     out_dir.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(path, out_dir / "scenario.toml")
     system = System(scenario, str(path), fmu_dir)
@@ -46,11 +45,17 @@ def run_scenario(
         x0 = system.initialize(sim.start_time, scenario.environment.current)
         coupling = None
         if scenario.joints or scenario.docking or scenario.events:
+            from orchestrator.coupling.runtime import ConstraintCoupling
+
             coupling = ConstraintCoupling(
                 system, scenario.joints, scenario.docking, scenario.coupling, x0
             )
             x0 = coupling.project(x0)
-        controllers = make_controllers(system, coupling, x0)
+        controllers = []
+        if scenario.controllers:
+            from orchestrator.controllers import make_controllers
+
+            controllers = make_controllers(system, coupling, x0)
         own = [n for c in controllers for n in c.outputs if n.startswith(c.name + ".")]
         if scenario.record:
             own = [n for n in own if any(fnmatch.fnmatchcase(n, p) for p in scenario.record)]

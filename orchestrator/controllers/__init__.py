@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -14,7 +15,6 @@ from orchestrator.controllers.pointing import BuoyPointing
 from orchestrator.controllers.rendezvous import RendezvousController
 from orchestrator.controllers.schedule import Schedule
 from orchestrator.controllers.vehicle_pd import VehiclePD
-from orchestrator.coupling.runtime import ConstraintCoupling
 from orchestrator.errors import ScenarioError
 from orchestrator.scenario import (
     AllocationConfig,
@@ -26,6 +26,9 @@ from orchestrator.scenario import (
     VehiclePDConfig,
 )
 from orchestrator.system import System
+
+if TYPE_CHECKING:  # imported for annotations only: the coupling loads SciPy
+    from orchestrator.coupling.runtime import ConstraintCoupling
 
 __all__ = ["Controller", "make_controllers", "morphology_thrusters", "thruster_model"]
 
