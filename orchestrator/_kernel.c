@@ -240,10 +240,10 @@ static void Kernel_dealloc(Kernel *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static double *writable_doubles(PyObject *array, Py_ssize_t n, const char *what)
+static double *doubles(PyObject *array, Py_ssize_t n, const char *what, int flags)
 {
     Py_buffer view;
-    if (PyObject_GetBuffer(array, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+    if (PyObject_GetBuffer(array, &view, flags | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
         return NULL;
     double *data = view.buf;
     int ok = view.itemsize == sizeof(double) && view.len == n * (Py_ssize_t)sizeof(double) &&
@@ -254,6 +254,11 @@ static double *writable_doubles(PyObject *array, Py_ssize_t n, const char *what)
         return NULL;
     }
     return data;
+}
+
+static double *writable_doubles(PyObject *array, Py_ssize_t n, const char *what)
+{
+    return doubles(array, n, what, PyBUF_WRITABLE);
 }
 
 static int Kernel_init(Kernel *self, PyObject *args, PyObject *kwds)
@@ -462,7 +467,7 @@ static PyObject *Kernel_derivatives(Kernel *self, PyObject *const *args, Py_ssiz
     double t = PyFloat_AsDouble(args[0]);
     if (t == -1.0 && PyErr_Occurred())
         return NULL;
-    double *x = writable_doubles(args[1], self->n_states, "x");
+    const double *x = doubles(args[1], self->n_states, "x", 0); /* may be read-only */
     double *dx = x == NULL ? NULL : writable_doubles(args[2], self->n_states, "dx");
     if (dx == NULL)
         return NULL;

@@ -128,6 +128,13 @@ class WeakCoupling:
         self.coupling = coupling
         self._count = count  # right-hand sides evaluated
         self.time = simulation.start_time
+        for instance, _ in system._slices:
+            if instance.fmu.n_event_indicators or instance.next_event_time is not None:
+                raise ScenarioError(
+                    f"{system.source}: components.{instance.name}: {instance.fmu.path.name} has "
+                    "events and only Model Exchange, which weak coupling integrates without "
+                    "events; run it under strong coupling (no [cosimulation] section)"
+                )
         self.units = self._units()
         self._order, loop = self._exchange_order()
         self.iterate = loop is not None

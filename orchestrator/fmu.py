@@ -57,7 +57,10 @@ class FMU:
     :meth:`instantiate` share the unpacked files.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, prefer: str = MODEL_EXCHANGE) -> None:
+        """Load the FMU at ``path``; of the interfaces it offers, ``prefer`` (Model Exchange
+        for strong coupling, which integrates and handles events itself; Co-Simulation for
+        weak coupling, where each FMU steps itself) is taken where offered."""
         self.path = Path(path)
         if not self.path.is_file():
             raise FMUError(f"{self.path}: FMU file not found")
@@ -73,8 +76,9 @@ class FMU:
         self.model_description = md
         self.fmi_version = md.fmiVersion
         self._unsupported_check()
-        # Model Exchange where offered: the strong master handles its events
-        integrate = md.modelExchange is not None
+        integrate = md.modelExchange is not None and (
+            prefer == MODEL_EXCHANGE or md.coSimulation is None
+        )
         interface = md.modelExchange if integrate else md.coSimulation
         self.kind = MODEL_EXCHANGE if integrate else CO_SIMULATION
         self.model_identifier = interface.modelIdentifier

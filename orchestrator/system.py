@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from orchestrator.errors import FMUError, ScenarioError
-from orchestrator.fmu import CO_SIMULATION, FMU, FMUInstance, Port
+from orchestrator.fmu import CO_SIMULATION, FMU, MODEL_EXCHANGE, FMUInstance, Port
 from orchestrator.kernel import CompiledSystem
 from orchestrator.ocean import seeded_parameters
 from orchestrator.scenario import Component, Scenario
@@ -66,7 +66,8 @@ class System:
             for name, component in scenario.components.items():
                 path = self._fmu_path(name, component, fmu_dir, base)
                 if path not in self._fmus:
-                    self._fmus[path] = FMU(path)
+                    prefer = CO_SIMULATION if scenario.cosimulation else MODEL_EXCHANGE
+                    self._fmus[path] = FMU(path, prefer)
                 self.instances[name] = self._fmus[path].instantiate(name)
                 if self.instances[name].kind == CO_SIMULATION and not scenario.cosimulation:
                     raise self._error(

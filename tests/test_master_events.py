@@ -76,3 +76,27 @@ def test_state_events_need_dense_output(tmp_path):
     """RK4 has no dense output to locate a state event on: one line, not a silent miss."""
     with pytest.raises(ScenarioError, match=r"it ha\(s\) state events.*not RK4"):
         run(tmp_path, bouncing_ball_fmu(tmp_path, "2.0"), stop=1.0, interval=0.1, solver="RK4")
+
+
+@VERSIONS
+def test_bouncing_ball_as_co_simulation_in_the_weak_master(tmp_path, version):
+    """The same FMU's Co-Simulation interface handles its events inside doStep; stepped by the
+    weak master it lands at the analytic bounce times (its own exact event location)."""
+    source = bouncing_ball_fmu(tmp_path, version)
+    expected = bounce_times(H0, E, G, 3)
+    scenario = tmp_path / "weak.toml"
+    scenario.write_text(
+        f"""[simulation]
+stop_time = {float(expected[-1]) + 0.05}
+output_interval = 0.01
+[cosimulation]
+macro_step = 0.01
+[components.it]
+fmu = "{source.as_posix()}"
+"""
+    )
+    run_scenario(scenario, tmp_path / "out", tmp_path, plots=False)
+    data = read_timeseries(tmp_path / "out" / "timeseries.csv")
+    h, v = ball_state(data["time"], H0, E, G)
+    assert np.abs(data["it.h"] - h).max() < 1e-9
+    assert np.abs(data["it.v"] - v).max() < 1e-9
