@@ -113,6 +113,9 @@ class FMU:
             for u in md.outputs
         }
         self._binary_check()
+        self.provides_directional_derivatives = _provides_directional_derivatives(
+            self.path, self.kind
+        )
         self._unpacked = Path(tempfile.mkdtemp(prefix=f"murcosim-{self.path.stem}-"))
         extract(str(self.path), str(self._unpacked))
 
@@ -185,6 +188,19 @@ def _declared_fmi_version(path: Path) -> str:
     except (zipfile.BadZipFile, ElementTree.ParseError, OSError) as exc:
         raise FMUError(f"{path}: unreadable modelDescription.xml: {exc}") from None
     return root.get("fmiVersion", "(no fmiVersion)")
+
+
+def _provides_directional_derivatives(path: Path, kind: str) -> bool:
+    """The interface's ``providesDirectionalDerivative(s)`` flag (FMI 2 and 3 spellings)."""
+    with zipfile.ZipFile(path) as archive:
+        root = ElementTree.fromstring(archive.read("modelDescription.xml"))
+    element = root.find(kind)
+    if element is None:
+        return False
+    flag = element.get(
+        "providesDirectionalDerivatives", element.get("providesDirectionalDerivative")
+    )
+    return flag in ("true", "1")
 
 
 _REALS = ("Real", "Float64", "Float32")

@@ -196,7 +196,8 @@ class SciPyMethod(_Stepped):
 
 
 class Cvode(_Stepped):
-    """SUNDIALS CVODE (BDF or Adams), its internal state kept between recording points."""
+    """SUNDIALS CVODE (BDF or Adams), its internal state kept between recording points; the
+    Newton iterations use ``jacobian`` where given, else CVODE's difference quotients."""
 
     def __init__(
         self,
@@ -204,6 +205,7 @@ class Cvode(_Stepped):
         simulation: Simulation,
         completed: Callable[[], bool],
         names: Callable[[int], str],
+        jacobian: Callable[[float, np.ndarray], np.ndarray] | None = None,
     ) -> None:
         super().__init__(rhs, simulation, completed, names)
         from sksundae.cvode import CVODE
@@ -211,8 +213,12 @@ class Cvode(_Stepped):
         def rate(t: float, y: np.ndarray, yp: np.ndarray) -> None:
             yp[:] = rhs(t, y)
 
+        def exact(t: float, y: np.ndarray, yp: np.ndarray, matrix: np.ndarray) -> None:
+            matrix[:, :] = jacobian(t, y)
+
         self._solver = CVODE(
             rate,
+            jacfn=exact if jacobian is not None else None,
             method=simulation.solver.removeprefix("CVODE_"),
             rtol=simulation.rtol,
             atol=simulation.atol,
@@ -263,12 +269,14 @@ def make_integrator(
     rhs: RightHandSide,
     post: PostProcess,
     completed: Callable[[], bool],
+    jacobian: Callable[[float, np.ndarray], np.ndarray] | None = None,
 ) -> Integrator:
-    """The integrator ``simulation.solver`` names."""
+    """The integrator ``simulation.solver`` names; ``jacobian`` (exact d rhs/dx, where the
+    FMUs give it) serves the implicit methods."""
     if simulation.solver == "RK4":
         return FixedStepRK4(compiled, simulation.step, post)
     if simulation.solver == "RK45":
         return DormandPrince(compiled, simulation, post)
     if simulation.solver.startswith("CVODE_"):
-        return Cvode(rhs, simulation, completed, compiled.state_name)
+        return Cvode(rhs, simulation, completed, compiled.state_name, jacobian)
     return SciPyMethod(rhs, simulation, completed, compiled.state_name)

@@ -336,8 +336,19 @@ class Master:
             weak = WeakCoupling(self.system, s, self.weak, self.coupling, count)
             weak.drive([(i, p) for link in self.links for i, p, _ in link.fmu_writes])
             return weak
+        jacobian = None
+        if s.solver.startswith("CVODE_") and self.coupling is None:
+            from orchestrator.jacobian import DirectionalJacobian
+
+            if DirectionalJacobian.available(self.system):
+                jacobian = DirectionalJacobian(self.system)
         integrator = make_integrator(
-            s, self.system.compiled, self.rhs, self._post_process(), self.system.completed_step
+            s,
+            self.system.compiled,
+            self.rhs,
+            self._post_process(),
+            self.system.completed_step,
+            jacobian,
         )
         return EventDriver(self.system, integrator, self.events.log)
 
