@@ -95,7 +95,19 @@ typedef struct {
     bool has_dense;
     /* what failed */
     Py_ssize_t error_instance;
+    /* breadcrumb: before every FMI call its code is stored here (a supervisor reads it) */
+    volatile double *crumb;
+    double *crumb_codes; /* n_instances x N_CALLS */
 } Kernel;
+
+/* FMI calls the kernel makes, in the order of the breadcrumb codes per instance */
+enum { C_SET_TIME, C_SET_STATES, C_GET_DERIVATIVES, C_GET_REAL, C_SET_REAL, C_COMPLETED, N_CALLS };
+
+static inline void mark(Kernel *self, Py_ssize_t instance, int call)
+{
+    if (self->crumb != NULL)
+        *self->crumb = self->crumb_codes[instance * N_CALLS + call];
+}
 
 static int call_failed(Kernel *self, Py_ssize_t instance, const char *call, int status)
 {
@@ -114,10 +126,12 @@ static int evaluate(Kernel *self, double t, const double *x, double *dx)
     int status;
     for (Py_ssize_t i = 0; i < self->n_instances; i++) {
         Instance *in = &self->instances[i];
+        mark(self, i, C_SET_TIME);
         status = in->set_time(in->handle, t);
         if (status > 1)
             return call_failed(self, i, "SetTime", status);
         if (in->n) {
+            mark(self, i, C_SET_STATES);
             status = in->set_states(in->handle, x + in->offset, (size_t)in->n);
             if (status > 1)
                 return call_failed(self, i, "SetContinuousStates", status);
@@ -128,6 +142,7 @@ static int evaluate(Kernel *self, double t, const double *x, double *dx)
         Instance *in = &self->instances[op->instance];
         if (op->kind == OP_READ) {
             double *target = self->signals + op->signal;
+            mark(self, op->instance, C_GET_REAL);
             if (in->fmi3)
                 status = ((real3_fn)in->get_real)(in->handle, op->vr, (size_t)op->n, target,
                                                   (size_t)op->n);
@@ -143,6 +158,7 @@ static int evaluate(Kernel *self, double t, const double *x, double *dx)
                     sum += self->signals[op->sources[s]];
                 op->values[j] = sum;
             }
+            mark(self, op->instance, C_SET_REAL);
             if (in->fmi3)
                 status = ((real3_fn)in->set_real)(in->handle, op->vr, (size_t)op->n, op->values,
                                                   (size_t)op->n);
@@ -157,6 +173,7 @@ static int evaluate(Kernel *self, double t, const double *x, double *dx)
         Instance *in = &self->instances[i];
         if (!in->n)
             continue;
+        mark(self, i, C_GET_DERIVATIVES);
         status = in->get_derivatives(in->handle, dx + in->offset, (size_t)in->n);
         if (status > 1)
             return call_failed(self, i,
@@ -192,6 +209,7 @@ static int accept_step(Kernel *self, double t, const double *x, int *event)
         int status;
         if (in->completed == NULL)
             continue;
+        mark(self, i, C_COMPLETED);
         if (in->fmi3) {
             bool enter = false, terminate = false;
             status = ((completed3_fn)in->completed)(in->handle, true, &enter, &terminate);
@@ -235,6 +253,7 @@ static void Kernel_dealloc(Kernel *self)
     PyMem_Free(self->instances);
     PyMem_Free(self->signals);
     PyMem_Free(self->work);
+    PyMem_Free(self->crumb_codes);
     Py_XDECREF(self->stage_array);
     Py_XDECREF(self->rate_array);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -735,6 +754,42 @@ static PyObject *Kernel_dopri_state(Kernel *self, PyObject *Py_UNUSED(ignored))
     return Py_BuildValue("(dd)", self->t, self->h);
 }
 
+static PyObject *Kernel_watch(Kernel *self, PyObject *args)
+{
+    unsigned long long address;
+    PyObject *codes;
+    if (!PyArg_ParseTuple(args, "KO", &address, &codes))
+        return NULL;
+    PyObject *fast = PySequence_Fast(codes, "codes");
+    if (fast == NULL)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n != self->n_instances * N_CALLS) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "codes: expected %zd values (%d per instance)",
+                     self->n_instances * N_CALLS, N_CALLS);
+        return NULL;
+    }
+    double *table = PyMem_Calloc((size_t)(n ? n : 1), sizeof(double));
+    if (table == NULL) {
+        Py_DECREF(fast);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t j = 0; j < n; j++) {
+        table[j] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, j));
+        if (table[j] == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            PyMem_Free(table);
+            return NULL;
+        }
+    }
+    Py_DECREF(fast);
+    PyMem_Free(self->crumb_codes);
+    self->crumb_codes = table;
+    self->crumb = (volatile double *)(uintptr_t)address;
+    Py_RETURN_NONE;
+}
+
 static PyObject *Kernel_counters(Kernel *self, PyObject *Py_UNUSED(ignored))
 {
     return Py_BuildValue("(LLL)", self->evaluations, self->steps, self->rejected);
@@ -770,6 +825,10 @@ static PyMethodDef Kernel_methods[] = {
      "dopri_dense(t, out): out = x(t) by the dense output of the last accepted step"},
     {"dopri_state", (PyCFunction)Kernel_dopri_state, METH_NOARGS,
      "dopri_state() -> (t, h): time reached and next trial step"},
+    {"watch", (PyCFunction)Kernel_watch, METH_VARARGS,
+     "watch(address, codes): before every FMI call store codes[instance * 6 + call] (calls: "
+     "SetTime, SetContinuousStates, GetDerivatives, GetReal, SetReal, CompletedIntegratorStep) "
+     "in the double at `address` (shared memory a supervising process reads)"},
     {"counters", (PyCFunction)Kernel_counters, METH_NOARGS,
      "counters() -> (evaluations, accepted steps, rejected steps)"},
     {NULL, NULL, 0, NULL},

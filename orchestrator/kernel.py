@@ -20,6 +20,17 @@ from orchestrator.fmu import _STATUS, FMUInstance, Port
 
 PostProcess = Callable[[np.ndarray, np.ndarray], None] | None
 
+# The FMI calls the kernel makes, by the FMUInstance methods that make them from Python, in the
+# order of the kernel's breadcrumb codes.
+CALLS = (
+    "set_time",
+    "set_continuous_states",
+    "get_derivatives",
+    "read",
+    "write",
+    "completed_integrator_step",
+)
+
 
 class CompiledSystem:
     """One system's right-hand side and integrators in compiled code.
@@ -136,6 +147,12 @@ class CompiledSystem:
     def dopri_state(self) -> tuple[float, float]:
         """Time reached (s) and next trial step (s) of the Dormand-Prince integrator."""
         return self._kernel.dopri_state()
+
+    def watch(self, address: int, code: Callable[[FMUInstance, str], float]) -> None:
+        """Before every FMI call, store ``code(instance, method)`` in the double at ``address``
+        (``method`` one of ``CALLS``): breadcrumbs for a supervisor in another process."""
+        codes = [code(instance, call) for instance in self._instances for call in CALLS]
+        self._kernel.watch(address, codes)
 
     @property
     def evaluations(self) -> int:
