@@ -80,7 +80,7 @@ def _ssp(args: argparse.Namespace) -> None:
     from orchestrator.ssp import export_ssp, import_ssp
 
     if args.action == "export":
-        print(export_ssp(args.source, args.fmu_dir, args.target))
+        print(export_ssp(args.source, args.fmu_dir, args.target, args.ssp_version))
     else:
         print(import_ssp(args.source, args.target, args.template))
 
@@ -188,6 +188,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("target", type=Path, help="export: .ssp archive; import: new scenario file")
     s.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
     s.add_argument("--template", type=Path, help="import: scenario giving the Python side")
+    s.add_argument("--ssp-version", default="1.0", choices=["1.0", "2.0"], help="export")
     s.set_defaults(func=_ssp)
     d = sub.add_parser("drift", help="joint drift of weak coupling against strong coupling")
     d.add_argument("scenario", type=Path, nargs="?", default=Path("scenarios/cosim_weld_pair.toml"))

@@ -2,9 +2,10 @@
 between macro steps.
 
 Each instance is one unit. A Co-Simulation FMU steps itself (``do_step``); a Model Exchange
-FMU is integrated by the orchestrator over the macro step (fixed-step RK4, steps of at most
-``simulation.step``). Connections are exchanged only at the communication points
-t_n = t_0 + n H:
+FMU with states is integrated by the orchestrator over the macro step (fixed-step RK4, steps
+of at most ``simulation.step``); a stateless one is evaluated at the communication points.
+Connections are exchanged only at the communication points t_n, macro steps of H apart (one
+shortened to land on a time the master asks for, such as the stop time):
 
 - ``jacobi``: every unit steps from t_n with inputs made of the outputs at t_n;
 - ``gauss_seidel``: the units step one after the other in file order, each with the outputs
@@ -66,7 +67,8 @@ class Unit:
         self.instance = instance
         self.inputs = instance.port(inputs)
         self.outputs = instance.port(outputs)
-        self.terms: list[tuple[Unit, np.ndarray, np.ndarray]] = []
+        # source, its output positions, our input positions, factor, offset
+        self.terms: list[tuple[Unit, np.ndarray, np.ndarray, float, float]] = []
         self.base = np.zeros(len(inputs))
         self.held = np.zeros(len(inputs))
         self.start = np.zeros(len(inputs))  # inputs over the step: start + slope * (t - t_n)
@@ -80,20 +82,20 @@ class Unit:
     def connected(self, now: bool = True) -> np.ndarray:
         """Input values from the sources' outputs: current ones, or those at t_n."""
         u = self.base + self.held
-        for source, from_index, to_index in self.terms:
+        for source, from_index, to_index, factor, offset in self.terms:
             values = source.outputs.values if now else source.y_now
-            u[to_index] += values[from_index]
+            u[to_index] += factor * values[from_index] + offset
         return u
 
     def extrapolation(self, step: float) -> np.ndarray:
         """Slope (1/s) of the inputs: towards t_n+1 for stepped sources, else from t_n-1."""
         slope = np.zeros(len(self.inputs))
-        for source, from_index, to_index in self.terms:
+        for source, from_index, to_index, factor, _ in self.terms:
             if source.stepped:
                 change = source.outputs.values - source.y_now
             else:
                 change = source.y_now - source.y_before
-            slope[to_index] += change[from_index] / step
+            slope[to_index] += factor * change[from_index] / step
         return slope
 
     def write_inputs(self, time: float) -> None:
@@ -168,6 +170,8 @@ class WeakCoupling:
                     source,
                     np.array([source.outputs.names.index(n) for n in link.source_names]),
                     np.array([target.inputs.names.index(n) for n in link.target_names]),
+                    link.factor,
+                    link.offset,
                 )
             )
         for instance, part in self.system._slices:
@@ -179,7 +183,7 @@ class WeakCoupling:
         graph: TopologicalSorter[tuple[str, str]] = TopologicalSorter()
         for name, unit in self.units.items():
             graph.add(("read", name))
-            graph.add(("write", name), *[("read", s.instance.name) for s, _, _ in unit.terms])
+            graph.add(("write", name), *[("read", s.instance.name) for s, *_ in unit.terms])
             fmu = unit.instance.fmu
             if any(fmu.output_depends_on(o, unit.inputs.names) for o in unit.outputs.names):
                 graph.add(("read", name), ("write", name))
@@ -206,8 +210,9 @@ class WeakCoupling:
     def _exchange(self, time: float, x: np.ndarray) -> None:
         """Consistent inputs and outputs at a communication point (one sweep)."""
         for unit in self.units.values():
-            if unit.state is not None:
+            if unit.instance.kind != CO_SIMULATION:
                 unit.instance.set_time(time)
+            if unit.state is not None:
                 unit.instance.set_continuous_states(x[unit.state])
         for kind, unit in self._order:
             if kind == "write":
@@ -218,9 +223,12 @@ class WeakCoupling:
 
     def _step(self, unit: Unit, time: float, step: float, x: np.ndarray) -> None:
         instance = unit.instance
-        if unit.state is None:
+        if instance.kind == CO_SIMULATION:
             unit.write_inputs(time + step / 2)
             instance.do_step(time, step)
+        elif unit.state is None:  # stateless Model Exchange: evaluated at the point
+            unit.write_inputs(time + step)
+            instance.set_time(time + step)
         else:
             x[unit.state] = self._rk4(unit, time, step, x[unit.state])
             unit.write_inputs(time + step)
@@ -318,7 +326,11 @@ class WeakCoupling:
             self._macro_step(time, step, x, {})
             return x
         saved_x = x.copy()
-        saved = {n: u.instance.get_state() for n, u in self.units.items() if u.state is None}
+        saved = {
+            n: u.instance.get_state()
+            for n, u in self.units.items()
+            if u.instance.kind == CO_SIMULATION
+        }
         guess: dict[str, np.ndarray] = {}
         change = math.inf
         try:
@@ -358,7 +370,7 @@ class WeakCoupling:
         if not self._started:  # inputs no connection drives keep their start values
             for unit in self.units.values():
                 unit.base[:] = unit.instance.read(unit.inputs)
-                for _, _, to_index in unit.terms:
+                for _, _, to_index, _, _ in unit.terms:
                     unit.base[to_index] = 0.0
         for unit, where, port, mine in self._driven:
             unit.base[where] = port.values[mine]

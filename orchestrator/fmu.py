@@ -6,13 +6,19 @@ an FMU that offers Model Exchange is run as such (the orchestrator integrates it
 offers only Co-Simulation advances itself with :meth:`FMUInstance.do_step`. Variables are
 addressed by name (aliases included); the calls made in every right-hand-side evaluation or
 macro step go straight to the C functions on preallocated NumPy buffers, without per-call
-allocation. What is not supported (FMI 1.0, clocks, Scheduled Execution, non-Float64 ports)
-is refused with an error naming the FMU and the feature.
+allocation. Every variable type of FMI 2.0 and 3.0 can be read and set: numbers (floats,
+integers, Booleans as 0/1, enumerations by their integer value) travel as Float64 in a port's
+``values`` and are converted at the FMU's typed call; String and Binary ports hold Python
+``str`` and ``bytes``. FMI 3.0 array variables appear as one scalar name per element,
+``A[i,j]`` with indices from 1 in row-major order (the order of the standard's serialization),
+their sizes taken from their dimensions (fixed or structural parameters). What is not supported
+(FMI 1.0, clocks, Scheduled Execution) is refused with an error naming the FMU and the feature.
 """
 
 from __future__ import annotations
 
 import ctypes
+import math
 import shutil
 import tempfile
 import zipfile
@@ -32,22 +38,36 @@ _STATUS = ("ok", "warning", "discard", "error", "fatal", "pending")
 _EVENT_ITERATIONS = 100  # updates of discrete states allowed at one event instant
 
 
+STRUCTURAL = "structuralParameter"
 MODEL_EXCHANGE = "ModelExchange"
 CO_SIMULATION = "CoSimulation"
 
 
+Value = float | bool | str | bytes
+
+
 @dataclass(frozen=True)
 class Variable:
-    """One scalar FMU variable as declared in the model description."""
+    """One scalar FMU variable (or one element of an FMI 3.0 array variable).
+
+    ``type`` is the FMI 3.0 name (``Float64``, ``Int32``, ``Boolean``, ``String``, ``Binary``,
+    ``Enumeration`` ...; FMI 2.0 ``Real`` is ``Float64``, ``Integer`` is ``Int32``).
+    ``element`` is the position of this element in its array (0 for a scalar) and ``size``
+    the number of elements of the array (1 for a scalar). ``declared_type`` names the
+    enumeration type of an enumeration.
+    """
 
     name: str
     value_reference: int
     causality: str
     variability: str
-    start: float | None
+    start: Value | None
     unit: str
     description: str
     type: str = "Float64"
+    element: int = 0
+    size: int = 1
+    declared_type: str = ""
 
 
 class FMU:
@@ -89,35 +109,58 @@ class FMU:
         }
         for v in md.modelVariables:
             start = starts.get((v.type, v.valueReference))  # an alias has its base's start
-            self.variables[v.name] = Variable(
-                name=v.name,
-                value_reference=v.valueReference,
-                causality=v.causality or "local",
-                variability=v.variability or "continuous",
-                start=float(start) if start is not None and v.type in _REALS else None,
-                unit=(v.declaredType.unit if v.declaredType else None) or v.unit or "",
-                description=v.description or "",
-                type="Float64" if v.type == "Real" else v.type,
-            )
+            for variable in _elements(self.path.name, v, start, self._shape(v)):
+                self.variables[variable.name] = variable
         self.n_event_indicators = (
             int(md.numberOfEventIndicators or 0) if self.kind == MODEL_EXCHANGE else 0
         )
-        self.states = [d.variable.derivative.name for d in md.derivatives]
-        self.state_derivatives = [d.variable.name for d in md.derivatives]
+        self.dimension_parameters = {
+            d.variable.name for v in md.modelVariables for d in v.dimensions if d.variable
+        }
+        self.states = [n for d in md.derivatives for n in self._names(d.variable.derivative)]
+        self.state_derivatives = [n for d in md.derivatives for n in self._names(d.variable)]
         if self.kind == CO_SIMULATION:
             self.states, self.state_derivatives = [], []
-        self.inputs = [v.name for v in md.modelVariables if v.causality == "input"]
-        self.outputs = [u.variable.name for u in md.outputs]
+        self.inputs = [
+            n for v in md.modelVariables if v.causality == "input" for n in self._names(v)
+        ]
+        self.outputs = [n for u in md.outputs for n in self._names(u.variable)]
         self._output_dependencies = {
-            u.variable.name: None if u.dependencies is None else {d.name for d in u.dependencies}
+            n: None
+            if u.dependencies is None
+            else {e for d in u.dependencies for e in self._names(d)}
             for u in md.outputs
+            for n in self._names(u.variable)
         }
+        # numbers go into the results; texts and bytes are read and set only
+        self.recordable = {n for n, v in self.variables.items() if v.type not in _TEXT}
         self._binary_check()
         self.provides_directional_derivatives = _provides_directional_derivatives(
             self.path, self.kind
         )
         self._unpacked = Path(tempfile.mkdtemp(prefix=f"murcosim-{self.path.stem}-"))
         extract(str(self.path), str(self._unpacked))
+
+    def _shape(self, variable: object) -> tuple[int, ...]:
+        """Array sizes of an FMI 3.0 variable: fixed, or the start of a structural parameter."""
+        shape = []
+        for dimension in variable.dimensions:
+            size = dimension.start
+            if size is None:
+                size = dimension.variable.start if dimension.variable is not None else None
+            try:
+                shape.append(int(size))
+            except (TypeError, ValueError):
+                raise FMUError(
+                    f"{self.path}: variable '{variable.name}': dimension without a size "
+                    f"(start '{size}'; expected an integer)"
+                ) from None
+        return tuple(shape)
+
+    def _names(self, variable: object) -> list[str]:
+        """Scalar names of a variable: itself, or its array elements in row-major order."""
+        shape = self._shape(variable)
+        return [variable.name + _index(k, shape) for k in range(math.prod(shape))]
 
     def _unsupported_check(self) -> None:
         md = self.model_description
@@ -203,7 +246,98 @@ def _provides_directional_derivatives(path: Path, kind: str) -> bool:
     return flag in ("true", "1")
 
 
-_REALS = ("Real", "Float64", "Float32")
+_FMI2_TYPES = {"Real": "Float64", "Integer": "Int32"}
+_INTEGERS = ("Int8", "UInt8", "Int16", "UInt16", "Int32", "UInt32", "Int64", "UInt64")
+_NUMBERS = ("Float32", "Float64", *_INTEGERS, "Boolean", "Enumeration")
+
+
+def _index(k: int, shape: tuple[int, ...]) -> str:
+    """``[i,j,...]`` (from 1) of the k-th element of an array of ``shape`` in row-major order;
+    empty for a scalar."""
+    if not shape:
+        return ""
+    indices = np.unravel_index(k, shape)
+    return "[" + ",".join(str(i + 1) for i in indices) + "]"
+
+
+def _checked(fmu: FMU, variable: Variable, value: object) -> Value:
+    """``value`` as a port holds it for ``variable``, or an FMUError saying what was expected."""
+    kind = variable.type
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if kind in ("Float32", "Float64") and number:
+        return float(value)
+    if (kind in _INTEGERS or kind == "Enumeration") and number and float(value).is_integer():
+        return float(value)
+    if kind == "Boolean" and (isinstance(value, bool) or value in (0, 1)):
+        return float(bool(value))
+    if kind == "String" and isinstance(value, str):
+        return value
+    if kind == "Binary" and isinstance(value, bytes | str):
+        return (
+            value if isinstance(value, bytes) else _parse(fmu.path.name, variable.name, kind, value)
+        )
+    expected = {"String": "a string", "Binary": "bytes or a hex string", "Boolean": "true or false"}
+    integral = kind in _INTEGERS or kind == "Enumeration"
+    wanted = expected.get(kind, "an integer" if integral else "a number")
+    raise FMUError(
+        f"{fmu.path.name}: '{variable.name}' is a(n) {kind} variable; "
+        f"expected {wanted}, got {value!r}"
+    )
+
+
+def _parse(fmu: str, name: str, kind: str, text: str) -> Value:
+    """One start value of type ``kind`` from its model-description text."""
+    try:
+        if kind in ("Float32", "Float64"):
+            return float(text)
+        if kind in _INTEGERS or kind == "Enumeration":
+            return float(int(text))
+        if kind == "Boolean":
+            return {"true": True, "false": False, "1": True, "0": False}[text.strip()]
+        if kind == "Binary":
+            return bytes.fromhex(text.strip().removeprefix("0x"))
+    except (KeyError, ValueError):
+        raise FMUError(
+            f"{fmu}: variable '{name}': start '{text}' is not a valid {kind} value"
+        ) from None
+    return text
+
+
+def _elements(fmu: str, v: object, start: object, shape: tuple[int, ...]) -> list[Variable]:
+    """The scalar variables of one model variable (one per array element)."""
+    kind = _FMI2_TYPES.get(v.type, v.type)
+    size = math.prod(shape)
+    if start is None:
+        starts: list[Value | None] = [None] * size
+    elif kind == "String":
+        starts = [str(start)] * size
+    else:
+        texts = str(start).split() if shape else [str(start)]
+        if len(texts) not in (1, size):
+            raise FMUError(
+                f"{fmu}: variable '{v.name}': {len(texts)} start value(s) for "
+                f"{size} element(s) (shape {list(shape)})"
+            )
+        starts = [_parse(fmu, v.name, kind, t) for t in texts] * (size if len(texts) == 1 else 1)
+    unit = (v.declaredType.unit if v.declaredType else None) or v.unit or ""
+    return [
+        Variable(
+            name=v.name + _index(k, shape),
+            value_reference=v.valueReference,
+            causality=v.causality or "local",
+            variability=v.variability or "continuous",
+            start=starts[k],
+            unit=unit,
+            description=v.description or "",
+            type=kind,
+            element=k,
+            size=size,
+            declared_type=v.declaredType.name if v.declaredType and kind == "Enumeration" else "",
+        )
+        for k in range(size)
+    ]
+
+
 _FMPY_CLASSES = {
     (False, MODEL_EXCHANGE): FMU2Model,
     (False, CO_SIMULATION): FMU2Slave,
@@ -212,14 +346,77 @@ _FMPY_CLASSES = {
 }
 
 
-class Port:
-    """A fixed set of Float64 variables of one instance with a preallocated value buffer."""
+_FMI3_CTYPES = {
+    "Float32": ctypes.c_float,
+    "Float64": ctypes.c_double,
+    "Int8": ctypes.c_int8,
+    "UInt8": ctypes.c_uint8,
+    "Int16": ctypes.c_int16,
+    "UInt16": ctypes.c_uint16,
+    "Int32": ctypes.c_int32,
+    "UInt32": ctypes.c_uint32,
+    "Int64": ctypes.c_int64,
+    "UInt64": ctypes.c_uint64,
+    "Boolean": ctypes.c_bool,
+    "Enumeration": ctypes.c_int64,
+    "String": ctypes.c_char_p,
+    "Binary": ctypes.POINTER(ctypes.c_uint8),
+}
+_FMI2_CTYPES = {
+    "Float64": ctypes.c_double,
+    "Int32": ctypes.c_int,
+    "Enumeration": ctypes.c_int,
+    "Boolean": ctypes.c_int,
+    "String": ctypes.c_char_p,
+}
+_FMI2_CALLS = {"Float64": "Real", "Int32": "Integer", "Enumeration": "Integer"}
+_TEXT = ("String", "Binary")
 
-    def __init__(self, names: list[str], value_references: list[int]) -> None:
+
+class _Group:
+    """The variables of one type inside a port, as the FMU's typed call sees them: whole
+    variables (every element of an array), gathered into the port's order."""
+
+    def __init__(self, kind: str, native: type, variables: list[Variable], positions: list[int]):
+        self.kind = kind
+        self.positions = np.array(positions, dtype=int)
+        offsets: dict[int, int] = {}
+        total = 0
+        for v in variables:
+            if v.value_reference not in offsets:
+                offsets[v.value_reference] = total
+                total += v.size
+        self.vr = (ctypes.c_uint32 * len(offsets))(*offsets)
+        self.raw = (native * total)()
+        self.sizes = (ctypes.c_size_t * total)()  # Binary only
+        self.gather = np.array([offsets[v.value_reference] + v.element for v in variables])
+        self.whole = len(variables) == total and len(set(self.gather.tolist())) == total
+        self.array = None if kind in _TEXT else np.ctypeslib.as_array(self.raw)
+        self.keep: list[bytes] = []  # the texts a String or Binary call points into
+
+
+class Port:
+    """A fixed set of variables of one instance with a preallocated value buffer.
+
+    ``values`` has one entry per name: Float64 (numbers of every type), or Python objects
+    (``str``, ``bytes``) when the port holds a String or Binary variable. A port of Float64
+    scalars reads and writes ``values`` directly through ``_vr``; other ports convert through
+    one typed buffer per variable type.
+    """
+
+    def __init__(
+        self,
+        names: list[str],
+        value_references: list[int],
+        groups: list[_Group] | None = None,
+    ) -> None:
         self.names = list(names)
-        self.values = np.zeros(len(names))
+        self._groups = groups or []
+        text = any(g.kind in _TEXT for g in self._groups)
+        self.values = np.empty(len(names), dtype=object) if text else np.zeros(len(names))
         self._vr = (ctypes.c_uint32 * len(names))(*value_references)
-        self._values_ptr = self.values.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+        if not text:
+            self._values_ptr = self.values.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
 
     def __len__(self) -> int:
         return len(self.names)
@@ -267,42 +464,91 @@ class FMUInstance:
         self._indicators_ptr = self._indicators.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
         self.next_event_time: float | None = None
         self._initialized = False
+        self._experiment: tuple[float, float | None, float | None] | None = None
 
     # -- set-up ---------------------------------------------------------------------------
 
     def port(self, names: list[str]) -> Port:
-        """A port over the named Float64 variables of this instance."""
+        """A port over the named variables of this instance (any types, array elements)."""
         variables = [self.fmu.variable(n) for n in names]
-        for v in variables:
-            if v.type != "Float64":
-                raise FMUError(
-                    f"{self.fmu.path.name}: '{v.name}' is a(n) {v.type} variable; "
-                    "only Float64 (Real) variables can be set, read or connected"
-                )
-        return Port(names, [v.value_reference for v in variables])
+        if all(v.type == "Float64" and v.size == 1 for v in variables):
+            return Port(names, [v.value_reference for v in variables])
+        natives = _FMI3_CTYPES if self._fmi3 else _FMI2_CTYPES
+        kinds = dict.fromkeys(v.type for v in variables)
+        groups = []
+        for kind in kinds:
+            chosen = [k for k, v in enumerate(variables) if v.type == kind]
+            groups.append(_Group(kind, natives[kind], [variables[k] for k in chosen], chosen))
+        return Port(names, [v.value_reference for v in variables], groups)
 
-    def set_start_values(self, values: dict[str, float]) -> None:
-        """Set parameters and start values before initialization."""
+    def set_start_values(self, values: dict[str, Value]) -> None:
+        """Set parameters and start values before initialization (after the experiment set-up,
+        which FMI 2.0 makes first); a value must suit its variable's type."""
         if self._initialized:
             raise FMUError(f"{self.name}: start values must be set before initialization")
+        structural = {
+            n: v for n, v in values.items() if self.fmu.variable(n).causality == STRUCTURAL
+        }
+        for name, value in structural.items():
+            start = self.fmu.variables[name].start
+            if name in self.fmu.dimension_parameters and value != start:
+                raise FMUError(
+                    f"{self.fmu.path.name}: structural parameter '{name}' sizes arrays; "
+                    f"expected its start value {start:g} (array sizes follow the FMU's start)"
+                )
+        if structural:
+            self._model.enterConfigurationMode()
+            self._write_values(structural)
+            self._model.exitConfigurationMode()
+        self._write_values({n: v for n, v in values.items() if n not in structural})
+
+    def _write_values(self, values: dict[str, Value]) -> None:
         if values:
             port = self.port(list(values))
-            port.values[:] = list(values.values())
+            for k, (name, value) in enumerate(values.items()):
+                port.values[k] = _checked(self.fmu, self.fmu.variables[name], value)
             self.write(port)
+
+    def setup_experiment(
+        self, start_time: float, stop_time: float | None = None, tolerance: float | None = None
+    ) -> None:
+        """Declare the run's start and stop times (s) and relative tolerance.
+
+        FMI 2.0 calls ``fmi2SetupExperiment`` now, right after instantiation and before any
+        start value is set (an FMU may reset its parameters there); FMI 3.0 hands them to
+        ``fmi3EnterInitializationMode``.
+        """
+        self._experiment = (start_time, stop_time, tolerance)
+        if not self._fmi3:
+            try:
+                self._model.setupExperiment(
+                    tolerance=tolerance, startTime=start_time, stopTime=stop_time
+                )
+            except Exception as exc:
+                raise FMUError(
+                    f"{self.fmu.path.name} ({self.name}): setting up the experiment failed: {exc}"
+                ) from None
 
     def initialize(self, start_time: float) -> None:
         """Run the FMU's initialization at ``start_time`` (s); then a Model Exchange instance is
-        in continuous-time mode, a Co-Simulation instance ready for its first step."""
+        in continuous-time mode (after its event iteration), a Co-Simulation instance ready for
+        its first step."""
         model = self._model
+        if self._experiment is None:
+            self.setup_experiment(start_time)
+        _, stop_time, tolerance = self._experiment
         try:
             if self._fmi3:
-                model.enterInitializationMode(startTime=start_time)
+                model.enterInitializationMode(
+                    tolerance=tolerance, startTime=start_time, stopTime=stop_time
+                )
             else:
-                model.setupExperiment(startTime=start_time)
                 model.enterInitializationMode()
             model.exitInitializationMode()
         except Exception as exc:
-            raise FMUError(f"{self.name}: initialization failed: {exc}") from exc
+            raise FMUError(
+                f"{self.fmu.path.name} ({self.name}): initialization failed: {exc}"
+            ) from None
         self._initialized = True
         if self.kind == MODEL_EXCHANGE:  # the initial event iteration, then continuous time
             self._update_discrete_states(start_time)
@@ -317,6 +563,21 @@ class FMUInstance:
 
     def read(self, port: Port) -> np.ndarray:
         """Read the port's variables into ``port.values`` and return that buffer."""
+        if port._groups:
+            for group in port._groups:
+                self._get(group, port.names)
+                values = port.values
+                if group.kind == "String":
+                    raw = group.raw
+                    for k, at in zip(group.positions, group.gather, strict=True):
+                        values[k] = (raw[at] or b"").decode("utf-8")
+                elif group.kind == "Binary":
+                    raw, sizes = group.raw, group.sizes
+                    for k, at in zip(group.positions, group.gather, strict=True):
+                        values[k] = ctypes.string_at(raw[at], sizes[at]) if raw[at] else b""
+                else:
+                    values[group.positions] = group.array[group.gather]
+            return port.values
         n = len(port)
         if n:
             if self._fmi3:
@@ -329,6 +590,13 @@ class FMUInstance:
 
     def write(self, port: Port) -> None:
         """Write ``port.values`` to the port's variables."""
+        if port._groups:
+            for group in port._groups:
+                if not group.whole:  # keep the array elements this port does not set
+                    self._get(group, port.names)
+                self._fill(group, port.values[group.positions])
+                self._set(group, port.names)
+            return
         n = len(port)
         if n:
             if self._fmi3:
@@ -337,6 +605,56 @@ class FMUInstance:
                 status = self._set_real(self._handle, port._vr, n, port._values_ptr)
             if status:
                 self._check(status, f"set {port.names}")
+
+    def _typed_call(self, what: str, kind: str) -> object:
+        if self._fmi3:
+            name = "fmi3" + what + ("Int64" if kind == "Enumeration" else kind)
+        else:
+            name = "fmi2" + what + _FMI2_CALLS.get(kind, kind)
+        return getattr(self._model.dll, name)
+
+    def _get(self, group: _Group, names: list[str]) -> None:
+        call = self._typed_call("Get", group.kind)
+        n_vr, n = len(group.vr), len(group.raw)
+        if group.kind == "Binary":
+            status = call(self._handle, group.vr, n_vr, group.sizes, group.raw, n)
+        elif self._fmi3:
+            status = call(self._handle, group.vr, n_vr, group.raw, n)
+        else:
+            status = call(self._handle, group.vr, n_vr, group.raw)
+        if status:
+            self._check(status, f"get {group.kind} {names}")
+
+    def _set(self, group: _Group, names: list[str]) -> None:
+        call = self._typed_call("Set", group.kind)
+        n_vr, n = len(group.vr), len(group.raw)
+        if group.kind == "Binary":
+            status = call(self._handle, group.vr, n_vr, group.sizes, group.raw, n)
+        elif self._fmi3:
+            status = call(self._handle, group.vr, n_vr, group.raw, n)
+        else:
+            status = call(self._handle, group.vr, n_vr, group.raw)
+        if status:
+            self._check(status, f"set {group.kind} {names}")
+
+    @staticmethod
+    def _fill(group: _Group, values: np.ndarray) -> None:
+        """Put values into a group's typed buffer (texts kept alive until the next fill)."""
+        if group.kind == "String":
+            group.keep = [str(v).encode("utf-8") for v in values]
+            for at, text in zip(group.gather, group.keep, strict=True):
+                group.raw[at] = text
+        elif group.kind == "Binary":
+            group.keep = [bytes(v) for v in values]
+            for at, data in zip(group.gather, group.keep, strict=True):
+                group.raw[at] = ctypes.cast(ctypes.c_char_p(data), ctypes.POINTER(ctypes.c_uint8))
+                group.sizes[at] = len(data)
+        elif group.kind == "Boolean":
+            group.array[group.gather] = values != 0
+        elif group.kind in ("Float32", "Float64"):
+            group.array[group.gather] = values
+        else:
+            group.array[group.gather] = np.rint(values.astype(float))
 
     def set_time(self, time: float) -> None:
         """Set the independent variable (s)."""

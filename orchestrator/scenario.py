@@ -51,8 +51,9 @@ class Component(_Strict):
     """One FMU instance."""
 
     fmu: str = Field(description="FMU name in the FMU folder, or a path to an .fmu file")
-    parameters: dict[str, float] = Field(default_factory=dict)
-    start: dict[str, float] = Field(default_factory=dict)
+    # numbers, or true/false and text for Boolean and String variables (checked by the FMU)
+    parameters: dict[str, float | bool | str] = Field(default_factory=dict)
+    start: dict[str, float | bool | str] = Field(default_factory=dict)
     mount: str | None = Field(None, description="Vehicle this thruster is mounted on")
     slot: int | None = Field(None, ge=1, description="Thruster mount number on that vehicle")
 
@@ -70,6 +71,8 @@ class Connection(_Strict):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
     source: str = Field(alias="from", pattern=r"^[A-Za-z_]\w*\.[^.].*$")
     target: str = Field(alias="to", pattern=r"^[A-Za-z_]\w*\.[^.].*$")
+    factor: float = Field(1.0, description="to = factor * from + offset (unit conversion)")
+    offset: float = Field(0.0, description="in the unit of the input")
 
 
 class PID(_Strict):

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from orchestrator.errors import FMUError, ScenarioError
-from orchestrator.fmu import CO_SIMULATION, FMU, MODEL_EXCHANGE, FMUInstance, Port
+from orchestrator.fmu import CO_SIMULATION, FMU, MODEL_EXCHANGE, FMUInstance, Port, Variable
 from orchestrator.kernel import CompiledSystem
 from orchestrator.ocean import seeded_parameters
 from orchestrator.scenario import Component, Scenario
@@ -33,6 +33,25 @@ def expand(fmu: FMU, variable: str) -> list[str]:
     return [name for name in fmu.variables if pattern.match(name)]
 
 
+def _declared(variable: Variable) -> str:
+    return f" '{variable.declared_type}'" if variable.declared_type else ""
+
+
+def _same_unit(fmu_a: FMU, unit_a: str, fmu_b: FMU, unit_b: str) -> bool:
+    """Whether two differently named units have equal definitions in their FMUs."""
+    keys = []
+    for fmu, unit in ((fmu_a, unit_a), (fmu_b, unit_b)):
+        found = [u for u in fmu.model_description.unitDefinitions if u.name == unit]
+        base = found[0].baseUnit if found else None
+        if base is None:
+            return False
+        keys.append(
+            (base.kg, base.m, base.s, base.A, base.K, base.mol, base.cd, base.rad)
+            + (float(base.factor), float(base.offset))
+        )
+    return keys[0] == keys[1]
+
+
 @dataclass
 class Link:
     """Output names of a source instance feeding the input names of a target, element-wise."""
@@ -41,6 +60,8 @@ class Link:
     target: FMUInstance
     source_names: list[str]
     target_names: list[str]
+    factor: float = 1.0  # target = factor * source + offset, element-wise
+    offset: float = 0.0
 
 
 @dataclass
@@ -143,11 +164,55 @@ class System:
                     f"{connection.source} has {len(source_names)} element(s), "
                     f"{connection.target} has {len(target_names)}",
                 )
-            links.append(Link(source, target, source_names, target_names))
+            link = Link(
+                source, target, source_names, target_names, connection.factor, connection.offset
+            )
+            self._check_compatible(link, key)
+            links.append(link)
         for name, component in self.scenario.components.items():
             if component.mount is not None:
-                links.extend(self._mount(name, component))
+                for link in self._mount(name, component):
+                    self._check_compatible(link, f"components.{name}.mount")
+                    links.append(link)
         return links
+
+    def _check_compatible(self, link: Link, key: str) -> None:
+        """Same type (and enumeration type) and the same unit at both ends of every element.
+
+        Units are the same when their names are, or when both FMUs define them with equal
+        SI base-unit exponents, factor and offset; a unit left out at one end matches any, and
+        a connection with a factor or offset converts between any two.
+        """
+        pairs = zip(link.source_names, link.target_names, strict=True)
+        converted = (link.factor, link.offset) != (1.0, 0.0)
+        for out, inp in pairs:
+            a = link.source.fmu.variables[out]
+            b = link.target.fmu.variables[inp]
+            ends = f"{link.source.name}.{out} -> {link.target.name}.{inp}"
+            if (a.type, a.declared_type) != (b.type, b.declared_type):
+                raise self._error(
+                    key,
+                    f"{ends}: types differ ({a.type}{_declared(a)} -> {b.type}{_declared(b)})",
+                )
+            if a.type in ("String", "Binary"):
+                raise self._error(
+                    key,
+                    f"{ends}: {a.type} variables cannot be connected (connected inputs are "
+                    "sums of their sources); set them as start values",
+                )
+            if not self.scenario.cosimulation and (
+                (a.type, a.size, b.size) != ("Float64", 1, 1) or converted
+            ):
+                raise self._error(
+                    key,
+                    f"{ends}: strong coupling connects Float64 scalars without factor or "
+                    f"offset (this is {a.type}{' array' if a.size > 1 else ''}"
+                    f"{', converted' if converted else ''}); run it under weak coupling "
+                    "([cosimulation]), which connects every numeric type",
+                )
+            same = a.unit == b.unit or not a.unit or not b.unit or converted
+            if not same and not _same_unit(link.source.fmu, a.unit, link.target.fmu, b.unit):
+                raise self._error(key, f"{ends}: units differ ('{a.unit}' -> '{b.unit}')")
 
     def _check_causality(
         self, instance: FMUInstance, names: list[str], allowed: tuple[str, ...], key: str
@@ -197,12 +262,14 @@ class System:
         return float("nan") if start is None else start
 
     def _configure(self) -> None:
+        simulation = self.scenario.simulation
         for name, component in self.scenario.components.items():
             instance = self.instances[name]
+            instance.setup_experiment(simulation.start_time, simulation.stop_time)
             values = dict(self._mounted_values.get(name, {}))
             values.update(seeded_parameters(instance.fmu, component.parameters))
             for group, allowed in (
-                ("parameters", ("parameter",)),
+                ("parameters", ("parameter", "structuralParameter")),
                 ("start", ("local", "output", "input")),
             ):
                 for variable, value in getattr(component, group).items():
@@ -316,7 +383,7 @@ class System:
         for instance in self.instances.values():
             fmu = instance.fmu
             varying = [o for o in fmu.outputs if not fmu.is_constant_output(o)]
-            chosen = fmu.states + fmu.inputs + varying
+            chosen = [n for n in fmu.states + fmu.inputs + varying if n in fmu.recordable]
             seen: set[str] = set()
             for n in chosen:
                 if n not in seen:

@@ -216,7 +216,12 @@ def _model_description(
 
 VERSIONS = {  # FMI version: wrapper sources, model description, binaries folder, suffix
     "2.0": (["event_fmi2.c", "fmi2_unsupported.c"], _model_description_2, platform, ""),
-    "3.0": (["event_fmi3.c", "fmi3_unsupported.c"], _model_description_3, platform_tuple, "3"),
+    "3.0": (
+        ["event_fmi3.c", "fmi3_float64_only.c", "fmi3_unsupported.c"],
+        _model_description_3,
+        platform_tuple,
+        "3",
+    ),
 }
 
 

@@ -3,6 +3,9 @@
 - ``spring_mass_fmu``: an FMI 2.0 or 3.0 FMU compiled with gcc from ``data/spring_mass.c`` or
   ``data/spring_mass_fmi3.c`` against FMPy's copy of the FMI headers, with a hand-written
   modelDescription.xml;
+- ``typed_io_fmu``: an FMI 3.0 Model Exchange FMU compiled with gcc from
+  ``data/typed_io_fmi3.c``: an input and an output of every variable type of the standard,
+  and arrays sized by a structural parameter;
 - ``python_fmu``: an FMI 2.0 Co-Simulation FMU made by pythonfmu from a small Python class.
 """
 
@@ -144,7 +147,7 @@ SPRING_MASS = {  # FMI version: identifier, sources, header attributes, descript
     ),
     "3.0": (
         "SpringMass3",
-        ["spring_mass_fmi3.c", "fmi3_unsupported.c"],
+        ["spring_mass_fmi3.c", "fmi3_float64_only.c", "fmi3_unsupported.c"],
         'instantiationToken="{0d6f3c57-4a0e-4b8e-9a55-5a4f3c2b9e30}"',
         ("canGetAndSetFMUState", SPRING_MASS_VARIABLES_3, SPRING_MASS_STRUCTURE_3),
         platform_tuple,
@@ -185,3 +188,100 @@ def python_fmu(folder: Path, name: str, source: str, roll_back: bool = False) ->
     script = folder / f"{name}.py"
     script.write_text(source)
     return Path(FmuBuilder.build_FMU(script, dest=folder, canGetAndSetFMUstate=roll_back))
+
+
+TYPED_IO_TYPES = (  # FMI 3.0 type, start of its input (the output is written from the input)
+    ("Float32", "0.5"),
+    ("Float64", "0.25"),
+    ("Int8", "-8"),
+    ("UInt8", "8"),
+    ("Int16", "-16"),
+    ("UInt16", "16"),
+    ("Int32", "-32"),
+    ("UInt32", "32"),
+    ("Int64", "-64"),
+    ("UInt64", "64"),
+    ("Boolean", "true"),
+    ("String", "abc"),
+    ("Binary", "0a0b"),
+    ("Enumeration", "1"),
+)
+
+
+def _typed_io_variables() -> str:
+    lines = []
+    for k, (kind, start) in enumerate(TYPED_IO_TYPES):
+        continuous = kind.startswith("Float")
+        variability = "continuous" if continuous else "discrete"
+        extra = ' declaredType="Side"' if kind == "Enumeration" else ""
+        extra += ' unit="m"' if kind == "Float64" else ""
+        if kind in ("String", "Binary"):
+            lines.append(
+                f'<{kind} name="u_{kind}" valueReference="{10 + 2 * k}" causality="input" '
+                f'variability="discrete"><Start value="{start}"/></{kind}>'
+            )
+        else:
+            lines.append(
+                f'<{kind} name="u_{kind}" valueReference="{10 + 2 * k}" causality="input" '
+                f'variability="{variability}" start="{start}"{extra}/>'
+            )
+        lines.append(
+            f'<{kind} name="y_{kind}" valueReference="{11 + 2 * k}" causality="output" '
+            f'variability="{variability}"{extra}/>'
+        )
+    return "\n    ".join(lines)
+
+
+TYPED_IO = f"""<?xml version="1.0" encoding="UTF-8"?>
+<fmiModelDescription fmiVersion="3.0" modelName="TypedIO"
+    instantiationToken="{{5d1c7c1e-2f0e-4c55-9a0e-6f3b1d9e7a41}}" generationTool="hand-written C">
+  <ModelExchange modelIdentifier="TypedIO"/>
+  <UnitDefinitions>
+    <Unit name="m"><BaseUnit m="1"/></Unit>
+    <Unit name="metre"><BaseUnit m="1"/></Unit>
+    <Unit name="mm"><BaseUnit m="1" factor="0.001"/></Unit>
+  </UnitDefinitions>
+  <TypeDefinitions>
+    <EnumerationType name="Side">
+      <Item name="port" value="1"/><Item name="starboard" value="2"/>
+    </EnumerationType>
+  </TypeDefinitions>
+  <ModelVariables>
+    <Float64 name="time" valueReference="0" causality="independent" variability="continuous"/>
+    <Float64 name="t_start" valueReference="1" causality="local" variability="fixed"
+        initial="calculated" unit="s"/>
+    <Float64 name="t_stop" valueReference="2" causality="local" variability="fixed"
+        initial="calculated" unit="s"/>
+    {_typed_io_variables()}
+    <UInt64 name="n" valueReference="100" causality="structuralParameter" variability="fixed"
+        start="3"/>
+    <Float64 name="gain" valueReference="101" causality="parameter" variability="fixed"
+        start="1 2 3"><Dimension valueReference="100"/></Float64>
+    <Float64 name="u_arr" valueReference="102" causality="input" variability="continuous"
+        unit="mm" start="0"><Dimension valueReference="100"/></Float64>
+    <Float64 name="y_arr" valueReference="103" causality="output" variability="continuous"
+        unit="mm"><Dimension valueReference="100"/></Float64>
+    <Float64 name="R" valueReference="104" causality="parameter" variability="fixed"
+        start="1 0 0 0 1 0 0 0 1"><Dimension start="3"/><Dimension start="3"/></Float64>
+    <Float64 name="r_u" valueReference="105" causality="output" variability="continuous"
+        unit="metre"><Dimension start="3"/></Float64>
+  </ModelVariables>
+  <ModelStructure>
+    {
+    "".join(
+        f'<Output valueReference="{11 + 2 * k}" dependencies="{10 + 2 * k}"/>'
+        for k in range(len(TYPED_IO_TYPES))
+    )
+}
+    <Output valueReference="103" dependencies="102"/>
+    <Output valueReference="105" dependencies="102"/>
+  </ModelStructure>
+</fmiModelDescription>
+"""
+
+
+def typed_io_fmu(folder: Path) -> Path:
+    """Compile the FMI 3.0 FMU of every variable type (``data/typed_io_fmi3.c``) into
+    ``folder``."""
+    binary = compile_fmu_binary(folder, "TypedIO", ["typed_io_fmi3.c", "fmi3_unsupported.c"])
+    return archive_fmu(folder / "TypedIO.fmu", TYPED_IO, binary, platform_tuple)

@@ -1,38 +1,14 @@
-/* The FMI 3.0 functions the spring-mass test FMU does not offer (other variable types,
- * clocks, serialization, partial derivatives, Scheduled Execution). An importer looks them
- * up by name; each answers fmi3Error (3), or no instance for Scheduled Execution. They ignore
- * their arguments, so they are declared here without the standard's prototypes.
+/* The FMI 3.0 functions no test FMU offers (clocks, serialization, partial derivatives,
+ * Scheduled Execution). An importer looks them up by name; each answers fmi3Error (3), or no
+ * instance for Scheduled Execution. They ignore their arguments, so they are declared here
+ * without the standard's prototypes.
  */
 #define UNSUPPORTED(name) \
     int name(void) { return 3; }
 
 void *fmi3InstantiateScheduledExecution(void) { return 0; }
 
-UNSUPPORTED(fmi3GetFloat32)
-UNSUPPORTED(fmi3GetInt8)
-UNSUPPORTED(fmi3GetUInt8)
-UNSUPPORTED(fmi3GetInt16)
-UNSUPPORTED(fmi3GetUInt16)
-UNSUPPORTED(fmi3GetInt32)
-UNSUPPORTED(fmi3GetUInt32)
-UNSUPPORTED(fmi3GetInt64)
-UNSUPPORTED(fmi3GetUInt64)
-UNSUPPORTED(fmi3GetBoolean)
-UNSUPPORTED(fmi3GetString)
-UNSUPPORTED(fmi3GetBinary)
 UNSUPPORTED(fmi3GetClock)
-UNSUPPORTED(fmi3SetFloat32)
-UNSUPPORTED(fmi3SetInt8)
-UNSUPPORTED(fmi3SetUInt8)
-UNSUPPORTED(fmi3SetInt16)
-UNSUPPORTED(fmi3SetUInt16)
-UNSUPPORTED(fmi3SetInt32)
-UNSUPPORTED(fmi3SetUInt32)
-UNSUPPORTED(fmi3SetInt64)
-UNSUPPORTED(fmi3SetUInt64)
-UNSUPPORTED(fmi3SetBoolean)
-UNSUPPORTED(fmi3SetString)
-UNSUPPORTED(fmi3SetBinary)
 UNSUPPORTED(fmi3SetClock)
 UNSUPPORTED(fmi3GetNumberOfVariableDependencies)
 UNSUPPORTED(fmi3GetVariableDependencies)
@@ -41,8 +17,6 @@ UNSUPPORTED(fmi3SerializeFMUState)
 UNSUPPORTED(fmi3DeserializeFMUState)
 UNSUPPORTED(fmi3GetDirectionalDerivative)
 UNSUPPORTED(fmi3GetAdjointDerivative)
-UNSUPPORTED(fmi3EnterConfigurationMode)
-UNSUPPORTED(fmi3ExitConfigurationMode)
 UNSUPPORTED(fmi3GetIntervalDecimal)
 UNSUPPORTED(fmi3GetIntervalFraction)
 UNSUPPORTED(fmi3GetShiftDecimal)
