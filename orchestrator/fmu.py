@@ -191,6 +191,17 @@ class FMU:
         except KeyError:
             raise FMUError(f"{self.path.name}: no variable '{name}'") from None
 
+    def checked_value(self, name: str, value: object) -> Value:
+        """``value`` as variable ``name`` takes it, or an FMUError saying what was expected
+        (a structural parameter that sizes arrays keeps its start value)."""
+        variable = self.variable(name)
+        if name in self.dimension_parameters and value != variable.start:
+            raise FMUError(
+                f"{self.path.name}: structural parameter '{name}' sizes arrays; expected its "
+                f"start value {variable.start:g} (array sizes follow the FMU's start)"
+            )
+        return _checked(self, variable, value)
+
     def output_depends_on(self, output: str, inputs: list[str]) -> bool:
         """Whether ``output`` may depend directly on any of ``inputs`` (direct feedthrough)."""
         dependencies = self._output_dependencies.get(output)
@@ -489,13 +500,6 @@ class FMUInstance:
         structural = {
             n: v for n, v in values.items() if self.fmu.variable(n).causality == STRUCTURAL
         }
-        for name, value in structural.items():
-            start = self.fmu.variables[name].start
-            if name in self.fmu.dimension_parameters and value != start:
-                raise FMUError(
-                    f"{self.fmu.path.name}: structural parameter '{name}' sizes arrays; "
-                    f"expected its start value {start:g} (array sizes follow the FMU's start)"
-                )
         if structural:
             self._model.enterConfigurationMode()
             self._write_values(structural)
@@ -506,7 +510,7 @@ class FMUInstance:
         if values:
             port = self.port(list(values))
             for k, (name, value) in enumerate(values.items()):
-                port.values[k] = _checked(self.fmu, self.fmu.variables[name], value)
+                port.values[k] = self.fmu.checked_value(name, value)
             self.write(port)
 
     def setup_experiment(

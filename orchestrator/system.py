@@ -283,6 +283,10 @@ class System:
                         raise self._error(
                             key, f"'{variable}' is a(n) {causality}, not settable here"
                         )
+                    try:
+                        instance.fmu.checked_value(variable, value)
+                    except FMUError as exc:
+                        raise self._error(key, str(exc)) from None
                     values[variable] = value
             instance.set_start_values(values)
 

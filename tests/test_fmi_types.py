@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from foreign import TYPED_IO_TYPES, python_fmu, spring_mass_fmu, typed_io_fmu
 
-from orchestrator.errors import ScenarioError
+from orchestrator.errors import FMUError, ScenarioError
 from orchestrator.fmu import FMU
 from orchestrator.scenario import load_scenario
 from orchestrator.system import System
@@ -159,7 +159,8 @@ def test_badly_typed_start_value_is_one_line(tmp_path, typed_io, values, expecte
     group = "parameters" if values.startswith("n ") else "start"
     text = chain(typed_io, f"{group} = {{ {values} }}").split("[[connections]]")[0]
     message = system_error(tmp_path, text)
-    assert message.startswith(f"{tmp_path / 'bad.toml'}: TypedIO.fmu: ")
+    variable = values.split(" ")[0]
+    assert message.startswith(f"{tmp_path / 'bad.toml'}: components.b.{group}.{variable}: ")
     assert expected in message
 
 
@@ -298,3 +299,41 @@ offset = 5.0
     np.testing.assert_allclose(cols["shift.y_Float64"], cols["mass.x"] + 1, atol=1e-15)
     # m -> mm on the connection, then y_arr[2] = gain[2] u_arr[2] with gain[2] = 2
     np.testing.assert_allclose(cols["shift.y_arr[2]"], 2 * (1000 * cols["mass.x"] + 5), rtol=1e-14)
+
+
+FAILING = """
+from pythonfmu import Fmi2Causality, Fmi2Slave, Real
+
+
+class Failing(Fmi2Slave):
+    \"\"\"Refuses to initialize.\"\"\"
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.y = 0.0
+        self.register_variable(Real("y", causality=Fmi2Causality.output))
+
+    def exit_initialization_mode(self):
+        raise RuntimeError("no initial state")
+
+    def do_step(self, current_time, step_size):
+        return True
+"""
+
+
+def test_failed_initialization_names_the_file(run, tmp_path):
+    fmu = python_fmu(tmp_path, "failing", FAILING)
+    with pytest.raises(FMUError) as caught:
+        run(
+            f"""
+[simulation]
+stop_time = 0.1
+[cosimulation]
+macro_step = 0.1
+[components.f]
+fmu = "{fmu}"
+"""
+        )
+    message = str(caught.value)
+    assert "\n" not in message
+    assert "Failing.fmu (f): initialization failed" in message
