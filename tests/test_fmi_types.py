@@ -301,39 +301,10 @@ offset = 5.0
     np.testing.assert_allclose(cols["shift.y_arr[2]"], 2 * (1000 * cols["mass.x"] + 5), rtol=1e-14)
 
 
-FAILING = """
-from pythonfmu import Fmi2Causality, Fmi2Slave, Real
-
-
-class Failing(Fmi2Slave):
-    \"\"\"Refuses to initialize.\"\"\"
-
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        self.y = 0.0
-        self.register_variable(Real("y", causality=Fmi2Causality.output))
-
-    def exit_initialization_mode(self):
-        raise RuntimeError("no initial state")
-
-    def do_step(self, current_time, step_size):
-        return True
-"""
-
-
-def test_failed_initialization_names_the_file(run, tmp_path):
-    fmu = python_fmu(tmp_path, "failing", FAILING)
+def test_failed_initialization_names_the_file(run, typed_io):
+    """The C model refuses to leave initialization with a negative gain[1]."""
     with pytest.raises(FMUError) as caught:
-        run(
-            f"""
-[simulation]
-stop_time = 0.1
-[cosimulation]
-macro_step = 0.1
-[components.f]
-fmu = "{fmu}"
-"""
-        )
+        run(chain(typed_io, 'parameters = { "gain[1]" = -1.0 }').split("[[connections]]")[0])
     message = str(caught.value)
     assert "\n" not in message
-    assert "Failing.fmu (f): initialization failed" in message
+    assert "TypedIO.fmu (b): initialization failed" in message

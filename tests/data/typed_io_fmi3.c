@@ -9,7 +9,8 @@
  * The functions no test FMU offers are in fmi3_unsupported.c.
  * Call order is checked: the structural parameter n is settable only in Configuration Mode,
  * the other parameters only before Initialization Mode; the start and stop times given to
- * fmi3EnterInitializationMode are readable as t_start and t_stop.
+ * fmi3EnterInitializationMode are readable as t_start and t_stop. A negative gain[1] makes
+ * the initialization fail.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -144,7 +145,7 @@ fmi3Status fmi3EnterInitializationMode(fmi3Instance c, fmi3Boolean has_tolerance
 }
 fmi3Status fmi3ExitInitializationMode(fmi3Instance c) {
     Model *m = c;
-    if (m->mode != INITIALIZATION) return fmi3Error;
+    if (m->mode != INITIALIZATION || m->gain[0] < 0) return fmi3Error;
     m->mode = RUNNING;
     evaluate(m);
     return fmi3OK;
