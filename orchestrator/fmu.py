@@ -259,7 +259,6 @@ def _provides_directional_derivatives(path: Path, kind: str) -> bool:
 
 _FMI2_TYPES = {"Real": "Float64", "Integer": "Int32"}
 _INTEGERS = ("Int8", "UInt8", "Int16", "UInt16", "Int32", "UInt32", "Int64", "UInt64")
-_NUMBERS = ("Float32", "Float64", *_INTEGERS, "Boolean", "Enumeration")
 
 
 def _index(k: int, shape: tuple[int, ...]) -> str:

@@ -266,14 +266,6 @@ def _units(root: ElementTree.Element, fmus: object, names: list[str]) -> None:
 
 
 @dataclass
-class _Node:
-    """A connector of an element: ``element`` is a flattened component name or a system path."""
-
-    element: str
-    connector: str
-
-
-@dataclass
 class _Read:
     """What the import gathers from the (possibly nested) systems of an archive."""
 
