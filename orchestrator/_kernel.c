@@ -58,6 +58,8 @@ typedef struct {
     Py_ssize_t signal; /* read: first signal buffer entry */
     Py_ssize_t *starts; /* write: n + 1 offsets into sources */
     Py_ssize_t *sources; /* write: signal entries summed into each value */
+    double *factors;     /* write: factor of each source entry */
+    double *offsets;     /* write: constant added to each value */
 } Op;
 
 static PyObject *FMICallError;
@@ -153,9 +155,9 @@ static int evaluate(Kernel *self, double t, const double *x, double *dx)
                                    status);
         } else {
             for (Py_ssize_t j = 0; j < op->n; j++) {
-                double sum = 0.0;
+                double sum = op->offsets[j];
                 for (Py_ssize_t s = op->starts[j]; s < op->starts[j + 1]; s++)
-                    sum += self->signals[op->sources[s]];
+                    sum += op->factors[s] * self->signals[op->sources[s]];
                 op->values[j] = sum;
             }
             mark(self, op->instance, C_SET_REAL);
@@ -248,6 +250,8 @@ static void Kernel_dealloc(Kernel *self)
         PyMem_Free(self->ops[o].values);
         PyMem_Free(self->ops[o].starts);
         PyMem_Free(self->ops[o].sources);
+        PyMem_Free(self->ops[o].factors);
+        PyMem_Free(self->ops[o].offsets);
     }
     PyMem_Free(self->ops);
     PyMem_Free(self->instances);
@@ -380,6 +384,33 @@ static int index_list(PyObject *sequence, Py_ssize_t *n, Py_ssize_t **out, Py_ss
     return 0;
 }
 
+static int float_list(PyObject *sequence, Py_ssize_t n, double **out, const char *what)
+{
+    PyObject *fast = PySequence_Fast(sequence, what);
+    if (fast == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd values", what, n);
+        return -1;
+    }
+    *out = PyMem_Calloc((size_t)(n ? n : 1), sizeof(double));
+    if (*out == NULL) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t j = 0; j < n; j++) {
+        (*out)[j] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, j));
+        if ((*out)[j] == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
 static Op *new_op(Kernel *self, int kind, Py_ssize_t instance, PyObject *references)
 {
     if (instance < 0 || instance >= self->n_instances) {
@@ -440,8 +471,9 @@ static PyObject *Kernel_add_read(Kernel *self, PyObject *args)
 static PyObject *Kernel_add_write(Kernel *self, PyObject *args)
 {
     Py_ssize_t instance;
-    PyObject *references, *starts, *sources;
-    if (!PyArg_ParseTuple(args, "nOOO", &instance, &references, &starts, &sources))
+    PyObject *references, *starts, *sources, *factors, *offsets;
+    if (!PyArg_ParseTuple(args, "nOOOOO", &instance, &references, &starts, &sources, &factors,
+                          &offsets))
         return NULL;
     Op *op = new_op(self, OP_WRITE, instance, references);
     if (op == NULL)
@@ -460,7 +492,13 @@ static PyObject *Kernel_add_write(Kernel *self, PyObject *args)
             bad = -1;
         }
     }
+    if (!bad)
+        bad = float_list(factors, n_sources, &op->factors, "factors");
+    if (!bad)
+        bad = float_list(offsets, op->n, &op->offsets, "offsets");
     if (bad) {
+        PyMem_Free(op->factors);
+        PyMem_Free(op->offsets);
         self->n_ops--;
         PyMem_Free(op->vr);
         PyMem_Free(op->values);
@@ -804,8 +842,9 @@ static PyMethodDef Kernel_methods[] = {
      "add_read(instance, value_references, signal): read Float64 outputs into the signal "
      "buffer from entry `signal` on"},
     {"add_write", (PyCFunction)Kernel_add_write, METH_VARARGS,
-     "add_write(instance, value_references, starts, sources): set Float64 inputs, each the sum "
-     "of signal entries sources[starts[j]:starts[j+1]]"},
+     "add_write(instance, value_references, starts, sources, factors, offsets): set Float64 "
+     "inputs, each offsets[j] + the sum of factors[s] * signal[sources[s]] over s in "
+     "starts[j]:starts[j+1]"},
     {"derivatives", (PyCFunction)(void (*)(void))Kernel_derivatives, METH_FASTCALL,
      "derivatives(time, x, dx[, repeat]): one right-hand side of the system into dx (repeated "
      "`repeat` times in C: the floor the benchmarks compare with)"},

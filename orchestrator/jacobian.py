@@ -90,8 +90,8 @@ class DirectionalJacobian:
                 continue
             rows = input_rows.setdefault(instance.name, np.zeros((len(p.inputs), n)))
             offset = p.inputs.index(item.port.names[0])
-            for source, from_index, to_index in item.terms:
-                rows[offset + to_index] += output_rows[id(source)][from_index]
+            for source, from_index, to_index, factor, _ in item.terms:
+                rows[offset + to_index] += factor * output_rows[id(source)][from_index]
         jacobian = np.zeros((n, n))
         for instance, part in system._slices:
             jacobian[part] = by_states(instance.name, slice(0, instance.n_states))

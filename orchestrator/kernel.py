@@ -71,12 +71,22 @@ class CompiledSystem:
                 self._kernel.add_read(k, list(item._vr), reads[id(item)])
                 continue
             port: Port = item.port
-            sources: list[list[int]] = [[] for _ in range(len(port))]
-            for source, from_index, to_index in item.terms:
+            sources: list[list[tuple[int, float]]] = [[] for _ in range(len(port))]
+            offsets = [0.0] * len(port)
+            for source, from_index, to_index, factor, offset in item.terms:
                 for f, t in zip(from_index, to_index, strict=True):
-                    sources[t].append(reads[id(source)] + int(f))
+                    sources[t].append((reads[id(source)] + int(f), factor))
+                    offsets[t] += offset
             starts = np.cumsum([0] + [len(s) for s in sources]).tolist()
-            self._kernel.add_write(k, list(port._vr), starts, [s for f in sources for s in f])
+            entries = [entry for terms in sources for entry in terms]
+            self._kernel.add_write(
+                k,
+                list(port._vr),
+                starts,
+                [entry for entry, _ in entries],
+                [factor for _, factor in entries],
+                offsets,
+            )
 
     def _add(self, instance: FMUInstance, offset: int, n: int) -> int:
         functions = instance.c_functions()

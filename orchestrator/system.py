@@ -69,7 +69,9 @@ class _Inflow:
     """All connections into one instance: its connected inputs are the sum of their sources."""
 
     port: Port
-    terms: list[tuple[Port, np.ndarray, np.ndarray]] = field(default_factory=list)
+    # (source port, source positions, target positions, factor, offset): target += factor *
+    # source + offset, element-wise
+    terms: list[tuple[Port, np.ndarray, np.ndarray, float, float]] = field(default_factory=list)
 
 
 class System:
@@ -200,14 +202,11 @@ class System:
                     f"{ends}: {a.type} variables cannot be connected (connected inputs are "
                     "sums of their sources); set them as start values",
                 )
-            if not self.scenario.cosimulation and (
-                (a.type, a.size, b.size) != ("Float64", 1, 1) or converted
-            ):
+            if not self.scenario.cosimulation and (a.type, a.size, b.size) != ("Float64", 1, 1):
                 raise self._error(
                     key,
-                    f"{ends}: strong coupling connects Float64 scalars without factor or "
-                    f"offset (this is {a.type}{' array' if a.size > 1 else ''}"
-                    f"{', converted' if converted else ''}); run it under weak coupling "
+                    f"{ends}: strong coupling connects Float64 scalars (this is {a.type}"
+                    f"{' array' if a.size > 1 else ''}); run it under weak coupling "
                     "([cosimulation]), which connects every numeric type",
                 )
             same = a.unit == b.unit or not a.unit or not b.unit or converted
@@ -312,6 +311,8 @@ class System:
                     src,
                     np.array([src.names.index(n) for n in c.source_names]),
                     np.array([flow.port.names.index(n) for n in c.target_names]),
+                    c.factor,
+                    c.offset,
                 )
             )
         graph: TopologicalSorter[tuple[str, str]] = TopologicalSorter()
