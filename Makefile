@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SCENARIO := scenarios/docking_mpc.toml
 
-.PHONY: demo test fmus lint bench clean
+.PHONY: demo test fmus lint bench clean web browser
 
 $(BIN)/murcosim: pyproject.toml setup.py orchestrator/_kernel.c
 	$(PYTHON) -m venv $(VENV)
@@ -14,18 +14,30 @@ $(BIN)/murcosim: pyproject.toml setup.py orchestrator/_kernel.c
 fmus: $(BIN)/murcosim
 	$(BIN)/murcosim build
 
-demo: fmus
+demo: fmus web
 	$(BIN)/murcosim run $(SCENARIO) --out results/docking_mpc
+	$(BIN)/murcosim replay results/docking_mpc
+
+# three.js for the replay pages, inlined into each page when it is written
+web: build/web/node_modules/three/package.json
+build/web/node_modules/three/package.json:
+	npm install --prefix build/web --no-save --no-audit --no-fund three@~0.187.0
+
+# headless Chromium for the replay's browser test (Debian package; needs root to install)
+browser:
+	@command -v chromium >/dev/null || { if [ "$$(id -u)" = 0 ]; then \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+	  else echo "chromium missing and not root: the replay browser test will be skipped"; fi; }
 
 lint: $(BIN)/murcosim
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: fmus lint
+test: fmus lint web browser
 	$(BIN)/pytest -q
 
 bench: fmus
 	$(BIN)/murcosim bench
 
 clean:
-	rm -rf $(VENV) results fmus/*.fmu fmus/.build-stamp.json
+	rm -rf $(VENV) results build fmus/*.fmu fmus/.build-stamp.json

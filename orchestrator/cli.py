@@ -40,6 +40,12 @@ def _plot(args: argparse.Namespace) -> None:
         print(path)
 
 
+def _replay(args: argparse.Namespace) -> None:
+    from orchestrator.replay import write_replay
+
+    print(write_replay(args.results, args.out, args.fmu_dir))
+
+
 def _check(args: argparse.Namespace) -> None:
     from fmpy import simulate_fmu
     from fmpy.validation import validate_fmu
@@ -161,6 +167,11 @@ def parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("plot", help="(re)make the plots of a results folder")
     pl.add_argument("results", type=Path)
     pl.set_defaults(func=_plot)
+    rp = sub.add_parser("replay", help="write a results folder's 3D replay as one HTML file")
+    rp.add_argument("results", type=Path, help="results folder of 'murcosim run'")
+    rp.add_argument("--out", type=Path, help="HTML file (default RESULTS/replay.html)")
+    rp.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help="FMUs the run used")
+    rp.set_defaults(func=_replay)
     c = sub.add_parser("check", help="validate every FMU and simulate it standalone with FMPy")
     c.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
     c.set_defaults(func=_check)

@@ -1,0 +1,32 @@
+"""3D replay of a run as one self-contained HTML file (three.js, no network at view time).
+
+``write_replay(results, out)`` reads the results folder (``timeseries.csv``, ``events.csv``,
+``scenario.toml``) and the FMUs' parameters, and writes the page: bodies, thrusters, joints,
+docking ports and the sea surface, with play, pause, scrub, speed, events on the time line and
+a camera that follows a body. The page's address takes ``#t=<s>&follow=<body|scene|free>``
+``&play=<0|1>&speed=<x>`` to open at a given time and view.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from orchestrator.replay.page import DEFAULT_THREE, render_page
+from orchestrator.replay.scene import build_scene, read_results
+
+__all__ = ["write_replay"]
+
+
+def write_replay(
+    results: Path,
+    out: Path | None = None,
+    fmu_dir: Path = Path("fmus"),
+    three_dir: Path = DEFAULT_THREE,
+) -> Path:
+    """Write the replay page of the results folder ``results`` to ``out``
+    (default ``results/replay.html``); returns its path."""
+    results = Path(results)
+    out = Path(out) if out is not None else results / "replay.html"
+    page = render_page(build_scene(read_results(results), fmu_dir), three_dir)
+    out.write_text(page, encoding="utf-8")
+    return out

@@ -1,0 +1,299 @@
+"""What a replay draws, taken from a results folder and the FMUs' parameters.
+
+Every body (a component with recorded ``p[1..3]`` and ``q[1..4]``) is drawn in its body
+frame, placed by its recorded pose (NED, scalar-first quaternion body to NED):
+
+- a cylinder where its record has ``data.radius`` and ``data.length`` (buoy parts: origin at
+  the centre of the bottom face, axis along body z, occupying ``-length <= z <= 0``);
+- otherwise a box around the body's feature points: its origin, thruster mounts, docking
+  ports and joint points. Each edge is at least the edge of the cube of the body's displaced
+  volume (``data.volume``, or ``data.m`` over the density of water, 1000 kg/m3, for a body that
+  displaces nothing), so a vehicle gets its rough size and an arm link the length between its
+  joints.
+
+Thrusters are drawn at their mounts with an arrow along their direction, scaled by the
+recorded thrust; joints at their points on body ``a`` (with the hinge axis of revolute
+joints); docking ports at their mating points, along their outward normal, marked docked
+between the ``dock`` and ``undock`` events of their pair. The sea surface is a plane at the
+elevation recorded by the wave components (``<wave>.zeta``, their mean), at the mean level
+without waves. Principal bodies (those carrying thrusters or docking ports, or not hung on a
+joint as its body ``b``, unlike arm links) get a name label and their trail. Parameter values
+are the scenario's settings, else the FMU's start values.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from fmpy import read_model_description
+
+from orchestrator.errors import ScenarioError
+from orchestrator.kinematics import rotation_matrix
+from orchestrator.palette import distinct_colours
+from orchestrator.results import read_events, read_timeseries
+from orchestrator.scenario import Component, Scenario, load_scenario
+
+WATER_DENSITY = 1000.0  # kg/m3, for the size of a body that displaces no water
+MAX_FRAMES = 5000  # longer runs are thinned to this many frames, evenly in record order
+
+
+@dataclass(frozen=True)
+class Results:
+    """The files of a results folder, read."""
+
+    folder: Path
+    columns: dict[str, np.ndarray]
+    events: list[dict[str, str]]
+    scenario: Scenario
+
+
+def read_results(folder: Path) -> Results:
+    """``timeseries.csv``, ``events.csv`` and ``scenario.toml`` of a results folder."""
+    folder = Path(folder)
+    for name in ("timeseries.csv", "events.csv", "scenario.toml"):
+        if not (folder / name).is_file():
+            raise ScenarioError(
+                f"{folder / name}: not found (expected a results folder of 'murcosim run')"
+            )
+    columns = read_timeseries(folder / "timeseries.csv")
+    if len(columns["time"]) == 0:
+        raise ScenarioError(f"{folder / 'timeseries.csv'}: no rows (expected at least one)")
+    return Results(
+        folder, columns, read_events(folder / "events.csv"), load_scenario(folder / "scenario.toml")
+    )
+
+
+class Parameters:
+    """Parameter values of the scenario's components: scenario setting, else FMU start value."""
+
+    def __init__(self, results: Results, fmu_dir: Path) -> None:
+        self._source = results.folder / "scenario.toml"
+        self._scenario = results.scenario
+        self._fmu_dir = Path(fmu_dir)
+        self._starts: dict[Path, dict[str, float]] = {}
+
+    def _fmu_path(self, name: str, component: Component) -> Path:
+        if component.fmu.endswith(".fmu"):
+            path = (self._source.parent / component.fmu).resolve()
+        else:
+            path = self._fmu_dir / f"{component.fmu}.fmu"
+        if not path.is_file():
+            raise ScenarioError(
+                f"{self._source}: components.{name}.fmu: FMU not found: {path} "
+                "(expected the FMU the run used; pass --fmu-dir)"
+            )
+        return path
+
+    def _start_values(self, path: Path) -> dict[str, float]:
+        if path not in self._starts:
+            md = read_model_description(str(path), validate=False)
+            self._starts[path] = {
+                v.name: float(v.start)
+                for v in md.modelVariables
+                if v.start is not None and v.type in ("Real", "Float64")
+            }
+        return self._starts[path]
+
+    def get(self, component: str, variable: str) -> float | None:
+        """Value of ``variable`` of ``component``, or None where the FMU has no such variable."""
+        spec = self._scenario.components[component]
+        if variable in spec.parameters:
+            return spec.parameters[variable]
+        return self._start_values(self._fmu_path(component, spec)).get(variable)
+
+    def rows(self, component: str, variable: str) -> np.ndarray:
+        """Rows of the matrix parameter ``variable[k, 1..3]`` (k = 1, 2, ...), shape (n, 3)."""
+        rows = []
+        while (first := self.get(component, f"{variable}[{len(rows) + 1},1]")) is not None:
+            k = len(rows) + 1
+            rest = [self.get(component, f"{variable}[{k},{i}]") for i in (2, 3)]
+            rows.append([first, *rest])
+        return np.array(rows, dtype=float).reshape(-1, 3)
+
+
+def _vector(columns: dict[str, np.ndarray], name: str, size: int) -> np.ndarray:
+    return np.column_stack([columns[f"{name}[{i}]"] for i in range(1, size + 1)])
+
+
+def _bodies(results: Results) -> list[str]:
+    """Components with a recorded pose, in scenario order."""
+    columns = results.columns
+    needed = [f"p[{i}]" for i in (1, 2, 3)] + [f"q[{i}]" for i in (1, 2, 3, 4)]
+    return [
+        name
+        for name in results.scenario.components
+        if all(f"{name}.{v}" in columns for v in needed)
+    ]
+
+
+def _joint_points(results: Results, bodies: list[str]) -> dict[str, list[np.ndarray]]:
+    """Joint points of every body in its own frame (body b's point from the first poses
+    when the scenario does not give ``at_b``)."""
+    points: dict[str, list[np.ndarray]] = {b: [] for b in bodies}
+    columns = results.columns
+    for joint in results.scenario.joints:
+        at = np.array(joint.at)
+        if joint.a in points:
+            points[joint.a].append(at)
+        if joint.b not in points:
+            continue
+        if joint.at_b is not None:
+            points[joint.b].append(np.array(joint.at_b))
+        elif joint.a in points:
+            p_a, p_b = (_vector(columns, f"{n}.p", 3)[0] for n in (joint.a, joint.b))
+            r_a, r_b = (
+                rotation_matrix(_vector(columns, f"{n}.q", 4)[0]) for n in (joint.a, joint.b)
+            )
+            points[joint.b].append(r_b.T @ (p_a + r_a @ at - p_b))
+    return points
+
+
+def _shape(name: str, parameters: Parameters, features: np.ndarray) -> dict:
+    """Cylinder of a buoy record, else the box around ``features`` (n, 3) in the body frame."""
+    radius, length = parameters.get(name, "data.radius"), parameters.get(name, "data.length")
+    if radius is not None and length is not None:
+        return {
+            "kind": "cylinder",
+            "radius": radius,
+            "length": length,
+            "centre": [0, 0, -length / 2],
+        }
+    volume = parameters.get(name, "data.volume") or 0.0
+    if volume <= 0.0:
+        volume = (parameters.get(name, "data.m") or 0.0) / WATER_DENSITY
+    low, high = features.min(axis=0), features.max(axis=0)
+    edges = np.maximum(high - low, volume ** (1 / 3))
+    return {"kind": "box", "size": edges.tolist(), "centre": ((low + high) / 2).tolist()}
+
+
+def _docked_intervals(results: Results, pair: str) -> list[list[float]]:
+    """[dock time, undock time or +inf] of the docking pair ``pair``, from ``events.csv``."""
+    intervals: list[list[float]] = []
+    for event in results.events:
+        if not event["detail"].startswith(f"{pair}:"):
+            continue
+        if event["event"] == "dock":
+            intervals.append([float(event["time"]), math.inf])
+        elif event["event"] == "undock" and intervals and intervals[-1][1] == math.inf:
+            intervals[-1][1] = float(event["time"])
+    return intervals
+
+
+def _frames(count: int) -> np.ndarray:
+    """Indices of the recorded rows drawn: all, or ``MAX_FRAMES`` evenly spread."""
+    if count <= MAX_FRAMES:
+        return np.arange(count)
+    return np.unique(np.linspace(0, count - 1, MAX_FRAMES).round().astype(int))
+
+
+def _rounded(values: np.ndarray, digits: int) -> list:
+    return np.round(values, digits).tolist()
+
+
+def build_scene(results: Results, fmu_dir: Path) -> dict:
+    """The replay's scene as plain data (JSON-ready): lengths in m, NED and body frames."""
+    columns, scenario = results.columns, results.scenario
+    bodies = _bodies(results)
+    if not bodies:
+        raise ScenarioError(
+            f"{results.folder / 'timeseries.csv'}: no body to draw "
+            "(expected the columns <body>.p[1..3] and <body>.q[1..4] of at least one component)"
+        )
+    parameters = Parameters(results, fmu_dir)
+    rows = _frames(len(columns["time"]))
+    joint_points = _joint_points(results, bodies)
+    pairs = {}
+    for dock in scenario.docking:
+        pair = dock.name or f"dock_{dock.a}_{dock.b}"
+        pairs[(dock.a, dock.port_a)] = pairs[(dock.b, dock.port_b)] = pair
+    thrusters = [
+        (n, c) for n, c in scenario.components.items() if c.mount in bodies and c.slot is not None
+    ]
+    thrust_peak = max(
+        (
+            float(np.max(np.abs(columns[f"{n}.thrust"])))
+            for n, _ in thrusters
+            if f"{n}.thrust" in columns
+        ),
+        default=0.0,
+    )
+    hanging = {j.b for j in scenario.joints}
+    scene_bodies, scene_thrusters, scene_ports = [], [], []
+    for body, colour in zip(bodies, distinct_colours(len(bodies)), strict=True):
+        mounts = parameters.rows(body, "data.thruster_position")
+        directions = parameters.rows(body, "data.thruster_direction")
+        ports = parameters.rows(body, "data.port_position")
+        normals = parameters.rows(body, "data.port_normal")
+        features = np.vstack([np.zeros((1, 3)), mounts, ports, *joint_points[body]])
+        p = _vector(columns, f"{body}.p", 3)[rows]
+        q = _vector(columns, f"{body}.q", 4)[rows]
+        scene_bodies.append(
+            {
+                "name": body,
+                "colour": colour,
+                "shape": _shape(body, parameters, features),
+                "principal": body not in hanging or len(mounts) + len(ports) > 0,
+                "p": _rounded(p, 5),
+                "q": _rounded(q / np.linalg.norm(q, axis=1, keepdims=True), 6),
+            }
+        )
+        for k, (position, normal) in enumerate(zip(ports, normals, strict=True), 1):
+            pair = pairs.get((body, k))
+            scene_ports.append(
+                {
+                    "body": body,
+                    "number": k,
+                    "position": position.tolist(),
+                    "normal": (normal / np.linalg.norm(normal)).tolist(),
+                    "pair": pair,
+                    "docked": _docked_intervals(results, pair) if pair else [],
+                }
+            )
+        for name, component in thrusters:
+            if component.mount != body or component.slot > len(mounts):
+                continue
+            thrust = columns.get(f"{name}.thrust")
+            scene_thrusters.append(
+                {
+                    "name": name,
+                    "body": body,
+                    "position": mounts[component.slot - 1].tolist(),
+                    "direction": directions[component.slot - 1].tolist(),
+                    "thrust": None if thrust is None else _rounded(thrust[rows], 4),
+                }
+            )
+    waves = [
+        columns[f"{n}.zeta"]
+        for n in scenario.components
+        if n not in bodies and f"{n}.zeta" in columns
+    ]
+    elevation = np.mean(waves, axis=0)[rows] if waves else np.zeros(len(rows))
+    return {
+        "title": results.folder.name,
+        "description": " ".join(scenario.description.split("\n\n")[0].split()),
+        "time": _rounded(columns["time"][rows], 6),
+        "bodies": scene_bodies,
+        "thrusters": scene_thrusters,
+        "thrust_peak": thrust_peak,
+        "joints": [
+            {
+                "name": j.name,
+                "type": j.type,
+                "a": j.a,
+                "b": j.b,
+                "at": list(j.at),
+                "axis": list(j.axis) if j.axis else None,
+            }
+            for j in scenario.joints
+            if j.a in bodies
+        ],
+        "ports": scene_ports,
+        "events": [
+            {"time": float(e["time"]), "event": e["event"], "detail": e["detail"]}
+            for e in results.events
+        ],
+        "sea_elevation": _rounded(elevation, 4),
+    }
