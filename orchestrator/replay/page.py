@@ -1,6 +1,6 @@
 """One self-contained HTML file: the viewer, three.js and the scene, nothing fetched at view time.
 
-three.js comes from npm (``make replay-deps`` installs it under ``build/web``). Its ES modules
+three.js comes from npm (``make web`` installs it under ``build/web``). Its ES modules
 and the viewer's are stored base64-encoded in the page; a small loader turns them into blob
 URLs at view time, pointing each module's imports at the blob URLs of the modules it imports.
 """
@@ -53,10 +53,7 @@ def three_sources(three_dir: Path) -> list[tuple[str, bytes]]:
     for element_id, relative in THREE_MODULES:
         path = Path(three_dir) / relative
         if not path.is_file():
-            raise MurcosimError(
-                f"{path}: not found (expected three.js from npm: run 'make replay-deps', "
-                "or pass --three with the folder of an npm install of 'three')"
-            )
+            raise MurcosimError(f"{path}: not found (expected three.js from npm: run 'make web')")
         found.append((element_id, path.read_bytes()))
     return found
 

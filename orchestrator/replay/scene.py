@@ -5,11 +5,11 @@ frame, placed by its recorded pose (NED, scalar-first quaternion body to NED):
 
 - a cylinder where its record has ``data.radius`` and ``data.length`` (buoy parts: origin at
   the centre of the bottom face, axis along body z, occupying ``-length <= z <= 0``);
-- otherwise a box around the body's feature points: its origin, thruster mounts, docking
-  ports and joint points. Each edge is at least the edge of the cube of the body's displaced
-  volume (``data.volume``, or ``data.m`` over the density of water, 1000 kg/m3, for a body that
-  displaces nothing), so a vehicle gets its rough size and an arm link the length between its
-  joints.
+- otherwise a box around the body's origin and its thruster mounts and docking ports, or, for
+  a body with neither (an arm link), its joint points. Each edge is at least the edge of the
+  cube of the body's displaced volume (``data.volume``, or ``data.m`` over the density of
+  water, 1000 kg/m3, for a body that displaces nothing), so a vehicle gets its rough size and
+  an arm link the length between its joints.
 
 Thrusters are drawn at their mounts with an arrow along their direction, scaled by the
 recorded thrust; joints at their points on body ``a`` (with the hinge axis of revolute
@@ -227,7 +227,9 @@ def build_scene(results: Results, fmu_dir: Path) -> dict:
         directions = parameters.rows(body, "data.thruster_direction")
         ports = parameters.rows(body, "data.port_position")
         normals = parameters.rows(body, "data.port_normal")
-        features = np.vstack([np.zeros((1, 3)), mounts, ports, *joint_points[body]])
+        hardware = np.vstack([mounts, ports])
+        own = [hardware] if len(hardware) else joint_points[body]
+        features = np.vstack([np.zeros((1, 3)), *own])
         p = _vector(columns, f"{body}.p", 3)[rows]
         q = _vector(columns, f"{body}.q", 4)[rows]
         scene_bodies.append(
