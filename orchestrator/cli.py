@@ -36,7 +36,7 @@ def _run(args: argparse.Namespace) -> None:
 def _plot(args: argparse.Namespace) -> None:
     from orchestrator.plots import plot_run
 
-    for path in plot_run(args.results):
+    for path in plot_run(args.results, per_body=args.per_body):
         print(path)
 
 
@@ -165,7 +165,10 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.set_defaults(func=_run)
     pl = sub.add_parser("plot", help="(re)make the plots of a results folder")
-    pl.add_argument("results", type=Path)
+    pl.add_argument("results", type=Path, help="results folder of 'murcosim run'")
+    pl.add_argument(
+        "--per-body", action="store_true", help="also trajectory, attitude, velocity per body"
+    )
     pl.set_defaults(func=_plot)
     rp = sub.add_parser("replay", help="write a results folder's 3D replay as one HTML file")
     rp.add_argument("results", type=Path, help="results folder of 'murcosim run'")

@@ -1,19 +1,30 @@
-"""Plots of a run, made from its files (``timeseries.csv``, ``scenario.toml``) only."""
+"""Plots of a run, made from its files (``timeseries.csv``, ``events.csv``, ``scenario.toml``)
+only: the summary figure, the figures of what a study looks at (autopilot tracking,
+rendezvous, joint tracking, thrusters, constraint violation, plan view of several bodies) and,
+on request, trajectory, attitude and velocity of every body."""
 
 from __future__ import annotations
 
+import math
+import textwrap
 from pathlib import Path
 
-import matplotlib
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-from orchestrator.controllers.autopilot import DepthHeadingSpeedAutopilot  # noqa: E402
-from orchestrator.kinematics import euler_angles  # noqa: E402
-from orchestrator.results import read_events, read_timeseries  # noqa: E402
-from orchestrator.scenario import AutopilotConfig, RendezvousConfig, load_scenario  # noqa: E402
+from orchestrator.controllers.autopilot import DepthHeadingSpeedAutopilot
+from orchestrator.errors import MurcosimError
+from orchestrator.kinematics import euler_angles
+from orchestrator.palette import distinct_colours
+from orchestrator.plot_style import least_span, mark_events, plt
+from orchestrator.plot_summary import (
+    ANGLE_SPAN,
+    Run,
+    plot_summary,
+    principal_bodies,
+    tracked_joints,
+)
+from orchestrator.results import read_events, read_timeseries
+from orchestrator.scenario import AutopilotConfig, RendezvousConfig, load_scenario
 
 
 def _bodies(columns: dict[str, np.ndarray]) -> list[str]:
@@ -73,10 +84,10 @@ def plot_thrusters(columns: dict[str, np.ndarray], out_dir: Path) -> list[Path]:
         return []
     t = columns["time"]
     fig, (force, command) = plt.subplots(2, 1, figsize=(9, 6), sharex=True)
-    for name in thrusters:
-        force.plot(t, columns[f"{name}.thrust"], label=name)
+    for name, colour in zip(thrusters, distinct_colours(len(thrusters)), strict=True):
+        force.plot(t, columns[f"{name}.thrust"], label=name, color=colour)
         if f"{name}.pwm" in columns:
-            command.plot(t, columns[f"{name}.pwm"], label=name)
+            command.plot(t, columns[f"{name}.pwm"], label=name, color=colour)
     force.set(ylabel="thrust (N)", title="thrusters")
     command.set(xlabel="time (s)", ylabel="command (us)")
     force.legend(ncol=4, fontsize="small")
@@ -123,9 +134,10 @@ def plot_joints(columns: dict[str, np.ndarray], out_dir: Path) -> list[Path]:
         return []
     t = columns["time"]
     fig, (position, angle) = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
-    for joint in joints:
-        position.semilogy(t, np.abs(columns[f"{joint}.position_error"]) + 1e-18, label=joint)
-        angle.semilogy(t, np.abs(columns[f"{joint}.angle_error"]) + 1e-18, label=joint)
+    for joint, colour in zip(joints, distinct_colours(len(joints)), strict=True):
+        error = np.abs(columns[f"{joint}.position_error"]) + 1e-18
+        position.semilogy(t, error, label=joint, color=colour)
+        angle.semilogy(t, np.abs(columns[f"{joint}.angle_error"]) + 1e-18, color=colour)
     position.set(ylabel="position error (m)", title="joint constraint violation")
     angle.set(xlabel="time (s)", ylabel="angle error (rad)")
     position.legend(fontsize="small")
@@ -210,23 +222,62 @@ def plot_rendezvous(
     return made
 
 
-def plot_run(out_dir: Path) -> list[Path]:
-    """Every plot for the run in ``out_dir``; returns the PNG paths."""
+def plot_joint_tracking(run: Run, out_dir: Path) -> list[Path]:
+    """Angle of every joint PID loop against its recorded reference, one panel per joint."""
+    tracked = tracked_joints(run)
+    if not tracked:
+        return []
+    rows = math.ceil(len(tracked) / 3)
+    fig, axes = plt.subplots(rows, 3, figsize=(12, 2.6 * rows), sharex=True, squeeze=False)
+    for ax, (joint, reference) in zip(axes.ravel(), tracked, strict=False):
+        angle, target = (
+            np.degrees(run.columns[f"{joint}.angle"]),
+            np.degrees(run.columns[reference]),
+        )
+        ax.plot(run.time, angle, label="angle")
+        ax.plot(run.time, target, color="k", linestyle="--", linewidth=0.9, label="reference")
+        least_span(ax, np.concatenate([angle, target]), ANGLE_SPAN)
+        mark_events(ax, run.events)
+        ax.set(title=joint, ylabel="deg")
+    for ax in axes.ravel()[len(tracked) :]:
+        ax.set_axis_off()
+    for ax in axes[-1]:
+        ax.set_xlabel("time (s)")
+    axes[0, 0].legend(fontsize="small")
+    return [_save(fig, out_dir / "joint_tracking.png")]
+
+
+def plot_run(out_dir: Path, per_body: bool = False) -> list[Path]:
+    """The plots of the run in ``out_dir`` (per-body plots when ``per_body``); returns the
+    PNG paths, the summary figure first."""
     out_dir = Path(out_dir)
+    if not (out_dir / "timeseries.csv").is_file():
+        raise MurcosimError(
+            f"{out_dir / 'timeseries.csv'}: not found (expected a results folder of 'murcosim run')"
+        )
     columns = read_timeseries(out_dir / "timeseries.csv")
-    made: list[Path] = []
-    bodies = _bodies(columns)
-    for body in bodies:
-        made += plot_body(columns, body, out_dir)
-    if len(bodies) > 1:
-        made.append(plot_assembly(columns, bodies, out_dir))
-    made += plot_thrusters(columns, out_dir)
-    made += plot_joints(columns, out_dir)
     scenario_file, events_file = out_dir / "scenario.toml", out_dir / "events.csv"
     events = read_events(events_file) if events_file.exists() else []
+    scenario = load_scenario(scenario_file) if scenario_file.exists() else None
+    title = out_dir.name
+    if scenario is not None and scenario.description.strip():
+        first = " ".join(scenario.description.split("\n\n")[0].split())
+        title += ": " + textwrap.shorten(first, 160, placeholder=" ...")
+    run = Run(columns, events, scenario, title)
+    made = [plot_summary(run, out_dir / "summary.png")]
+    bodies = _bodies(columns)
+    if per_body:
+        for body in bodies:
+            made += plot_body(columns, body, out_dir)
+    principal = principal_bodies(run)
+    if len(principal) > 1:
+        made.append(plot_assembly(columns, principal, out_dir))
+    made += plot_thrusters(columns, out_dir)
+    made += plot_joints(columns, out_dir)
+    made += plot_joint_tracking(run, out_dir)
     docks = [float(e["time"]) for e in events if e["event"] == "dock"]
-    if scenario_file.exists():
-        for name, config in load_scenario(scenario_file).controllers.items():
+    if scenario is not None:
+        for name, config in scenario.controllers.items():
             if isinstance(config, RendezvousConfig):
                 made += plot_rendezvous(columns, name, config, out_dir, tuple(docks))
             elif (

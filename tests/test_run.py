@@ -39,7 +39,7 @@ def test_demo_reaches_its_set_points(fmu_dir, tmp_path):
     assert cols["time"][-1] == pytest.approx(60.0)
     for name in (
         "autopilot.png",
-        "rov_trajectory.png",
+        "summary.png",
         "thrusters.png",
         "scenario.toml",
         "events.csv",

@@ -34,15 +34,20 @@ class JointPID(Controller):
 
     torque = kp e + ki int(e) + kd de/dt + feedforward, e = reference - angle (rad), with
     de/dt = reference rate - measured joint rate. Inputs ``<joint>.angle`` and ``.rate``;
-    outputs ``<joint>.torque`` (N.m), limited by the motor. References come from the loop's
-    ``reference`` or, for the three joints of an arm with a task-space target, from inverse
-    kinematics of the end-effector path.
+    outputs ``<joint>.torque`` (N.m), limited by the motor, and the monitors
+    ``<name>.<joint>_reference`` (rad, the reference of the sample, recorded with the run).
+    References come from the loop's ``reference`` or, for the three joints of an arm with a
+    task-space target, from inverse kinematics of the end-effector path.
     """
 
     def __init__(self, name: str, config: JointPIDConfig) -> None:
         joints = list(config.loops)
         inputs = [f"{j}.{s}" for j in joints for s in ("angle", "rate")]
-        super().__init__(name, config.sample_time, inputs, [f"{j}.torque" for j in joints])
+        references = [f"{name}.{j}_reference" for j in joints]
+        super().__init__(
+            name, config.sample_time, inputs, [*(f"{j}.torque" for j in joints), *references]
+        )
+        self.monitors = tuple(references)
         self.loops = [PIDLoop(config.loops[j].gains, config.sample_time) for j in joints]
         self.feedforward = [TimeReference(config.loops[j].feedforward) for j in joints]
         self.references = [TimeReference(config.loops[j].reference) for j in joints]
@@ -63,7 +68,8 @@ class JointPID(Controller):
         error, error_rate = reference - inputs[0::2], reference_rate - inputs[1::2]
         loops = zip(self.loops, error, error_rate, strict=True)
         feedback = [loop.update(e, de) for loop, e, de in loops]
-        return np.array(feedback) + np.array([f(time)[0] for f in self.feedforward])
+        torques = np.array(feedback) + np.array([f(time)[0] for f in self.feedforward])
+        return np.concatenate([torques, reference])
 
 
 def check(config: JointPIDConfig, motors: list[str]) -> None:
