@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -259,30 +260,30 @@ def summary_figure(run: Run) -> plt.Figure:
     """The summary figure of ``run``; its notes (models without a panel) are written under it."""
     principal = principal_bodies(run)
     colours = dict(zip(principal, distinct_colours(len(principal)), strict=True))
-    panels = []  # (drawing function, is a time axis)
+    panels = []  # (drawing function of an axis, is a time axis)
     if principal:
-        panels.append((lambda ax: _panel_plan(ax, run, principal, colours), False))
-        panels.append((lambda ax: _panel_depth(ax, run, principal, colours), True))
-        panels.append((lambda ax: _panel_attitude(ax, run, principal, colours), True))
+        panels.append((partial(_panel_plan, run=run, names=principal, colours=colours), False))
+        for draw in (_panel_depth, _panel_attitude):
+            panels.append((partial(draw, run=run, names=principal, colours=colours), True))
         if all(f"{b}.nu[3]" in run.columns for b in principal):
-            panels.append((lambda ax: _panel_speed(ax, run, principal, colours), True))
+            panels.append((partial(_panel_speed, run=run, names=principal, colours=colours), True))
     if names := thrusters(run):
-        panels.append((lambda ax: _panel_thrust(ax, run, names), True))
-    if signals := power_signals(run):
-        panels.append((lambda ax: _panel_power(ax, run, signals), True))
+        panels.append((partial(_panel_thrust, run=run, names=names), True))
+    if powers := power_signals(run):
+        panels.append((partial(_panel_power, run=run, signals=powers), True))
     if constrained := joints(run):
-        panels.append((lambda ax: _panel_violation(ax, run, constrained), True))
+        panels.append((partial(_panel_violation, run=run, names=constrained), True))
     if tracked := tracked_joints(run):
-        panels.append((lambda ax: _panel_tracking(ax, run, tracked), True))
+        panels.append((partial(_panel_tracking, run=run, tracked=tracked), True))
     pointing = [
         n
         for n, c in (run.scenario.controllers.items() if run.scenario else [])
         if isinstance(c, PointingConfig) and f"{n}.error" in run.columns
     ]
     if pointing:
-        panels.append((lambda ax: _panel_pointing(ax, run, pointing), True))
+        panels.append((partial(_panel_pointing, run=run, names=pointing), True))
     for component, signals in other_models(run, set(bodies(run)) | set(thrusters(run))):
-        panels.append((lambda ax, c=component, s=signals: _panel_model(ax, run, c, s), True))
+        panels.append((partial(_panel_model, run=run, component=component, signals=signals), True))
     if not panels:
         run.notes.append("nothing recorded to plot besides time")
     rows = max(1, math.ceil(len(panels) / 2))

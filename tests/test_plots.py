@@ -1,0 +1,212 @@
+"""Run plots: the summary figure's panels, colours, event marks and axis spans; joint
+references recorded and plotted; per-body plots only on request; bad input."""
+
+from __future__ import annotations
+
+import matplotlib
+import numpy as np
+import pytest
+from test_arms import FIXED_ARM
+
+from orchestrator.cli import main
+from orchestrator.plot_style import EVENT_STYLES, least_span, plt
+from orchestrator.plot_summary import Run, summary_figure
+from orchestrator.results import read_timeseries
+from orchestrator.scenario import parse_scenario
+
+DOCK_TIME = 5.0  # s
+THRUSTERS = 16
+SCENARIO = (
+    """
+[simulation]
+stop_time = 10.0
+
+[components.a]
+fmu = "BlueROV2Heavy"
+
+[components.b]
+fmu = "BlueROV2Heavy"
+
+[components.sea]
+fmu = "RegularWave"
+
+[components.logger]
+fmu = "RegularWave"
+"""
+    + "".join(
+        f'\n[components.t{k}]\nfmu = "Thruster"\nmount = "{"a" if k <= 8 else "b"}"\n'
+        f"slot = {(k - 1) % 8 + 1}\n"
+        for k in range(1, THRUSTERS + 1)
+    )
+    + """
+[[docking]]
+name = "dock"
+a = "a"
+port_a = 2
+b = "b"
+port_b = 1
+"""
+)
+EVENTS = [
+    {"time": "0.0", "event": "start", "detail": ""},
+    {"time": str(DOCK_TIME), "event": "dock", "detail": "dock: a port 2 + b port 1"},
+]
+
+
+def columns() -> dict[str, np.ndarray]:
+    """Two vehicles at 1 m depth with a 0.1 mm wobble, a 0.5 m/s surge of a, 16 thrusters
+    (t1 pushes a with 2 N along x), a docking pair made at 5 s, a wave elevation."""
+    t = np.linspace(0.0, 10.0, 101)
+    zero, one = np.zeros_like(t), np.ones_like(t)
+    c = {"time": t}
+    for body, north in (("a", 0.0), ("b", -1.0)):
+        for i, value in enumerate((north * one, zero, 1.0 + 1e-4 * np.sin(t)), 1):
+            c[f"{body}.p[{i}]"] = value
+        for i in range(1, 5):
+            c[f"{body}.q[{i}]"] = one if i == 1 else zero
+        for i in range(1, 7):
+            c[f"{body}.nu[{i}]"] = 0.5 * one if (body, i) == ("a", 1) else zero
+    for k in range(1, THRUSTERS + 1):
+        c[f"t{k}.thrust"] = k * one
+        for i in range(1, 7):
+            c[f"t{k}.tau[{i}]"] = 2.0 * one if (k, i) == (1, 1) else zero
+    docked = t >= DOCK_TIME
+    c["dock.position_error"] = np.where(docked, 1e-9, np.nan)
+    c["dock.angle_error"] = np.where(docked, 2e-9, np.nan)
+    c["sea.zeta"] = 0.05 * np.sin(t)
+    return c
+
+
+@pytest.fixture(scope="module")
+def figure():
+    run = Run(columns(), EVENTS, parse_scenario(SCENARIO), "test run")
+    fig = summary_figure(run)
+    yield fig
+    plt.close(fig)
+
+
+def panels(fig) -> dict[str, plt.Axes]:
+    return {ax.get_title(): ax for ax in fig.axes if ax.get_title()}
+
+
+def test_least_span_keeps_a_wobble_flat_and_an_excursion_visible():
+    fig, ax = plt.subplots()
+    wobble = 1.0 + 1e-4 * np.sin(np.linspace(0, 10, 50))  # m, 0.1 mm
+    ax.plot(wobble)
+    least_span(ax, wobble, 0.05)
+    low, high = ax.get_ylim()
+    assert high - low >= 0.05 and low < wobble.min() and high > wobble.max()
+    fig, ax = plt.subplots()
+    excursion = np.linspace(0.0, 1.0, 50)
+    ax.plot(excursion)
+    least_span(ax, excursion, 0.05)
+    low, high = ax.get_ylim()
+    assert 1.0 <= high - low < 1.2  # matplotlib's own margins, not widened
+    plt.close("all")
+
+
+def test_summary_has_a_panel_for_each_thing_recorded(figure):
+    titles = set(panels(figure))
+    assert {
+        "plan view (o start, x end)",
+        "depth",
+        "speed |(u, v, w)|",
+        f"thrust of {THRUSTERS} thruster(s)",
+        "constraint violation over 1 joint(s)",
+        "sea (recorded signals)",
+    } <= titles
+    notes = [t.get_text() for t in figure.texts]
+    assert any(
+        n.startswith("logger (RegularWave): no panel, nothing of it is recorded") for n in notes
+    )
+
+
+def test_sixteen_thrusters_get_sixteen_colours(figure):
+    lines = panels(figure)[f"thrust of {THRUSTERS} thruster(s)"].get_lines()
+    thrust_lines = [line for line in lines if line.get_label().startswith("t")]
+    assert len(thrust_lines) == THRUSTERS
+    colours = {matplotlib.colors.to_hex(line.get_color()) for line in thrust_lines}
+    assert len(colours) == THRUSTERS
+
+
+def test_events_are_marked_on_every_time_axis(figure):
+    colour = matplotlib.colors.to_hex(EVENT_STYLES["dock"][0])
+    for title, ax in panels(figure).items():
+        if title.startswith("plan view"):
+            continue
+        marks = [
+            line
+            for line in ax.get_lines()
+            if list(line.get_xdata()) == [DOCK_TIME, DOCK_TIME]
+            and matplotlib.colors.to_hex(line.get_color()) == colour
+        ]
+        assert len(marks) == 1, title
+
+
+def test_depth_wobble_is_drawn_flat_and_power_is_thrust_times_speed(figure):
+    """0.1 mm depth wobble inside an axis of at least 5 cm; thrust power of a: t1's 2 N
+    surge force at 0.5 m/s surge = 1 W (the other thrusters' tau is zero); the violation
+    panel shows the docking pair from its dock on (NaN before)."""
+    ax = panels(figure)["depth"]
+    low, high = sorted(ax.get_ylim())
+    assert high - low >= 0.05
+    power = panels(figure)["power delivered (thrust: tau . nu; motors: torque x rate)"]
+    by_label = {line.get_label(): line.get_ydata() for line in power.get_lines()}
+    np.testing.assert_allclose(by_label["a thrust"], 1.0)
+    np.testing.assert_allclose(by_label["b thrust"], 0.0)
+    violation = panels(figure)["constraint violation over 1 joint(s)"]
+    position = {line.get_label(): line.get_ydata() for line in violation.get_lines()}[
+        "position (m)"
+    ]
+    t = columns()["time"]
+    assert np.all(np.isnan(position[t < DOCK_TIME]))
+    np.testing.assert_allclose(position[t >= DOCK_TIME], 1e-9)
+
+
+def test_joint_references_are_recorded_and_plotted(run, tmp_path):
+    """A joint PID loop with reference 0.3 sin(pi t) rad: the recorded reference equals it at
+    every sample (recording and samples at the same 0.05 s instants); the run's plots hold
+    the joint tracking figure."""
+    text = FIXED_ARM.replace("stop_time = 0.1", "stop_time = 0.3")
+    text += """
+[controllers.drive]
+type = "joint_pid"
+sample_time = 0.05
+[controllers.drive.loops.arm_q1]
+gains = { kp = 0.005, kd = 0.003 }
+reference = [{ amplitude = 0.3, period = 2.0 }]
+"""
+    cols, _ = run(text, "reference")
+    np.testing.assert_allclose(
+        cols["drive.arm_q1_reference"], 0.3 * np.sin(np.pi * cols["time"]), atol=1e-12
+    )
+    assert main(["plot", str(tmp_path / "reference_results")]) == 0
+    assert (tmp_path / "reference_results" / "joint_tracking.png").is_file()
+
+
+def write_results(folder, cols: dict[str, np.ndarray]) -> None:
+    folder.mkdir()
+    (folder / "scenario.toml").write_text(SCENARIO)
+    (folder / "events.csv").write_text(
+        "time,event,detail\n" + "".join(f"{e['time']},{e['event']},{e['detail']}\n" for e in EVENTS)
+    )
+    data = np.column_stack(list(cols.values()))
+    np.savetxt(folder / "timeseries.csv", data, delimiter=",", header=",".join(cols), comments="")
+
+
+def test_per_body_plots_only_on_request(tmp_path, capsys):
+    folder = tmp_path / "results"
+    poses = {n: v for n, v in columns().items() if n == "time" or n[:2] in ("a.", "b.")}
+    write_results(folder, poses)
+    assert read_timeseries(folder / "timeseries.csv").keys() == poses.keys()
+    assert main(["plot", str(folder)]) == 0
+    written = {p.name for p in folder.glob("*.png")}
+    assert "summary.png" in written and not any(n.endswith("_trajectory.png") for n in written)
+    assert main(["plot", str(folder), "--per-body"]) == 0
+    for body in ("a", "b"):
+        for kind in ("trajectory", "attitude", "velocity"):
+            assert (folder / f"{body}_{kind}.png").is_file()
+    capsys.readouterr()
+    assert main(["plot", str(tmp_path / "missing")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "missing/timeseries.csv: not found" in err
