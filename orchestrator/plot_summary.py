@@ -2,13 +2,13 @@
 has, made from its files only (``timeseries.csv``, ``events.csv``, ``scenario.toml``).
 
 Panels, where the run has what they need: plan view, depth, attitude and speed of the
-principal bodies (those not hung on a joint as its body ``b``, unlike arm links; docking
-partners always); thrust of every thruster; power (thrust on each vehicle, tau . nu, and each
-joint motor, torque x rate); the largest constraint violation over the joints; joint tracking
-errors against the joint PID's recorded references; buoy pointing errors; the recorded
-signals of every other model (wave fields, servos, FMUs from other tools), or a line under
-the figure saying why a model has no panel. Events are marked on every time axis; each line
-has its own colour; axis limits keep a variation smaller than a stated span flat.
+principal bodies (not parts such as arm links, :mod:`orchestrator.body_roles`); thrust of
+every thruster; power (thrust on each vehicle, tau . nu, and each joint motor, torque x rate);
+the largest constraint violation over the joints; joint tracking errors against the joint
+PID's recorded references; buoy pointing errors; the recorded signals of every other model
+(wave fields, servos, FMUs from other tools), or a line under the figure saying why a model
+has no panel. Events are marked on every time axis; each line has its own colour; axis limits
+keep a variation smaller than a stated span flat.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from orchestrator import body_roles
 from orchestrator.kinematics import euler_angles
 from orchestrator.palette import distinct_colours
 from orchestrator.plot_style import event_legend, least_span, mark_events, plt
@@ -70,12 +71,8 @@ def bodies(run: Run) -> list[str]:
 
 
 def principal_bodies(run: Run) -> list[str]:
-    """Bodies not hung on a joint as its ``b`` (arm links are), and docking partners."""
-    if run.scenario is None:
-        return bodies(run)
-    hanging = {j.b for j in run.scenario.joints}
-    docking = {n for d in run.scenario.docking for n in (d.a, d.b)}
-    return [b for b in bodies(run) if b not in hanging or b in docking]
+    """Bodies that are not parts such as arm links (:mod:`orchestrator.body_roles`)."""
+    return body_roles.principal_bodies(run.scenario, bodies(run))
 
 
 def thrusters(run: Run) -> list[str]:

@@ -16,9 +16,9 @@ recorded thrust; joints at their points on body ``a`` (with the hinge axis of re
 joints); docking ports at their mating points, along their outward normal, marked docked
 between the ``dock`` and ``undock`` events of their pair. The sea surface is a plane at the
 elevation recorded by the wave components (``<wave>.zeta``, their mean), at the mean level
-without waves. Principal bodies (those carrying thrusters or docking ports, or not hung on a
-joint as its body ``b``, unlike arm links) get a name label and their trail. Parameter values
-are the scenario's settings, else the FMU's start values.
+without waves. Principal bodies (not parts such as arm links, :mod:`orchestrator.body_roles`)
+get a name label and their trail. Parameter values are the scenario's settings, else the FMU's
+start values.
 """
 
 from __future__ import annotations
@@ -29,10 +29,13 @@ from pathlib import Path
 
 import numpy as np
 from fmpy import read_model_description
+from matplotlib.colors import to_hex
 
+from orchestrator.body_roles import principal_bodies
 from orchestrator.errors import ScenarioError
 from orchestrator.kinematics import rotation_matrix
 from orchestrator.palette import distinct_colours
+from orchestrator.plot_style import EVENT_STYLES
 from orchestrator.results import read_events, read_timeseries
 from orchestrator.scenario import Component, Scenario, load_scenario
 
@@ -220,7 +223,7 @@ def build_scene(results: Results, fmu_dir: Path) -> dict:
         ),
         default=0.0,
     )
-    hanging = {j.b for j in scenario.joints}
+    principal = principal_bodies(scenario, bodies)
     scene_bodies, scene_thrusters, scene_ports = [], [], []
     for body, colour in zip(bodies, distinct_colours(len(bodies)), strict=True):
         mounts = parameters.rows(body, "data.thruster_position")
@@ -237,7 +240,7 @@ def build_scene(results: Results, fmu_dir: Path) -> dict:
                 "name": body,
                 "colour": colour,
                 "shape": _shape(body, parameters, features),
-                "principal": body not in hanging or len(mounts) + len(ports) > 0,
+                "principal": body in principal,
                 "p": _rounded(p, 5),
                 "q": _rounded(q / np.linalg.norm(q, axis=1, keepdims=True), 6),
             }
@@ -297,5 +300,6 @@ def build_scene(results: Results, fmu_dir: Path) -> dict:
             {"time": float(e["time"]), "event": e["event"], "detail": e["detail"]}
             for e in results.events
         ],
+        "event_colours": {k: to_hex(colour) for k, (colour, _) in EVENT_STYLES.items()},
         "sea_elevation": _rounded(elevation, 4),
     }

@@ -8,7 +8,6 @@ const NED_TO_VIEW = new THREE.Matrix4().set(0, 1, 0, 0, 0, 0, -1, 0, -1, 0, 0, 0
 const FIELD_OF_VIEW = 45; // deg, vertical
 const PORT_FREE = 0xff9f1c;
 const PORT_DOCKED = 0x06d6a0;
-const EVENT_COLOURS = { dock: '#06d6a0', undock: '#ff9f1c', error: '#ef476f', dock_rejected: '#ffd166', controller_fault: '#ffd166' };
 
 const toQuaternion = (q) => new THREE.Quaternion(q[1], q[2], q[3], q[0]);
 
@@ -217,7 +216,7 @@ export function start(scene) {
     const mark = document.createElement('div');
     mark.className = 'mark';
     mark.style.left = `${(100 * (event.time - t0)) / Math.max(t1 - t0, 1e-9)}%`;
-    mark.style.background = EVENT_COLOURS[event.event] || '#8aa0b4';
+    mark.style.background = scene.event_colours[event.event] || '#8aa0b4';
     mark.title = text;
     track.append(mark);
     const button = document.createElement('button');
