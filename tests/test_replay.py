@@ -247,3 +247,12 @@ def test_uvms_spiral_replay_in_browser(run, fmu_dir, tmp_path):
     page = write_replay(tmp_path / "uvms_results", fmu_dir=fmu_dir)
     camera, target = (-1.0, 2.0, -0.6), (0.15, 0.45, 0.3)
     check_in_browser(page, columns, {"rov": 1.0}, (0.0, 1.0), camera, target)
+
+
+@pytest.mark.slow
+def test_replay_plays(fmu_dir, tmp_path):
+    """Opened with play=1 (at 4x, following the scene), the page's clock runs from 0 to the
+    end of the 1 s record, without a console error."""
+    page = write_replay(results_folder(tmp_path / "run"), fmu_dir=fmu_dir)
+    views = open_views(page, ["t=0&play=1&speed=4"], "document.body.dataset.time === '1.000'")
+    assert views.errors == []
