@@ -50,3 +50,13 @@ def least_span(ax: plt.Axes, values: np.ndarray, span: float, axis: str = "y") -
         middle = (low + high) / 2
         limits = (middle - 0.55 * span, middle + 0.55 * span)
         (ax.set_xlim if axis == "x" else ax.set_ylim)(*limits)
+
+
+def plan_limits(ax: plt.Axes, east: np.ndarray, north: np.ndarray, span: float) -> None:
+    """Equal scales on a plan view (east along x, north along y, m), each axis at least
+    ``span`` wide around the track's middle."""
+    side = 1.1 * max(np.ptp(east), np.ptp(north), span)
+    for limits, values in ((ax.set_xlim, east), (ax.set_ylim, north)):
+        middle = (np.min(values) + np.max(values)) / 2
+        limits(middle - side / 2, middle + side / 2)
+    ax.set_aspect("equal", adjustable="box")

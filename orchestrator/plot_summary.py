@@ -23,7 +23,7 @@ import numpy as np
 from orchestrator import body_roles
 from orchestrator.kinematics import euler_angles
 from orchestrator.palette import distinct_colours
-from orchestrator.plot_style import event_legend, least_span, mark_events, plt
+from orchestrator.plot_style import event_legend, least_span, mark_events, plan_limits, plt
 from orchestrator.scenario import JointPIDConfig, PointingConfig, Scenario
 
 # Least axis spans (data units): variations below these are drawn flat
@@ -104,11 +104,7 @@ def _panel_plan(ax: plt.Axes, run: Run, names: list[str], colours: dict[str, str
         ax.plot(east[-1], north[-1], "x", color=colours[body])
     ax.set(xlabel="East (m)", ylabel="North (m)", title="plan view (o start, x end)")
     east, north = (np.concatenate([run.columns[f"{b}.p[{k}]"] for b in names]) for k in (2, 1))
-    span = 1.1 * max(np.ptp(east), np.ptp(north), PLAN_SPAN)
-    for limits, values in ((ax.set_xlim, east), (ax.set_ylim, north)):
-        middle = (values.min() + values.max()) / 2
-        limits(middle - span / 2, middle + span / 2)
-    ax.set_aspect("equal", adjustable="box")
+    plan_limits(ax, east, north, PLAN_SPAN)
     ax.legend(fontsize="small")
 
 

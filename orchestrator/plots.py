@@ -15,9 +15,12 @@ from orchestrator.controllers.autopilot import DepthHeadingSpeedAutopilot
 from orchestrator.errors import MurcosimError
 from orchestrator.kinematics import euler_angles
 from orchestrator.palette import distinct_colours
-from orchestrator.plot_style import least_span, mark_events, plt
+from orchestrator.plot_style import least_span, mark_events, plan_limits, plt
 from orchestrator.plot_summary import (
     ANGLE_SPAN,
+    PLAN_SPAN,
+    POSITION_SPAN,
+    SPEED_SPAN,
     Run,
     plot_summary,
     principal_bodies,
@@ -52,15 +55,18 @@ def plot_body(columns: dict[str, np.ndarray], body: str, out_dir: Path) -> list[
     fig, (plan, depth) = plt.subplots(1, 2, figsize=(11, 4.5))
     plan.plot(p[:, 1], p[:, 0])
     plan.plot(p[0, 1], p[0, 0], "o", label="start")
-    plan.set(xlabel="East (m)", ylabel="North (m)", title=f"{body}: plan view", aspect="equal")
+    plan.set(xlabel="East (m)", ylabel="North (m)", title=f"{body}: plan view")
+    plan_limits(plan, p[:, 1], p[:, 0], PLAN_SPAN)
     plan.legend()
     depth.plot(t, p[:, 2])
+    least_span(depth, p[:, 2], POSITION_SPAN)
     depth.invert_yaxis()
     depth.set(xlabel="time (s)", ylabel="depth z (m, down)", title=f"{body}: depth")
     made.append(_save(fig, out_dir / f"{body}_trajectory.png"))
     fig, ax = plt.subplots(figsize=(8, 4))
     for k, label in enumerate(("roll", "pitch", "yaw")):
         ax.plot(t, angles[:, k], label=label)
+    least_span(ax, angles, ANGLE_SPAN)
     ax.set(xlabel="time (s)", ylabel="angle (deg)", title=f"{body}: attitude (zyx Euler)")
     ax.legend()
     made.append(_save(fig, out_dir / f"{body}_attitude.png"))
@@ -69,6 +75,8 @@ def plot_body(columns: dict[str, np.ndarray], body: str, out_dir: Path) -> list[
         lin.plot(t, nu[:, k], label=label)
     for k, label in enumerate("pqr"):
         ang.plot(t, nu[:, 3 + k], label=label)
+    least_span(lin, nu[:, :3], SPEED_SPAN)
+    least_span(ang, nu[:, 3:], np.radians(ANGLE_SPAN))
     lin.set(ylabel="m/s", title=f"{body}: body-frame velocity")
     ang.set(xlabel="time (s)", ylabel="rad/s")
     lin.legend()

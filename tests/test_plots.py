@@ -144,12 +144,17 @@ def test_events_are_marked_on_every_time_axis(figure):
 
 
 def test_depth_wobble_is_drawn_flat_and_power_is_thrust_times_speed(figure):
-    """0.1 mm depth wobble inside an axis of at least 5 cm; thrust power of a: t1's 2 N
+    """0.1 mm depth wobble inside an axis of at least 5 cm; the plan view at one scale, the
+    vehicles 1 m apart inside; thrust power of a: t1's 2 N
     surge force at 0.5 m/s surge = 1 W (the other thrusters' tau is zero); the violation
     panel shows the docking pair from its dock on (NaN before)."""
     ax = panels(figure)["depth"]
     low, high = sorted(ax.get_ylim())
     assert high - low >= 0.05
+    plan = panels(figure)["plan view (o start, x end)"]
+    (west, east), (south, north) = plan.get_xlim(), plan.get_ylim()
+    assert east - west == pytest.approx(north - south) and east - west >= 1.0
+    assert west < 0.0 < east and south < -1.0 and north > 0.0  # both tracks inside
     power = panels(figure)["power delivered (thrust: tau . nu; motors: torque x rate)"]
     by_label = {line.get_label(): line.get_ydata() for line in power.get_lines()}
     np.testing.assert_allclose(by_label["a thrust"], 1.0)
