@@ -270,7 +270,7 @@ def plot_run(out_dir: Path, per_body: bool = False) -> list[Path]:
     title = out_dir.name
     if scenario is not None and scenario.description.strip():
         first = " ".join(scenario.description.split("\n\n")[0].split())
-        title += ": " + textwrap.shorten(first, 160, placeholder=" ...")
+        title += ": " + textwrap.shorten(first, 110, placeholder=" ...")
     run = Run(columns, events, scenario, title)
     made = [plot_summary(run, out_dir / "summary.png")]
     bodies = _bodies(columns)
