@@ -7,9 +7,13 @@ examples and ``README.md`` for the reference of every key.
 
 from __future__ import annotations
 
+import difflib
+import json
+import math
 import tomllib
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from types import UnionType
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import (
     BaseModel,
@@ -25,19 +29,26 @@ from orchestrator.errors import ScenarioError
 SOLVERS = ("RK4", "RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA", "CVODE_BDF", "CVODE_Adams")
 
 
+# Times beyond this (s) leave too few digits of a double for millisecond steps (1e9 s: 1e-7 s).
+LONGEST_TIME = 1e9
+
+
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Numbers must be finite unless a field says otherwise (inf as "no limit").
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class Simulation(_Strict):
     """How long and how accurately to integrate, and how often to record."""
 
-    stop_time: float = Field(gt=0, description="End of the run (s)")
-    start_time: float = Field(0.0, description="Start of the run (s)")
+    stop_time: float = Field(gt=0, le=LONGEST_TIME, description="End of the run (s)")
+    start_time: float = Field(
+        0.0, ge=-LONGEST_TIME, le=LONGEST_TIME, description="Start of the run (s)"
+    )
     output_interval: float = Field(0.1, gt=0, description="Recording interval (s)")
     solver: Literal[SOLVERS] = "RK45"  # type: ignore[valid-type]
-    rtol: float = Field(1e-6, gt=0, description="Relative tolerance (adaptive methods)")
-    atol: float = Field(1e-8, gt=0, description="Absolute tolerance (adaptive methods)")
+    rtol: float = Field(1e-6, ge=1e-12, le=0.1, description="Relative tolerance (adaptive methods)")
+    atol: float = Field(1e-8, gt=0, le=1.0, description="Absolute tolerance (adaptive methods)")
     step: float = Field(0.01, gt=0, description="Step of RK4, largest step of the others (s)")
 
 
@@ -82,7 +93,7 @@ class PID(_Strict):
     ki: float = 0.0
     kd: float = 0.0
     integral_limit: float = Field(
-        float("inf"), gt=0, description="Anti-windup bound of the integral term"
+        float("inf"), gt=0, allow_inf_nan=True, description="Anti-windup bound of the integral term"
     )
 
 
@@ -197,8 +208,8 @@ class RendezvousConfig(_Strict):
     sample_time: float = Field(gt=0)
     method: Literal["distributed", "centralized"] = "distributed"
     solver: Literal["sqp", "ipopt"] = Field("sqp", description="NLP solver of each problem")
-    horizon: int = Field(30, ge=1)
-    iterations: int = Field(15, ge=1)
+    horizon: int = Field(30, ge=1, le=1000, description="Prediction steps")
+    iterations: int = Field(15, ge=1, le=1000, description="Dual-decomposition iterations")
     kappa: float = Field(30.0, gt=0)
     gamma: float = Field(2.0, gt=0)
     model: PredictionModelConfig = PredictionModelConfig()
@@ -212,10 +223,10 @@ class ReferenceTerm(_Strict):
     offset: float = 0.0
     slope: float = Field(0.0, description="Per second")
     amplitude: float = 0.0
-    period: float = Field(float("inf"), gt=0, description="s")
+    period: float = Field(float("inf"), gt=0, allow_inf_nan=True, description="s")
     phase: float = Field(0.0, description="rad")
-    start: float = Field(float("-inf"), description="s, exclusive")
-    stop: float = Field(float("inf"), description="s, inclusive")
+    start: float = Field(float("-inf"), allow_inf_nan=True, description="s, exclusive")
+    stop: float = Field(float("inf"), allow_inf_nan=True, description="s, inclusive")
 
 
 def _constant_as_term(value: object) -> object:
@@ -350,7 +361,9 @@ Vector3 = tuple[float, float, float]
 class MotorConfig(_Strict):
     """A motor on a revolute joint: torque command ``<joint>.torque`` from a controller."""
 
-    max_torque: float = Field(float("inf"), gt=0, description="Torque limit (N.m)")
+    max_torque: float = Field(
+        float("inf"), gt=0, allow_inf_nan=True, description="Torque limit (N.m)"
+    )
 
 
 class JointConfig(_Strict):
@@ -415,7 +428,10 @@ class CoSimulationConfig(_Strict):
         "hold", description="Inputs over a step: held, or extrapolated linearly"
     )
     iterations: int = Field(
-        20, ge=1, description="Most fixed-point sweeps of a macro step on an algebraic loop"
+        20,
+        ge=1,
+        le=1000,
+        description="Most fixed-point sweeps of a macro step on an algebraic loop",
     )
     tolerance: float = Field(1e-10, gt=0, description="Fixed-point convergence of loop inputs")
 
@@ -449,6 +465,9 @@ CONTROLLER_TYPES = (
     "buoy_pointing",
 )
 
+# A scenario is a handful of tables; deeper nesting is a broken file, not a scenario.
+DEEPEST_NESTING = 32
+
 
 def _location(loc: tuple[Any, ...]) -> str:
     parts: list[str] = []
@@ -462,41 +481,146 @@ def _location(loc: tuple[Any, ...]) -> str:
     return ".".join(parts) or "(top level)"
 
 
+def _inner(annotation: Any, item: Any) -> Any:  # noqa: ANN401 - typing objects
+    """The type found under ``item`` (field name, dict key, list index, union tag)."""
+    origin = get_origin(annotation)
+    args = get_args(annotation)
+    if origin is Annotated:
+        return _inner(args[0], item)
+    if origin in (Union, UnionType):
+        members = [a for a in args if a is not type(None)]
+        tagged = [m for m in members if _tag(m) == item]
+        return tagged[0] if tagged else _inner(members[0], item) if len(members) == 1 else None
+    if origin is dict:
+        return args[1]
+    if origin in (list, tuple):
+        return args[min(item, len(args) - 1)] if isinstance(item, int) and args else None
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        for name, field in annotation.model_fields.items():
+            if item in (name, field.alias):
+                return field.annotation
+    return None
+
+
+def _tag(member: Any) -> str | None:  # noqa: ANN401 - typing objects
+    """The ``type`` literal of a controller model, else None."""
+    if isinstance(member, type) and issubclass(member, BaseModel) and "type" in member.model_fields:
+        tags = get_args(member.model_fields["type"].annotation)
+        return tags[0] if len(tags) == 1 else None
+    return None
+
+
+def _known_keys(loc: tuple[Any, ...]) -> list[str]:
+    """Keys a scenario file may use in the table that holds ``loc``."""
+    node: Any = Scenario
+    for item in loc[:-1]:
+        node = _inner(node, item)
+    while get_origin(node) in (Annotated, Union, UnionType):
+        node = _inner(node, None)
+    if isinstance(node, type) and issubclass(node, BaseModel):
+        return [field.alias or name for name, field in node.model_fields.items()]
+    return []
+
+
+def _unknown_key(loc: tuple[Any, ...]) -> str:
+    known = _known_keys(loc)
+    close = difflib.get_close_matches(str(loc[-1]), known, n=1)
+    if close:
+        return f"unknown key (did you mean '{close[0]}'?)"
+    return f"unknown key (expected one of {', '.join(known)})" if known else "unknown key"
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _message(error: dict[str, Any]) -> str:
     kind = error["type"]
     if kind == "missing":
         return "missing required key"
     if kind == "extra_forbidden":
-        return "unknown key"
+        return _unknown_key(error["loc"])
     if kind == "union_tag_invalid":
         context = error["ctx"]
         return f"unknown controller type {context['tag']!r} (expected {context['expected_tags']})"
     if kind == "union_tag_not_found":
         return "missing key 'type' (the controller type)"
-    return f"{error['msg']} (got {error.get('input')!r})"
+    return f"{error['msg']} (got {_shown(error.get('input'))})"
 
 
-def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
-    """Validate scenario TOML text; ``source`` names the file in error messages."""
+def _nan_or_deep(data: object, key: str = "", depth: int = 0) -> tuple[str, str] | None:
+    """The first NaN (key, message) in the parsed file, or the first too deeply nested value."""
+    if depth > DEEPEST_NESTING:
+        return key or "(top level)", f"nested more than {DEEPEST_NESTING} levels deep"
+    if isinstance(data, float) and math.isnan(data):
+        return key, "Input should be a number, not nan"
+    if isinstance(data, dict):
+        items = ((f"{key}.{k}" if key else str(k), v) for k, v in data.items())
+    elif isinstance(data, list):
+        # a nested array is named by its outermost index only, to keep the message one line
+        items = ((key if key.endswith("]") else f"{key}[{k}]", v) for k, v in enumerate(data))
+    else:
+        return None
+    for sub_key, value in items:
+        found = _nan_or_deep(value, sub_key, depth + 1)
+        if found:
+            return found
+    return None
+
+
+def read_scenario_data(text: str, source: str = "<scenario>") -> dict[str, Any]:
+    """Parse scenario TOML text into plain data, unvalidated; errors name ``source``."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{source}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise ScenarioError(f"{source}: invalid TOML: nested too deeply") from None
+    found = _nan_or_deep(data)
+    if found:
+        raise ScenarioError(f"{source}: {found[0]}: {found[1]}")
+    return data
+
+
+def validate_scenario(data: dict[str, Any], source: str = "<scenario>") -> Scenario:
+    """Validate parsed scenario data strictly: numbers are numbers (not true, not "1e3"),
+    finite unless a key allows inf, and consistent across keys (``scenario_checks``)."""
+    from orchestrator.scenario_checks import first_problem
+
     try:
-        return Scenario.model_validate(data)
+        scenario = Scenario.model_validate_json(json.dumps(data, default=str), strict=True)
     except ValidationError as exc:
-        first = exc.errors()[0]
+        # an unknown key first: it often explains a missing one (a misspelt table name)
+        first = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")[0]
         more = f" (and {exc.error_count() - 1} more problem(s))" if exc.error_count() > 1 else ""
         raise ScenarioError(
             f"{source}: {_location(first['loc'])}: {_message(first)}{more}"
+        ) from None
+    problem = first_problem(scenario)
+    if problem:
+        raise ScenarioError(f"{source}: {problem[0]}: {problem[1]}")
+    return scenario
+
+
+def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
+    """Validate scenario TOML text; ``source`` names the file in error messages."""
+    return validate_scenario(read_scenario_data(text, source), source)
+
+
+def read_scenario_text(path: Path) -> str:
+    """The text of a scenario file; a missing, unreadable or non-UTF-8 file is one error line."""
+    path = Path(path)
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(f"{path}: cannot read scenario file: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(
+            f"{path}: cannot read scenario file: not UTF-8 text (byte {exc.start})"
         ) from None
 
 
 def load_scenario(path: Path) -> Scenario:
     """Read and validate a scenario file."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioError(f"{path}: cannot read scenario file: {exc.strerror}") from None
-    return parse_scenario(text, str(path))
+    return parse_scenario(read_scenario_text(path), str(path))

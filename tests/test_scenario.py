@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import FMU_DIR, scenario_error
+from conftest import FMU_DIR, cli_error, scenario_error
 
 from orchestrator.cli import main
 
@@ -100,6 +100,56 @@ CASES = [
         "simulation.solver: Input should be 'RK4', 'RK45'",
     ),
     ("toml", GOOD.replace("stop_time = 1.0", "stop_time = = 1.0"), "invalid TOML"),
+    (
+        "bool as number",
+        GOOD.replace("stop_time = 1.0", "stop_time = true"),
+        "simulation.stop_time: Input should be a valid number (got True)",
+    ),
+    (
+        "string as number",
+        GOOD.replace("depth = 1.0", 'depth = "1e3"'),
+        "controllers.autopilot.depth: Input should be a valid number (got '1e3')",
+    ),
+    (
+        "infinite time",
+        GOOD.replace("stop_time = 1.0", "stop_time = inf"),
+        "simulation.stop_time: Input should be a finite number",
+    ),
+    (
+        "nan gain",
+        GOOD.replace("surge_speed = 0.2", "surge_speed = 0.2\ngains.depth.kp = nan"),
+        "controllers.autopilot.gains.depth.kp: Input should be a number, not nan",
+    ),
+    (
+        "start after stop",
+        GOOD.replace("stop_time = 1.0", "stop_time = 1.0\nstart_time = 2.0"),
+        "simulation.start_time: must be before stop_time (got start 2 s, stop 1 s)",
+    ),
+    (
+        "tiny output interval",
+        GOOD.replace("stop_time = 1.0", "stop_time = 1.0\noutput_interval = 1e-9"),
+        "simulation.output_interval: 1e-09 s gives 1e+09 output rows over 1 s",
+    ),
+    (
+        "misspelt key",
+        GOOD.replace("stop_time = 1.0", "stop_time = 1.0\nouput_interval = 0.1"),
+        "simulation.ouput_interval: unknown key (did you mean 'output_interval'?)",
+    ),
+    (
+        "two thrusters in one slot",
+        GOOD + '\n[components.t2]\nfmu = "Thruster"\nmount = "rov"\nslot = 1\n',
+        "components.t2.slot: mount 1 of rov already holds t1",
+    ),
+    (
+        "negative mass",
+        GOOD.replace('fmu = "BlueROV2Heavy"', 'fmu = "BlueROV2Heavy"\nparameters."data.m" = -2.0'),
+        "components.rov.parameters.data.m: mass must be positive (got -2 kg)",
+    ),
+    (
+        "deep nesting",
+        GOOD.replace("stop_time = 1.0", "stop_time = " + "[" * 5000 + "]" * 5000),
+        "invalid TOML: nested too deeply",
+    ),
 ]
 
 
@@ -113,6 +163,20 @@ def test_missing_scenario_file(tmp_path, capsys):
     status = main(["run", str(tmp_path / "none.toml"), "--quiet"])
     assert status == 2
     assert "none.toml: cannot read scenario file" in capsys.readouterr().err
+
+
+def test_non_utf8_file_is_one_line(tmp_path, capsys):
+    path = tmp_path / "latin1.toml"
+    raw = GOOD.replace("heading = 0.0", "heading = 0.0  # cap \xe0 0").encode("latin-1")
+    path.write_bytes(raw)
+    err = cli_error(path, tmp_path, capsys)
+    where = raw.index(b"\xe0")
+    assert err.endswith(f"latin1.toml: cannot read scenario file: not UTF-8 text (byte {where})")
+
+
+def test_directory_as_scenario_is_one_line(tmp_path, capsys):
+    err = cli_error(tmp_path, tmp_path, capsys)
+    assert err == f"murcosim: error: {tmp_path}: cannot read scenario file: Is a directory", err
 
 
 def test_good_scenario_runs(tmp_path, capsys, fmu_dir):
