@@ -19,11 +19,18 @@ def _build(args: argparse.Namespace) -> None:
 
 
 def _run(args: argparse.Namespace) -> None:
-    from orchestrator.run import run_scenario
+    from orchestrator.scenario import load_scenario
+    from orchestrator.supervise import run_supervised
 
+    load_scenario(args.scenario)  # a bad file is reported before a process is started for it
     out = args.out or Path("results") / args.scenario.stem
-    result = run_scenario(
-        args.scenario, out, args.fmu_dir, progress=not args.quiet, plots=not args.no_plots
+    result = run_supervised(
+        args.scenario,
+        out,
+        args.fmu_dir,
+        progress=not args.quiet,
+        plots=not args.no_plots,
+        stall_seconds=args.stall_timeout,
     )
     s = result.statistics
     print(
@@ -163,6 +170,12 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
     r.add_argument("--no-plots", action="store_true")
     r.add_argument("--quiet", action="store_true", help="no progress bar")
+    r.add_argument(
+        "--stall-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="end the run when no FMU call returns for this long (a hung FMU); default: wait",
+    )
     r.set_defaults(func=_run)
     pl = sub.add_parser("plot", help="(re)make the plots of a results folder")
     pl.add_argument("results", type=Path, help="results folder of 'murcosim run'")

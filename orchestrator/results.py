@@ -7,9 +7,61 @@ that fails or is interrupted keeps everything it computed up to that point.
 from __future__ import annotations
 
 import csv
+import fcntl
+import os
 from pathlib import Path
 
 import numpy as np
+
+from orchestrator.errors import MurcosimError
+
+LOCK_NAME = ".lock"
+
+
+class ResultsFolderLock:
+    """Exclusive use of a results folder while a run writes it (an advisory ``flock`` on
+    ``<folder>/.lock``, released when the run ends or its process dies).
+
+    A second run into the same folder, a folder that is a file or cannot be made are refused
+    with one line naming the folder.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+        if self.folder.exists() and not self.folder.is_dir():
+            raise MurcosimError(f"{self.folder}: results folder is a file, expected a folder")
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._file = (self.folder / LOCK_NAME).open("a+", encoding="utf-8")
+        except OSError as exc:
+            raise MurcosimError(
+                f"{self.folder}: cannot write the results folder: {exc.strerror}"
+            ) from None
+        try:
+            fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._file.seek(0)
+            holder = self._file.read().strip() or "?"
+            self._file.close()
+            raise MurcosimError(
+                f"{self.folder}: results folder is in use by another run (process {holder})"
+            ) from None
+        self._file.seek(0)
+        self._file.truncate()
+        self._file.write(str(os.getpid()))
+        self._file.flush()
+
+    def release(self) -> None:
+        """Let other runs use the folder."""
+        if not self._file.closed:
+            fcntl.flock(self._file, fcntl.LOCK_UN)
+            self._file.close()
+
+    def __enter__(self) -> ResultsFolderLock:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.release()
 
 
 class TimeseriesWriter:

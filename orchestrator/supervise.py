@@ -1,0 +1,232 @@
+"""A run in a child process, supervised: faults in an FMU's C code do not take the caller down.
+
+A segmentation fault, an abort or an ``exit`` inside an FMU ends only the child; the supervisor
+then closes ``events.csv`` with a ``crashed`` row and reports one line naming the instance and
+the FMI call the child was in, from breadcrumbs the child leaves in shared memory on the way
+into every FMI call (instance index, call index, a call counter, and the simulation time at
+every macro step). The same breadcrumbs detect a hang (no FMI call for ``stall_seconds``) and
+name the call of an FMU stuck in C when the user presses Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import csv
+import multiprocessing
+import signal
+import time as clock
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from orchestrator.errors import MurcosimError
+from orchestrator.fmu import FMUInstance
+from orchestrator.results import read_events
+
+# FMUInstance methods and the FMI functions each calls (FMI 2, FMI 3).
+FMI_CALLS: dict[str, tuple[str, str]] = {
+    "initialize": (
+        "fmi2EnterInitializationMode/ExitInitializationMode",
+        "fmi3EnterInitializationMode/ExitInitializationMode",
+    ),
+    "read": ("fmi2GetReal", "fmi3GetFloat64"),
+    "write": ("fmi2SetReal", "fmi3SetFloat64"),
+    "set_time": ("fmi2SetTime", "fmi3SetTime"),
+    "set_continuous_states": ("fmi2SetContinuousStates", "fmi3SetContinuousStates"),
+    "get_derivatives": ("fmi2GetDerivatives", "fmi3GetContinuousStateDerivatives"),
+    "completed_integrator_step": ("fmi2CompletedIntegratorStep", "fmi3CompletedIntegratorStep"),
+    "do_step": ("fmi2DoStep", "fmi3DoStep"),
+    "get_state": ("fmi2GetFMUstate", "fmi3GetFMUState"),
+    "set_state": ("fmi2SetFMUstate", "fmi3SetFMUState"),
+    "terminate": ("fmi2Terminate/FreeInstance", "fmi3Terminate/FreeInstance"),
+}
+METHODS = tuple(FMI_CALLS)
+# After Ctrl-C the child has this long (s) to write its own 'interrupted' row and stop.
+GRACE_SECONDS = 5.0
+# How often (s) the supervisor looks at the child.
+POLL_SECONDS = 0.1
+NAMES_BYTES = 8192
+
+
+class Breadcrumbs:
+    """Where the child is: shared ``[time (s), instance, call, calls made]`` and the instance
+    names (with their FMI versions), written once."""
+
+    def __init__(self, context: Any) -> None:  # noqa: ANN401 - a multiprocessing context
+        self.values = context.RawArray("d", 4)
+        self.values[1] = self.values[2] = -1
+        self.names = context.RawArray("c", NAMES_BYTES)
+
+    def at_time(self, time: float) -> None:
+        """Record the simulation time (s) reached."""
+        self.values[0] = time
+
+    def watch(self, instances: dict[str, FMUInstance]) -> None:
+        """Record every later FMI call of these instances on the way in."""
+        labels = [
+            f"{name}:{int(inst.fmu.fmi_version.startswith('3.'))}"
+            for name, inst in instances.items()
+        ]
+        self.names.value = "\n".join(labels).encode()[: NAMES_BYTES - 1]
+        for index, instance in enumerate(instances.values()):
+            for call, method in enumerate(METHODS):
+                setattr(
+                    instance, method, _recorded(getattr(instance, method), self.values, index, call)
+                )
+
+    def calls(self) -> int:
+        """FMI calls made so far."""
+        return int(self.values[3])
+
+    def time(self) -> float:
+        """Simulation time (s) of the last macro step."""
+        return float(self.values[0])
+
+    def where(self) -> str:
+        """The FMI call being made (or last made), and by which instance."""
+        index, call = int(self.values[1]), int(self.values[2])
+        labels = self.names.value.decode().splitlines()
+        if index < 0 or index >= len(labels):
+            return "setting up the run (loading and instantiating the FMUs)"
+        name, fmi3 = labels[index].rsplit(":", 1)
+        return f"{FMI_CALLS[METHODS[call]][int(fmi3)]} of instance '{name}'"
+
+
+def _recorded(method: Callable, values: Any, index: int, call: int) -> Callable:  # noqa: ANN401
+    def recorded(*args: object) -> object:
+        values[1] = index
+        values[2] = call
+        values[3] += 1
+        return method(*args)
+
+    return recorded
+
+
+def _child(
+    path: Path,
+    out_dir: Path,
+    fmu_dir: Path,
+    progress: bool,
+    plots: bool,
+    crumbs: Breadcrumbs,
+    sender: Any,
+) -> None:  # noqa: ANN401
+    from orchestrator.run import run_scenario
+
+    # Ctrl-C belongs to the supervisor, which asks the child to stop with SIGTERM.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _interrupt_once)
+    try:
+        sender.send(("done", run_scenario(path, out_dir, fmu_dir, progress, plots, crumbs)))
+    except MurcosimError as exc:
+        sender.send(("error", str(exc)))
+    except KeyboardInterrupt:
+        sender.send(("interrupted", ""))
+    except Exception as exc:  # noqa: BLE001 - reported as one line by the supervisor
+        sender.send(("error", f"{path}: unexpected {type(exc).__name__}: {exc}"))
+
+
+def _interrupt_once(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+def run_supervised(
+    path: Path,
+    out_dir: Path,
+    fmu_dir: Path,
+    progress: bool = False,
+    plots: bool = True,
+    stall_seconds: float | None = None,
+) -> Any:  # noqa: ANN401 - the child's RunResult
+    """``run_scenario`` in a child process; returns its ``RunResult``.
+
+    A crash or hang of the child (or an FMU ignoring Ctrl-C) is reported as a
+    ``MurcosimError`` (or ``KeyboardInterrupt``) after ``events.csv`` is closed with a
+    ``crashed`` (``interrupted``) row and a ``stop`` row.
+    """
+    context = multiprocessing.get_context("spawn")
+    crumbs = Breadcrumbs(context)
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(
+        target=_child,
+        args=(Path(path), Path(out_dir), Path(fmu_dir), progress, plots, crumbs, sender),
+    )
+    started = clock.perf_counter()
+    child.start()
+    sender.close()
+    try:
+        outcome = _wait(child, receiver, crumbs, stall_seconds)
+    except KeyboardInterrupt:
+        child.terminate()
+        child.join(GRACE_SECONDS)
+        if child.is_alive():
+            child.kill()
+            child.join()
+            _close_events(out_dir, crumbs, "interrupted", f"Ctrl-C in {crumbs.where()}", started)
+        raise
+    finally:
+        receiver.close()
+    kind, value = outcome
+    if kind == "done":
+        return value
+    if kind == "interrupted":
+        raise KeyboardInterrupt
+    if kind == "error":
+        raise MurcosimError(value)
+    _close_events(out_dir, crumbs, "crashed", f"{value} in {crumbs.where()}", started)
+    raise MurcosimError(
+        f"{path}: run crashed at t = {crumbs.time():.6g} s: {value} in {crumbs.where()} "
+        f"(results so far in {out_dir})"
+    )
+
+
+def _wait(
+    child: Any, receiver: Any, crumbs: Breadcrumbs, stall_seconds: float | None
+) -> tuple[str, Any]:  # noqa: ANN401
+    """The child's message, or ("crashed", how) when it died or stalled without one."""
+    calls, since = crumbs.calls(), clock.monotonic()
+    while True:
+        if receiver.poll(POLL_SECONDS):
+            try:
+                message = receiver.recv()
+            except EOFError:  # the child died while sending
+                child.join()
+                return "crashed", _death(child.exitcode)
+            child.join()
+            return message
+        if not child.is_alive():
+            if receiver.poll(0):
+                continue
+            return "crashed", _death(child.exitcode)
+        if crumbs.calls() != calls:
+            calls, since = crumbs.calls(), clock.monotonic()
+        elif stall_seconds is not None and clock.monotonic() - since > stall_seconds:
+            child.kill()
+            child.join()
+            return "crashed", f"no FMI call returned for {stall_seconds:g} s (hung)"
+
+
+def _death(exitcode: int | None) -> str:
+    if exitcode is not None and exitcode < 0:
+        return f"killed by {signal.Signals(-exitcode).name}"
+    return f"process exited with status {exitcode}"
+
+
+def _close_events(
+    out_dir: Path, crumbs: Breadcrumbs, kind: str, detail: str, started: float
+) -> None:
+    """Append the ``kind`` and ``stop`` rows the child could not write; trim a cut-off last
+    row of ``timeseries.csv`` so that the file stays valid CSV."""
+    events = Path(out_dir) / "events.csv"
+    if not events.exists() or any(e["event"] == "stop" for e in read_events(events)):
+        return
+    wall = clock.perf_counter() - started
+    with events.open("a", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow([repr(crumbs.time()), kind, f"{detail} after {wall:.3g} s wall time"])
+        writer.writerow([repr(crumbs.time()), "stop", f"{wall:.3g} s wall time"])
+    timeseries = Path(out_dir) / "timeseries.csv"
+    if timeseries.exists():
+        data = timeseries.read_bytes()
+        if data and not data.endswith(b"\n"):
+            timeseries.write_bytes(data[: data.rfind(b"\n") + 1])
