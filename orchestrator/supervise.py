@@ -4,8 +4,9 @@ A segmentation fault, an abort or an ``exit`` inside an FMU ends only the child;
 then closes ``events.csv`` with a ``crashed`` row and reports one line naming the instance and
 the FMI call the child was in, from breadcrumbs the child leaves in shared memory on the way
 into every FMI call (instance index, call index, a call counter, and the simulation time at
-every macro step). The same breadcrumbs detect a hang (no FMI call for ``stall_seconds``) and
-name the call of an FMU stuck in C when the user presses Ctrl-C.
+every macro step). The same breadcrumbs detect a hang (no FMI call for ``stall_seconds``, once
+the first call is made: start-up and loading are not timed) and name the call of an FMU stuck
+in C when the user presses Ctrl-C.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import csv
 import multiprocessing
 import signal
+import threading
 import time as clock
 from collections.abc import Callable
 from pathlib import Path
@@ -48,12 +50,12 @@ NAMES_BYTES = 8192
 
 
 class Breadcrumbs:
-    """Where the child is: shared ``[time (s), instance, call, calls made]`` and the instance
-    names (with their FMI versions), written once."""
+    """Where the child is: shared ``[time (s), instance, call, calls made, instance and call of
+    the first failed call]`` and the instance names (with their FMI versions), written once."""
 
     def __init__(self, context: Any) -> None:  # noqa: ANN401 - a multiprocessing context
-        self.values = context.RawArray("d", 4)
-        self.values[1] = self.values[2] = -1
+        self.values = context.RawArray("d", 6)
+        self.values[1] = self.values[2] = self.values[4] = self.values[5] = -1
         self.names = context.RawArray("c", NAMES_BYTES)
 
     def at_time(self, time: float) -> None:
@@ -81,9 +83,11 @@ class Breadcrumbs:
         """Simulation time (s) of the last macro step."""
         return float(self.values[0])
 
-    def where(self) -> str:
-        """The FMI call being made (or last made), and by which instance."""
-        index, call = int(self.values[1]), int(self.values[2])
+    def where(self, failed: bool = False) -> str:
+        """The FMI call being made (or last made), and by which instance; with ``failed``, the
+        first call that raised an exception, if any."""
+        first = 4 if failed and self.values[4] >= 0 else 1
+        index, call = int(self.values[first]), int(self.values[first + 1])
         labels = self.names.value.decode().splitlines()
         if index < 0 or index >= len(labels):
             return "setting up the run (loading and instantiating the FMUs)"
@@ -96,7 +100,13 @@ def _recorded(method: Callable, values: Any, index: int, call: int) -> Callable:
         values[1] = index
         values[2] = call
         values[3] += 1
-        return method(*args)
+        try:
+            return method(*args)
+        except Exception:
+            if values[4] < 0:  # the first failure, not the clean-up calls after it
+                values[4] = index
+                values[5] = call
+            raise
 
     return recorded
 
@@ -110,8 +120,13 @@ def _child(
     crumbs: Breadcrumbs,
     sender: Any,
 ) -> None:  # noqa: ANN401
+    from tqdm import tqdm
+
     from orchestrator.run import run_scenario
 
+    # a thread lock for the progress bar: tqdm's default one is a semaphore of multiprocessing,
+    # which a child killed in C would leave behind (with a warning from the resource tracker)
+    tqdm.set_lock(threading.RLock())
     # Ctrl-C belongs to the supervisor, which asks the child to stop with SIGTERM.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _interrupt_once)
@@ -122,7 +137,13 @@ def _child(
     except KeyboardInterrupt:
         sender.send(("interrupted", ""))
     except Exception as exc:  # noqa: BLE001 - reported as one line by the supervisor
-        sender.send(("error", f"{path}: unexpected {type(exc).__name__}: {exc}"))
+        sender.send(
+            (
+                "error",
+                f"{path}: run stopped at t = {crumbs.time():.6g} s: {type(exc).__name__}: "
+                f"{exc} in {crumbs.where(failed=True)} (results so far in {out_dir})",
+            )
+        )
 
 
 def _interrupt_once(signum: int, frame: object) -> None:
@@ -200,10 +221,10 @@ def _wait(
             return "crashed", _death(child.exitcode)
         if crumbs.calls() != calls:
             calls, since = crumbs.calls(), clock.monotonic()
-        elif stall_seconds is not None and clock.monotonic() - since > stall_seconds:
+        elif stall_seconds is not None and calls and clock.monotonic() - since > stall_seconds:
             child.kill()
             child.join()
-            return "crashed", f"no FMI call returned for {stall_seconds:g} s (hung)"
+            return "crashed", f"hung (no FMI call for {stall_seconds:g} s)"
 
 
 def _death(exitcode: int | None) -> str:

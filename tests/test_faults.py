@@ -1,0 +1,176 @@
+"""Faulty FMUs: every fault ends the run with one line naming the instance and the FMI call,
+an ``error``/``crashed``/``interrupted`` row in ``events.csv`` and valid CSV up to the fault.
+
+The FMU is the spring-mass test FMU (free mass: x(t) = x0 + v0 t) with one FMI function made
+to fail after a number of good calls (``faulty.py``). Crashes, hangs and Ctrl-C need the
+supervised child process of ``murcosim run``; error statuses and NaN are caught in-process.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from faulty import faulty_fmu
+
+from orchestrator.cli import main
+from orchestrator.errors import MurcosimError
+from orchestrator.results import read_events, read_timeseries
+from orchestrator.run import run_scenario
+
+X0, V0 = 1.0, 0.5  # m, m/s
+
+
+def scenario(folder: Path, fmu: Path, co_simulation: bool) -> Path:
+    """1 s of the free mass, RK4 with 10 ms steps (or 10 ms macro steps), rows every 0.1 s."""
+    text = f"""
+[simulation]
+stop_time = 1.0
+output_interval = 0.1
+solver = "RK4"
+step = 0.01
+
+[components.spring]
+fmu = "{fmu}"
+start = {{ x = {X0}, v = {V0} }}
+"""
+    if co_simulation:
+        text += "\n[cosimulation]\nmacro_step = 0.01\n"
+    path = folder / "faulty.toml"
+    path.write_text(text)
+    return path
+
+
+def faulty_run(tmp_path: Path, function: str, kind: str, after: int) -> tuple[Path, Path]:
+    co_simulation = function.endswith("DoStep")
+    interfaces = ("CoSimulation",) if co_simulation else ("ModelExchange",)
+    fmu = faulty_fmu(tmp_path / "fmu", function, kind, after, interfaces)
+    return scenario(tmp_path, fmu, co_simulation), tmp_path / "out"
+
+
+def assert_kept(out: Path, kind: str) -> list[dict[str, str]]:
+    """events.csv ends with ``kind`` and ``stop``; timeseries.csv is valid CSV whose rows, up to
+    the fault, are the free mass's motion (to RK4 round-off, 1e-12 m)."""
+    events = read_events(out / "events.csv")
+    assert [e["event"] for e in events[-2:]] == [kind, "stop"], events
+    cols = read_timeseries(out / "timeseries.csv")
+    assert len(cols["time"]) >= 1
+    np.testing.assert_allclose(cols["spring.x"], X0 + V0 * cols["time"], atol=1e-12)
+    assert cols["time"][-1] <= float(events[-1]["time"]) + 1e-12
+    return events
+
+
+# FMI function, good calls before the error (past the first row), what the message says.
+ERROR_CALLS = [
+    ("fmi2GetDerivatives", 30, "get derivatives"),
+    ("fmi2SetContinuousStates", 30, "set continuous states"),
+    ("fmi2SetTime", 30, "set time"),
+    ("fmi2GetReal", 5, "get ["),
+    ("fmi3GetContinuousStateDerivatives", 30, "get derivatives"),
+    ("fmi3SetContinuousStates", 30, "set continuous states"),
+    ("fmi3SetTime", 30, "set time"),
+    ("fmi3GetFloat64", 5, "get ["),
+    ("fmi2DoStep", 30, "step from t = 0.3 s failed"),
+    ("fmi3DoStep", 30, "step from t = 0.3 s failed"),
+]
+
+
+@pytest.mark.parametrize(
+    ("function", "after", "said"), ERROR_CALLS, ids=[c[0] for c in ERROR_CALLS]
+)
+def test_error_status_stops_the_run_naming_instance_and_call(tmp_path, function, after, said):
+    path, out = faulty_run(tmp_path, function, "ERROR", after)
+    with pytest.raises(MurcosimError, match=r"run stopped at t = .*: spring: ") as raised:
+        run_scenario(path, out, tmp_path, plots=False)
+    assert said in str(raised.value) and "\n" not in str(raised.value)
+    events = assert_kept(out, "error")
+    assert "spring" in events[-2]["detail"]
+
+
+@pytest.mark.parametrize("function", ["fmi2GetDerivatives", "fmi3GetContinuousStateDerivatives"])
+def test_nan_derivatives_stop_the_run_naming_the_state(tmp_path, function):
+    path, out = faulty_run(tmp_path, function, "NAN_VALUES", 100)
+    with pytest.raises(MurcosimError, match=r"state spring\.\w+ is no longer finite"):
+        run_scenario(path, out, tmp_path, plots=False)
+    assert_kept(out, "error")
+
+
+def cli_run(path: Path, out: Path, capsys, *options: str) -> str:
+    status = main(["run", str(path), "--out", str(out), "--quiet", "--no-plots", *options])
+    err = capsys.readouterr().err.strip()
+    assert status == 2 and len(err.splitlines()) == 1 and "Traceback" not in err, err
+    return err
+
+
+def test_segfault_ends_the_run_with_one_line(tmp_path, capsys):
+    """A segmentation fault in fmi2GetDerivatives after 100 good calls (0.25 s of RK4)."""
+    path, out = faulty_run(tmp_path, "fmi2GetDerivatives", "SEGV", 100)
+    err = cli_run(path, out, capsys)
+    said = "run crashed at t = 0.2 s: killed by SIGSEGV in fmi2GetDerivatives of instance"
+    assert f"{said} 'spring'" in err, err
+    events = assert_kept(out, "crashed")
+    assert events[-2]["detail"].startswith("killed by SIGSEGV in fmi2GetDerivatives")
+
+
+# FMI function, fault, good calls before it, what the message says.
+CRASHES = [
+    ("fmi3GetContinuousStateDerivatives", "ABORT", 30, "killed by SIGABRT"),
+    ("fmi2DoStep", "EXIT", 30, "process exited with status 3"),
+    ("fmi3DoStep", "SEGV", 30, "killed by SIGSEGV"),
+    ("fmi3SetContinuousStates", "EXIT", 30, "process exited with status 3"),
+    ("fmi2CompletedIntegratorStep", "ERROR", 3, "FMICallException"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("function", "kind", "after", "said"), CRASHES, ids=[c[0] for c in CRASHES]
+)
+def test_crash_or_unforeseen_error_ends_the_run_with_one_line(
+    tmp_path, capsys, function, kind, after, said
+):
+    path, out = faulty_run(tmp_path, function, kind, after)
+    err = cli_run(path, out, capsys)
+    assert f"{said}" in err and f"in {function} of instance 'spring'" in err, err
+    assert_kept(out, "error" if kind == "ERROR" else "crashed")
+
+
+@pytest.mark.slow
+def test_hung_fmu_is_ended_by_the_stall_timeout(tmp_path, capsys):
+    path, out = faulty_run(tmp_path, "fmi3DoStep", "HANG", 30)
+    err = cli_run(path, out, capsys, "--stall-timeout", "1")
+    assert "hung (no FMI call for 1 s) in fmi3DoStep of instance 'spring'" in err, err
+    assert_kept(out, "crashed")
+
+
+@pytest.mark.slow
+def test_ctrl_c_ends_a_run_stuck_in_c(tmp_path):
+    """The FMU sleeps in fmi2GetDerivatives, deaf to signals: Ctrl-C (SIGINT to the command)
+    still ends the run within the grace period, with an 'interrupted' row naming the call."""
+    path, out = faulty_run(tmp_path, "fmi2GetDerivatives", "HANG", 100)
+    command = [sys.executable, "-m", "orchestrator.cli", "run", str(path), "--out", str(out)]
+    process = subprocess.Popen(
+        [*command, "--quiet", "--no-plots"],
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )
+    events = out / "events.csv"
+    deadline = time.monotonic() + 60
+    while not (events.exists() and "start" in events.read_text()):
+        assert time.monotonic() < deadline and process.poll() is None
+        time.sleep(0.2)
+    time.sleep(1.0)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert err.strip() == "murcosim: interrupted; results written so far are kept", err
+    rows = assert_kept(out, "interrupted")
+    assert "Ctrl-C in fmi2GetDerivatives of instance 'spring'" in rows[-2]["detail"]
