@@ -174,7 +174,7 @@ def parser() -> argparse.ArgumentParser:
         "--stall-timeout",
         type=float,
         metavar="SECONDS",
-        help="end the run when no FMU call returns for this long (a hung FMU); default: wait",
+        help="end the run when no macro step completes for this long (a hung FMU); default: wait",
     )
     r.set_defaults(func=_run)
     pl = sub.add_parser("plot", help="(re)make the plots of a results folder")

@@ -4,8 +4,8 @@ A segmentation fault, an abort or an ``exit`` inside an FMU ends only the child;
 then closes ``events.csv`` with a ``crashed`` row and reports one line naming the instance and
 the FMI call the child was in, from breadcrumbs the child leaves in shared memory on the way
 into every FMI call (instance index, call index, a call counter, and the simulation time at
-every macro step). The same breadcrumbs detect a hang (no FMI call for ``stall_seconds``, once
-the first call is made: start-up and loading are not timed) and name the call of an FMU stuck
+every macro step). The same breadcrumbs detect a hang (no macro step for ``stall_seconds``, once
+the first one is made: start-up and loading are not timed) and name the call of an FMU stuck
 in C when the user presses Ctrl-C.
 """
 
@@ -49,63 +49,67 @@ POLL_SECONDS = 0.1
 NAMES_BYTES = 8192
 
 
+# Slots of the shared breadcrumbs.
+TIME, STEPS, CALL, FAILED = range(4)
+
+
 class Breadcrumbs:
-    """Where the child is: shared ``[time (s), instance, call, calls made, instance and call of
-    the first failed call]`` and the instance names (with their FMI versions), written once."""
+    """Where the child is, in shared memory: the simulation time (s) and count of macro steps,
+    the FMI call being made (instance index x number of methods + method index) and the first
+    that failed; the instance names (with their FMI versions) are written once."""
 
     def __init__(self, context: Any) -> None:  # noqa: ANN401 - a multiprocessing context
-        self.values = context.RawArray("d", 6)
-        self.values[1] = self.values[2] = self.values[4] = self.values[5] = -1
+        self.values = context.RawArray("d", 4)
+        self.values[CALL] = self.values[FAILED] = -1
         self.names = context.RawArray("c", NAMES_BYTES)
 
     def at_time(self, time: float) -> None:
-        """Record the simulation time (s) reached."""
-        self.values[0] = time
+        """Record a macro step reaching ``time`` (s)."""
+        self.values[TIME] = time
+        self.values[STEPS] += 1
 
     def watch(self, instances: dict[str, FMUInstance]) -> None:
-        """Record every later FMI call of these instances on the way in."""
+        """Record every later FMI call of these instances on the way in (one store in shared
+        memory per call)."""
         labels = [
             f"{name}:{int(inst.fmu.fmi_version.startswith('3.'))}"
             for name, inst in instances.items()
         ]
         self.names.value = "\n".join(labels).encode()[: NAMES_BYTES - 1]
+        slots = memoryview(self.values).cast("B").cast("d")
         for index, instance in enumerate(instances.values()):
             for call, method in enumerate(METHODS):
-                setattr(
-                    instance, method, _recorded(getattr(instance, method), self.values, index, call)
-                )
+                code = float(index * len(METHODS) + call)
+                setattr(instance, method, _recorded(getattr(instance, method), slots, code))
 
-    def calls(self) -> int:
-        """FMI calls made so far."""
-        return int(self.values[3])
+    def steps(self) -> int:
+        """Macro steps made so far."""
+        return int(self.values[STEPS])
 
     def time(self) -> float:
         """Simulation time (s) of the last macro step."""
-        return float(self.values[0])
+        return float(self.values[TIME])
 
     def where(self, failed: bool = False) -> str:
         """The FMI call being made (or last made), and by which instance; with ``failed``, the
         first call that raised an exception, if any."""
-        first = 4 if failed and self.values[4] >= 0 else 1
-        index, call = int(self.values[first]), int(self.values[first + 1])
+        code = self.values[FAILED] if failed and self.values[FAILED] >= 0 else self.values[CALL]
         labels = self.names.value.decode().splitlines()
-        if index < 0 or index >= len(labels):
+        index, call = divmod(int(code), len(METHODS))
+        if code < 0 or index >= len(labels):
             return "setting up the run (loading and instantiating the FMUs)"
         name, fmi3 = labels[index].rsplit(":", 1)
         return f"{FMI_CALLS[METHODS[call]][int(fmi3)]} of instance '{name}'"
 
 
-def _recorded(method: Callable, values: Any, index: int, call: int) -> Callable:  # noqa: ANN401
+def _recorded(method: Callable, slots: memoryview, code: float) -> Callable:
     def recorded(*args: object) -> object:
-        values[1] = index
-        values[2] = call
-        values[3] += 1
-        try:
+        slots[CALL] = code
+        try:  # free unless an exception is raised
             return method(*args)
         except Exception:
-            if values[4] < 0:  # the first failure, not the clean-up calls after it
-                values[4] = index
-                values[5] = call
+            if slots[FAILED] < 0:  # the first failure, not the clean-up calls after it
+                slots[FAILED] = code
             raise
 
     return recorded
@@ -205,7 +209,7 @@ def _wait(
     child: Any, receiver: Any, crumbs: Breadcrumbs, stall_seconds: float | None
 ) -> tuple[str, Any]:  # noqa: ANN401
     """The child's message, or ("crashed", how) when it died or stalled without one."""
-    calls, since = crumbs.calls(), clock.monotonic()
+    steps, since = crumbs.steps(), clock.monotonic()
     while True:
         if receiver.poll(POLL_SECONDS):
             try:
@@ -219,12 +223,12 @@ def _wait(
             if receiver.poll(0):
                 continue
             return "crashed", _death(child.exitcode)
-        if crumbs.calls() != calls:
-            calls, since = crumbs.calls(), clock.monotonic()
-        elif stall_seconds is not None and calls and clock.monotonic() - since > stall_seconds:
+        if crumbs.steps() != steps:
+            steps, since = crumbs.steps(), clock.monotonic()
+        elif stall_seconds is not None and steps and clock.monotonic() - since > stall_seconds:
             child.kill()
             child.join()
-            return "crashed", f"hung (no FMI call for {stall_seconds:g} s)"
+            return "crashed", f"hung (no progress for {stall_seconds:g} s)"
 
 
 def _death(exitcode: int | None) -> str:

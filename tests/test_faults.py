@@ -145,7 +145,7 @@ def test_crash_or_unforeseen_error_ends_the_run_with_one_line(
 def test_hung_fmu_is_ended_by_the_stall_timeout(tmp_path, capsys):
     path, out = faulty_run(tmp_path, "fmi3DoStep", "HANG", 30)
     err = cli_run(path, out, capsys, "--stall-timeout", "1")
-    assert "hung (no FMI call for 1 s) in fmi3DoStep of instance 'spring'" in err, err
+    assert "hung (no progress for 1 s) in fmi3DoStep of instance 'spring'" in err, err
     assert_kept(out, "crashed")
 
 
