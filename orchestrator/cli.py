@@ -108,10 +108,24 @@ def _drift(args: argparse.Namespace) -> None:
 
 def _sweep(args: argparse.Namespace) -> None:
     from orchestrator.sweep import Variation, run_sweep
+    from orchestrator.sweep_table import Metric
 
     variations = [Variation.parse(v) for v in args.vary]
+    metrics = [Metric.parse(m) for m in args.metric] if args.metric else None
     out = args.out or Path("results") / f"{args.scenario.stem}_sweep"
-    run_sweep(args.scenario, variations, args.runs, args.seed, out, args.fmu_dir)
+    run_sweep(
+        args.scenario,
+        variations,
+        args.runs,
+        args.seed,
+        out,
+        args.fmu_dir,
+        metrics=metrics,
+        scheduler=args.scheduler,
+        workers=args.workers,
+        progress=not args.quiet,
+        stall_seconds=args.stall_timeout,
+    )
 
 
 def _study(args: argparse.Namespace) -> None:
@@ -231,6 +245,17 @@ def parser() -> argparse.ArgumentParser:
     sw.add_argument("--vary", action="append", default=[], metavar="COMPONENT.VARIABLE=LOW:HIGH")
     sw.add_argument("--out", type=Path, help="results folder (default results/<scenario>_sweep)")
     sw.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
+    sw.add_argument(
+        "--metric",
+        action="append",
+        metavar="COLUMN:final|max|min|maxabs",
+        help="summary of each case in the table (repeatable; also 'dock_time'; "
+        "default: dock_time when the scenario docks)",
+    )
+    sw.add_argument("--scheduler", metavar="ADDRESS", help="run the cases on this Dask cluster")
+    sw.add_argument("--workers", type=int, help="cases at a time (local; default: CPU count)")
+    sw.add_argument("--quiet", action="store_true", help="no progress bar")
+    sw.add_argument("--stall-timeout", type=float, metavar="SECONDS", help="as for 'run'")
     sw.set_defaults(func=_sweep)
     st = sub.add_parser(
         "rendezvous-study", help="distributed vs centralized MPC on the planar model"

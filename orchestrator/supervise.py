@@ -162,12 +162,14 @@ def run_supervised(
     progress: bool = False,
     plots: bool = True,
     stall_seconds: float | None = None,
+    stop: threading.Event | None = None,
 ) -> Any:  # noqa: ANN401 - the child's RunResult
     """``run_scenario`` in a child process; returns its ``RunResult``.
 
     A crash or hang of the child (or an FMU ignoring Ctrl-C) is reported as a
     ``MurcosimError`` (or ``KeyboardInterrupt``) after ``events.csv`` is closed with a
-    ``crashed`` (``interrupted``) row and a ``stop`` row.
+    ``crashed`` (``interrupted``) row and a ``stop`` row. Setting ``stop`` (from another
+    thread) ends the run as Ctrl-C does.
     """
     context = multiprocessing.get_context("spawn")
     crumbs = Breadcrumbs(context)
@@ -180,7 +182,7 @@ def run_supervised(
     child.start()
     sender.close()
     try:
-        outcome = _wait(child, receiver, crumbs, stall_seconds)
+        outcome = _wait(child, receiver, crumbs, stall_seconds, stop)
     except KeyboardInterrupt:
         child.terminate()
         child.join(GRACE_SECONDS)
@@ -206,11 +208,17 @@ def run_supervised(
 
 
 def _wait(
-    child: Any, receiver: Any, crumbs: Breadcrumbs, stall_seconds: float | None
+    child: Any,
+    receiver: Any,
+    crumbs: Breadcrumbs,
+    stall_seconds: float | None,
+    stop: threading.Event | None,
 ) -> tuple[str, Any]:  # noqa: ANN401
     """The child's message, or ("crashed", how) when it died or stalled without one."""
     steps, since = crumbs.steps(), clock.monotonic()
     while True:
+        if stop is not None and stop.is_set():
+            raise KeyboardInterrupt
         if receiver.poll(POLL_SECONDS):
             try:
                 message = receiver.recv()

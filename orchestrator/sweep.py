@@ -1,26 +1,49 @@
-"""Batches of runs of one scenario with randomized initial conditions, in parallel with dask.
+"""Batches of runs of one scenario with randomized initial conditions, each case isolated.
 
 ``murcosim sweep SCENARIO --runs 30 --vary follower.p[1]=-5:-2 --vary follower.yaw=-30:30``
-draws each varied start value uniformly (seeded), runs every case in its own process and
-writes ``sweep.csv``: the drawn values, whether a ``dock`` event happened and when, and the
-outcome of the run (``docked``, ``not docked``, ``error: ...``). ``yaw`` (deg) sets the
-quaternion of a body heading that way, level.
+draws each varied start value uniformly (seeded) and runs every case in its own supervised
+process (``supervise.py``): a case that crashes is recorded as failed and the others go on.
+``yaw`` (deg) sets the quaternion of a body heading that way, level.
+
+The sweep folder holds ``run_NNN/`` per case (its results, also as ``timeseries.parquet``),
+``manifest.json`` (the scenario's and FMUs' hashes, seed, variations, and per case the drawn
+values, status and wall time) and the table ``sweep.csv`` / ``sweep.parquet`` (drawn values,
+status, wall time, the chosen metrics, the message of a failed case). Running the same sweep
+into the same folder again resumes it: finished cases (done or failed) are not run again.
+Cases run in local processes (``workers`` at a time) or on a Dask cluster (``scheduler``).
 """
 
 from __future__ import annotations
 
-import csv
+import hashlib
+import json
+import math
+import os
 import re
-import tomllib
-from dataclasses import dataclass
+import threading
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import tomli_w
+from tqdm import tqdm
 
 from orchestrator.errors import MurcosimError, ScenarioError
 from orchestrator.kinematics import quaternion_from_euler
-from orchestrator.results import read_events
+from orchestrator.results import ResultsFolderLock
+from orchestrator.scenario import load_scenario, read_scenario_data, read_scenario_text
+from orchestrator.sweep_table import (
+    DOCK_TIME,
+    Metric,
+    case_metrics,
+    timeseries_to_parquet,
+    write_table,
+)
+
+MANIFEST = "manifest.json"
 
 
 @dataclass(frozen=True)
@@ -37,10 +60,34 @@ class Variation:
         match = re.fullmatch(r"([A-Za-z_]\w*)\.([^=]+)=(-?[\d.eE+-]+):(-?[\d.eE+-]+)", text.strip())
         if not match:
             raise ScenarioError(f"--vary '{text}': expected COMPONENT.VARIABLE=LOW:HIGH")
-        low, high = float(match.group(3)), float(match.group(4))
+        try:
+            low, high = float(match.group(3)), float(match.group(4))
+        except ValueError:
+            raise ScenarioError(f"--vary '{text}': LOW and HIGH must be numbers") from None
+        if not (math.isfinite(low) and math.isfinite(high)):
+            raise ScenarioError(f"--vary '{text}': LOW and HIGH must be finite")
         if high < low:
             raise ScenarioError(f"--vary '{text}': LOW must not exceed HIGH")
         return cls(match.group(1), match.group(2), low, high)
+
+    @property
+    def name(self) -> str:
+        return f"{self.component}.{self.variable}"
+
+
+@dataclass
+class Case:
+    """One run of the sweep: its drawn values and, once run, how it ended."""
+
+    run: int
+    values: dict[str, float]
+    status: str = "pending"  # then "done" or "failed"
+    wall_seconds: float = math.nan
+    message: str = ""
+
+    @property
+    def folder_name(self) -> str:
+        return f"run_{self.run:03d}"
 
 
 def _start_values(variations: list[Variation], values: np.ndarray) -> dict[str, dict[str, float]]:
@@ -55,59 +102,247 @@ def _start_values(variations: list[Variation], values: np.ndarray) -> dict[str, 
     return starts
 
 
-def _case_text(base: dict, starts: dict[str, dict[str, float]]) -> dict:
-    data = {**base, "components": {k: dict(v) for k, v in base["components"].items()}}
+def _case_text(base: dict, starts: dict[str, dict[str, float]], folder: Path) -> dict:
+    """The scenario of one case; FMU paths made absolute (the case file lives elsewhere)."""
+    components = {}
+    for name, component in base["components"].items():
+        component = dict(component)
+        if str(component.get("fmu", "")).endswith(".fmu"):
+            component["fmu"] = str((folder / component["fmu"]).resolve())
+        components[name] = component
     for component, values in starts.items():
-        if component not in data["components"]:
+        if component not in components:
             raise ScenarioError(f"--vary: unknown component '{component}'")
-        data["components"][component]["start"] = {
-            **data["components"][component].get("start", {}),
-            **values,
-        }
-    return data
+        components[component]["start"] = {**components[component].get("start", {}), **values}
+    return {**base, "components": components}
 
 
-def _run_case(scenario: Path, data: dict, out: Path, fmu_dir: Path) -> tuple[str, float]:
-    from orchestrator.run import run_scenario
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / "case.toml"
-    path.write_text(tomli_w.dumps(data))
+
+def _identity(scenario: Path, base: dict, fmu_dir: Path, seed: int, variations: list) -> dict:
+    """What a resumed sweep must share with the first: scenario, FMUs, seed, variations."""
+    fmus = {}
+    for component in base["components"].values():
+        name = str(component.get("fmu", ""))
+        path = scenario.parent / name if name.endswith(".fmu") else fmu_dir / f"{name}.fmu"
+        if path.is_file():
+            fmus[name] = _sha256(path)
+    return {
+        "scenario_sha256": _sha256(scenario),
+        "fmus_sha256": fmus,
+        "seed": seed,
+        "variations": [f"{v.name}={v.low!r}:{v.high!r}" for v in variations],
+    }
+
+
+def _resume(out: Path, identity: dict, cases: list[Case]) -> None:
+    """Take the outcomes of a previous run of this sweep from its manifest."""
+    path = out / MANIFEST
+    if not path.is_file():
+        return
     try:
-        run_scenario(path, out, fmu_dir, plots=False)
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+        previous = {c["run"]: c for c in manifest["cases"]}
+        kept = {key: manifest[key] for key in identity}
+    except (ValueError, KeyError, TypeError):
+        raise MurcosimError(f"{path}: not a sweep manifest; choose another --out") from None
+    for key, value in identity.items():
+        if kept[key] != value:
+            raise MurcosimError(
+                f"{path}: a different sweep ({key} differs) is in this folder; choose another --out"
+            )
+    for case in cases:
+        old = previous.get(case.run)
+        if old and old["values"] == case.values and old["status"] in ("done", "failed"):
+            case.status, case.wall_seconds, case.message = (
+                old["status"],
+                old["wall_seconds"],
+                old["message"],
+            )
+
+
+def _save(out: Path, identity: dict, cases: list[Case]) -> None:
+    """Write the manifest atomically (a sweep stopped while writing keeps the previous one)."""
+    path = out / MANIFEST
+    partial = path.with_suffix(".json.partial")
+    data = {**identity, "cases": [asdict(c) for c in cases]}
+    partial.write_text(json.dumps(data, indent=1, allow_nan=True), encoding="utf-8")
+    os.replace(partial, path)
+
+
+def run_case(
+    folder: Path, fmu_dir: Path, stall_seconds: float | None, stop: threading.Event | None
+) -> tuple[str, float, str]:
+    """Run the case in ``folder`` (``case.toml``) supervised; (status, wall time s, message).
+    Ctrl-C (or ``stop``) is raised as ``KeyboardInterrupt``."""
+    import multiprocessing
+    import time as clock
+
+    from orchestrator.supervise import run_supervised
+
+    started = clock.perf_counter()
+    if multiprocessing.current_process().daemon:
+        message = (
+            f"{folder}: cannot start the case's process from a daemonic worker "
+            "(set the Dask option distributed.worker.daemon to False)"
+        )
+        return "failed", 0.0, message
+    try:
+        run_supervised(
+            folder / "case.toml",
+            folder,
+            fmu_dir,
+            plots=False,
+            stall_seconds=stall_seconds,
+            stop=stop,
+        )
+        status, message = "done", ""
     except MurcosimError as exc:
-        return f"error: {exc}", float("nan")
-    docks = [e for e in read_events(out / "events.csv") if e["event"] == "dock"]
-    return ("docked", float(docks[0]["time"])) if docks else ("not docked", float("nan"))
+        status, message = "failed", str(exc)
+    timeseries_to_parquet(folder)
+    return status, clock.perf_counter() - started, message
 
 
 def run_sweep(
-    scenario: Path, variations: list[Variation], runs: int, seed: int, out: Path, fmu_dir: Path
+    scenario: Path,
+    variations: list[Variation],
+    runs: int,
+    seed: int,
+    out: Path,
+    fmu_dir: Path,
+    metrics: list[Metric] | None = None,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    progress: bool = False,
+    stall_seconds: float | None = None,
 ) -> Path:
-    """Run ``runs`` randomized cases in parallel; returns the path of ``sweep.csv``."""
-    import dask
-    from dask import delayed
+    """Run (or resume) ``runs`` randomized cases; returns the path of ``sweep.csv``.
 
-    base = tomllib.loads(Path(scenario).read_text(encoding="utf-8"))
+    Raises ``MurcosimError`` when every case failed, ``KeyboardInterrupt`` on Ctrl-C (the
+    finished cases are kept in the manifest).
+    """
+    if runs < 1:
+        raise ScenarioError(f"--runs: expected at least 1 run (got {runs})")
+    if workers is not None and workers < 1:
+        raise ScenarioError(f"--workers: expected at least 1 (got {workers})")
+    scenario = Path(scenario)
+    parsed = load_scenario(scenario)
+    base = read_scenario_data(read_scenario_text(scenario), str(scenario))
+    if metrics is None:
+        metrics = [Metric.parse(DOCK_TIME)] if parsed.docking else []
+    if any(m.column == DOCK_TIME for m in metrics) and not parsed.docking:
+        raise ScenarioError(f"--metric {DOCK_TIME}: {scenario} has no docking pairs")
     rng = np.random.default_rng(seed)
     draws = rng.uniform(
         [v.low for v in variations], [v.high for v in variations], size=(runs, len(variations))
     )
-    cases = [_case_text(base, _start_values(variations, row)) for row in draws]
-    tasks = [
-        delayed(_run_case)(scenario, data, out / f"run_{k:03d}", fmu_dir.resolve())
-        for k, data in enumerate(cases)
+    cases = [
+        Case(k, {v.name: float(x) for v, x in zip(variations, row, strict=True)})
+        for k, row in enumerate(draws)
     ]
-    outcomes = dask.compute(*tasks, scheduler="processes")
-    out.mkdir(parents=True, exist_ok=True)
-    table = out / "sweep.csv"
-    with table.open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(
-            ["run", *[f"{v.component}.{v.variable}" for v in variations], "outcome", "dock_time"]
+    texts = [_case_text(base, _start_values(variations, row), scenario.parent) for row in draws]
+    fmu_dir = Path(fmu_dir).resolve()
+    identity = _identity(scenario, base, fmu_dir, seed, variations)
+    with ResultsFolderLock(out):
+        _resume(out, identity, cases)
+        pending = [c for c in cases if c.status == "pending"]
+        for case in pending:
+            (out / case.folder_name).mkdir(exist_ok=True)
+            (out / case.folder_name / "case.toml").write_text(tomli_w.dumps(texts[case.run]))
+        _save(out, identity, cases)
+        bar = tqdm(
+            total=runs, initial=runs - len(pending), unit="case", disable=not progress, leave=False
         )
-        for k, (row, (outcome, when)) in enumerate(zip(draws, outcomes, strict=True)):
-            writer.writerow([k, *[f"{x:.4f}" for x in row], outcome, f"{when:.2f}"])
-    docked = sum(o == "docked" for o, _ in outcomes)
-    print(f"{docked} of {runs} runs docked ({100 * docked / runs:.0f} %); details in {table}")
+        try:
+            for case, (status, wall, message) in _execute(
+                pending, out, fmu_dir, scheduler, workers, stall_seconds
+            ):
+                case.status, case.wall_seconds, case.message = status, wall, message
+                _save(out, identity, cases)
+                bar.update()
+        finally:
+            bar.close()
+            _save(out, identity, cases)
+        rows = [_row(c, out, metrics) for c in cases]
+        table = write_table(out, rows)
+    failed = sum(c.status == "failed" for c in cases)
+    summary = f"{runs - failed} of {runs} cases done, {failed} failed"
+    if any(m.column == DOCK_TIME for m in metrics):
+        summary += f", {sum(not math.isnan(r[DOCK_TIME]) for r in rows)} docked"
+    if failed == runs:
+        raise MurcosimError(f"{scenario}: every case of the sweep failed ({summary}); see {table}")
+    print(f"{summary}; table in {table}")
     return table
+
+
+def _row(case: Case, out: Path, metrics: list[Metric]) -> dict[str, object]:
+    values = (
+        case_metrics(out / case.folder_name, metrics)
+        if case.status == "done"
+        else {m.name: math.nan for m in metrics}
+    )
+    return {
+        "run": case.run,
+        **case.values,
+        "status": case.status,
+        "wall_seconds": case.wall_seconds,
+        **values,
+        "message": case.message,
+    }
+
+
+def _execute(
+    pending: list[Case],
+    out: Path,
+    fmu_dir: Path,
+    scheduler: str | None,
+    workers: int | None,
+    stall_seconds: float | None,
+) -> Iterator[tuple[Case, tuple[str, float, str]]]:
+    """(case, outcome) as the cases finish, locally or on the Dask cluster at ``scheduler``."""
+    if scheduler:
+        yield from _on_dask(pending, out, fmu_dir, scheduler, stall_seconds)
+        return
+    stop = threading.Event()
+    with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
+        futures: dict[Future, Case] = {
+            pool.submit(run_case, out / c.folder_name, fmu_dir, stall_seconds, stop): c
+            for c in pending
+        }
+        try:
+            for future in as_completed(futures):
+                if isinstance(future.exception(), KeyboardInterrupt):
+                    raise KeyboardInterrupt
+                yield futures[future], future.result()
+        except (KeyboardInterrupt, GeneratorExit):
+            stop.set()  # running cases end as interrupted, waiting ones are not started
+            for future in futures:
+                future.cancel()
+            raise
+
+
+def _on_dask(
+    pending: list[Case], out: Path, fmu_dir: Path, scheduler: str, stall_seconds: float | None
+) -> Iterator[tuple[Case, tuple[str, float, str]]]:
+    from distributed import Client
+    from distributed import as_completed as dask_completed
+
+    try:
+        client = Client(scheduler, timeout=30)
+    except OSError as exc:
+        raise MurcosimError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
+    with client:
+        futures: dict[Any, Case] = {
+            client.submit(
+                run_case, out / c.folder_name, fmu_dir, stall_seconds, None, pure=False
+            ): c
+            for c in pending
+        }
+        try:
+            for future in dask_completed(futures):
+                yield futures[future], future.result()
+        except (KeyboardInterrupt, GeneratorExit):
+            client.cancel(list(futures))
+            raise

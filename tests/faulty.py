@@ -22,9 +22,11 @@ def faulty_fmu(
     kind: str,
     after: int,
     interfaces: tuple[str, ...] = ("ModelExchange",),
+    above: float | None = None,
 ) -> Path:
     """A spring-mass FMU (FMI 3.0 if ``function`` starts with fmi3) whose ``function`` fails
-    with ``kind`` (one of ``KINDS``) on its call number ``after`` + 1."""
+    with ``kind`` (one of ``KINDS``) on its call number ``after`` + 1; with ``above`` (a
+    derivative function), only in calls where the speed exceeds ``above`` (m/s)."""
     assert kind in KINDS, kind
     version = "3.0" if function.startswith("fmi3") else "2.0"
     identifier, sources, *_ = SPRING_MASS[version]
@@ -40,6 +42,7 @@ def faulty_fmu(
     )
     flags = [f"-DFAULT_{function}", f"-DFAULT_KIND={kind}", f"-DFAULT_AFTER={after}"]
     flags += ["-DFMI3"] if version == "3.0" else []
+    flags += [f"-DFAULT_ABOVE={above!r}"] if above is not None else []
     faults = folder / "faults.o"
     subprocess.run([*compile_, *flags, str(DATA / "faults.c"), "-o", str(faults)], check=True)
     binary = folder / f"{identifier}.so"

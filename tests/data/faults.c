@@ -8,6 +8,8 @@
  *   -DFAULT_KIND=<k>            SEGV, ABORT, EXIT, HANG, ERROR (status Error) or NAN_VALUES (NaN in
  *                               every Float64 the call returns; a state derivative or output)
  *   -DFAULT_AFTER=<n>           calls that succeed before the fault (0: the first call fails)
+ *   -DFAULT_ABOVE=<value>       derivative calls only: fail only while the first derivative
+ *                               (the speed v, m/s) exceeds <value>
  */
 #include <math.h>
 #include <signal.h>
@@ -43,6 +45,12 @@ static int fault_now(void) {
     return 0;
 }
 
+#ifdef FAULT_ABOVE
+#define TRIGGERED(derivatives) ((derivatives)[0] > FAULT_ABOVE)
+#else
+#define TRIGGERED(derivatives) 1
+#endif
+
 /* NaN in every value a failing call returns. */
 static void fill_nan(double *values, size_t n) {
     if (FAULT_KIND == NAN_VALUES && calls > FAULT_AFTER)
@@ -53,8 +61,8 @@ static void fill_nan(double *values, size_t n) {
 #ifdef FAULT_fmi2GetDerivatives
 Status healthy_fmi2GetDerivatives(Instance c, fmi2Real dx[], size_t n);
 Status fmi2GetDerivatives(Instance c, fmi2Real dx[], size_t n) {
-    if (fault_now()) return STATUS_ERROR;
     Status status = healthy_fmi2GetDerivatives(c, dx, n);
+    if (TRIGGERED(dx) && fault_now()) return STATUS_ERROR;
     fill_nan(dx, n);
     return status;
 }
@@ -117,8 +125,8 @@ Status fmi2DoStep(Instance c, fmi2Real t, fmi2Real step, fmi2Boolean no_set) {
 #ifdef FAULT_fmi3GetContinuousStateDerivatives
 Status healthy_fmi3GetContinuousStateDerivatives(Instance c, fmi3Float64 dx[], size_t n);
 Status fmi3GetContinuousStateDerivatives(Instance c, fmi3Float64 dx[], size_t n) {
-    if (fault_now()) return STATUS_ERROR;
     Status status = healthy_fmi3GetContinuousStateDerivatives(c, dx, n);
+    if (TRIGGERED(dx) && fault_now()) return STATUS_ERROR;
     fill_nan(dx, n);
     return status;
 }
