@@ -12,6 +12,7 @@ in C when the user presses Ctrl-C.
 from __future__ import annotations
 
 import csv
+import functools
 import multiprocessing
 import signal
 import threading
@@ -171,7 +172,7 @@ def run_supervised(
     ``crashed`` (``interrupted``) row and a ``stop`` row. Setting ``stop`` (from another
     thread) ends the run as Ctrl-C does.
     """
-    context = multiprocessing.get_context("spawn")
+    context = _context()
     crumbs = Breadcrumbs(context)
     receiver, sender = context.Pipe(duplex=False)
     child = context.Process(
@@ -205,6 +206,15 @@ def run_supervised(
         f"{path}: run crashed at t = {crumbs.time():.6g} s: {value} in {crumbs.where()} "
         f"(results so far in {out_dir})"
     )
+
+
+@functools.cache
+def _context() -> Any:  # noqa: ANN401 - a multiprocessing context
+    """Children forked from a server that has imported the run's modules once (so a child
+    starts in milliseconds) and holds no FMU and no thread of the caller."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["orchestrator.run"])
+    return context
 
 
 def _wait(
