@@ -3,8 +3,8 @@
 Each check returns the key at fault and what was expected, so a scenario with nonsense in it
 is refused with one line before any FMU is loaded: times in order, run lengths that give a
 bounded number of output rows and integration steps, unique names, one thruster per mount,
-physical masses and inertias where the scenario sets them, and directions and rotations that
-are what they claim to be.
+physical masses and inertias where the scenario sets them, and unit quaternions. (Joint axes
+and rotations are checked where the joints are made, ``coupling/``.)
 """
 
 from __future__ import annotations
@@ -21,8 +21,6 @@ MOST_SAMPLES = 1_000_000
 # Most integration steps (RK4 steps, or solve_ivp steps forced by the largest step) of one run:
 # at some 100 us per right-hand side this is already hours of wall time.
 MOST_STEPS = 10_000_000
-# A rotation matrix or unit vector given in a file is accepted to this many digits.
-UNIT_TOLERANCE = 1e-6
 # Scalar-first unit quaternions written with 4 decimals have norms within 1e-3 of 1.
 QUATERNION_TOLERANCE = 1e-3
 
@@ -31,7 +29,7 @@ Problem = tuple[str, str]
 
 def first_problem(scenario: Scenario) -> Problem | None:
     """The first inconsistency (key, message) of ``scenario``, or None."""
-    for check in (_times, _names, _thrusters, _masses, _quaternions, _joints):
+    for check in (_times, _names, _thrusters, _masses, _quaternions):
         for problem in check(scenario):
             return problem
     return None
@@ -157,20 +155,4 @@ def _quaternions(scenario: Scenario) -> Iterator[Problem]:
                 yield (
                     f"components.{name}.start.q",
                     f"a unit quaternion was expected (got norm {norm:.6g})",
-                )
-
-
-def _joints(scenario: Scenario) -> Iterator[Problem]:
-    for k, joint in enumerate(scenario.joints):
-        for field in ("axis", "axis_b"):
-            vector = getattr(joint, field)
-            if vector is not None and np.linalg.norm(vector) < UNIT_TOLERANCE:
-                yield f"joints[{k}].{field}", "a direction was expected, got the zero vector"
-        if joint.rotation_b is not None:
-            rotation = np.array(joint.rotation_b)
-            orthonormal = np.allclose(rotation @ rotation.T, np.eye(3), atol=UNIT_TOLERANCE)
-            if not orthonormal or np.linalg.det(rotation) < 0:
-                yield (
-                    f"joints[{k}].rotation_b",
-                    "a rotation matrix was expected (orthonormal rows, determinant +1)",
                 )
