@@ -75,7 +75,7 @@ def _run_locked(
         shutil.copyfile(path, out_dir / "scenario.toml")
     system = System(scenario, str(path), fmu_dir)
     if breadcrumbs:
-        breadcrumbs.watch(system.instances)
+        breadcrumbs.watch(system)
     try:
         sim = scenario.simulation
         x0 = system.initialize(sim.start_time, scenario.environment.current)

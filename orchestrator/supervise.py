@@ -12,6 +12,7 @@ in C when the user presses Ctrl-C.
 from __future__ import annotations
 
 import csv
+import ctypes
 import functools
 import multiprocessing
 import signal
@@ -19,11 +20,14 @@ import threading
 import time as clock
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from orchestrator.errors import MurcosimError
 from orchestrator.fmu import FMUInstance
 from orchestrator.results import read_events
+
+if TYPE_CHECKING:
+    from orchestrator.system import System
 
 # FMUInstance methods and the FMI functions each calls (FMI 2, FMI 3).
 FMI_CALLS: dict[str, tuple[str, str]] = {
@@ -37,6 +41,11 @@ FMI_CALLS: dict[str, tuple[str, str]] = {
     "set_continuous_states": ("fmi2SetContinuousStates", "fmi3SetContinuousStates"),
     "get_derivatives": ("fmi2GetDerivatives", "fmi3GetContinuousStateDerivatives"),
     "completed_integrator_step": ("fmi2CompletedIntegratorStep", "fmi3CompletedIntegratorStep"),
+    "handle_event": (
+        "fmi2EnterEventMode/NewDiscreteStates",
+        "fmi3EnterEventMode/UpdateDiscreteStates",
+    ),
+    "event_indicators": ("fmi2GetEventIndicators", "fmi3GetEventIndicators"),
     "do_step": ("fmi2DoStep", "fmi3DoStep"),
     "get_state": ("fmi2GetFMUstate", "fmi3GetFMUState"),
     "set_state": ("fmi2SetFMUstate", "fmi3SetFMUState"),
@@ -69,19 +78,26 @@ class Breadcrumbs:
         self.values[TIME] = time
         self.values[STEPS] += 1
 
-    def watch(self, instances: dict[str, FMUInstance]) -> None:
-        """Record every later FMI call of these instances on the way in (one store in shared
-        memory per call)."""
-        labels = [
-            f"{name}:{int(inst.fmu.fmi_version.startswith('3.'))}"
-            for name, inst in instances.items()
-        ]
+    def watch(self, system: System) -> None:
+        """Record every later FMI call of the system's instances on the way in: one store in
+        shared memory per call, by the compiled right-hand side for the calls it makes and by
+        a wrapper around each instance's methods for the calls made from Python."""
+        instances = list(system.instances.values())
+        labels = [f"{inst.name}:{int(inst.fmu.fmi_version.startswith('3.'))}" for inst in instances]
         self.names.value = "\n".join(labels).encode()[: NAMES_BYTES - 1]
+        index = {id(instance): k for k, instance in enumerate(instances)}
+
+        def code(instance: FMUInstance, method: str) -> float:
+            return float(index[id(instance)] * len(METHODS) + METHODS.index(method))
+
         slots = memoryview(self.values).cast("B").cast("d")
-        for index, instance in enumerate(instances.values()):
-            for call, method in enumerate(METHODS):
-                code = float(index * len(METHODS) + call)
-                setattr(instance, method, _recorded(getattr(instance, method), slots, code))
+        for instance in instances:
+            for method in METHODS:
+                wrapped = _recorded(getattr(instance, method), slots, code(instance, method))
+                setattr(instance, method, wrapped)
+        if system.compiled is not None:
+            address = ctypes.addressof(self.values) + CALL * ctypes.sizeof(ctypes.c_double)
+            system.compiled.watch(address, code)
 
     def steps(self) -> int:
         """Macro steps made so far."""
