@@ -2,9 +2,9 @@
 
 A segmentation fault, an abort or an ``exit`` inside an FMU ends only the child; the supervisor
 then closes ``events.csv`` with a ``crashed`` row and reports one line naming the instance and
-the FMI call the child was in, from breadcrumbs the child leaves in shared memory on the way
-into every FMI call (instance index, call index, a call counter, and the simulation time at
-every macro step). The same breadcrumbs detect a hang (no macro step for ``stall_seconds``, once
+the FMI call the child was in, from breadcrumbs the child leaves in shared memory: the code
+(instance and call) of every FMI call on the way in, and the simulation time and count of the
+macro steps. The same breadcrumbs detect a hang (no macro step for ``stall_seconds``, once
 the first one is made: start-up and loading are not timed) and name the call of an FMU stuck
 in C when the user presses Ctrl-C.
 """
