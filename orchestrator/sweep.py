@@ -18,9 +18,11 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import multiprocessing
 import os
 import re
 import threading
+import time as clock
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
@@ -35,6 +37,7 @@ from orchestrator.errors import MurcosimError, ScenarioError
 from orchestrator.kinematics import quaternion_from_euler
 from orchestrator.results import ResultsFolderLock
 from orchestrator.scenario import load_scenario, read_scenario_data, read_scenario_text
+from orchestrator.supervise import run_supervised
 from orchestrator.sweep_table import (
     DOCK_TIME,
     Metric,
@@ -177,11 +180,6 @@ def run_case(
 ) -> tuple[str, float, str]:
     """Run the case in ``folder`` (``case.toml``) supervised; (status, wall time s, message).
     Ctrl-C (or ``stop``) is raised as ``KeyboardInterrupt``."""
-    import multiprocessing
-    import time as clock
-
-    from orchestrator.supervise import run_supervised
-
     started = clock.perf_counter()
     if multiprocessing.current_process().daemon:
         message = (
