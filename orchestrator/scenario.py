@@ -465,6 +465,15 @@ CONTROLLER_TYPES = (
     "buoy_pointing",
 )
 
+# What pydantic's type errors of containers mean in TOML terms.
+TOML_KINDS = {
+    "dict_type": "a table",
+    "model_type": "a table",
+    "model_attributes_type": "a table",
+    "list_type": "an array",
+    "tuple_type": "an array",
+}
+
 # A scenario is a handful of tables; deeper nesting is a broken file, not a scenario.
 DEEPEST_NESTING = 32
 
@@ -546,6 +555,8 @@ def _message(error: dict[str, Any]) -> str:
         return f"unknown controller type {context['tag']!r} (expected {context['expected_tags']})"
     if kind == "union_tag_not_found":
         return "missing key 'type' (the controller type)"
+    if kind in TOML_KINDS:  # pydantic speaks JSON ("object"); a scenario file is TOML
+        return f"expected {TOML_KINDS[kind]} (got {_shown(error.get('input'))})"
     return f"{error['msg']} (got {_shown(error.get('input'))})"
 
 
