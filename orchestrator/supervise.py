@@ -186,7 +186,8 @@ def run_supervised(
     A crash or hang of the child (or an FMU ignoring Ctrl-C) is reported as a
     ``MurcosimError`` (or ``KeyboardInterrupt``) after ``events.csv`` is closed with a
     ``crashed`` (``interrupted``) row and a ``stop`` row. Setting ``stop`` (from another
-    thread) ends the run as Ctrl-C does.
+    thread) ends the run as Ctrl-C does. As with any ``multiprocessing`` start method but
+    fork, a script calling this must do so under ``if __name__ == "__main__":``.
     """
     context = _context()
     crumbs = Breadcrumbs(context)

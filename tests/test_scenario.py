@@ -146,6 +146,11 @@ CASES = [
         "components.rov.parameters.data.m: mass must be positive (got -2 kg)",
     ),
     (
+        "array for a table",
+        GOOD.replace('fmu = "BlueROV2Heavy"', 'fmu = "BlueROV2Heavy"\nparameters = [1.0]'),
+        "components.rov.parameters: expected a table (got [1.0])",
+    ),
+    (
         "deep nesting",
         GOOD.replace("stop_time = 1.0", "stop_time = " + "[" * 5000 + "]" * 5000),
         "invalid TOML: nested too deeply",
