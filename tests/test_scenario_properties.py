@@ -16,6 +16,7 @@ import tomli_w
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from orchestrator.cli import main
 from orchestrator.errors import ScenarioError
 from orchestrator.scenario import load_scenario, parse_scenario
 
@@ -225,7 +226,7 @@ def inconsistent(draw: st.DrawFn) -> tuple[dict, str]:
 def deeply_nested(draw: st.DrawFn) -> tuple[dict, str]:
     path = draw(st.sampled_from(NUMBERS))
     value: object = 1.0
-    for _ in range(draw(st.integers(40, 300))):  # deeper: refused by the TOML reader itself
+    for _ in range(draw(st.integers(40, 120))):  # far deeper: refused by the TOML reader
         value = [value]
     return _set(BASE, path, value), _dotted(path)
 
@@ -264,3 +265,23 @@ def test_edited_bytes_are_accepted_or_refused_in_one_line(tmp_path_factory, edit
         load_scenario(path)
     except ScenarioError as exc:
         assert "\n" not in str(exc) and str(exc).startswith(f"{path}: "), str(exc)
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(st.one_of(nonsense_value(), misspelt_key(), inconsistent(), deeply_nested()))
+def test_command_line_refuses_nonsense_in_one_line(tmp_path, capsys, mutant):
+    """A sample of the mutations through ``murcosim run``: exit status 2, one line naming the
+    file and the key, no traceback, no results folder."""
+    data, key = mutant
+    path = tmp_path / "mutant.toml"
+    path.write_text(tomli_w.dumps(data))
+    out = tmp_path / "never"
+    status = main(["run", str(path), "--out", str(out), "--quiet", "--no-plots"])
+    err = capsys.readouterr().err.strip()
+    assert status == 2 and len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert err.startswith(f"murcosim: error: {path}: {key}"), err
+    assert not out.exists()
