@@ -478,7 +478,13 @@ TOML_KINDS = {
 DEEPEST_NESTING = 32
 
 
+# Names pydantic gives the members of a union of scalars (parameter and start values).
+SCALAR_MEMBERS = ("float", "bool", "str")
+
+
 def _location(loc: tuple[Any, ...]) -> str:
+    if loc and loc[-1] in SCALAR_MEMBERS:
+        loc = loc[:-1]  # the union member tried, not a key of the file
     parts: list[str] = []
     for item in loc:
         if isinstance(item, int):
@@ -603,8 +609,9 @@ def validate_scenario(data: dict[str, Any], source: str = "<scenario>") -> Scena
         scenario = Scenario.model_validate_json(json.dumps(data, default=str), strict=True)
     except ValidationError as exc:
         # an unknown key first: it often explains a missing one (a misspelt table name)
-        first = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")[0]
-        more = f" (and {exc.error_count() - 1} more problem(s))" if exc.error_count() > 1 else ""
+        errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
+        first, places = errors[0], len({_location(e["loc"]) for e in errors})
+        more = f" (and {places - 1} more problem(s))" if places > 1 else ""
         raise ScenarioError(
             f"{source}: {_location(first['loc'])}: {_message(first)}{more}"
         ) from None

@@ -114,6 +114,12 @@ def _thrusters(scenario: Scenario) -> Iterator[Problem]:
         taken[place] = name
 
 
+def _number(value: object) -> bool:
+    """Whether a parameter or start value is a real number (not a Boolean or a string, whose
+    types are checked against the FMU's variables when the run starts)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def _masses(scenario: Scenario) -> Iterator[Problem]:
     """The body data record's mass ``data.m`` (kg) and inertia ``data.I_g`` (kg.m2) where given.
 
@@ -122,7 +128,7 @@ def _masses(scenario: Scenario) -> Iterator[Problem]:
     matrix); the FMU's own values fill the rest, checked when the run starts.
     """
     for name, component in scenario.components.items():
-        values = component.parameters
+        values = {k: v for k, v in component.parameters.items() if _number(v)}
         key = f"components.{name}.parameters"
         if "data.m" in values and values["data.m"] <= 0:
             yield f"{key}.data.m", f"mass must be positive (got {values['data.m']:g} kg)"
@@ -149,7 +155,7 @@ def _masses(scenario: Scenario) -> Iterator[Problem]:
 def _quaternions(scenario: Scenario) -> Iterator[Problem]:
     for name, component in scenario.components.items():
         names = [f"q[{i}]" for i in (1, 2, 3, 4)]
-        if all(n in component.start for n in names):
+        if all(_number(component.start.get(n)) for n in names):
             norm = float(np.linalg.norm([component.start[n] for n in names]))
             if abs(norm - 1.0) > QUATERNION_TOLERANCE:
                 yield (

@@ -99,7 +99,14 @@ joint = "hinge"
 """
 BASE = tomllib.loads(BASE_TEXT)
 
-# Paths (keys, then list indices) of every number in BASE; none of them accepts inf.
+# Paths (keys, then list indices) of every number in BASE; none of them accepts inf. FMU
+# parameter and start values may also be Booleans or strings (checked against the FMU's
+# variable types when a run starts), but never NaN or infinite.
+FMU_VALUES = [
+    ("components", "rov", "parameters", "data.m"),
+    ("components", "rov", "start", "p[3]"),
+    ("components", "rov", "start", "q[1]"),
+]
 NUMBERS = [
     ("simulation", "start_time"),
     ("simulation", "stop_time"),
@@ -108,9 +115,7 @@ NUMBERS = [
     ("simulation", "atol"),
     ("simulation", "step"),
     ("environment", "current", 0),
-    ("components", "rov", "parameters", "data.m"),
-    ("components", "rov", "start", "p[3]"),
-    ("components", "rov", "start", "q[1]"),
+    *FMU_VALUES,
     ("components", "t1", "slot"),
     ("controllers", "autopilot", "sample_time"),
     ("controllers", "autopilot", "depth"),
@@ -122,7 +127,8 @@ NUMBERS = [
     ("docking", 0, "port_b"),
     ("events", 0, "time"),
 ]
-NOT_A_NUMBER = [float("nan"), float("inf"), float("-inf"), True, False, "1e3", "fast", [], {}]
+NOT_FINITE = [float("nan"), float("inf"), float("-inf"), [], {}]
+NOT_A_NUMBER = [*NOT_FINITE, True, False, "1e3", "fast"]
 
 # Tables whose keys are fixed by the format (not names chosen by the user).
 TABLES = [
@@ -174,7 +180,8 @@ def _refused(data: dict, key: str) -> None:
 @st.composite
 def nonsense_value(draw: st.DrawFn) -> tuple[dict, str]:
     path = draw(st.sampled_from(NUMBERS))
-    return _set(BASE, path, draw(st.sampled_from(NOT_A_NUMBER))), _dotted(path)
+    wrong = NOT_FINITE if path in FMU_VALUES else NOT_A_NUMBER
+    return _set(BASE, path, draw(st.sampled_from(wrong))), _dotted(path)
 
 
 @st.composite
