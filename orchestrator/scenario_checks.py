@@ -71,12 +71,6 @@ def _times(scenario: Scenario) -> Iterator[Problem]:
                 f"{controller.sample_time:g} s gives more than {MOST_SAMPLES:.0e} samples "
                 f"over {length:g} s",
             )
-    for k, event in enumerate(scenario.events):
-        if not sim.start_time <= event.time <= sim.stop_time:
-            yield (
-                f"events[{k}].time",
-                f"{event.time:g} s is outside the run ({sim.start_time:g} to {sim.stop_time:g} s)",
-            )
 
 
 def _names(scenario: Scenario) -> Iterator[Problem]:

@@ -218,7 +218,6 @@ INCONSISTENT = [
     (("controllers", "autopilot", "sample_time"), 1e-9, "controllers.autopilot.sample_time"),
     (("controllers", "rov"), BASE["controllers"]["autopilot"], "controllers.rov"),
     (("docking", 0, "name"), "hinge", "docking[0].name"),
-    (("events", 0, "time"), 30.0, "events[0].time"),
     (("controllers", "autopilot", "type"), "magic", "controllers.autopilot"),
 ]
 
