@@ -206,7 +206,7 @@ class System:
                 raise self._error(
                     key,
                     f"{ends}: strong coupling connects Float64 scalars (this is {a.type}"
-                    f"{' array' if a.size > 1 else ''}); run it under weak coupling "
+                    f"{' array' if max(a.size, b.size) > 1 else ''}); run it under weak coupling "
                     "([cosimulation]), which connects every numeric type",
                 )
             same = a.unit == b.unit or not a.unit or not b.unit or converted
