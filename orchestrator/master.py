@@ -191,6 +191,8 @@ class Master:
             except FMUError:
                 raise
             except Exception as exc:  # noqa: BLE001 - a faulty controller must not end the run
+                if "KeyboardInterrupt" in str(exc):  # Ctrl-C inside a solver's C code
+                    raise KeyboardInterrupt from exc
                 self.statistics.controller_faults += 1
                 self.events.log(
                     time,
@@ -212,7 +214,14 @@ class Master:
         row = self._row
         dx = self._stepping.rates if self.weak else self.system.derivatives(time, x)
         for instance, port, positions in self._record_ports:
-            row[self._record_fmu_positions[positions]] = instance.read(port)
+            values = instance.read(port)
+            if not np.all(np.isfinite(values)):
+                name = port.names[int(np.flatnonzero(~np.isfinite(values))[0])]
+                raise SimulationError(
+                    f"{instance.name}.{name} is no longer finite at t = {time:.6g} s "
+                    "(diverging run or a failing FMU)"
+                )
+            row[self._record_fmu_positions[positions]] = values
         for k, b in self._record_bus:
             row[k] = self.bus.values[b]
         if self._record_joints:
@@ -313,6 +322,7 @@ class Master:
                 self.progress(time)
             if index >= last:
                 break
+            self._check_budget(time, started)
             jump = self._next_jump(index, last, next_output)
             following = min(jump, next_output)
             x = integrator.advance(time_at(following), time_at(jump))
@@ -359,6 +369,23 @@ class Master:
                 ", algebraic loop iterated" if self._stepping.iterate else ""
             )
         return f"solver {self.simulation.solver}, {self.system.n_states} states"
+
+    def _check_budget(self, time: float, started: float) -> None:
+        """Stop a run that exceeds the scenario's wall-time or step budget."""
+        s = self.simulation
+        wall = clock.perf_counter() - started
+        if s.wall_time_limit is not None and wall > s.wall_time_limit:
+            raise SimulationError(
+                f"wall-time limit of {s.wall_time_limit:g} s reached at t = {time:.6g} s "
+                "(simulation.wall_time_limit)"
+            )
+        if s.step_limit is not None and not self.weak:
+            steps = sum(self.system.compiled.steps)
+            if steps > s.step_limit:
+                raise SimulationError(
+                    f"step limit of {s.step_limit} integrator steps reached at t = {time:.6g} s "
+                    "(simulation.step_limit)"
+                )
 
     def _next_jump(self, index: int, last: int, next_output: int) -> int:
         """The next tick after ``index`` where an input may jump: a controller sample, a

@@ -50,6 +50,12 @@ class Simulation(_Strict):
     rtol: float = Field(1e-6, ge=1e-12, le=0.1, description="Relative tolerance (adaptive methods)")
     atol: float = Field(1e-8, gt=0, le=1.0, description="Absolute tolerance (adaptive methods)")
     step: float = Field(0.01, gt=0, description="Step of RK4, largest step of the others (s)")
+    wall_time_limit: float | None = Field(
+        None, gt=0, description="Stop the run with an error after this much wall time (s)"
+    )
+    step_limit: int | None = Field(
+        None, gt=0, description="Stop the run with an error after this many integrator steps"
+    )
 
 
 class Environment(_Strict):

@@ -173,3 +173,14 @@ def test_ctrl_c_ends_a_run_stuck_in_c(tmp_path):
     assert err.strip() == "murcosim: interrupted; results written so far are kept", err
     rows = assert_kept(out, "interrupted")
     assert "Ctrl-C in fmi2GetDerivatives of instance 'spring'" in rows[-2]["detail"]
+
+
+@pytest.mark.parametrize("function", ["fmi2GetReal", "fmi3GetFloat64"])
+def test_nan_outputs_of_a_co_simulation_fmu_stop_the_run(tmp_path, function):
+    """A Co-Simulation FMU whose outputs turn NaN: the run stops at the first recording point
+    that reads them, naming the variable, instead of writing NaN rows and exiting 0."""
+    fmu = faulty_fmu(tmp_path / "fmu", function, "NAN_VALUES", 5, ("CoSimulation",))
+    path, out = scenario(tmp_path, fmu, co_simulation=True), tmp_path / "out"
+    with pytest.raises(MurcosimError, match=r"spring\.\S+ is no longer finite at t = "):
+        run_scenario(path, out, tmp_path, plots=False)
+    assert_kept(out, "error")

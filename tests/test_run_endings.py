@@ -92,3 +92,22 @@ def test_results_folder_that_is_a_file_is_one_line(free_mass, tmp_path, capsys):
         status == 2
         and err == f"murcosim: error: {out}: results folder is a file, expected a folder"
     )
+
+
+@pytest.mark.parametrize(
+    ("budget", "said"),
+    [("step_limit = 20", "step limit of 20 integrator steps"), ("wall_time_limit = 1e-6", "wall")],
+)
+def test_budgets_stop_a_run_with_its_results(fmu_dir, tmp_path, budget, said):
+    """A step or wall-time budget ends the run with an error naming the budget's key; the
+    rows recorded before it stay."""
+    path = tmp_path / "budget.toml"
+    path.write_text(
+        f'[simulation]\nstop_time = 10.0\n{budget}\n[components.rov]\nfmu = "BlueROV2Heavy"\n'
+        '[components.rov.start]\n"nu[1]" = 0.5\n'
+    )
+    with pytest.raises(MurcosimError, match=rf"{said}.*simulation\.(step|wall_time)_limit"):
+        run_scenario(path, tmp_path / "out", fmu_dir, plots=False)
+    events = read_events(tmp_path / "out" / "events.csv")
+    assert [e["event"] for e in events[-2:]] == ["error", "stop"]
+    assert len(read_timeseries(tmp_path / "out" / "timeseries.csv")["time"]) >= 1
