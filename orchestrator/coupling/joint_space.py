@@ -1,0 +1,157 @@
+"""The Udwadia-Kalaba solve in joint space, sparse: G = Phi M^-1 Phi' in band storage.
+
+Every constraint row touches at most two bodies (its joint's a and b), and M^-1 is block
+diagonal (one 6x6 block per body), so G[i, k] is nonzero only when rows i and k share a body.
+For a tree of bodies the graph of G is the line graph of the tree, whose cliques are the
+joints at one body; ordered by reverse Cuthill-McKee the matrix is banded, with a band set
+by the number of joints at a body, not by the number of bodies. A chain has a band of two
+joints' rows, so LAPACK's banded Cholesky (``pbtrf``) solves it in O(N).
+
+Closed loops (rings, grids) make rows redundant. They are found once per topology change:
+the joints of a spanning forest of the body graph (the world is one node) give independent
+rows; the rows of the loop-closing joints are kept only as far as a pivoted Cholesky
+factorization (LAPACK ``pstrf``) of their Schur complement finds them independent of the
+forest's rows. On the constraint manifold the kept rows span the same row space as all rows,
+so the accelerations are those of the pseudo-inverse (the minimal correction in the mass
+metric), and the minimum-norm multipliers follow from the generalized constraint forces.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.linalg import LinAlgError, cho_factor, cho_solve, cho_solve_banded, cholesky_banded
+from scipy.linalg.lapack import dpstrf
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import reverse_cuthill_mckee
+
+# A loop row is redundant when the squared norm it keeps after projection onto the other
+# rows' span (the Schur complement's pivot) is below this fraction of the largest diagonal
+# of G: singular values below 1e-5 of the largest, far above round-off (1e-16) and far below
+# any geometric ratio of real joints.
+REDUNDANT = 1e-10
+
+
+def spanning_forest(body_a: np.ndarray, body_b: np.ndarray, n_bodies: int) -> np.ndarray:
+    """Whether each joint (bodies a, b; -1 the world) belongs to a spanning forest of the body
+    graph found by depth-first search (long paths, hence narrow bands for grids)."""
+    neighbours: list[list[tuple[int, int]]] = [[] for _ in range(n_bodies + 1)]
+    for j, (a, b) in enumerate(zip(body_a, body_b, strict=True)):
+        neighbours[a].append((b, j))
+        neighbours[b].append((a, j))
+    seen = np.zeros(n_bodies + 1, dtype=bool)
+    tree = np.zeros(len(body_a), dtype=bool)
+    for root in [n_bodies, *range(n_bodies)]:  # the world first: bodies hang from it
+        if seen[root]:
+            continue
+        seen[root] = True
+        stack = [root]
+        while stack:
+            node = stack[-1]
+            following = next(((n, j) for n, j in neighbours[node] if not seen[n]), None)
+            if following is None:
+                stack.pop()
+                continue
+            seen[following[0]] = True
+            tree[following[1]] = True
+            stack.append(following[0])
+    return tree
+
+
+def independent_rows(G: np.ndarray, forest_rows: np.ndarray) -> np.ndarray:
+    """Indices of rows of G (= Phi M^-1 Phi', dense, symmetric positive semidefinite) that are
+    independent: the forest's rows, then the loop rows that pivoted Cholesky keeps."""
+    rows = np.arange(len(G))
+    loop = rows[~forest_rows]
+    tree = rows[forest_rows]
+    tol = REDUNDANT * float(np.max(np.diag(G)))
+    if len(loop) == 0:
+        return rows
+    try:
+        factor = cho_factor(G[np.ix_(tree, tree)]) if len(tree) else None
+    except LinAlgError:  # the forest's rows are singular themselves: pivot over all rows
+        tree, loop = tree[:0], rows
+        factor = None
+    schur = G[np.ix_(loop, loop)]
+    if factor is not None:
+        coupling = G[np.ix_(tree, loop)]
+        schur = schur - coupling.T @ cho_solve(factor, coupling)
+    factor, pivots, rank, _ = dpstrf(schur, tol=tol)
+    rank = int(np.sum(np.diag(factor)[:rank] ** 2 > tol))  # pstrf keeps its first pivot
+    return np.sort(np.concatenate([tree, loop[pivots[:rank] - 1]]))
+
+
+class JointSpace:
+    """The kept rows' G in band storage: its pattern, ordering and assembly.
+
+    Rows are given by their bodies ``body_a``, ``body_b`` (indices, -1 the world); ``keep``
+    selects the independent rows. ``matrix`` builds G of the kept rows from the rows'
+    coefficients and the blocks of M^-1 by array operations only; ``solve`` factors and solves.
+    """
+
+    def __init__(
+        self, body_a: np.ndarray, body_b: np.ndarray, keep: np.ndarray, n_bodies: int
+    ) -> None:
+        self.keep = keep
+        m = len(keep)
+        self.n_bodies = n_bodies
+        self.bodies = np.concatenate([body_a[keep], body_b[keep]])  # (row, side) entries
+        entry_rows = np.tile(np.arange(m), 2)
+        touching = [np.flatnonzero(self.bodies == k) for k in range(n_bodies)]
+        adjacency = csr_matrix(
+            (np.ones(sum(len(t) ** 2 for t in touching)),
+             (np.concatenate([np.repeat(entry_rows[t], len(t)) for t in touching] or [[]]),
+              np.concatenate([np.tile(entry_rows[t], len(t)) for t in touching] or [[]]))),
+            shape=(m, m),
+        )  # fmt: skip
+        order = reverse_cuthill_mckee(adjacency, symmetric_mode=True)
+        position = np.empty(m, dtype=int)
+        position[order] = np.arange(m)
+        self.order = order
+        pairs = [
+            (u, v)
+            for t in touching
+            for u in t
+            for v in t
+            if position[entry_rows[u]] <= position[entry_rows[v]]
+        ]
+        self.u, self.v = (
+            (np.array(x, dtype=int) for x in zip(*pairs, strict=True))
+            if pairs
+            else (
+                np.zeros(0, dtype=int),
+                np.zeros(0, dtype=int),
+            )
+        )
+        i, k = position[entry_rows[self.u]], position[entry_rows[self.v]]  # i <= k
+        self.band = int(np.max(k - i, initial=0))
+        # Upper band storage of LAPACK: ab[band + i - k, k] = G[i, k] for i <= k.
+        self.slot = (self.band + i - k) * m + k
+        self.size = (self.band + 1) * m
+
+    def weighted(self, phi: np.ndarray, inverse_blocks: np.ndarray) -> np.ndarray:
+        """Each kept row's coefficients times its body's M^-1 block, per (row, side) entry."""
+        blocks = inverse_blocks[np.where(self.bodies < 0, 0, self.bodies)]
+        weighted = np.einsum("ei,eij->ej", phi, blocks)
+        weighted[self.bodies < 0] = 0.0
+        return weighted
+
+    def matrix(self, phi: np.ndarray, weighted: np.ndarray) -> np.ndarray:
+        """G of the kept rows in band storage (rows in ``order``)."""
+        values = np.einsum("ej,ej->e", weighted[self.u], phi[self.v])
+        m = len(self.keep)
+        return np.bincount(self.slot, values, minlength=self.size).reshape(self.band + 1, m)
+
+    def solve(self, band_matrix: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+        """G^-1 rhs for the kept rows (rhs (m,) or (m, k), in row order, not band order)."""
+        factor = cholesky_banded(band_matrix, check_finite=False)
+        solution = cho_solve_banded((factor, False), rhs[self.order], check_finite=False)
+        out = np.empty_like(solution)
+        out[self.order] = solution
+        return out
+
+    def body_forces(self, weighted: np.ndarray, multipliers: np.ndarray) -> np.ndarray:
+        """M^-1 Phi' lam (N, 6) of the kept rows' multipliers ``lam``."""
+        lam = np.tile(multipliers, 2)
+        index = (6 * np.where(self.bodies < 0, self.n_bodies, self.bodies))[:, None] + np.arange(6)
+        total = np.bincount(index.ravel(), (weighted * lam[:, None]).ravel(), 6 * self.n_bodies + 6)
+        return total[: 6 * self.n_bodies].reshape(-1, 6)
