@@ -3,8 +3,9 @@
 Pure NumPy/SciPy: bodies are given by their constant generalized masses (kept as 6x6 blocks);
 states as arrays P (N, 3) NED positions, Q (N, 4) scalar-first quaternions, NU (N, 6)
 body-frame velocities. The rows of all joints of one kind are built at once
-(``Joint.batch_rows``); the Udwadia-Kalaba solve and the projections run in joint space on
-the sparse, banded G = Phi M^-1 Phi' of the independent rows (``joint_space.py``).
+(``Joint.batch_rows``), kind after kind; the Udwadia-Kalaba solve and the projections run in
+joint space on the sparse, banded G = Phi M^-1 Phi' of the independent rows
+(``joint_space.py``).
 """
 
 from __future__ import annotations
@@ -60,20 +61,17 @@ class Stacked:
     def times(self, nu: np.ndarray) -> np.ndarray:
         """Phi nu (m) for body velocities ``nu`` (N, 6)."""
         extended = np.concatenate([nu, np.zeros((1, 6))])
-        return np.einsum("ri,ri->r", self.phi_a, extended[self.body_a]) + np.einsum(
-            "ri,ri->r", self.phi_b, extended[self.body_b]
-        )
+        return (self.phi_a * extended[self.body_a] + self.phi_b * extended[self.body_b]).sum(1)
 
 
 @dataclass
 class _Kind:
-    """The joints of one kind with their stacked parameters, bodies and row numbers."""
+    """The joints of one kind with their stacked parameters and bodies."""
 
     joints: list[Joint]
     parameters: dict[str, np.ndarray]
     body_a: np.ndarray
     body_b: np.ndarray
-    rows: np.ndarray  # (J, k)
 
 
 @dataclass
@@ -142,35 +140,35 @@ class Assembly:
         return -1 if name is None else self.index[name]
 
     def _structure(self) -> _Layout:
-        """Joint kinds, row bodies and slices of the present joints (once per change)."""
+        """Joint kinds, row bodies and slices of the present joints (once per change). Rows
+        are ordered kind by kind, each kind's joints in the order they were added."""
         if self._layout is not None:
             return self._layout
-        counts = [j.n_rows for j in self.joints]
-        starts = np.cumsum([0, *counts])
-        first = {j.name: starts[k] for k, j in enumerate(self.joints)}
         by_kind: dict[type[Joint], list[Joint]] = {}
         for joint in self.joints:
             by_kind.setdefault(type(joint), []).append(joint)
+        ordered = [j for joints in by_kind.values() for j in joints]
+        counts = [j.n_rows for j in ordered]
+        starts = np.cumsum([0, *counts])
         kinds = [
             _Kind(
                 joints,
                 cls.parameters(joints),
                 np.array([self._body(j.a) for j in joints], dtype=int),
                 np.array([self._body(j.b) for j in joints], dtype=int),
-                np.array([first[j.name] for j in joints])[:, None] + np.arange(joints[0].n_rows),
             )
             for cls, joints in by_kind.items()
         ]
         self._layout = _Layout(
             kinds,
-            np.repeat([self._body(j.a) for j in self.joints], counts).astype(int),
-            np.repeat([self._body(j.b) for j in self.joints], counts).astype(int),
-            {j.name: slice(starts[k], starts[k + 1]) for k, j in enumerate(self.joints)},
+            np.repeat([self._body(j.a) for j in ordered], counts).astype(int),
+            np.repeat([self._body(j.b) for j in ordered], counts).astype(int),
+            {j.name: slice(starts[k], starts[k + 1]) for k, j in enumerate(ordered)},
             counts,
         )
         return self._layout
 
-    def _joint_space(self) -> JointSpace:
+    def joint_space(self) -> JointSpace:
         """The independent rows and their banded G, found from the dense G at the poses of
         the last topology change (once per change)."""
         if self._space is not None:
@@ -190,7 +188,7 @@ class Assembly:
     @property
     def rank(self) -> int:
         """Number of independent constraint rows."""
-        return len(self._joint_space().keep) if self.joints else 0
+        return len(self.joint_space().keep) if self.joints else 0
 
     @property
     def full_rank(self) -> bool:
@@ -226,19 +224,28 @@ class Assembly:
     def stack(self, poses: list[Pose] | Frames) -> Stacked:
         """Every joint's rows, built kind by kind, as one system over all bodies."""
         layout = self._structure()
-        frames = Frames.of(poses)
-        m = len(layout.body_a)
-        phi_a, phi_b = np.empty((m, 6)), np.empty((m, 6))
-        b, c, velocity = np.empty(m), np.empty(m), np.zeros(m)
-        for kind in layout.kinds:
-            rows = type(kind.joints[0]).batch_rows(
-                kind.joints, kind.parameters, frames.take(kind.body_a), frames.take(kind.body_b)
+        frames = Frames.of(poses).with_world()
+        parts = [
+            type(kind.joints[0]).batch_rows(
+                kind.joints, kind.parameters, frames.select(kind.body_a), frames.select(kind.body_b)
             )
-            index = kind.rows.ravel()
-            phi_a[index], phi_b[index] = rows.phi_a.reshape(-1, 6), rows.phi_b.reshape(-1, 6)
-            b[index], c[index] = rows.b.ravel(), rows.c.ravel()
-            if rows.velocity is not None:
-                velocity[index] = rows.velocity.ravel()
+            for kind in layout.kinds
+        ]
+
+        def joined(name: str, width: tuple[int, ...] = ()) -> np.ndarray:
+            if not parts:
+                return np.zeros((0, *width))
+            if name == "velocity" and all(p.velocity is None for p in parts):
+                return np.zeros(len(layout.body_a))
+            arrays = [
+                np.zeros_like(p.b) if getattr(p, name) is None else getattr(p, name) for p in parts
+            ]
+            if len(arrays) == 1:
+                return arrays[0].reshape(-1, *width)
+            return np.concatenate([x.reshape(-1, *width) for x in arrays])
+
+        phi_a, phi_b = joined("phi_a", (6,)), joined("phi_b", (6,))
+        b, c, velocity = joined("b"), joined("c"), joined("velocity")
         phi_b[layout.body_b < 0] = 0.0
         return Stacked(
             phi_a, phi_b, layout.body_a, layout.body_b, b, c, layout.slices, velocity,
@@ -248,7 +255,7 @@ class Assembly:
     def _correction(self, s: Stacked, residual: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """M^-1 Phi' lam (N, 6) and lam (kept rows) with G lam = residual on the kept rows:
         the smallest change in the mass metric that moves Phi x by ``residual``."""
-        space = self._joint_space()
+        space = self.joint_space()
         entries = s.entries(space.keep)
         weighted = space.weighted(entries, self.inverse_blocks)
         lam = space.solve(space.matrix(entries, weighted), residual[space.keep])
@@ -280,7 +287,7 @@ class Assembly:
         residual = b - s.times(a_u.reshape(-1, 6))
         change, kept = self._correction(s, residual)
         lam = np.zeros(len(b))
-        lam[self._joint_space().keep] = kept
+        lam[self.joint_space().keep] = kept
         return a_u + change.ravel(), lam, s
 
     def accelerations(

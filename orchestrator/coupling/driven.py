@@ -92,10 +92,10 @@ class DrivenUniversal(Universal):
         cls, joints: list[Joint], parameters: dict[str, np.ndarray], a: Frames, b: Frames
     ) -> Rows:
         relative, w, w_dot = cls.prescribed(parameters, [j.motion for j in joints])
-        error = rotation_vector(relative_rotation(a, b) @ np.swapaxes(relative, 1, 2))
-        directions = np.broadcast_to(np.eye(3), (len(a), 3, 3))
-        point = point_rows(a, parameters["r_a"], b, parameters["r_b"])
-        turn = angular_rows(a, b, directions, -error)
+        turned = relative_rotation(a, b)
+        error = rotation_vector(turned @ np.swapaxes(relative, 1, 2))
+        point = point_rows(a, b, parameters)
+        turn = angular_rows(a, b, None, -error, turned)
         turn = Rows(turn.phi_a, turn.phi_b, turn.b - w_dot, turn.c, -w)
         return stack_rows(point, turn)
 

@@ -19,8 +19,8 @@ metric), and the minimum-norm multipliers follow from the generalized constraint
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import LinAlgError, cho_factor, cho_solve, cho_solve_banded, cholesky_banded
-from scipy.linalg.lapack import dpstrf
+from scipy.linalg import LinAlgError, cho_factor, cho_solve
+from scipy.linalg.lapack import dpbtrf, dpbtrs, dpstrf
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
@@ -123,6 +123,11 @@ class JointSpace:
             )
         )
         i, k = position[entry_rows[self.u]], position[entry_rows[self.v]]  # i <= k
+        self._world = self.bodies < 0
+        self._blocks = np.where(self._world, 0, self.bodies)
+        body_or_world = np.where(self._world, n_bodies, self.bodies)
+        self._columns = ((6 * body_or_world)[:, None] + np.arange(6)).ravel()
+        self._n_columns = 6 * n_bodies + 6
         self.band = int(np.max(k - i, initial=0))
         # Upper band storage of LAPACK: ab[band + i - k, k] = G[i, k] for i <= k.
         self.slot = (self.band + i - k) * m + k
@@ -130,28 +135,31 @@ class JointSpace:
 
     def weighted(self, phi: np.ndarray, inverse_blocks: np.ndarray) -> np.ndarray:
         """Each kept row's coefficients times its body's M^-1 block, per (row, side) entry."""
-        blocks = inverse_blocks[np.where(self.bodies < 0, 0, self.bodies)]
-        weighted = np.einsum("ei,eij->ej", phi, blocks)
-        weighted[self.bodies < 0] = 0.0
+        weighted = (phi[:, None, :] @ inverse_blocks[self._blocks])[:, 0, :]
+        weighted[self._world] = 0.0
         return weighted
 
     def matrix(self, phi: np.ndarray, weighted: np.ndarray) -> np.ndarray:
         """G of the kept rows in band storage (rows in ``order``)."""
-        values = np.einsum("ej,ej->e", weighted[self.u], phi[self.v])
+        values = (weighted[self.u] * phi[self.v]).sum(axis=1)
         m = len(self.keep)
         return np.bincount(self.slot, values, minlength=self.size).reshape(self.band + 1, m)
 
     def solve(self, band_matrix: np.ndarray, rhs: np.ndarray) -> np.ndarray:
         """G^-1 rhs for the kept rows (rhs (m,) or (m, k), in row order, not band order)."""
-        factor = cholesky_banded(band_matrix, check_finite=False)
-        solution = cho_solve_banded((factor, False), rhs[self.order], check_finite=False)
+        factor, info = dpbtrf(band_matrix)
+        if info > 0:
+            raise LinAlgError(
+                f"constraint rows became dependent (leading minor {info} of Phi M^-1 Phi' is "
+                "not positive definite): a joint at a singular configuration"
+            )
+        solution, _ = dpbtrs(factor, rhs[self.order])
         out = np.empty_like(solution)
         out[self.order] = solution
         return out
 
     def body_forces(self, weighted: np.ndarray, multipliers: np.ndarray) -> np.ndarray:
         """M^-1 Phi' lam (N, 6) of the kept rows' multipliers ``lam``."""
-        lam = np.tile(multipliers, 2)
-        index = (6 * np.where(self.bodies < 0, self.n_bodies, self.bodies))[:, None] + np.arange(6)
-        total = np.bincount(index.ravel(), (weighted * lam[:, None]).ravel(), 6 * self.n_bodies + 6)
+        lam = np.concatenate([multipliers, multipliers])
+        total = np.bincount(self._columns, (weighted * lam[:, None]).ravel(), self._n_columns)
         return total[: 6 * self.n_bodies].reshape(-1, 6)

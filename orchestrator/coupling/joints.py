@@ -44,7 +44,7 @@ def skew(a: np.ndarray) -> np.ndarray:
 
 def cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Row-wise cross products of (..., 3) arrays."""
-    out = np.empty(np.broadcast_shapes(a.shape, b.shape))
+    out = np.empty(max(a.shape, b.shape, key=len))  # one is (3,) or both alike
     out[..., 0] = a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1]
     out[..., 1] = a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2]
     out[..., 2] = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
@@ -53,7 +53,7 @@ def cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _apply(R: np.ndarray, v: np.ndarray) -> np.ndarray:
     """R @ v for stacks of matrices (J, 3, 3) and vectors (J, 3)."""
-    return np.einsum("jik,jk->ji", R, v)
+    return (R @ v[..., None])[..., 0]
 
 
 def axis_rotation(axis: np.ndarray, angle: float | np.ndarray) -> np.ndarray:
@@ -109,15 +109,17 @@ class Frames:
     def __setitem__(self, k: int, pose: Pose) -> None:
         self.p[k], self.R[k], self.nu[k] = pose.p, pose.R, pose.nu
 
-    def take(self, index: np.ndarray) -> Frames:
-        """The frames of bodies ``index``; index -1 is the world (fixed, at rest)."""
-
-        def extended(a: np.ndarray, world: np.ndarray) -> np.ndarray:
-            return np.concatenate([a, world[None]])[index]
-
+    def with_world(self) -> Frames:
+        """These frames and the world's (fixed, at rest) as the last entry, index -1."""
         return Frames(
-            extended(self.p, WORLD.p), extended(self.R, WORLD.R), extended(self.nu, WORLD.nu)
+            np.concatenate([self.p, WORLD.p[None]]),
+            np.concatenate([self.R, WORLD.R[None]]),
+            np.concatenate([self.nu, WORLD.nu[None]]),
         )
+
+    def select(self, index: np.ndarray) -> Frames:
+        """The frames of entries ``index``."""
+        return Frames(self.p[index], self.R[index], self.nu[index])
 
     @property
     def v(self) -> np.ndarray:
@@ -142,12 +144,14 @@ class Rows:
     velocity: np.ndarray | None = None
 
 
-def point_rows(a: Frames, r_a: np.ndarray, b: Frames, r_b: np.ndarray) -> Rows:
-    """Coincidence of the points r_a (J, 3) of bodies A with r_b of bodies B (3 rows, NED)."""
+def point_rows(a: Frames, b: Frames, parameters: dict[str, np.ndarray]) -> Rows:
+    """Coincidence of the points ``r_a`` (J, 3) of bodies A with ``r_b`` of bodies B (3 rows,
+    NED); ``parameters`` holds them and their cross-product matrices ``skew_a``, ``skew_b``."""
+    r_a, r_b = parameters["r_a"], parameters["r_b"]
     J = len(a)
     phi_a, phi_b = np.empty((J, 3, 6)), np.empty((J, 3, 6))
-    phi_a[:, :, :3], phi_a[:, :, 3:] = a.R, -a.R @ skew(r_a)
-    phi_b[:, :, :3], phi_b[:, :, 3:] = -b.R, b.R @ skew(r_b)
+    phi_a[:, :, :3], phi_a[:, :, 3:] = a.R, -(a.R @ parameters["skew_a"])
+    phi_b[:, :, :3], phi_b[:, :, 3:] = -b.R, b.R @ parameters["skew_b"]
     bias = -_apply(a.R, cross(a.w, a.v + cross(a.w, r_a))) + _apply(
         b.R, cross(b.w, b.v + cross(b.w, r_b))
     )
@@ -157,23 +161,30 @@ def point_rows(a: Frames, r_a: np.ndarray, b: Frames, r_b: np.ndarray) -> Rows:
 
 def relative_rotation(a: Frames, b: Frames) -> np.ndarray:
     """R_a' R_b (J, 3, 3): B's attitude in A's frame."""
-    return np.einsum("jki,jkl->jil", a.R, b.R)
+    return np.swapaxes(a.R, 1, 2) @ b.R
 
 
-def angular_rows(a: Frames, b: Frames, directions: np.ndarray, c: np.ndarray) -> Rows:
-    """No relative angular velocity along ``directions`` (J, k, 3: unit vectors in A's frame)."""
-    relative = relative_rotation(a, b)
-    J, k = directions.shape[:2]
+def angular_rows(
+    a: Frames, b: Frames, directions: np.ndarray | None, c: np.ndarray, relative: np.ndarray
+) -> Rows:
+    """No relative angular velocity along ``directions`` (J, k, 3: unit vectors in A's frame;
+    None: all three axes); ``relative`` is R_a' R_b."""
+    J, k = (len(a), 3) if directions is None else directions.shape[:2]
     phi_a, phi_b = np.zeros((J, k, 6)), np.zeros((J, k, 6))
-    phi_a[:, :, 3:] = directions
-    phi_b[:, :, 3:] = -directions @ relative
-    bias = -np.einsum("jki,ji->jk", directions, cross(a.w, _apply(relative, b.w)))
+    bias = -cross(a.w, _apply(relative, b.w))
+    if directions is None:
+        phi_a[:, :, 3:] = np.eye(3)
+        phi_b[:, :, 3:] = -relative
+    else:
+        phi_a[:, :, 3:] = directions
+        phi_b[:, :, 3:] = -(directions @ relative)
+        bias = _apply(directions, bias)
     return Rows(phi_a, phi_b, bias, c)
 
 
 def rotation_vector(R: np.ndarray) -> np.ndarray:
     """Rotation vectors (axis times angle, rad) of rotation matrices (..., 3, 3)."""
-    cosine = np.clip((np.trace(R, axis1=-2, axis2=-1) - 1.0) / 2.0, -1.0, 1.0)
+    cosine = (R[..., 0, 0] + R[..., 1, 1] + R[..., 2, 2] - 1.0) / 2.0
     axis = np.stack([R[..., 2, 1] - R[..., 1, 2], R[..., 0, 2] - R[..., 2, 0],
                      R[..., 1, 0] - R[..., 0, 1]], -1)  # fmt: skip
     small = cosine > 0.99  # angle below 8 deg: series of angle/sin(angle) in sin^2
@@ -259,8 +270,11 @@ class Joint:
 
     @classmethod
     def parameters(cls, joints: list[Joint]) -> dict[str, np.ndarray]:
-        """The joints' ``PARAMETERS`` stacked along a leading axis (one entry per joint)."""
-        return {name: np.array([getattr(j, name) for j in joints]) for name in cls.PARAMETERS}
+        """The joints' ``PARAMETERS`` stacked along a leading axis (one entry per joint), and
+        the cross-product matrices ``skew_a``, ``skew_b`` of the joint points."""
+        stacked = {name: np.array([getattr(j, name) for j in joints]) for name in cls.PARAMETERS}
+        stacked["skew_a"], stacked["skew_b"] = skew(stacked["r_a"]), skew(stacked["r_b"])
+        return stacked
 
     @classmethod
     def batch_rows(
@@ -296,11 +310,11 @@ class Weld(Joint):
     def batch_rows(
         cls, joints: list[Joint], parameters: dict[str, np.ndarray], a: Frames, b: Frames
     ) -> Rows:
-        turned = relative_rotation(a, b) @ np.swapaxes(parameters["relative"], 1, 2)
-        directions = np.broadcast_to(np.eye(3), (len(a), 3, 3))
+        relative = relative_rotation(a, b)
+        turned = relative @ np.swapaxes(parameters["relative"], 1, 2)
         return stack_rows(
-            point_rows(a, parameters["r_a"], b, parameters["r_b"]),
-            angular_rows(a, b, directions, -rotation_vector(turned)),
+            point_rows(a, b, parameters),
+            angular_rows(a, b, None, -rotation_vector(turned), relative),
         )
 
     def _angle_error(self, a: Pose, b: Pose) -> float:
@@ -318,7 +332,7 @@ class Spherical(Joint):
     def batch_rows(
         cls, joints: list[Joint], parameters: dict[str, np.ndarray], a: Frames, b: Frames
     ) -> Rows:
-        return point_rows(a, parameters["r_a"], b, parameters["r_b"])
+        return point_rows(a, b, parameters)
 
 
 @dataclass
@@ -340,13 +354,12 @@ class Revolute(Joint):
     def batch_rows(
         cls, joints: list[Joint], parameters: dict[str, np.ndarray], a: Frames, b: Frames
     ) -> Rows:
-        axis_b_in_a = _apply(relative_rotation(a, b), parameters["axis_b"])
-        misalignment = cross(parameters["axis"], axis_b_in_a)
+        relative = relative_rotation(a, b)
+        misalignment = cross(parameters["axis"], _apply(relative, parameters["axis_b"]))
         perpendicular = parameters["perpendicular"]
-        c = -np.einsum("jki,ji->jk", perpendicular, misalignment)
+        c = -_apply(perpendicular, misalignment)
         return stack_rows(
-            point_rows(a, parameters["r_a"], b, parameters["r_b"]),
-            angular_rows(a, b, perpendicular, c),
+            point_rows(a, b, parameters), angular_rows(a, b, perpendicular, c, relative)
         )
 
     def _angle_error(self, a: Pose, b: Pose) -> float:
@@ -394,7 +407,7 @@ class Universal(Joint):
         phi_b[:, 0, 3:] = -np.einsum("ji,jik->jk", h, b.R)
         bias = -np.einsum("ji,ji->j", h_dot, w_a - w_b)[:, None]
         angular = Rows(phi_a, phi_b, bias, np.einsum("ji,ji->j", n1, n2)[:, None])
-        return stack_rows(point_rows(a, parameters["r_a"], b, parameters["r_b"]), angular)
+        return stack_rows(point_rows(a, b, parameters), angular)
 
     def _angle_error(self, a: Pose, b: Pose) -> float:
         return float(abs(np.arcsin(np.clip((a.R @ self.axis) @ (b.R @ self.axis_b), -1, 1))))
