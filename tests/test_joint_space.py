@@ -15,6 +15,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 from scipy.linalg import null_space
+from threadpoolctl import threadpool_limits
 
 from orchestrator.coupling.assembly import Assembly
 from orchestrator.coupling.joints import (
@@ -28,6 +29,14 @@ from orchestrator.coupling.joints import (
 )
 from orchestrator.coupling.udwadia_kalaba import udwadia_kalaba
 from orchestrator.kinematics import rotation_matrix
+
+
+@pytest.fixture(autouse=True)
+def one_blas_thread():
+    """Small dense algebra, as in runs: BLAS on one thread."""
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield
+
 
 Joints = Callable[[list[str], Frames, np.random.Generator], list[Joint]]
 
@@ -131,8 +140,8 @@ def build(n_bodies: int, joints_of: Joints, seed: int) -> tuple[Assembly, Frames
 
 
 CASES = [
-    *[("chain", n, chain, seed) for n, seed in ((2, 0), (7, 1), (24, 2))],
-    *[("tree", n, tree, seed) for n, seed in ((5, 3), (16, 4), (30, 5))],
+    *[("chain", n, chain, seed) for n, seed in ((2, 0), (7, 1), (16, 2))],
+    *[("tree", n, tree, seed) for n, seed in ((5, 3), (12, 4), (20, 5))],
     ("weld ring", 6, weld_ring, 6),
     ("weld grid", 9, weld_grid, 7),
     ("hinge loop", 5, hinge_loop, 8),

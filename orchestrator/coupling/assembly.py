@@ -13,13 +13,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.sparse import csr_matrix
 
-from orchestrator.coupling.joint_space import JointSpace, independent_rows, spanning_forest
+from orchestrator.coupling.joint_space import (
+    JointSpace,
+    independent_rows,
+    smallest_multipliers,
+    spanning_forest,
+)
 from orchestrator.coupling.joints import WORLD, Frames, Joint, Pose
 from orchestrator.coupling.udwadia_kalaba import (
     block_diagonal,
     inverse_square_root,
-    pseudo_inverse,
     udwadia_kalaba,
 )
 from orchestrator.kinematics import rotate_quaternion, rotation_matrix
@@ -53,6 +58,17 @@ class Stacked:
         phi[rows, (6 * self.body_a[:, None]) % (n + 6) + columns] += self.phi_a
         phi[rows, (6 * self.body_b[:, None]) % (n + 6) + columns] += self.phi_b
         return phi[:, :n]
+
+    def sparse(self) -> csr_matrix:
+        """Phi as a sparse (m, 6N) matrix."""
+        m, n = len(self.b), 6 * self.n_bodies
+        rows = np.repeat(np.arange(m), 12)
+        columns = np.concatenate(
+            [6 * self.body_a[:, None] + np.arange(6), 6 * self.body_b[:, None] + np.arange(6)], 1
+        ).ravel()
+        values = np.concatenate([self.phi_a, self.phi_b], 1).ravel()
+        on_body = columns >= 0
+        return csr_matrix((values[on_body], (rows[on_body], columns[on_body])), shape=(m, n))
 
     def entries(self, keep: np.ndarray) -> np.ndarray:
         """Coefficients of rows ``keep`` on their body a, then on their body b (2k, 6)."""
@@ -300,14 +316,13 @@ class Assembly:
 
         With redundant rows the kept rows' multipliers are one of many that give the same
         generalized forces; the multipliers returned are the smallest (as the pseudo-inverse
-        gives them), found from those forces by a dense SVD.
+        gives them), found from those forces (``joint_space.smallest_multipliers``).
         """
         a_c, lam, s = self.constrained(poses, a_u, baumgarte)
         if self.full_rank or self.solver == "svd":
             return a_c, lam, s
-        phi = s.phi
-        forces = phi.T @ lam
-        return a_c, pseudo_inverse(phi.T, self.rank) @ forces, s
+        phi = s.sparse()
+        return a_c, smallest_multipliers(phi, phi.T @ lam), s
 
     def joint_forces(
         self, stacked: Stacked, lam: np.ndarray

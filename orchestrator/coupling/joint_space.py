@@ -21,14 +21,20 @@ from __future__ import annotations
 import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve
 from scipy.linalg.lapack import dpbtrf, dpbtrs, dpstrf
-from scipy.sparse import csr_matrix
+from scipy.sparse import csr_matrix, identity
 from scipy.sparse.csgraph import reverse_cuthill_mckee
+from scipy.sparse.linalg import splu
 
 # A loop row is redundant when the squared norm it keeps after projection onto the other
 # rows' span (the Schur complement's pivot) is below this fraction of the largest diagonal
 # of G: singular values below 1e-5 of the largest, far above round-off (1e-16) and far below
 # any geometric ratio of real joints.
 REDUNDANT = 1e-10
+# Regularization of Phi'Phi (relative to its largest diagonal) for the least-norm multipliers
+# and the number of refinements allowed: singular values of Phi down to 1e-3 of the largest
+# lose a factor 1e-2 per refinement.
+REFINED = 1e-8
+REFINEMENTS = 20
 
 
 def spanning_forest(body_a: np.ndarray, body_b: np.ndarray, n_bodies: int) -> np.ndarray:
@@ -163,3 +169,24 @@ class JointSpace:
         lam = np.concatenate([multipliers, multipliers])
         total = np.bincount(self._columns, (weighted * lam[:, None]).ravel(), self._n_columns)
         return total[: 6 * self.n_bodies].reshape(-1, 6)
+
+
+def smallest_multipliers(phi: csr_matrix, forces: np.ndarray) -> np.ndarray:
+    """The multipliers of least norm with Phi' lam = ``forces`` (forces in the row space).
+
+    lam = Phi z with Phi'Phi z = forces; Phi'Phi is singular along the assembly's free motions,
+    so z comes from the regularized K = Phi'Phi + eps I, refined until Phi'Phi z = forces
+    (each refinement shrinks the error along a singular value s of Phi by eps / (s^2 + eps);
+    the free motions, absent from ``forces``, add nothing to Phi z).
+    """
+    normal = (phi.T @ phi).tocsc()
+    eps = REFINED * float(normal.diagonal().max())
+    factor = splu((normal + eps * identity(normal.shape[0], format="csc")).tocsc())
+    z = np.zeros_like(forces)
+    scale = float(np.linalg.norm(forces))
+    for _ in range(REFINEMENTS):
+        residual = forces - normal @ z
+        if np.linalg.norm(residual) <= 1e-14 * scale:
+            break
+        z = z + factor.solve(residual)
+    return phi @ z
