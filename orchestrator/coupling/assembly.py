@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.sparse import csr_matrix
+from scipy.sparse import block_diag, csr_matrix
 
 from orchestrator.coupling.joint_space import (
     JointSpace,
@@ -190,8 +190,8 @@ class Assembly:
         if self._space is not None:
             return self._space
         layout = self._structure()
-        phi = self.stack(self._poses_at_change).phi
-        G = phi @ self.M_inv @ phi.T
+        phi = self.stack(self._poses_at_change).sparse()
+        G = (phi @ block_diag(self.inverse_blocks, format="csr") @ phi.T).toarray()
         if self.solver == "cholesky":
             keep = np.arange(len(G))
         else:
