@@ -273,8 +273,8 @@ class Assembly:
         the smallest change in the mass metric that moves Phi x by ``residual``."""
         space = self.joint_space()
         entries = s.entries(space.keep)
-        weighted = space.weighted(entries, self.inverse_blocks)
-        lam = space.solve(space.matrix(entries, weighted), residual[space.keep])
+        table, weighted = space.weighted(entries, self.inverse_blocks)
+        lam = space.solve(space.matrix(table, weighted), residual[space.keep])
         return space.body_forces(weighted, lam), lam
 
     def constrained(

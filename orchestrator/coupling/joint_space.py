@@ -90,8 +90,9 @@ class JointSpace:
     """The kept rows' G in band storage: its pattern, ordering and assembly.
 
     Rows are given by their bodies ``body_a``, ``body_b`` (indices, -1 the world); ``keep``
-    selects the independent rows. ``matrix`` builds G of the kept rows from the rows'
-    coefficients and the blocks of M^-1 by array operations only; ``solve`` factors and solves.
+    selects the independent rows. Each kept row has an entry (its 6 coefficients) on body a
+    and one on body b; every body gathers the entries on it into a table padded to the
+    largest count, so that G = sum over bodies of E_k M_k^-1 E_k' is one batched product.
     """
 
     def __init__(
@@ -100,54 +101,46 @@ class JointSpace:
         self.keep = keep
         m = len(keep)
         self.n_bodies = n_bodies
-        self.bodies = np.concatenate([body_a[keep], body_b[keep]])  # (row, side) entries
+        bodies = np.concatenate([body_a[keep], body_b[keep]])  # entries: (row, side)
         entry_rows = np.tile(np.arange(m), 2)
-        touching = [np.flatnonzero(self.bodies == k) for k in range(n_bodies)]
+        touching = [np.flatnonzero(bodies == k) for k in range(n_bodies)]
+        width = max((len(t) for t in touching), default=0)
+        padding = 2 * m  # the index of an all-zero entry
+        self.table = np.full((n_bodies, width), padding, dtype=int)
+        for k, t in enumerate(touching):
+            self.table[k, : len(t)] = t
+        rows = np.append(entry_rows, -1)[self.table]  # (N, width), -1: padding
+        first, second = rows[:, :, None], rows[:, None, :]
+        linked = (first >= 0) & (second >= 0)
         adjacency = csr_matrix(
-            (np.ones(sum(len(t) ** 2 for t in touching)),
-             (np.concatenate([np.repeat(entry_rows[t], len(t)) for t in touching] or [[]]),
-              np.concatenate([np.tile(entry_rows[t], len(t)) for t in touching] or [[]]))),
+            (np.ones(int(linked.sum())), (np.broadcast_to(first, linked.shape)[linked],
+                                          np.broadcast_to(second, linked.shape)[linked])),
             shape=(m, m),
         )  # fmt: skip
-        order = reverse_cuthill_mckee(adjacency, symmetric_mode=True)
-        position = np.empty(m, dtype=int)
-        position[order] = np.arange(m)
-        self.order = order
-        pairs = [
-            (u, v)
-            for t in touching
-            for u in t
-            for v in t
-            if position[entry_rows[u]] <= position[entry_rows[v]]
-        ]
-        self.u, self.v = (
-            (np.array(x, dtype=int) for x in zip(*pairs, strict=True))
-            if pairs
-            else (
-                np.zeros(0, dtype=int),
-                np.zeros(0, dtype=int),
-            )
-        )
-        i, k = position[entry_rows[self.u]], position[entry_rows[self.v]]  # i <= k
-        self._world = self.bodies < 0
-        self._blocks = np.where(self._world, 0, self.bodies)
-        body_or_world = np.where(self._world, n_bodies, self.bodies)
-        self._columns = ((6 * body_or_world)[:, None] + np.arange(6)).ravel()
-        self._n_columns = 6 * n_bodies + 6
+        self.order = reverse_cuthill_mckee(adjacency, symmetric_mode=True)
+        position = np.full(m + 1, -1)
+        position[self.order] = np.arange(m)
+        i, k = position[first], position[second]  # broadcast to (N, width, width)
+        upper = linked & (i <= k)
+        self.pairs = np.flatnonzero(upper)
+        i, k = np.broadcast_to(i, upper.shape)[upper], np.broadcast_to(k, upper.shape)[upper]
         self.band = int(np.max(k - i, initial=0))
         # Upper band storage of LAPACK: ab[band + i - k, k] = G[i, k] for i <= k.
         self.slot = (self.band + i - k) * m + k
         self.size = (self.band + 1) * m
 
-    def weighted(self, phi: np.ndarray, inverse_blocks: np.ndarray) -> np.ndarray:
-        """Each kept row's coefficients times its body's M^-1 block, per (row, side) entry."""
-        weighted = (phi[:, None, :] @ inverse_blocks[self._blocks])[:, 0, :]
-        weighted[self._world] = 0.0
-        return weighted
+    def weighted(
+        self, phi: np.ndarray, inverse_blocks: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Each body's table of entries E (N, width, 6) from the kept rows' coefficients
+        ``phi`` (on body a, then on body b), and E M^-1 (each body's block)."""
+        entries = np.concatenate([phi, np.zeros((1, 6))])[self.table]
+        return entries, entries @ inverse_blocks
 
-    def matrix(self, phi: np.ndarray, weighted: np.ndarray) -> np.ndarray:
+    def matrix(self, entries: np.ndarray, weighted: np.ndarray) -> np.ndarray:
         """G of the kept rows in band storage (rows in ``order``)."""
-        values = (weighted[self.u] * phi[self.v]).sum(axis=1)
+        blocks = weighted @ np.swapaxes(entries, 1, 2)
+        values = blocks.ravel()[self.pairs]
         m = len(self.keep)
         return np.bincount(self.slot, values, minlength=self.size).reshape(self.band + 1, m)
 
@@ -166,9 +159,8 @@ class JointSpace:
 
     def body_forces(self, weighted: np.ndarray, multipliers: np.ndarray) -> np.ndarray:
         """M^-1 Phi' lam (N, 6) of the kept rows' multipliers ``lam``."""
-        lam = np.concatenate([multipliers, multipliers])
-        total = np.bincount(self._columns, (weighted * lam[:, None]).ravel(), self._n_columns)
-        return total[: 6 * self.n_bodies].reshape(-1, 6)
+        lam = np.concatenate([multipliers, multipliers, [0.0]])[self.table]
+        return (np.swapaxes(weighted, 1, 2) @ lam[:, :, None])[:, :, 0]
 
 
 def smallest_multipliers(phi: csr_matrix, forces: np.ndarray) -> np.ndarray:
