@@ -349,7 +349,8 @@ class Assembly:
 
     def project_velocities(self, poses: list[Pose] | Frames) -> np.ndarray:
         """Velocities (N, 6) projected onto Phi nu = velocity (the prescribed one of driven
-        joints, else 0) in the mass metric."""
+        joints, else 0) in the mass metric. As a plastic impact this conserves the momentum
+        that the constraint forces cannot change and never adds kinetic energy."""
         frames = Frames.of(poses)
         if not self.joints:
             return frames.nu.copy()
