@@ -29,15 +29,19 @@ import numpy as np
 
 from orchestrator.coupling.joints import (
     JOINT_TYPES,
+    Frames,
+    Joint,
     Pose,
     Rows,
     Universal,
     angular_rows,
     axis_rotation,
+    cross,
     point_rows,
+    relative_rotation,
     rotation_vector,
+    stack_rows,
 )
-from orchestrator.kinematics import cross
 
 ANGLES = ("theta[1]", "theta[2]")
 RATES = ("omega[1]", "omega[2]")
@@ -61,38 +65,43 @@ class DrivenUniversal(Universal):
     n_rows: int = field(default=6, init=False)
     motion: JointMotion = field(default_factory=JointMotion, init=False)
 
-    def prescribed(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """R_rel (B -> A), w_p and its derivative (A's frame) of the present motion."""
-        m = self.motion
-        first = axis_rotation(self.axis, m.angle[0])
-        second = axis_rotation(self.axis_b, m.angle[1])
-        e2 = first @ self.relative @ self.axis_b
-        w = self.axis * m.rate[0] + e2 * m.rate[1]
+    @staticmethod
+    def prescribed(
+        parameters: dict[str, np.ndarray], motion: JointMotion | list[JointMotion]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """R_rel (B -> A), w_p and its derivative (A's frame) of the present motion of each
+        joint (shapes (J, 3, 3), (J, 3), (J, 3))."""
+        motions = [motion] if isinstance(motion, JointMotion) else motion
+        angle, rate, acceleration = (
+            np.array([getattr(m, f) for m in motions]) for f in ("angle", "rate", "acceleration")
+        )
+        axis, axis_b, relative = parameters["axis"], parameters["axis_b"], parameters["relative"]
+        first = axis_rotation(axis, angle[:, 0])
+        second = axis_rotation(axis_b, angle[:, 1])
+        e2 = np.einsum("jik,jk->ji", first @ relative, axis_b)
+        w = axis * rate[:, :1] + e2 * rate[:, 1:]
         w_dot = (
-            self.axis * m.acceleration[0]
-            + e2 * m.acceleration[1]
-            + m.rate[0] * m.rate[1] * cross(self.axis, e2)
+            axis * acceleration[:, :1]
+            + e2 * acceleration[:, 1:]
+            + (rate[:, 0] * rate[:, 1])[:, None] * cross(axis, e2)
         )
-        return first @ self.relative @ second, w, w_dot
+        return first @ relative @ second, w, w_dot
 
-    def _rotation_error(self, a: Pose, b: Pose, relative: np.ndarray) -> np.ndarray:
-        return rotation_vector(a.R.T @ b.R @ relative.T)
-
-    def rows(self, a: Pose, b: Pose) -> Rows:
-        relative, w, w_dot = self.prescribed()
-        point = point_rows(a, self.r_a, b, self.r_b)
-        turn = angular_rows(a, b, np.eye(3), -self._rotation_error(a, b, relative))
-        return Rows(
-            np.concatenate([point.phi_a, turn.phi_a]),
-            np.concatenate([point.phi_b, turn.phi_b]),
-            np.concatenate([point.b, turn.b - w_dot]),
-            np.concatenate([point.c, turn.c]),
-            np.concatenate([np.zeros(3), -w]),
-        )
+    @classmethod
+    def batch_rows(
+        cls, joints: list[Joint], parameters: dict[str, np.ndarray], a: Frames, b: Frames
+    ) -> Rows:
+        relative, w, w_dot = cls.prescribed(parameters, [j.motion for j in joints])
+        turned = relative_rotation(a, b)
+        error = rotation_vector(turned @ np.swapaxes(relative, 1, 2))
+        point = point_rows(a, b, parameters)
+        turn = angular_rows(a, b, None, -error, turned)
+        turn = Rows(turn.phi_a, turn.phi_b, turn.b - w_dot, turn.c, -w)
+        return stack_rows(point, turn)
 
     def _angle_error(self, a: Pose, b: Pose) -> float:
-        relative, _, _ = self.prescribed()
-        return float(np.linalg.norm(self._rotation_error(a, b, relative)))
+        relative = self.prescribed(self.parameters([self]), self.motion)[0][0]
+        return float(np.linalg.norm(rotation_vector(a.R.T @ b.R @ relative.T)))
 
     def torques(self, a: Pose, b: Pose, on_b: np.ndarray) -> np.ndarray:
         """Joint torques (N.m) about ``axis`` and ``axis_b``: the constraint moment on B about

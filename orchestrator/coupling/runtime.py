@@ -20,7 +20,7 @@ import numpy as np
 
 from orchestrator.coupling.assembly import Assembly
 from orchestrator.coupling.driven import Drive, DrivenUniversal, actuator_indices
-from orchestrator.coupling.joints import JOINT_TYPES, WORLD, Joint, Pose, Revolute
+from orchestrator.coupling.joints import JOINT_TYPES, WORLD, Frames, Joint, Pose, Revolute
 from orchestrator.coupling.motors import JointMotors, Motor
 from orchestrator.coupling.placement import check_rotation, placed_pose, quaternion
 from orchestrator.errors import ScenarioError
@@ -249,7 +249,7 @@ class ConstraintCoupling:
 
     # -- state access -----------------------------------------------------------------------
 
-    def poses(self, x: np.ndarray, dx: np.ndarray | None = None) -> list[Pose]:
+    def poses(self, x: np.ndarray, dx: np.ndarray | None = None) -> Frames:
         """Poses of all bodies in the state vector ``x``; driven joints take their motion from
         their actuators' states in ``x`` (and accelerations in ``dx``, when given)."""
         for drive in self.drives:
@@ -326,7 +326,7 @@ class ConstraintCoupling:
         if not self.assembly.joints:
             return
         poses = self.poses(x, dx)
-        a_c, _, _ = self.assembly.accelerations(
+        a_c, _, _ = self.assembly.constrained(
             poses, self._unconstrained(dx), tuple(self.config.baumgarte)
         )
         dx[self._nu] = a_c.reshape(-1, 6)

@@ -5,15 +5,16 @@ accelerations a_u and constraints Phi a = b:
 
     a_c = a_u + M^(-1/2) (Phi M^(-1/2))^+ (b - Phi a_u)            (thesis eq. 3.55)
 
-The pseudo-inverse copes with redundant rows (closed kinematic loops). When Phi has full row
-rank the same result is a_u + M^-1 Phi' (Phi M^-1 Phi')^-1 (b - Phi a_u), solved here by a
-Cholesky factorization. Both return the multipliers lambda with M (a_c - a_u) = Phi' lambda.
+The pseudo-inverse copes with redundant rows (closed kinematic loops); it returns the
+multipliers lambda with M (a_c - a_u) = Phi' lambda. This dense form is the reference; an
+assembly solves the same equation in sparse joint space (``joint_space.py``): with
+independent rows, a_c = a_u + M^-1 Phi' (Phi M^-1 Phi')^-1 (b - Phi a_u).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve, eigh, svd
+from scipy.linalg import eigh, svd
 
 RCOND = 1e-10
 
@@ -50,28 +51,6 @@ def udwadia_kalaba(
     A_pinv = pseudo_inverse(A, rank)
     y = A_pinv @ (b - phi @ a_u)
     return a_u + M_inv_sqrt @ y, A_pinv.T @ y
-
-
-def udwadia_kalaba_cholesky(
-    a_u: np.ndarray, phi: np.ndarray, b: np.ndarray, M_inv: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """The same for full-row-rank Phi, by a Cholesky factorization of Phi M^-1 Phi'."""
-    phi_m = phi @ M_inv
-    lam = cho_solve(cho_factor(phi_m @ phi.T), b - phi @ a_u)
-    return a_u + phi_m.T @ lam, lam
-
-
-def project_onto_nullspace(
-    nu: np.ndarray, phi: np.ndarray, M_inv: np.ndarray, target: np.ndarray | None = None
-) -> np.ndarray:
-    """The velocity closest to ``nu`` in the mass metric with Phi nu = target (default 0).
-
-    This is the plastic impact of a new constraint: it conserves the momentum that the
-    constraint forces cannot change, and never adds kinetic energy.
-    """
-    residual = phi @ nu - (0.0 if target is None else target)
-    phi_m = phi @ M_inv
-    return nu - phi_m.T @ (pseudo_inverse(phi_m @ phi.T) @ residual)
 
 
 def block_diagonal(blocks: list[np.ndarray]) -> np.ndarray:
