@@ -267,7 +267,15 @@ class Master:
             instance.write(port)
 
     def run(self, x0: np.ndarray) -> np.ndarray:
-        """Run from ``x0`` to the stop time; returns the final state.
+        """Run from ``x0`` to the stop time; returns the final state. The small dense algebra
+        of controllers and coupling runs on one BLAS thread (more threads only slow it)."""
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(limits=1, user_api="blas"):
+            return self._run(x0)
+
+    def _run(self, x0: np.ndarray) -> np.ndarray:
+        """The run loop of :meth:`run`.
 
         Time advances on a grid of ticks (the largest step dividing every sample time, the
         output interval and the scheduled event times, down to 1e-9 s), so sample instants

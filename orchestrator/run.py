@@ -132,10 +132,7 @@ def _run_locked(
         time_reached = sim.start_time
         started = clock.perf_counter()
         try:
-            from threadpoolctl import threadpool_limits
-
-            with threadpool_limits(limits=1, user_api="blas"):  # small dense algebra: one thread
-                final = master.run(x0)
+            final = master.run(x0)
             time_reached = sim.stop_time
         except KeyboardInterrupt:
             time_reached = master.time
