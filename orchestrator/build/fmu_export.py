@@ -249,7 +249,7 @@ def export_fmu(
                 files,
                 dict(
                     include_dirs=[str(FMI_HEADERS)],
-                    compiler_options=dict(flags=["-O2", "-w"]),
+                    compiler_options=dict(flags=["-O2", "-w", "-lm"]),
                 ),
             )
         except RuntimeError as exc:
