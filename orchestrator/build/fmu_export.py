@@ -1,31 +1,24 @@
-"""Export a causalized model as an FMI 3.0 Model Exchange FMU through CasADi's DaeBuilder.
+"""Causalize a model into CasADi's DaeBuilder and export it as FMI 2.0 and 3.0 FMUs.
 
-CasADi writes C sources and a ``modelDescription.xml``; gcc compiles them into the binary.
-Before packing, the model description is completed (description, units) and CasADi's internal
-helper variables get legal structured names, so that the FMU passes ``fmpy validate``.
+The DaeBuilder holds the explicit model; CasADi generates its C code (``model_code``) and the
+project's FMI layer turns it into FMUs with Model Exchange and Co-Simulation (``fmu_package``).
 """
 
 from __future__ import annotations
 
 import math
 import re
-import tempfile
-import xml.etree.ElementTree as ET
-import zipfile
-from contextlib import chdir
 from dataclasses import dataclass
 from pathlib import Path
 
 import casadi as ca
-import fmpy
 from pymoca.backends.casadi.model import Model, Variable
 
 from orchestrator.build.causalize import causalize, scalarize
+from orchestrator.build.fmu_package import package_fmus
+from orchestrator.build.model_code import model_code
 from orchestrator.build.modelica import VariableInfo
-from orchestrator.build.units import unit_definitions
 from orchestrator.errors import BuildError
-
-FMI_HEADERS = Path(fmpy.__file__).parent / "c-code"
 
 
 def _declared(name: str) -> str:
@@ -185,79 +178,17 @@ def _is_nan(value: object) -> bool:
     return isinstance(value, float) and math.isnan(value)
 
 
-def _complete_description(xml_path: Path, description: str) -> None:
-    """Add the model description and unit definitions; give helper variables legal names."""
-    tree = ET.parse(xml_path)
-    root = tree.getroot()
-    if description:
-        root.set("description", description)
-    root.set("generationTool", "murcosim (pymoca + CasADi)")
-    variables = root.find("ModelVariables")
-    for var in list(variables):
-        if var.get("name", "").startswith("__assign__"):
-            # CasADi's internal assignment helpers (``__assign__h[1]__``): not model variables,
-            # and their names are illegal under the structured naming convention.
-            variables.remove(var)
-    exact = {
-        v.get("valueReference") for v in root.find("ModelVariables") if v.get("initial") == "exact"
-    }
-    structure = root.find("ModelStructure")
-    for unknown in structure.findall("InitialUnknown"):
-        # FMI 3: states with an exact start value are not initial unknowns.
-        if unknown.get("valueReference") in exact:
-            structure.remove(unknown)
-    units = sorted({v.get("unit") for v in root.find("ModelVariables") if v.get("unit")})
-    if units:
-        position = list(root).index(root.find("ModelVariables"))
-        root.insert(position, unit_definitions(units))
-    ET.indent(tree)
-    tree.write(xml_path, xml_declaration=True, encoding="UTF-8")
-
-
-SET_TIME = "  m->t = time;\n"
-
-
-def _outputs_follow_time(wrapper: Path) -> None:
-    """Make ``fmi3SetTime`` mark the outputs as stale, as setting a variable does.
-
-    CasADi's FMU wrapper re-evaluates the model only after a variable was set, so an FMU whose
-    outputs depend on time (an ocean wave field without states) would keep returning the values
-    of the previous time.
-    """
-    source = wrapper.read_text()
-    if source.count(SET_TIME) != 1:
-        raise BuildError(f"{wrapper.name}: unexpected CasADi fmi3SetTime, cannot patch it")
-    wrapper.write_text(source.replace(SET_TIME, SET_TIME + "  m->up_to_date = 0;\n"))
-
-
-def export_fmu(
+def export_fmus(
     model_name: str,
     model: Model,
     info: dict[str, VariableInfo],
     description: str,
-    target: Path,
-) -> Path:
-    """Causalize, export, compile and pack ``model_name`` into ``target`` (an ``.fmu`` path)."""
+    targets: dict[str, Path],
+) -> list[Path]:
+    """Causalize ``model_name`` and write one FMU per FMI version of ``targets``.
+
+    ``targets`` maps ``"2.0"`` / ``"3.0"`` to ``.fmu`` paths; every FMU offers Model Exchange
+    and Co-Simulation.
+    """
     dae = build_dae(model_name, model, info)
-    target = target.resolve()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="murcosim-build-") as tmp, chdir(tmp):
-        try:
-            files = dae.export_fmu(dict(no_warning=True, with_serialization=False))
-            _outputs_follow_time(Path(tmp) / f"{dae.name()}_wrap.c")
-            files = dae.compile_fmu(
-                files,
-                dict(
-                    include_dirs=[str(FMI_HEADERS)],
-                    compiler_options=dict(flags=["-O2", "-w", "-lm"]),
-                ),
-            )
-        except RuntimeError as exc:
-            raise BuildError(f"{model_name}: CasADi could not export the FMU: {exc}") from exc
-        _complete_description(Path(tmp) / "modelDescription.xml", description)
-        partial = target.with_suffix(".fmu.part")
-        with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
-            for local, inside in sorted(files.items()):
-                archive.write(Path(tmp) / local, inside.removeprefix("./"))
-        partial.replace(target)
-    return target
+    return package_fmus(model_code(dae, description), targets)

@@ -1,0 +1,311 @@
+/* Instance life cycle, variable access, FMU state and the embedded Dormand-Prince 5(4)
+ * integrator of a murcosim model; see model_core.h. No FMI types here: the FMI 2.0 and 3.0
+ * layers map their calls onto these functions.
+ */
+#include "model_core.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+#define STATE_MAGIC 0x4d435331u /* "MCS1" */
+#define MAX_STEPS_PER_CALL 1000000L
+
+static const double START[N_VALUES] = START_VALUES;
+static const unsigned char SETTABLE[N_VALUES] = SETTABLE_VALUES;
+
+void core_log(Core* m, CoreStatus status, const char* format, ...) {
+    char message[512];
+    va_list args;
+    if (!m->logger || (status == CORE_OK && !m->logging_on)) return;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    m->logger(m->environment, m->instance_name, status, message);
+}
+
+void core_reset(Core* m) {
+    memcpy(m->s.v, START, sizeof START);
+    m->s.h_internal = 0.0;
+    m->s.up_to_date = 0;
+    m->s.mode = MODE_INSTANTIATED;
+}
+
+Core* core_new(const char* instance_name, void* environment, CoreLogger logger, int logging_on,
+               int co_simulation) {
+    Core* m = (Core*)calloc(1, sizeof(Core));
+    if (!m) return NULL;
+    snprintf(m->instance_name, sizeof m->instance_name, "%s", instance_name ? instance_name : "");
+    m->environment = environment;
+    m->logger = logger;
+    m->logging_on = logging_on;
+    m->co_simulation = co_simulation;
+    core_reset(m);
+    return m;
+}
+
+void core_free(Core* m) { free(m); }
+
+/* dx/dt at (t, x) with the instance's inputs and parameters; w when w_out is not NULL. */
+static int evaluate(Core* m, double t, const double* x, double* dx, double* w_out) {
+    m->arg[0] = &t;
+    m->arg[1] = x;
+    m->arg[2] = &m->s.v[VR_U];
+    m->arg[3] = &m->s.v[VR_P];
+    m->res[0] = dx;
+    m->res[1] = w_out;
+    return model_eval(m->arg, m->res, m->iw, m->w, 0);
+}
+
+static CoreStatus update(Core* m) {
+    if (m->s.up_to_date) return CORE_OK;
+    if (evaluate(m, m->s.v[VR_TIME], &m->s.v[VR_X], &m->s.v[VR_DX], &m->s.v[VR_W])) {
+        core_log(m, CORE_ERROR, "evaluation of the model equations failed");
+        return CORE_ERROR;
+    }
+    m->s.up_to_date = 1;
+    return CORE_OK;
+}
+
+CoreStatus core_get(Core* m, const unsigned int* vr, size_t n, double* values) {
+    size_t i;
+    if (n && update(m) != CORE_OK) return CORE_ERROR;
+    for (i = 0; i < n; i++) {
+        if (vr[i] >= N_VALUES) {
+            core_log(m, CORE_ERROR, "no Float64 variable has value reference %u", vr[i]);
+            return CORE_ERROR;
+        }
+        values[i] = m->s.v[vr[i]];
+    }
+    return CORE_OK;
+}
+
+CoreStatus core_set(Core* m, const unsigned int* vr, size_t n, const double* values) {
+    size_t i;
+    for (i = 0; i < n; i++) {
+        if (vr[i] >= N_VALUES || !SETTABLE[vr[i]]) {
+            core_log(m, CORE_ERROR, "variable with value reference %u cannot be set", vr[i]);
+            return CORE_ERROR;
+        }
+    }
+    for (i = 0; i < n; i++) m->s.v[vr[i]] = values[i];
+    if (n) m->s.up_to_date = 0;
+    return CORE_OK;
+}
+
+CoreStatus core_set_time(Core* m, double time) {
+    m->s.v[VR_TIME] = time;
+    m->s.up_to_date = 0;
+    return CORE_OK;
+}
+
+static CoreStatus check_states(Core* m, size_t n) {
+    if (n != NX) {
+        core_log(m, CORE_ERROR, "the model has %d continuous states, not %zu", NX, n);
+        return CORE_ERROR;
+    }
+    return CORE_OK;
+}
+
+CoreStatus core_set_states(Core* m, const double* x, size_t n) {
+    if (check_states(m, n) != CORE_OK) return CORE_ERROR;
+    if (n) memcpy(&m->s.v[VR_X], x, n * sizeof(double));
+    m->s.up_to_date = 0;
+    return CORE_OK;
+}
+
+CoreStatus core_get_states(Core* m, double* x, size_t n) {
+    if (check_states(m, n) != CORE_OK) return CORE_ERROR;
+    if (n) memcpy(x, &m->s.v[VR_X], n * sizeof(double));
+    return CORE_OK;
+}
+
+CoreStatus core_get_derivatives(Core* m, double* dx, size_t n) {
+    if (check_states(m, n) != CORE_OK || update(m) != CORE_OK) return CORE_ERROR;
+    if (n) memcpy(dx, &m->s.v[VR_DX], n * sizeof(double));
+    return CORE_OK;
+}
+
+CoreStatus core_get_nominals(Core* m, double* nominals, size_t n) {
+    size_t i;
+    if (check_states(m, n) != CORE_OK) return CORE_ERROR;
+    for (i = 0; i < n; i++) nominals[i] = 1.0;
+    return CORE_OK;
+}
+
+/* Seed vector over (t, p, u, x) in value-reference order; the sensitivity is read from the
+ * directional derivative of (dx/dt, w). States, inputs, parameters and time are knowns. */
+CoreStatus core_directional(Core* m, const unsigned int* unknowns, size_t n_unknowns,
+                            const unsigned int* knowns, size_t n_knowns, const double* seed,
+                            double* sensitivity) {
+    double d_in[VR_DX];
+    double d_out[N_VALUES - VR_DX];
+    size_t i;
+    memset(d_in, 0, sizeof d_in);
+    for (i = 0; i < n_knowns; i++) {
+        if (knowns[i] >= VR_DX) {
+            core_log(m, CORE_ERROR, "value reference %u is not a known of the model", knowns[i]);
+            return CORE_ERROR;
+        }
+        d_in[knowns[i]] = seed[i];
+    }
+    for (i = 0; i < n_unknowns; i++) {
+        if (unknowns[i] >= N_VALUES || unknowns[i] == VR_TIME) {
+            core_log(m, CORE_ERROR, "value reference %u is not an unknown", unknowns[i]);
+            return CORE_ERROR;
+        }
+    }
+    m->arg[0] = &m->s.v[VR_TIME];
+    m->arg[1] = &m->s.v[VR_X];
+    m->arg[2] = &m->s.v[VR_U];
+    m->arg[3] = &m->s.v[VR_P];
+    m->arg[4] = &d_in[VR_TIME];
+    m->arg[5] = &d_in[VR_X];
+    m->arg[6] = &d_in[VR_U];
+    m->arg[7] = &d_in[VR_P];
+    m->res[0] = d_out;
+    m->res[1] = d_out + NX;
+    if (model_jvp(m->arg, m->res, m->iw, m->w, 0)) {
+        core_log(m, CORE_ERROR, "evaluation of the directional derivative failed");
+        return CORE_ERROR;
+    }
+    for (i = 0; i < n_unknowns; i++) {
+        unsigned int r = unknowns[i];
+        /* Unknowns that are states, inputs or parameters are knowns themselves. */
+        sensitivity[i] = r >= VR_DX ? (r < VR_TOLERANCE ? d_out[r - VR_DX] : 0.0) : d_in[r];
+    }
+    return CORE_OK;
+}
+
+/* Dormand-Prince 5(4) coefficients: J. R. Dormand, P. J. Prince, "A family of embedded
+ * Runge-Kutta formulae", J. Comput. Appl. Math. 6(1), 1980. */
+static const double C[7] = {0.0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1.0, 1.0};
+static const double A[7][6] = {
+    {0, 0, 0, 0, 0, 0},
+    {1.0 / 5, 0, 0, 0, 0, 0},
+    {3.0 / 40, 9.0 / 40, 0, 0, 0, 0},
+    {44.0 / 45, -56.0 / 15, 32.0 / 9, 0, 0, 0},
+    {19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729, 0, 0},
+    {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656, 0},
+    {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84}};
+/* Difference between the 5th order weights (row 6 of A) and the embedded 4th order ones. */
+static const double E[7] = {71.0 / 57600,      0, -71.0 / 16695, 71.0 / 1920,
+                            -17253.0 / 339200, 22.0 / 525, -1.0 / 40};
+
+/* One trial step of size h from (t, x) with k[0] = f(t, x); x_trial and the error norm
+ * (weighted RMS, tolerance on relative and absolute error alike) are the result. */
+static int dopri_trial(Core* m, double t, const double* x, double h, double tol, double* norm) {
+    int s, j, i;
+    double sum = 0.0;
+    for (s = 1; s < 7; s++) {
+        for (i = 0; i < NX; i++) {
+            double acc = x[i];
+            for (j = 0; j < s; j++) acc += h * A[s][j] * m->k[j][i];
+            m->x_trial[i] = acc;
+        }
+        if (evaluate(m, t + C[s] * h, m->x_trial, m->k[s], NULL)) return 1;
+    }
+    for (i = 0; i < NX; i++) {
+        double err = 0.0, scale;
+        for (s = 0; s < 7; s++) err += h * E[s] * m->k[s][i];
+        scale = tol + tol * fmax(fabs(x[i]), fabs(m->x_trial[i]));
+        sum += (err / scale) * (err / scale);
+    }
+    *norm = sqrt(sum / (NX > 0 ? NX : 1));
+    return 0;
+}
+
+CoreStatus core_do_step(Core* m, double t0, double h) {
+    double* x = &m->s.v[VR_X];
+    const double tol = m->s.v[VR_TOLERANCE];
+    const double max_step = m->s.v[VR_MAX_STEP];
+    const double t_end = t0 + h;
+    double t = t0, step, norm;
+    long n_steps = 0;
+    int i;
+    if (!(h >= 0.0) || !(tol > 0.0) || !(max_step > 0.0)) {
+        core_log(m, CORE_ERROR, "doStep: need h >= 0, solver tolerance > 0, max step > 0");
+        return CORE_ERROR;
+    }
+    if (NX == 0 || h == 0.0) {
+        core_set_time(m, t_end);
+        return update(m);
+    }
+    if (evaluate(m, t, x, m->k[0], NULL)) return CORE_ERROR;
+    step = m->s.h_internal > 0.0 ? m->s.h_internal : fmin(h, max_step);
+    while (t < t_end) {
+        double trial = fmin(step, max_step);
+        int last = 0;
+        if (t + trial >= t_end - 1e-12 * fmax(1.0, fabs(t_end))) {
+            trial = t_end - t; /* never past the communication point */
+            last = 1;
+        }
+        if (++n_steps > MAX_STEPS_PER_CALL || dopri_trial(m, t, x, trial, tol, &norm)) {
+            core_log(m, CORE_ERROR, "doStep: integration failed at t = %g s", t);
+            return CORE_ERROR;
+        }
+        if (!isfinite(norm)) norm = 1e10;
+        if (norm <= 1.0) {
+            for (i = 0; i < NX; i++) x[i] = m->x_trial[i];
+            t = last ? t_end : t + trial;
+            memcpy(m->k[0], m->k[6], sizeof m->k[0]); /* first same as last */
+            if (!last || trial >= step)
+                step = trial * fmin(5.0, fmax(0.2, 0.9 * pow(fmax(norm, 1e-10), -0.2)));
+        } else {
+            step = trial * fmax(0.2, 0.9 * pow(norm, -0.2));
+            if (step < 1e-14 * fmax(1.0, fabs(t))) {
+                core_log(m, CORE_ERROR, "doStep: step size underflow at t = %g s", t);
+                return CORE_ERROR;
+            }
+        }
+    }
+    m->s.h_internal = step;
+    core_set_time(m, t_end);
+    return update(m);
+}
+
+size_t core_serialized_size(void) { return 2 * sizeof(unsigned int) + sizeof(CoreSnapshot); }
+
+CoreSnapshot* core_save(Core* m) {
+    CoreSnapshot* state = (CoreSnapshot*)malloc(sizeof(CoreSnapshot));
+    if (state) *state = m->s;
+    else core_log(m, CORE_ERROR, "out of memory for an FMU state");
+    return state;
+}
+
+CoreStatus core_restore(Core* m, const CoreSnapshot* state) {
+    if (!state) return CORE_ERROR;
+    m->s = *state;
+    return CORE_OK;
+}
+
+CoreStatus core_serialize(const CoreSnapshot* state, unsigned char* bytes, size_t size) {
+    const unsigned int header[2] = {STATE_MAGIC, (unsigned int)N_VALUES};
+    if (!state || size < core_serialized_size()) return CORE_ERROR;
+    memcpy(bytes, header, sizeof header);
+    memcpy(bytes + sizeof header, state, sizeof(CoreSnapshot));
+    return CORE_OK;
+}
+
+CoreStatus core_deserialize(Core* m, const unsigned char* bytes, size_t size,
+                            CoreSnapshot** state) {
+    unsigned int header[2];
+    if (size != core_serialized_size()) {
+        core_log(m, CORE_ERROR, "serialized FMU state has %zu bytes, expected %zu", size,
+                 core_serialized_size());
+        return CORE_ERROR;
+    }
+    memcpy(header, bytes, sizeof header);
+    if (header[0] != STATE_MAGIC || header[1] != N_VALUES) {
+        core_log(m, CORE_ERROR, "serialized FMU state belongs to another model");
+        return CORE_ERROR;
+    }
+    if (!*state) *state = (CoreSnapshot*)malloc(sizeof(CoreSnapshot));
+    if (!*state) return CORE_ERROR;
+    memcpy(*state, bytes + sizeof header, sizeof(CoreSnapshot));
+    return CORE_OK;
+}

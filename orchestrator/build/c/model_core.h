@@ -1,0 +1,81 @@
+/* Instance of a murcosim model, shared by the FMI 2.0 and FMI 3.0 layers.
+ *
+ * Every variable lives in one array v[] indexed by its value reference: time, parameters,
+ * inputs, continuous states x, their derivatives dx/dt, dependent variables, then the two
+ * Co-Simulation solver parameters. The model equations are CasADi's generated functions
+ * model_eval (t, x, u, p) -> (dx/dt, w) and model_jvp, its forward directional derivative.
+ * The per-model sizes and start values come from model_config.h, written by the build.
+ */
+#ifndef MURCOSIM_MODEL_CORE_H
+#define MURCOSIM_MODEL_CORE_H
+
+#include <stddef.h>
+
+#include "model_config.h"
+
+typedef enum { CORE_OK = 0, CORE_WARNING = 1, CORE_ERROR = 3 } CoreStatus;
+
+typedef enum {
+    MODE_INSTANTIATED,
+    MODE_INITIALIZATION,
+    MODE_EVENT,
+    MODE_CONTINUOUS_TIME,
+    MODE_STEP,
+    MODE_TERMINATED
+} CoreMode;
+
+typedef void (*CoreLogger)(void* environment, const char* instance, CoreStatus status,
+                           const char* message);
+
+/* The part of an instance that an FMU state saves and restores. */
+typedef struct {
+    double v[N_VALUES];   /* all variables by value reference, SI units of the model */
+    double h_internal;    /* last proposed internal step of the embedded integrator, s */
+    int up_to_date;       /* dx/dt and w are consistent with t, x, u, p */
+    int mode;             /* CoreMode */
+} CoreSnapshot;
+
+typedef struct {
+    CoreSnapshot s;
+    char instance_name[128];
+    void* environment;
+    CoreLogger logger;
+    int logging_on;
+    int co_simulation;
+    /* CasADi work arrays, shared by model_eval and model_jvp */
+    const double* arg[SZ_ARG];
+    double* res[SZ_RES];
+    long long iw[SZ_IW > 0 ? SZ_IW : 1];
+    double w[SZ_W > 0 ? SZ_W : 1];
+    /* Dormand-Prince stages and trial state */
+    double k[7][NX > 0 ? NX : 1];
+    double x_trial[NX > 0 ? NX : 1];
+    double x_err[NX > 0 ? NX : 1];
+} Core;
+
+Core* core_new(const char* instance_name, void* environment, CoreLogger logger, int logging_on,
+               int co_simulation);
+void core_free(Core* m);
+void core_reset(Core* m);
+void core_log(Core* m, CoreStatus status, const char* format, ...);
+
+CoreStatus core_get(Core* m, const unsigned int* vr, size_t n, double* values);
+CoreStatus core_set(Core* m, const unsigned int* vr, size_t n, const double* values);
+CoreStatus core_set_time(Core* m, double time);
+CoreStatus core_set_states(Core* m, const double* x, size_t n);
+CoreStatus core_get_states(Core* m, double* x, size_t n);
+CoreStatus core_get_derivatives(Core* m, double* dx, size_t n);
+CoreStatus core_get_nominals(Core* m, double* nominals, size_t n);
+CoreStatus core_directional(Core* m, const unsigned int* unknowns, size_t n_unknowns,
+                            const unsigned int* knowns, size_t n_knowns, const double* seed,
+                            double* sensitivity);
+CoreStatus core_do_step(Core* m, double t0, double h);
+
+size_t core_serialized_size(void);
+CoreSnapshot* core_save(Core* m);
+CoreStatus core_restore(Core* m, const CoreSnapshot* state);
+CoreStatus core_serialize(const CoreSnapshot* state, unsigned char* bytes, size_t size);
+CoreStatus core_deserialize(Core* m, const unsigned char* bytes, size_t size,
+                            CoreSnapshot** state);
+
+#endif
