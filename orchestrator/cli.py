@@ -15,7 +15,8 @@ DEFAULT_FMUS = Path("fmus")
 def _build(args: argparse.Namespace) -> None:
     from orchestrator.build import build_library
 
-    build_library(args.library, args.out, backend=args.backend, force=args.force)
+    versions = tuple(f"{v}.0" for v in args.fmi) if args.fmi else None
+    build_library(args.library, args.out, backend=args.backend, force=args.force, versions=versions)
 
 
 def _run(args: argparse.Namespace) -> None:
@@ -177,6 +178,13 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--out", type=Path, default=DEFAULT_FMUS, help="FMU output folder")
     b.add_argument("--backend", default="pymoca", choices=["pymoca", "openmodelica"])
     b.add_argument("--force", action="store_true", help="rebuild even if up to date")
+    b.add_argument(
+        "--fmi",
+        action="append",
+        choices=["2", "3"],
+        help="FMI version to write, repeatable (default: 3 -> OUT/<Name>.fmu and "
+        "2 -> OUT/fmi2/<Name>.fmu, each with Model Exchange and Co-Simulation)",
+    )
     b.set_defaults(func=_build)
     r = sub.add_parser("run", help="run a scenario file")
     r.add_argument("scenario", type=Path)

@@ -29,7 +29,9 @@ def functions(tmp_path_factory):
     folder = tmp_path_factory.mktemp("math") / "Tiny"
     folder.mkdir()
     (folder / "package.mo").write_text(FUNCTIONS)
-    (path,) = build_library(folder, folder.parent / "fmus", report=lambda _: None)
+    (path,) = build_library(
+        folder, folder.parent / "fmus", report=lambda _: None, versions=("3.0",)
+    )
     fmu = FMU(path)
     instance = fmu.instantiate("f")
     instance.initialize(0.0)

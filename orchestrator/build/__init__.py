@@ -62,16 +62,19 @@ def build_library(
     backend: str = "pymoca",
     force: bool = False,
     report: Callable[[str], None] = print,
-    versions: tuple[str, ...] = FMI_VERSIONS,
+    versions: tuple[str, ...] | None = None,
 ) -> list[Path]:
     """Export every model of ``library`` into ``out``; returns the FMU paths (FMI 3.0 ones
     first when both versions are built).
 
     Up-to-date FMUs (same source hash and versions, files present) are kept unless ``force``
-    is set. The OpenModelica backend writes FMI 3.0 only.
+    is set. ``versions`` selects FMI versions, by default all the backend offers: both for
+    pymoca, FMI 3.0 for OpenModelica.
     """
     if backend not in BACKENDS:
         raise BuildError(f"unknown backend '{backend}', expected one of {', '.join(BACKENDS)}")
+    if versions is None:
+        versions = ("3.0",) if backend == "openmodelica" else FMI_VERSIONS
     if not versions or set(versions) - set(FMI_VERSIONS):
         raise BuildError(f"FMI versions {versions}: expected some of {', '.join(FMI_VERSIONS)}")
     if backend == "openmodelica" and set(versions) != {"3.0"}:
