@@ -1,0 +1,307 @@
+"""The build's FMI 2.0 and 3.0 FMUs through Model Exchange and Co-Simulation, in FMPy, in a C
+host and in a second importer (the ecos engine)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import zipfile
+
+import numpy as np
+import pytest
+from conftest import LIBRARY
+from fmpy import extract, read_model_description, simulate_fmu
+from fmpy.fmi2 import FMU2Model, FMU2Slave
+from fmpy.fmi3 import FMU3Model, FMU3Slave
+from fmpy.validation import validate_fmu
+
+from orchestrator.build import fmu_name, fmu_path
+from orchestrator.build.fmu_package import FMI_HEADERS
+from orchestrator.build.modelica import load_library
+
+MODELS = [fmu_name(m) for m in load_library(LIBRARY).models()]
+VERSIONS = ["2.0", "3.0"]
+TAU = [15.0, 4.0, -2.0, 0.1, 0.2, -0.5]  # N, N, N, N m, N m, N m: the forced vehicle run
+
+
+class Instance:
+    """One FMPy instance of an FMU in either FMI version, with version-neutral calls."""
+
+    def __init__(self, path, interface: str) -> None:
+        md = read_model_description(str(path))
+        self.fmi2 = md.fmiVersion == "2.0"
+        self.vr = {v.name: v.valueReference for v in md.modelVariables}
+        cs = interface == "CoSimulation"
+        cls = {(True, True): FMU2Slave, (True, False): FMU2Model}.get((self.fmi2, cs))
+        cls = cls or (FMU3Slave if cs else FMU3Model)
+        self.fmu = cls(
+            guid=md.guid if self.fmi2 else md.instantiationToken,
+            unzipDirectory=extract(str(path)),
+            modelIdentifier=md.modelExchange.modelIdentifier,
+            instanceName="probe",
+        )
+        self.fmu.instantiate()
+        if self.fmi2:
+            self.fmu.setupExperiment(startTime=0.0)
+        self.fmu.enterInitializationMode()
+
+    def start(self, values: dict[str, float]) -> Instance:
+        self.set(values)
+        self.fmu.exitInitializationMode()
+        if isinstance(self.fmu, FMU2Model | FMU3Model):
+            self.fmu.enterContinuousTimeMode()
+        return self
+
+    def set(self, values: dict[str, float]) -> None:
+        if values:
+            refs = [self.vr[n] for n in values]
+            (self.fmu.setReal if self.fmi2 else self.fmu.setFloat64)(refs, list(values.values()))
+
+    def get(self, names: list[str]) -> np.ndarray:
+        refs = [self.vr[n] for n in names]
+        return np.array((self.fmu.getReal if self.fmi2 else self.fmu.getFloat64)(refs))
+
+    def step(self, t: float, h: float) -> None:
+        self.fmu.doStep(t, h)
+
+    def save(self) -> bytes:
+        if self.fmi2:
+            state = self.fmu.getFMUstate()
+            data = self.fmu.serializeFMUstate(state)
+            self.fmu.freeFMUstate(state)
+        else:
+            state = self.fmu.getFMUState()
+            data = self.fmu.serializeFMUState(state)
+            self.fmu.freeFMUState(state)
+        return bytes(data)
+
+    def restore(self, data: bytes) -> None:
+        if self.fmi2:
+            state = self.fmu.deSerializeFMUstate(data)
+            self.fmu.setFMUstate(state)
+            self.fmu.freeFMUstate(state)
+        else:
+            state = self.fmu.deserializeFMUState(data)
+            self.fmu.setFMUState(state)
+            self.fmu.freeFMUState(state)
+
+    def close(self) -> None:
+        self.fmu.terminate()
+        self.fmu.freeInstance()
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("name", MODELS)
+def test_every_fmu_validates_and_runs_through_both_interfaces(fmu_dir, name, version):
+    """Model Exchange (integrated by FMPy's CVode) and Co-Simulation (the FMU's own
+    Dormand-Prince) are two independent integrations of the same equations: they agree to the
+    integrators' tolerances (1e-10 and 1e-9, relative)."""
+    path = fmu_path(fmu_dir, name, version)
+    assert validate_fmu(str(path)) == []
+    md = read_model_description(str(path))
+    assert md.coSimulation.canHandleVariableCommunicationStepSize
+    assert md.coSimulation.canGetAndSetFMUstate and md.coSimulation.canSerializeFMUstate
+    common = dict(stop_time=0.2, output_interval=0.02)
+    me = simulate_fmu(str(path), fmi_type="ModelExchange", relative_tolerance=1e-10, **common)
+    cs = simulate_fmu(str(path), fmi_type="CoSimulation", **common)
+    for column in me.dtype.names:
+        np.testing.assert_allclose(cs[column], me[column], rtol=1e-6, atol=1e-7, err_msg=column)
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_co_simulation_agrees_with_the_strong_master_on_the_forced_vehicle_run(
+    run, fmu_dir, version
+):
+    """5 s of BlueROV2Heavy under a constant generalized force from rest: the strong master
+    (RK45 at rtol 1e-11) against the Co-Simulation FMU stepped at 0.01 s by FMPy."""
+    inputs = "".join(f'"tau_ext[{i + 1}]" = {TAU[i]}\n' for i in range(6))
+    cols, _ = run(
+        f"""
+[simulation]
+stop_time = 5.0
+output_interval = 0.5
+solver = "RK45"
+rtol = 1e-11
+atol = 1e-13
+step = 0.01
+
+[components.body]
+fmu = "BlueROV2Heavy"
+[components.body.start]
+{inputs}
+"""
+    )
+    names = ["p[1]", "p[2]", "p[3]", "q[1]", "q[2]", "q[3]", "q[4]"]
+    names += [f"nu[{i}]" for i in range(1, 7)]
+    inst = Instance(fmu_path(fmu_dir, "BlueROV2Heavy", version), "CoSimulation")
+    inst.start({f"tau_ext[{i + 1}]": TAU[i] for i in range(6)})
+    got = [inst.get(names)]
+    for k in range(500):
+        inst.step(k * 0.01, 0.01)
+        if (k + 1) % 50 == 0:
+            got.append(inst.get(names))
+    inst.close()
+    master = np.column_stack([cols[f"body.{n}"] for n in names])
+    np.testing.assert_allclose(cols["time"], np.arange(11) * 0.5, atol=1e-12)
+    np.testing.assert_allclose(np.array(got), master, atol=1e-6)
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_serialized_fmu_state_replays_a_step_exactly(fmu_dir, version):
+    """Save after 0.3 s, run to 0.6 s, restore the bytes, run again: the same result bit for
+    bit; and the restored run differs from a run without the restore (the state mattered)."""
+    inst = Instance(fmu_path(fmu_dir, "LaggedThruster", version), "CoSimulation")
+    inst.start({"pwm": 1700.0})
+    for k in range(30):
+        inst.step(k * 0.01, 0.01)
+    saved = inst.save()
+    inst.step(0.3, 0.3)
+    first = inst.get(["w", "thrust"])
+    inst.step(0.6, 0.3)
+    later = inst.get(["w", "thrust"])
+    inst.restore(saved)
+    inst.step(0.3, 0.3)
+    again = inst.get(["w", "thrust"])
+    inst.close()
+    assert np.array_equal(first, again)
+    assert not np.allclose(later, first)
+
+
+def test_co_simulation_accuracy_follows_the_tolerance_parameter(tmp_path, fmu_dir):
+    """First-order motor lag w' = (w_cmd - w) / T after a step command: w(t) = w_cmd (1 -
+    exp(-t/T)). Errors at a loose and at the default tolerance, one large communication step
+    and uneven ones."""
+    path = fmu_path(fmu_dir, "LaggedThruster", "3.0")
+    T, w_cmd = 0.1, 1700.0 - 1500.0  # s; us: offset from neutral, outside the dead zone
+    errors = {}
+    for tolerance in (1e-4, 1e-10):
+        inst = Instance(path, "CoSimulation")
+        inst.start({"pwm": 1700.0, "solver.tolerance": tolerance, "solver.max_step": 1.0})
+        t = 0.0
+        for h in (0.5, 0.013, 0.1, 0.287):
+            inst.step(t, h)
+            t += h
+        errors[tolerance] = abs(inst.get(["w"])[0] - w_cmd * (1 - np.exp(-t / T)))
+        inst.close()
+    assert errors[1e-10] < 1e-7
+    assert errors[1e-4] > 10 * errors[1e-10]
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_directional_derivatives_match_finite_differences(fmu_dir, version):
+    """d(der(nu), tau_out)/d(nu, tau_ext) of the vehicle by the FMU against central
+    differences of its derivatives (step 1e-6: truncation and rounding near 1e-8)."""
+    inst = Instance(fmu_path(fmu_dir, "BlueROV2Heavy", version), "ModelExchange")
+    nu = [f"nu[{i}]" for i in range(1, 7)]
+    dnu = [f"der({n})" for n in nu]
+    knowns = nu + ["tau_ext[1]", "tau_ext[5]"]
+    # all velocities away from 0, where the quadratic damping v|v| has no second derivative
+    speeds = [0.7, -0.2, 0.1, 0.3, -0.1, 0.2]  # m/s, rad/s
+    state = dict(zip(nu, speeds, strict=True))
+    inst.start({**state, "tau_ext[1]": 10.0, "tau_ext[5]": 0.5})
+    values = inst.get(knowns)
+    unknown_refs = [inst.vr[n] for n in dnu]
+    known_refs = [inst.vr[n] for n in knowns]
+    for j in range(len(knowns)):
+        seed = np.zeros(len(knowns))
+        seed[j] = 1.0
+        column = inst.fmu.getDirectionalDerivative(unknown_refs, known_refs, list(seed))
+        h = 1e-6 * max(1.0, abs(values[j]))
+        inst.set({knowns[j]: values[j] + h})
+        plus = inst.get(dnu)
+        inst.set({knowns[j]: values[j] - h})
+        minus = inst.get(dnu)
+        inst.set({knowns[j]: values[j]})
+        np.testing.assert_allclose(column, (plus - minus) / (2 * h), rtol=1e-6, atol=1e-7)
+    inst.close()
+
+
+HOST = r"""
+#include <dlfcn.h>
+#include <stdio.h>
+int main(int argc, char** argv) {
+    void* lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    int missing = 0;
+    if (!lib) { printf("%s\n", dlerror()); return 1; }
+    for (int i = 2; i < argc; i++)
+        if (!dlsym(lib, argv[i])) { printf("missing %s\n", argv[i]); missing++; }
+    dlclose(lib);
+    return missing ? 2 : 0;
+}
+"""
+
+
+def _api(version: str) -> list[str]:
+    """The FMI functions a binary must export, read from the standard's header."""
+    major = version[0]
+    header = (FMI_HEADERS / f"fmi{major}Functions.h").read_text()
+    return re.findall(rf"FMI{major}_Export\s+fmi{major}\w+TYPE\s+(fmi{major}\w+)\s*;", header)
+
+
+def test_c_host_without_libm_loads_every_fmu(fmu_dir, tmp_path):
+    """A host compiled without -lm: dlopen with every symbol resolved, and every FMI function
+    of the version present."""
+    source = tmp_path / "host.c"
+    source.write_text(HOST)
+    host = tmp_path / "host"
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    subprocess.run([compiler, str(source), "-o", str(host), "-ldl"], check=True)
+    for version in VERSIONS:
+        api = _api(version)
+        assert len(api) > 40
+        for name in MODELS:
+            with zipfile.ZipFile(fmu_path(fmu_dir, name, version)) as archive:
+                (inside,) = [n for n in archive.namelist() if n.endswith(".so")]
+                binary = archive.extract(inside, tmp_path / version / name)
+            done = subprocess.run([str(host), binary, *api], capture_output=True, text=True)
+            assert done.returncode == 0, f"{name} FMI {version}: {done.stdout}"
+
+
+def _ecos():
+    """The ecos engine's Python package, with the TBB library it links loaded from the
+    ``tbb`` wheel (``libtbb.so.12``); skips with the reason when either is missing."""
+    import ctypes
+    from importlib import metadata
+
+    try:
+        libtbb = [f for f in metadata.files("tbb") or [] if f.name == "libtbb.so.12"]
+        if libtbb:
+            ctypes.CDLL(str(libtbb[0].locate()), mode=ctypes.RTLD_GLOBAL)
+        import ecospy
+    except (metadata.PackageNotFoundError, ImportError, OSError) as exc:
+        pytest.skip(f"ecospy cannot be loaded here: {exc}")
+    return ecospy
+
+
+@pytest.mark.parametrize(
+    ("name", "inputs", "outputs"),
+    [
+        ("BlueROV2Heavy", {f"tau_ext[{i + 1}]": TAU[i] for i in range(6)}, ["p[1]", "nu[1]"]),
+        ("LaggedThruster", {"pwm": 1700.0, "nu_r[1]": 0.4}, ["w", "thrust", "tau[6]"]),
+    ],
+)
+def test_ecos_engine_runs_fmi2_co_simulation_like_fmpy(fmu_dir, name, inputs, outputs):
+    """FMI 2.0 Co-Simulation in a second importer: 1 s at 0.01 s steps, as in FMPy."""
+    ecospy = _ecos()
+    path = fmu_path(fmu_dir, name, "2.0")
+    structure = ecospy.EcosSimulationStructure()
+    structure.add_model("m", str(path))
+    structure.add_parameter_set("start", {f"m::{k}": v for k, v in inputs.items()})
+    sim = ecospy.EcosSimulation(structure=structure, step_size=0.01)
+    sim.init(parameter_set="start")
+    sim.step(100)
+    ecos = [sim.get_real(f"m::{n}") for n in outputs]
+    time = sim.get_time()
+    sim.terminate()
+    sim.free()
+    result = simulate_fmu(
+        str(path),
+        fmi_type="CoSimulation",
+        stop_time=1.0,
+        output_interval=0.01,
+        start_values=inputs,
+        output=outputs,
+    )
+    assert time == pytest.approx(1.0, abs=1e-12)
+    np.testing.assert_allclose(ecos, [result[n][-1] for n in outputs], rtol=1e-6, atol=1e-6)
