@@ -17,6 +17,7 @@ from pymoca.backends.casadi import generator
 from pymoca.backends.casadi._options import _merge_default_options
 from pymoca.backends.casadi.model import Model
 
+from orchestrator.build.loops import unroll_nested_loops
 from orchestrator.errors import BuildError
 
 # pymoca logs every parsed file and every alias it finds at INFO level.
@@ -40,6 +41,37 @@ PYMOCA_OPTIONS = {
     "replace_constant_values": True,
     "check_balanced": False,  # balance is checked by causalization, with a better message
 }
+
+
+# pymoca's message for a construct it cannot translate -> (construct, pattern of its source)
+UNSUPPORTED = (
+    ("Tried to look up expression before it was reached", "when-equation", r"^\s*when\b"),
+    (
+        "Statements are currently supported inside functions only",
+        "algorithm section in a model",
+        r"^\s*algorithm\b",
+    ),
+)
+PASS_THROUGH = ("noEvent", "smooth")  # no events are generated: both return their argument
+
+
+class _Generator(generator.Generator):
+    """pymoca's CasADi generator, extended by what library authors write.
+
+    ``noEvent(e)`` and ``smooth(order, e)`` pass ``e`` through; array literals may hold
+    parameters and expressions of them (pymoca looked their elements up before resolving
+    component references).
+    """
+
+    def exitArray(self, tree: ast.Array) -> None:  # noqa: N802 (pymoca's listener names)
+        self.src[tree] = [self.get_mx(e) for e in tree.values]
+
+    def exitExpression(self, tree: ast.Expression) -> None:  # noqa: N802
+        name = getattr(tree.operator, "name", tree.operator)  # calls name a ComponentRef
+        if name in PASS_THROUGH:
+            self.src[tree] = self.get_mx(tree.operands[-1])
+        else:
+            super().exitExpression(tree)
 
 
 @dataclass(frozen=True)
@@ -100,7 +132,9 @@ class ModelicaLibrary:
         options = _merge_default_options(PYMOCA_OPTIONS)
         try:
             flat_tree = tree.flatten(self.root, ast.ComponentRef.from_string(model))
-            gen = generator.Generator(flat_tree, model, options)
+            _name_functions(flat_tree)
+            unroll_nested_loops(flat_tree.classes[model], model)
+            gen = _Generator(flat_tree, model, options)
             generator.GeneratorWalker().walk(gen, flat_tree)
             casadi_model = gen.model
             casadi_model.simplify(options)
@@ -114,46 +148,51 @@ class ModelicaLibrary:
 
     def _explain(self, model: str, exc: Exception) -> str:
         message = str(exc) or type(exc).__name__
-        if "index_expr" in message and "free" in message:
-            places = self._nested_loops()
-            where = f" at {', '.join(places)}" if places else ""
-            return (
-                f"{model}: unsupported Modelica construct: nested for-loops{where}; the pymoca "
-                "backend translates single for-loops only (write the inner loop out)"
-            )
+        for known, construct, pattern in UNSUPPORTED:
+            if known in message:
+                return self._unsupported(model, construct, pattern)
         match = re.search(r"Unknown function (\S+)", message)
-        if not match:
-            first = message.splitlines()[0] if message else message
-            return f"{model}: the Modelica front end (pymoca) failed: {first}"
-        construct = match.group(1)
-        places = self._find(construct)
+        if match:
+            name = match.group(1)
+            return self._unsupported(model, f"'{name}(...)'", rf"\b{re.escape(name)}\s*\(")
+        first = message.splitlines()[0] if message else message
+        return f"{model}: the Modelica front end (pymoca) failed: {first}"
+
+    def _unsupported(self, model: str, construct: str, pattern: str) -> str:
+        places = self._find(pattern, model.split(".")[-1])
         where = f" at {', '.join(places)}" if places else ""
         return (
-            f"{model}: unsupported Modelica construct '{construct}(...)'{where}; "
+            f"{model}: unsupported Modelica construct {construct}{where}; "
             "the pymoca backend does not translate it (rewrite it with supported operators)"
         )
 
-    def _nested_loops(self) -> list[str]:
-        places = []
+    def _find(self, pattern: str, model: str) -> list[str]:
+        """``file:line`` places matching ``pattern``: in the model's own class when it has
+        them, else anywhere in the library (e.g. in a base class)."""
+        regex = re.compile(pattern)
+        inside, anywhere = [], []
         for path in self.files:
-            depth = 0
+            within = False
             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                if re.search(r"\bend\s+for\b", line):
-                    depth = max(0, depth - 1)
-                elif re.search(r"\bfor\b.*\bloop\b", line):
-                    if depth:
-                        places.append(f"{path.relative_to(self.folder.parent)}:{number}")
-                    depth += 1
-        return places[:5]
+                if re.match(rf"\s*(?:\w+\s+)*model\s+{model}\b", line):
+                    within = True
+                if regex.search(line):
+                    place = f"{path.relative_to(self.folder.parent)}:{number}"
+                    (inside if within else anywhere).append(place)
+                if re.match(rf"\s*end\s+{model}\s*;", line):
+                    within = False
+        return (inside or anywhere)[:5]
 
-    def _find(self, construct: str) -> list[str]:
-        pattern = re.compile(rf"\b{re.escape(construct)}\s*\(")
-        places = []
-        for path in self.files:
-            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                if pattern.search(line):
-                    places.append(f"{path.relative_to(self.folder.parent)}:{number}")
-        return places[:5]
+
+def _name_functions(flat_tree: ast.Tree) -> None:
+    """Give functions declared in packages (``Lib.Math.sq``) names CasADi accepts.
+
+    pymoca names the CasADi function after the flattened class, dots included, which CasADi
+    refuses; calls still find the class under its Modelica name.
+    """
+    for cls in flat_tree.classes.values():
+        if cls.type == "function":
+            cls.name = re.sub(r"\W", "_", cls.name)
 
 
 def _units(unit: ast.Primary | ast.Array) -> tuple[str, ...]:
