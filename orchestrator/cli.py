@@ -54,11 +54,17 @@ def _replay(args: argparse.Namespace) -> None:
     print(write_replay(args.results, args.out, args.fmu_dir))
 
 
+def _crosscheck(args: argparse.Namespace) -> None:
+    from orchestrator.build.crosscheck import export_crosscheck
+
+    export_crosscheck(args.fmu_dir, args.out, args.model)
+
+
 def _check(args: argparse.Namespace) -> None:
     from fmpy import simulate_fmu
     from fmpy.validation import validate_fmu
 
-    paths = sorted(args.fmu_dir.glob("*.fmu"))
+    paths = sorted(args.fmu_dir.rglob("*.fmu"))  # fmi2/ holds the FMI 2.0 variants
     if not paths:
         raise MurcosimError(f"{args.fmu_dir}: no FMUs to check (run 'murcosim build')")
     failed = 0
@@ -210,6 +216,11 @@ def parser() -> argparse.ArgumentParser:
     rp.add_argument("--out", type=Path, help="HTML file (default RESULTS/replay.html)")
     rp.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help="FMUs the run used")
     rp.set_defaults(func=_replay)
+    x = sub.add_parser("crosscheck", help="test FMUs and references in the FMI cross-check layout")
+    x.add_argument("out", type=Path, help="output folder (fmus/<version>/<me|cs>/... below it)")
+    x.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
+    x.add_argument("--model", action="append", help="model name, repeatable (default: all)")
+    x.set_defaults(func=_crosscheck)
     c = sub.add_parser("check", help="validate every FMU and simulate it standalone with FMPy")
     c.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
     c.set_defaults(func=_check)

@@ -305,3 +305,38 @@ def test_ecos_engine_runs_fmi2_co_simulation_like_fmpy(fmu_dir, name, inputs, ou
     )
     assert time == pytest.approx(1.0, abs=1e-12)
     np.testing.assert_allclose(ecos, [result[n][-1] for n in outputs], rtol=1e-6, atol=1e-6)
+
+
+def test_crosscheck_export_follows_the_cross_check_layout(fmu_dir, tmp_path):
+    """``murcosim crosscheck``: FMPy's vendor-repository validation finds no problem, and FMPy
+    importing each FMU with its ``_in.csv`` reproduces ``_ref.csv`` within 1e-6."""
+    from fmpy.cross_check.validate_vendor_repo import read_csv, validate_test_fmu
+    from fmpy.util import read_ref_opt_file
+
+    from orchestrator.cli import main
+
+    out = tmp_path / "crosscheck"
+    assert (
+        main(["crosscheck", str(out), "--fmu-dir", str(fmu_dir), "--model", "LaggedThruster"]) == 0
+    )
+    folders = sorted(p.parent for p in out.rglob("LaggedThruster.fmu"))
+    kinds = {tuple(f.relative_to(out / "fmus").parts[:3]) for f in folders}
+    assert kinds == {(v, t, "linux64") for v in VERSIONS for t in ("me", "cs")}
+    for folder in folders:
+        assert validate_test_fmu(str(folder)) == []
+        assert (folder / "ReadMe.md").read_text().startswith("# LaggedThruster")
+        options = read_ref_opt_file(str(folder / "LaggedThruster_ref.opt"))
+        reference = read_csv(str(folder / "LaggedThruster_ref.csv"))
+        result = simulate_fmu(
+            str(folder / "LaggedThruster.fmu"),
+            fmi_type="ModelExchange" if folder.parts[-5] == "me" else "CoSimulation",
+            stop_time=options["StopTime"],
+            output_interval=options["StepSize"],
+            relative_tolerance=1e-10,
+            input=read_csv(str(folder / "LaggedThruster_in.csv")),
+            output=[n for n in reference.dtype.names[1:]],
+        )
+        assert len(reference) == len(result) == 201
+        assert np.ptp(reference["thrust"]) > 1.0  # N: the held command drives the propeller
+        for name in reference.dtype.names[1:]:
+            np.testing.assert_allclose(result[name], reference[name], atol=1e-6, err_msg=name)
