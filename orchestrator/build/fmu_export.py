@@ -159,16 +159,10 @@ def _expand(residuals: list[ca.MX], symbols: list[ca.MX]) -> _ScalarResiduals:
 
 
 def _as_mx(expr: ca.SX, mx_of: dict[str, ca.MX], name: str) -> ca.MX:
-    """Wrap a scalar SX expression as a call on the model's MX symbols.
-
-    A constant becomes a call with the time as a dummy argument: CasADi folds plain constants
-    into structural zeros of the output vector, which its FMU wrapper then copies shifted.
-    """
+    """Wrap a scalar SX expression as a call on the model's MX symbols (a constant as is)."""
     arguments = ca.symvar(expr)
     if not arguments:
-        dummy = ca.SX.sym("time")
-        function = ca.Function(name, [dummy], [ca.SX(float(ca.evalf(expr)))])
-        return function(mx_of["time"])
+        return ca.MX(float(ca.evalf(expr)))
     function = ca.Function(name, arguments, [expr])
     return function(*[mx_of[a.name()] for a in arguments])
 

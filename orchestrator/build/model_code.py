@@ -88,13 +88,20 @@ def model_code(dae: ca.DaeBuilder, description: str) -> ModelCode:
     ode, w_all = function(t, x, u, p)
     kept = [dae.w().index(name) for name in dependent]
     w = w_all[kept] if kept else ca.SX(0, 1)
-    evaluate = ca.Function("model_eval", [t, x, u, p], [ode, w], ["t", "x", "u", "p"], ["ode", "w"])
+    # Dense outputs: the C layer reads every element, structural zeros included.
+    evaluate = ca.Function(
+        "model_eval",
+        [t, x, u, p],
+        [ca.densify(ode), ca.densify(w)],
+        ["t", "x", "u", "p"],
+        ["ode", "w"],
+    )
     seeds = [ca.SX.sym(f"d{n}", s.sparsity()) for n, s in zip("txup", (t, x, u, p), strict=True)]
     knowns, directions = ca.vertcat(t, x, u, p), ca.vertcat(*seeds)
     jvp = ca.Function(
         "model_jvp",
         [t, x, u, p, *seeds],
-        [ca.jtimes(ode, knowns, directions), ca.jtimes(w, knowns, directions)],
+        [ca.densify(ca.jtimes(e, knowns, directions)) for e in (ode, w)],
     )
     uses = ca.jacobian_sparsity(ca.vertcat(ode, w), ca.vertcat(x, u))
     rows, cols = uses.get_triplet()
