@@ -40,4 +40,4 @@ bench: fmus
 	$(BIN)/murcosim bench
 
 clean:
-	rm -rf $(VENV) results build fmus/*.fmu fmus/fmi2 fmus/.build-stamp.json
+	rm -rf $(VENV) results build fmus/*.fmu fmus/fmi2 fmus/fmi3 fmus/.build-stamp.json

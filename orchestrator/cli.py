@@ -15,8 +15,8 @@ DEFAULT_FMUS = Path("fmus")
 def _build(args: argparse.Namespace) -> None:
     from orchestrator.build import build_library
 
-    versions = tuple(f"{v}.0" for v in args.fmi) if args.fmi else None
-    build_library(args.library, args.out, backend=args.backend, force=args.force, versions=versions)
+    variants = tuple(args.variant) if args.variant else None
+    build_library(args.library, args.out, backend=args.backend, force=args.force, variants=variants)
 
 
 def _run(args: argparse.Namespace) -> None:
@@ -185,11 +185,12 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--backend", default="pymoca", choices=["pymoca", "openmodelica"])
     b.add_argument("--force", action="store_true", help="rebuild even if up to date")
     b.add_argument(
-        "--fmi",
+        "--variant",
         action="append",
-        choices=["2", "3"],
-        help="FMI version to write, repeatable (default: 3 -> OUT/<Name>.fmu and "
-        "2 -> OUT/fmi2/<Name>.fmu, each with Model Exchange and Co-Simulation)",
+        choices=["me", "fmi3", "fmi2"],
+        help="FMUs to write, repeatable (default all): me -> OUT/<Name>.fmu (FMI 3.0 Model "
+        "Exchange), fmi3 -> OUT/fmi3/<Name>.fmu, fmi2 -> OUT/fmi2/<Name>.fmu (FMI 3.0 / 2.0, "
+        "Model Exchange and Co-Simulation)",
     )
     b.set_defaults(func=_build)
     r = sub.add_parser("run", help="run a scenario file")

@@ -63,7 +63,7 @@ def test_tiny_library_exports_a_correct_fmu(tmp_path):
     from fmpy import simulate_fmu
 
     lib = write_library(tmp_path, TINY)
-    (fmu,) = build_library(lib, tmp_path / "fmus", report=lambda _: None, versions=("3.0",))
+    (fmu,) = build_library(lib, tmp_path / "fmus", report=lambda _: None, variants=("me",))
     result = simulate_fmu(str(fmu), stop_time=5.0, relative_tolerance=1e-10)
     assert result["v"][-1] == pytest.approx(1 / (1 + 0.5 * 5 / 2), rel=1e-6)
     assert FMU(fmu).variables["d"].unit == "N.s2/m2"
@@ -73,13 +73,13 @@ def test_build_is_incremental(tmp_path):
     lib = write_library(tmp_path, TINY)
     out = tmp_path / "fmus"
     messages = []
-    (fmu,) = build_library(lib, out, report=messages.append, versions=("3.0",))
+    (fmu,) = build_library(lib, out, report=messages.append, variants=("me",))
     first = fmu.stat().st_mtime_ns
-    build_library(lib, out, report=messages.append, versions=("3.0",))
+    build_library(lib, out, report=messages.append, variants=("me",))
     assert fmu.stat().st_mtime_ns == first
     assert messages[-1].startswith("up to date")
     (lib / "package.mo").write_text(TINY.replace("= 0.5", "= 0.7"))
-    build_library(lib, out, report=messages.append, versions=("3.0",))
+    build_library(lib, out, report=messages.append, variants=("me",))
     assert messages[-1].startswith("building")
     assert FMU(fmu).variables["d"].start == 0.7
 

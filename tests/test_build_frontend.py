@@ -65,7 +65,8 @@ def fmus(tmp_path_factory):
     folder = tmp_path_factory.mktemp("frontend") / "Lib"
     folder.mkdir()
     (folder / "package.mo").write_text(LIBRARY)
-    return build_library(folder, folder.parent / "fmus", report=lambda _: None)
+    variants = ("fmi2", "fmi3")
+    return build_library(folder, folder.parent / "fmus", report=lambda _: None, variants=variants)
 
 
 @pytest.mark.parametrize("interface", ["ModelExchange", "CoSimulation"])

@@ -29,9 +29,7 @@ def functions(tmp_path_factory):
     folder = tmp_path_factory.mktemp("math") / "Tiny"
     folder.mkdir()
     (folder / "package.mo").write_text(FUNCTIONS)
-    (path,) = build_library(
-        folder, folder.parent / "fmus", report=lambda _: None, versions=("3.0",)
-    )
+    (path,) = build_library(folder, folder.parent / "fmus", report=lambda _: None, variants=("me",))
     fmu = FMU(path)
     instance = fmu.instantiate("f")
     instance.initialize(0.0)

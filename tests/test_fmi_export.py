@@ -22,6 +22,7 @@ from orchestrator.build.modelica import load_library
 
 MODELS = [fmu_name(m) for m in load_library(LIBRARY).models()]
 VERSIONS = ["2.0", "3.0"]
+VARIANT = {"2.0": "fmi2", "3.0": "fmi3"}  # the build's files with Model Exchange and Co-Simulation
 TAU = [15.0, 4.0, -2.0, 0.1, 0.2, -0.5]  # N, N, N, N m, N m, N m: the forced vehicle run
 
 
@@ -97,7 +98,7 @@ def test_every_fmu_validates_and_runs_through_both_interfaces(fmu_dir, name, ver
     """Model Exchange (integrated by FMPy's CVode) and Co-Simulation (the FMU's own
     Dormand-Prince) are two independent integrations of the same equations: they agree to the
     integrators' tolerances (1e-10 and 1e-9, relative)."""
-    path = fmu_path(fmu_dir, name, version)
+    path = fmu_path(fmu_dir, name, VARIANT[version])
     assert validate_fmu(str(path)) == []
     md = read_model_description(str(path))
     assert md.coSimulation.canHandleVariableCommunicationStepSize
@@ -134,7 +135,7 @@ fmu = "BlueROV2Heavy"
     )
     names = ["p[1]", "p[2]", "p[3]", "q[1]", "q[2]", "q[3]", "q[4]"]
     names += [f"nu[{i}]" for i in range(1, 7)]
-    inst = Instance(fmu_path(fmu_dir, "BlueROV2Heavy", version), "CoSimulation")
+    inst = Instance(fmu_path(fmu_dir, "BlueROV2Heavy", VARIANT[version]), "CoSimulation")
     inst.start({f"tau_ext[{i + 1}]": TAU[i] for i in range(6)})
     got = [inst.get(names)]
     for k in range(500):
@@ -151,7 +152,7 @@ fmu = "BlueROV2Heavy"
 def test_serialized_fmu_state_replays_a_step_exactly(fmu_dir, version):
     """Save after 0.3 s, run to 0.6 s, restore the bytes, run again: the same result bit for
     bit; and the restored run differs from a run without the restore (the state mattered)."""
-    inst = Instance(fmu_path(fmu_dir, "LaggedThruster", version), "CoSimulation")
+    inst = Instance(fmu_path(fmu_dir, "LaggedThruster", VARIANT[version]), "CoSimulation")
     inst.start({"pwm": 1700.0})
     for k in range(30):
         inst.step(k * 0.01, 0.01)
@@ -172,7 +173,7 @@ def test_co_simulation_accuracy_follows_the_tolerance_parameter(tmp_path, fmu_di
     """First-order motor lag w' = (w_cmd - w) / T after a step command: w(t) = w_cmd (1 -
     exp(-t/T)). Errors at a loose and at the default tolerance, one large communication step
     and uneven ones."""
-    path = fmu_path(fmu_dir, "LaggedThruster", "3.0")
+    path = fmu_path(fmu_dir, "LaggedThruster", VARIANT["3.0"])
     T, w_cmd = 0.1, 1700.0 - 1500.0  # s; us: offset from neutral, outside the dead zone
     errors = {}
     for tolerance in (1e-4, 1e-10):
@@ -193,7 +194,7 @@ def test_directional_derivatives_match_finite_differences(fmu_dir, version):
     """d(der(nu), M[1,1], nu_r[1])/d(nu, tau_ext) of the vehicle by the FMU against central
     differences (step 1e-6: truncation and rounding near 1e-8); M is constant, so its row is
     zero."""
-    inst = Instance(fmu_path(fmu_dir, "BlueROV2Heavy", version), "ModelExchange")
+    inst = Instance(fmu_path(fmu_dir, "BlueROV2Heavy", VARIANT[version]), "ModelExchange")
     nu = [f"nu[{i}]" for i in range(1, 7)]
     dnu = [f"der({n})" for n in nu] + ["M[1,1]", "nu_r[1]"]
     knowns = nu + ["tau_ext[1]", "tau_ext[5]"]
@@ -248,15 +249,25 @@ def test_c_host_without_libm_loads_every_fmu(fmu_dir, tmp_path):
     host = tmp_path / "host"
     compiler = shutil.which("cc") or shutil.which("gcc")
     subprocess.run([compiler, str(source), "-o", str(host), "-ldl"], check=True)
-    for version in VERSIONS:
+    for variant, version in (("me", "3.0"), ("fmi3", "3.0"), ("fmi2", "2.0")):
         api = _api(version)
         assert len(api) > 40
         for name in MODELS:
-            with zipfile.ZipFile(fmu_path(fmu_dir, name, version)) as archive:
+            with zipfile.ZipFile(fmu_path(fmu_dir, name, variant)) as archive:
                 (inside,) = [n for n in archive.namelist() if n.endswith(".so")]
-                binary = archive.extract(inside, tmp_path / version / name)
+                binary = archive.extract(inside, tmp_path / variant / name)
             done = subprocess.run([str(host), binary, *api], capture_output=True, text=True)
-            assert done.returncode == 0, f"{name} FMI {version}: {done.stdout}"
+            assert done.returncode == 0, f"{name} ({variant}): {done.stdout}"
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_the_orchestrators_file_stays_fmi3_model_exchange(fmu_dir, name):
+    """``fmus/<Name>.fmu`` offers FMI 3.0 Model Exchange only, as the orchestrator expects
+    (weak coupling would otherwise step it through Co-Simulation)."""
+    path = fmu_path(fmu_dir, name, "me")
+    assert validate_fmu(str(path)) == []
+    md = read_model_description(str(path))
+    assert md.fmiVersion == "3.0" and md.modelExchange is not None and md.coSimulation is None
 
 
 def _ecos():
@@ -285,7 +296,7 @@ def _ecos():
 def test_ecos_engine_runs_fmi2_co_simulation_like_fmpy(fmu_dir, name, inputs, outputs):
     """FMI 2.0 Co-Simulation in a second importer: 1 s at 0.01 s steps, as in FMPy."""
     ecospy = _ecos()
-    path = fmu_path(fmu_dir, name, "2.0")
+    path = fmu_path(fmu_dir, name, VARIANT["2.0"])
     structure = ecospy.EcosSimulationStructure()
     structure.add_model("m", str(path))
     structure.add_parameter_set("start", {f"m::{k}": v for k, v in inputs.items()})

@@ -1,10 +1,15 @@
 """Modelica -> FMU build: every non-partial model of the library becomes FMUs.
 
-Layout of the output folder: ``<Name>.fmu`` is FMI 3.0 and ``fmi2/<Name>.fmu`` FMI 2.0; each
-offers Model Exchange and Co-Simulation. The default backend is pure PyPI (pymoca +
-causalization + CasADi + the project's C FMI layer + gcc). The OpenModelica backend exports the
-same sources (FMI 3.0 Model Exchange) with OMPython when ``omc`` is installed. FMUs are rebuilt
-only when the library sources, the build code or the toolchain versions change.
+Layout of the output folder, one file per variant:
+
+- ``me``: ``<Name>.fmu``, FMI 3.0 Model Exchange, the file the orchestrator loads;
+- ``fmi3``: ``fmi3/<Name>.fmu``, FMI 3.0 Model Exchange and Co-Simulation;
+- ``fmi2``: ``fmi2/<Name>.fmu``, FMI 2.0 Model Exchange and Co-Simulation.
+
+The default backend is pure PyPI (pymoca + causalization + CasADi + the project's C FMI layer
++ gcc) and writes all three. The OpenModelica backend exports the same sources (``me`` only)
+with OMPython when ``omc`` is installed. FMUs are rebuilt only when the library sources, the
+build code or the toolchain versions change.
 """
 
 from __future__ import annotations
@@ -19,13 +24,13 @@ from orchestrator.errors import BuildError
 
 STAMP = ".build-stamp.json"
 BACKENDS = ("pymoca", "openmodelica")
-FMI_VERSIONS = ("3.0", "2.0")
+VARIANTS = ("me", "fmi3", "fmi2")
 
 
-def fmu_path(out: Path, name: str, version: str) -> Path:
-    """Where a model's FMU of one FMI version goes: ``out/<Name>.fmu`` for 3.0,
-    ``out/fmi2/<Name>.fmu`` for 2.0."""
-    return out / f"{name}.fmu" if version == "3.0" else out / "fmi2" / f"{name}.fmu"
+def fmu_path(out: Path, name: str, variant: str) -> Path:
+    """Where a model's FMU of one variant goes: ``out/<Name>.fmu`` for ``me``, else
+    ``out/<variant>/<Name>.fmu``."""
+    return out / f"{name}.fmu" if variant == "me" else out / variant / f"{name}.fmu"
 
 
 def fmu_name(model: str) -> str:
@@ -47,8 +52,8 @@ def source_hash(library: Path, backend: str) -> str:
     return digest.hexdigest()
 
 
-def _stamp_key(name: str, version: str) -> str:
-    return name if version == "3.0" else f"fmi2/{name}"
+def _stamp_key(name: str, variant: str) -> str:
+    return name if variant == "me" else f"{variant}/{name}"
 
 
 def _stamp(out: Path) -> dict:
@@ -64,24 +69,24 @@ def build_library(
     backend: str = "pymoca",
     force: bool = False,
     report: Callable[[str], None] = print,
-    versions: tuple[str, ...] | None = None,
+    variants: tuple[str, ...] | None = None,
 ) -> list[Path]:
-    """Export every model of ``library`` into ``out``; returns the FMU paths (FMI 3.0 ones
-    first when both versions are built).
+    """Export every model of ``library`` into ``out``; returns the FMU paths (the ``me`` ones
+    first).
 
-    Up-to-date FMUs (same source hash and versions, files present) are kept unless ``force``
-    is set. ``versions`` selects FMI versions, by default all the backend offers: both for
-    pymoca, FMI 3.0 for OpenModelica.
+    Up-to-date FMUs (same source hash, file present) are kept unless ``force`` is set.
+    ``variants`` selects some of :data:`VARIANTS`, by default all the backend offers: all for
+    pymoca, ``me`` for OpenModelica.
     """
     if backend not in BACKENDS:
         raise BuildError(f"unknown backend '{backend}', expected one of {', '.join(BACKENDS)}")
-    if versions is None:
-        versions = ("3.0",) if backend == "openmodelica" else FMI_VERSIONS
-    if not versions or set(versions) - set(FMI_VERSIONS):
-        raise BuildError(f"FMI versions {versions}: expected some of {', '.join(FMI_VERSIONS)}")
-    if backend == "openmodelica" and set(versions) != {"3.0"}:
-        raise BuildError("the OpenModelica backend exports FMI 3.0 only (use --fmi 3)")
-    versions = tuple(v for v in FMI_VERSIONS if v in versions)
+    if variants is None:
+        variants = ("me",) if backend == "openmodelica" else VARIANTS
+    if not variants or set(variants) - set(VARIANTS):
+        raise BuildError(f"FMU variants {variants}: expected some of {', '.join(VARIANTS)}")
+    if backend == "openmodelica" and set(variants) != {"me"}:
+        raise BuildError("the OpenModelica backend exports the 'me' variant only")
+    variants = tuple(v for v in VARIANTS if v in variants)
     if not library.is_dir():
         raise BuildError(f"{library}: Modelica library folder not found")
     fingerprint = source_hash(library, backend)
@@ -93,7 +98,7 @@ def build_library(
         models = exporter.models()
 
         def export(model: str, targets: dict[str, Path]) -> list[Path]:
-            return [exporter.export(model, targets["3.0"])]
+            return [exporter.export(model, targets["me"])]
     else:
         from orchestrator.build.fmu_export import export_fmus
         from orchestrator.build.modelica import load_library
@@ -111,7 +116,7 @@ def build_library(
         raise BuildError(f"{library}: several models would export as {', '.join(duplicates)}.fmu")
     built: list[Path] = []
     for model, name in zip(models, names, strict=True):
-        targets = {v: fmu_path(out, name, v) for v in versions}
+        targets = {v: fmu_path(out, name, v) for v in variants}
         stale = {
             v: t
             for v, t in targets.items()

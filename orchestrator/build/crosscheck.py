@@ -17,7 +17,7 @@ from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 
-from orchestrator.build import FMI_VERSIONS, fmu_path
+from orchestrator.build import fmu_path
 from orchestrator.errors import MurcosimError
 
 TOOL = "murcosim"
@@ -92,8 +92,8 @@ def export_crosscheck(
     models: list[str] | None = None,
     report: Callable[[str], None] = print,
 ) -> list[Path]:
-    """Write the cross-check folders of the FMUs in ``fmu_dir`` (as ``murcosim build`` lays
-    them out) below ``out``; returns the model folders."""
+    """Write the cross-check folders of the FMI 2.0 and 3.0 FMUs in ``fmu_dir`` (``fmi2/`` and
+    ``fmi3/``, as ``murcosim build`` lays them out) below ``out``; returns the model folders."""
     from fmpy import read_model_description
 
     names = models or sorted(p.stem for p in fmu_dir.glob("*.fmu"))
@@ -102,8 +102,8 @@ def export_crosscheck(
     tool_version = metadata.version("murcosim")
     written: list[Path] = []
     for name in names:
-        for version in FMI_VERSIONS:
-            fmu = fmu_path(fmu_dir, name, version)
+        for variant, version in (("fmi2", "2.0"), ("fmi3", "3.0")):
+            fmu = fmu_path(fmu_dir, name, variant)
             if not fmu.is_file():
                 raise MurcosimError(f"{fmu}: FMU not found (run 'murcosim build')")
             md = read_model_description(str(fmu))

@@ -179,10 +179,10 @@ def export_fmus(
     description: str,
     targets: dict[str, Path],
 ) -> list[Path]:
-    """Causalize ``model_name`` and write one FMU per FMI version of ``targets``.
+    """Causalize ``model_name`` and write one FMU per variant of ``targets``.
 
-    ``targets`` maps ``"2.0"`` / ``"3.0"`` to ``.fmu`` paths; every FMU offers Model Exchange
-    and Co-Simulation.
+    ``targets`` maps variants (``"me"``, ``"fmi3"``, ``"fmi2"``, see ``fmu_package``) to
+    ``.fmu`` paths.
     """
     dae = build_dae(model_name, model, info)
     return package_fmus(model_code(dae, description), targets)

@@ -26,7 +26,8 @@ from orchestrator.errors import BuildError
 FMI_HEADERS = Path(fmpy.__file__).parent / "c-code"
 LAYER = Path(__file__).parent / "c"
 CFLAGS = ["-O2", "-fPIC", "-fvisibility=hidden", "-std=c99", "-w"]
-VERSIONS = ("2.0", "3.0")
+# variant -> (FMI version, Co-Simulation offered); the files are laid out by the build
+VARIANTS = {"me": ("3.0", False), "fmi3": ("3.0", True), "fmi2": ("2.0", True)}
 
 
 def _platform(version: str) -> str:
@@ -50,10 +51,10 @@ def _run(command: list[str], model: str) -> None:
 
 
 def package_fmus(code: ModelCode, targets: dict[str, Path], compiler: str = "cc") -> list[Path]:
-    """Build one FMU per FMI version in ``targets`` (``{"3.0": path, ...}``)."""
-    unknown = sorted(set(targets) - set(VERSIONS))
+    """Build one FMU per variant in ``targets`` (``{"fmi2": path, ...}``, see VARIANTS)."""
+    unknown = sorted(set(targets) - set(VARIANTS))
     if unknown:
-        raise BuildError(f"FMI version {', '.join(unknown)} not offered, only {VERSIONS}")
+        raise BuildError(f"FMU variant {', '.join(unknown)} not offered, only {list(VARIANTS)}")
     with tempfile.TemporaryDirectory(prefix="murcosim-fmu-") as tmp:
         work = Path(tmp)
         sources = write_sources(code, work)
@@ -67,28 +68,21 @@ def package_fmus(code: ModelCode, targets: dict[str, Path], compiler: str = "cc"
                 code.identifier,
             )
             objects.append(str(obj))
-        written = []
-        for version, target in sorted(targets.items()):
+        binaries: dict[str, tuple[Path, Path]] = {}  # FMI version -> (layer, binary)
+        for version in sorted({VARIANTS[v][0] for v in targets}):
             layer = Path(shutil.copy(LAYER / f"fmi{version[0]}_layer.c", work))
-            binary = work / f"{code.identifier}.so"
-            _run(
-                [
-                    compiler,
-                    *CFLAGS,
-                    *include,
-                    "-shared",
-                    str(layer),
-                    *objects,
-                    "-o",
-                    str(binary),
-                    "-lm",
-                ],
-                code.identifier,
-            )
-            description = fmi2_description(code) if version == "2.0" else fmi3_description(code)
-            written.append(
-                _pack(target, description, binary, [*map(Path, sources), layer], version)
-            )
+            binary = work / version / f"{code.identifier}.so"
+            binary.parent.mkdir()
+            command = [compiler, *CFLAGS, *include, "-shared", str(layer), *objects]
+            _run([*command, "-o", str(binary), "-lm"], code.identifier)
+            binaries[version] = layer, binary
+        written = []
+        for variant, target in targets.items():
+            version, co_simulation = VARIANTS[variant]
+            layer, binary = binaries[version]
+            describe = fmi2_description if version == "2.0" else fmi3_description
+            files = [*map(Path, sources), layer]
+            written.append(_pack(target, describe(code, co_simulation), binary, files, version))
     return written
 
 

@@ -1,4 +1,5 @@
-"""``modelDescription.xml`` of a model in FMI 2.0 or FMI 3.0, Model Exchange and Co-Simulation.
+"""``modelDescription.xml`` of a model in FMI 2.0 or FMI 3.0, Model Exchange and Co-Simulation
+(the binary always has both; the description may offer Model Exchange alone).
 
 Both versions are written from the same variable table (:class:`ModelCode`): units with their
 SI base units, descriptions, a default experiment, and a model structure that lists outputs,
@@ -16,8 +17,8 @@ GENERATION_TOOL = "murcosim (pymoca + CasADi, Dormand-Prince 5(4) Co-Simulation)
 DEFAULT_EXPERIMENT = dict(startTime="0", stopTime="10", tolerance="1e-08", stepSize="0.01")
 
 
-def _interfaces(root: ET.Element, code: ModelCode, version: str) -> None:
-    """Model Exchange and Co-Simulation elements with their capability flags."""
+def _interfaces(root: ET.Element, code: ModelCode, version: str, co_simulation: bool) -> None:
+    """Model Exchange and (when offered) Co-Simulation elements with their capability flags."""
     fmu_state = "state" if version == "2.0" else "State"
     common = {
         "modelIdentifier": code.identifier,
@@ -26,7 +27,9 @@ def _interfaces(root: ET.Element, code: ModelCode, version: str) -> None:
         f"canSerializeFMU{fmu_state}": "true",
     }
     ET.SubElement(root, "ModelExchange", common)
-    ET.SubElement(root, "CoSimulation", dict(common, canHandleVariableCommunicationStepSize="true"))
+    if co_simulation:
+        flags = dict(common, canHandleVariableCommunicationStepSize="true")
+        ET.SubElement(root, "CoSimulation", flags)
 
 
 def _initial_unknowns(code: ModelCode) -> list[FmuVariable]:
@@ -64,10 +67,10 @@ def _text(values: tuple[int, ...] | list[int]) -> str:
     return " ".join(str(v) for v in values)
 
 
-def fmi3_description(code: ModelCode) -> ET.ElementTree:
-    """The FMI 3.0 model description (Model Exchange and Co-Simulation)."""
+def fmi3_description(code: ModelCode, co_simulation: bool) -> ET.ElementTree:
+    """The FMI 3.0 model description: Model Exchange, and Co-Simulation if asked."""
     root = _root(code, "3.0")
-    _interfaces(root, code, "3.0")
+    _interfaces(root, code, "3.0", co_simulation)
     _units(root, code)
     ET.SubElement(root, "DefaultExperiment", DEFAULT_EXPERIMENT)
     variables = ET.SubElement(root, "ModelVariables")
@@ -112,10 +115,10 @@ def fmi3_description(code: ModelCode) -> ET.ElementTree:
     return ET.ElementTree(root)
 
 
-def fmi2_description(code: ModelCode) -> ET.ElementTree:
-    """The FMI 2.0 model description (Model Exchange and Co-Simulation)."""
+def fmi2_description(code: ModelCode, co_simulation: bool) -> ET.ElementTree:
+    """The FMI 2.0 model description: Model Exchange, and Co-Simulation if asked."""
     root = _root(code, "2.0")
-    _interfaces(root, code, "2.0")
+    _interfaces(root, code, "2.0", co_simulation)
     _units(root, code)
     ET.SubElement(root, "DefaultExperiment", DEFAULT_EXPERIMENT)
     variables = ET.SubElement(root, "ModelVariables")
