@@ -263,11 +263,21 @@ def test_c_host_without_libm_loads_every_fmu(fmu_dir, tmp_path):
 @pytest.mark.parametrize("name", MODELS)
 def test_the_orchestrators_file_stays_fmi3_model_exchange(fmu_dir, name):
     """``fmus/<Name>.fmu`` offers FMI 3.0 Model Exchange only, as the orchestrator expects
-    (weak coupling would otherwise step it through Co-Simulation)."""
+    (weak coupling would otherwise step it through Co-Simulation), and declares the elements
+    of every array in index order (connections expand ``nu_r`` into its elements in
+    declaration order)."""
     path = fmu_path(fmu_dir, name, "me")
     assert validate_fmu(str(path)) == []
     md = read_model_description(str(path))
     assert md.fmiVersion == "3.0" and md.modelExchange is not None and md.coSimulation is None
+    arrays: dict[str, list[tuple[int, ...]]] = {}
+    for variable in md.modelVariables:
+        match = re.fullmatch(r"(.*?)\[([\d,]+)\]", variable.name)
+        if match:
+            index = tuple(int(i) for i in match.group(2).split(","))
+            arrays.setdefault(match.group(1), []).append(index)
+    for array, indices in arrays.items():
+        assert indices == sorted(indices), array
 
 
 def _ecos():

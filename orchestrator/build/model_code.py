@@ -77,7 +77,7 @@ def model_code(dae: ca.DaeBuilder, description: str) -> ModelCode:
     identifier = dae.name()
     states, inputs, parameters = dae.x(), dae.u(), dae.p()
     derivatives = {f"der({x})" for x in states}
-    dependent = [w for w in dae.w() if w not in derivatives]
+    dependent = _array_order([w for w in dae.w() if w not in derivatives])
     taken = set(states) | set(inputs) | set(parameters) | set(dependent)
     solver = ("solver.tolerance", "solver.max_step")
     if any(name in taken for name in solver):
@@ -203,6 +203,23 @@ def model_code(dae: ca.DaeBuilder, description: str) -> ModelCode:
     ]
     sizes = dict(NX=n_x, NU=n_u, NP=n_p, NW=len(dependent))
     return ModelCode(identifier, description, variables, blocks, sizes, [evaluate, jvp])
+
+
+def _array_order(names: list[str]) -> list[str]:
+    """``names`` with the elements of each array together and in index order (``nu_r[1]``
+    before ``nu_r[4]``), arrays in order of first appearance: importers that expand an
+    array name into its elements read them in declaration order."""
+    first: dict[str, int] = {}
+    for name in names:
+        first.setdefault(re.sub(r"\[[^\]]*\]$", "", name), len(first))
+
+    def key(name: str) -> tuple[int, tuple[int, ...]]:
+        match = re.fullmatch(r"(.*?)\[([\d,]+)\]", name)
+        if not match:
+            return first[name], ()
+        return first[match.group(1)], tuple(int(i) for i in match.group(2).split(","))
+
+    return sorted(names, key=key)
 
 
 def _derivative_unit(unit: str) -> str:
