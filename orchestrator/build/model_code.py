@@ -52,12 +52,6 @@ class ModelCode:
     functions: list[ca.Function] = field(default_factory=list)
 
     @property
-    def states(self) -> list[FmuVariable]:
-        """The continuous states, in the order of the state vector."""
-        first = self.blocks["x"]
-        return self.variables[first : first + self.sizes["NX"]]
-
-    @property
     def token(self) -> str:
         """Instantiation token (FMI 3) and GUID (FMI 2): a hash of variables and equations."""
         digest = hashlib.sha256(self.identifier.encode())

@@ -227,6 +227,10 @@ CoreStatus core_do_step(Core* m, double t0, double h) {
     double t = t0, step, norm;
     long n_steps = 0;
     int i;
+    if (!m->co_simulation || m->s.mode != MODE_STEP) {
+        core_log(m, CORE_ERROR, "doStep: needs a Co-Simulation instance after initialization");
+        return CORE_ERROR;
+    }
     if (!(h >= 0.0) || !(tol > 0.0) || !(max_step > 0.0)) {
         core_log(m, CORE_ERROR, "doStep: need h >= 0, solver tolerance > 0, max step > 0");
         return CORE_ERROR;
