@@ -329,7 +329,7 @@ def test_ecos_engine_runs_fmi2_co_simulation_like_fmpy(fmu_dir, name, inputs, ou
     np.testing.assert_allclose(ecos, [result[n][-1] for n in outputs], rtol=1e-6, atol=1e-6)
 
 
-def test_crosscheck_export_follows_the_cross_check_layout(fmu_dir, tmp_path):
+def test_crosscheck_export_follows_the_cross_check_layout(fmu_dir, tmp_path, monkeypatch):
     """``murcosim crosscheck``: FMPy's vendor-repository validation finds no problem, and FMPy
     importing each FMU with its ``_in.csv`` reproduces ``_ref.csv`` within 1e-6."""
     from fmpy.cross_check.validate_vendor_repo import read_csv, validate_test_fmu

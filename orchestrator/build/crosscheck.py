@@ -69,7 +69,7 @@ rtol = {REL_TOL}
 atol = 1e-12
 
 [components.m]
-fmu = "{fmu.as_posix()}"
+fmu = "{fmu.resolve().as_posix()}"
 [components.m.start]
 """
         + "".join(f'"{name}" = {value!r}\n' for name, value in inputs.items())
