@@ -74,7 +74,9 @@ def package_fmus(code: ModelCode, targets: dict[str, Path], compiler: str = "cc"
             binary = work / version / f"{code.identifier}.so"
             binary.parent.mkdir()
             command = [compiler, *CFLAGS, *include, "-shared", str(layer), *objects]
-            _run([*command, "-o", str(binary), "-lm"], code.identifier)
+            # -Bsymbolic: the layer's calls to its own FMI functions stay inside the binary even
+            # when a host has made another FMU's FMI symbols global.
+            _run([*command, "-o", str(binary), "-Wl,-Bsymbolic", "-lm"], code.identifier)
             binaries[version] = layer, binary
         written = []
         for variant, target in targets.items():
