@@ -143,14 +143,45 @@ class AllocationConfig(_Strict):
     command: str | list[str] = Field(
         description="Signal(s) holding 6-vector commands, e.g. 'autopilot.tau'; several are added"
     )
+    method: Literal["qp", "pseudo_inverse"] = Field(
+        "qp", description="Constrained QP (default) or pseudo-inverse with uniform scaling"
+    )
     bias: float = Field(
-        0.0, ge=0, description="Thrust bias (N) along balanced null-space groups, 0: off"
+        0.0,
+        ge=0,
+        description="Thrust bias (N) along balanced null-space groups, 0: off "
+        "(pseudo_inverse only)",
+    )
+    priorities: tuple[float, float, float, float, float, float] = Field(
+        (1e2, 1e2, 1e4, 1e4, 1e4, 1e4),
+        description="Weights of the force errors [X Y Z K M N] when saturated (qp; W per N "
+        "or N.m): the larger, the earlier met; by default heave and attitude before surge and "
+        "sway",
+    )
+    max_thrust_rate: float = Field(400.0, gt=0, description="Largest change of thrust (N/s, qp)")
+    failed: dict[str, float] = Field(
+        default_factory=dict,
+        description="Thruster instance -> time (s) it fails: no thrust from then on",
     )
     slots: list[int] | None = Field(
         None,
         description="Use only these thruster mounts of the vehicle (default: all, and "
         "those of every body welded to it)",
     )
+
+    @field_validator("bias")
+    @classmethod
+    def _bias_needs_pseudo_inverse(cls, bias: float, info: Any) -> float:  # noqa: ANN401
+        if bias > 0 and info.data.get("method") == "qp":
+            raise ValueError("bias applies to method = 'pseudo_inverse' only")
+        return bias
+
+    @field_validator("priorities")
+    @classmethod
+    def _positive(cls, weights: tuple[float, ...]) -> tuple[float, ...]:
+        if min(weights) <= 0:
+            raise ValueError(f"expected 6 positive weights, got {list(weights)}")
+        return weights
 
 
 class ScheduleStep(_Strict):

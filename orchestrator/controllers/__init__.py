@@ -158,11 +158,28 @@ def make_controllers(
                     f"{sorted(missing)} of '{config.vehicle}'"
                 )
 
+            mounted = {instance for _, instance in system.mounts[config.vehicle]}
+            unknown = sorted(set(config.failed) - mounted)
+            if unknown:
+                raise ScenarioError(
+                    f"{system.source}: {key}.failed: {unknown} not thruster(s) mounted on "
+                    f"'{config.vehicle}'"
+                )
+
             def thrusters(x: np.ndarray, c: AllocationConfig = config) -> list[ThrusterModel]:
                 return morphology_thrusters(system, coupling, c.vehicle, x, c.slots)
 
             allocation = ThrustAllocation(
-                name, config.sample_time, commands, thrusters, x, config.bias
+                name,
+                config.sample_time,
+                commands,
+                thrusters,
+                x,
+                config.method,
+                config.bias,
+                config.priorities,
+                config.max_thrust_rate,
+                config.failed,
             )
             controllers.append(allocation)
     return controllers

@@ -9,6 +9,7 @@ import numpy as np
 from scipy.linalg import null_space
 
 from orchestrator.controllers.base import Controller
+from orchestrator.controllers.constrained_allocation import ConstrainedAllocator
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,10 @@ class ThrusterModel:
     def thrust(self, offset: float) -> float:
         """Static thrust (N) at a command offset (us), no advance speed."""
         return self.K_L * offset + self.K_Q * abs(offset) * offset
+
+    def dead_band(self) -> float:
+        """Smallest thrust magnitude outside the dead zone (N)."""
+        return self.thrust(self.dead_zone)
 
     def max_thrust(self) -> float:
         """Largest thrust magnitude reachable in both directions (N)."""
@@ -69,15 +74,19 @@ def balanced_groups(configuration: np.ndarray) -> list[np.ndarray]:
 
 
 class ThrustAllocation(Controller):
-    """Least-squares allocation u = T^+ tau with uniform scaling into the thrust limits.
+    """Thrust allocation over a vehicle's mounted thrusters, thrusts mapped to PWM by the
+    inverse static map.
 
-    T (6 x n) holds one column per mounted thruster; the minimum-norm solution of T u = tau
-    is scaled down as a whole when a thruster would exceed its limit, so that the direction
-    of the commanded force is kept. Thrusts are mapped to PWM by the inverse static map.
+    ``method = "qp"`` (default): the constrained allocation of
+    :mod:`orchestrator.controllers.constrained_allocation` (thrust and rate limits, dead zones,
+    minimum power, priorities per degree of freedom). ``method = "pseudo_inverse"``: u = T^+ tau
+    scaled down as a whole when a thruster would exceed its limit (keeps the direction of the
+    commanded force); with ``bias`` > 0 (N), thrust biasing: along each balanced null-space
+    group every thruster of the group is raised to at least ``bias``, which changes no net force
+    but keeps small commands out of the dead zones.
 
-    With ``bias`` > 0 (N), thrust biasing: along each balanced null-space group every thruster
-    of the group is raised to at least ``bias``, which changes no net force but keeps small
-    commands out of the dead zones (their difference realizes the small net force).
+    ``failed`` maps thruster instances to the time (s) they fail: from then on their command is
+    neutral (no thrust) and the others carry the load.
     """
 
     def __init__(
@@ -87,38 +96,75 @@ class ThrustAllocation(Controller):
         commands: list[str],
         thrusters: Callable[[np.ndarray], list[ThrusterModel]],
         x: np.ndarray,
-        bias: float = 0.0,
+        method: str,
+        bias: float,
+        priorities: tuple[float, ...],
+        max_thrust_rate: float,
+        failed: dict[str, float],
     ) -> None:
         """``commands`` are 6-vector signals that are added; ``thrusters(x)`` lists the
         thrusters of the present morphology in the commanded vehicle's frame (asked again
-        after every docking or undocking)."""
+        after every docking or undocking). ``max_thrust_rate`` in N/s."""
         inputs = [f"{c}[{i}]" for c in commands for i in range(1, 7)]
         super().__init__(name, sample_time, inputs, [])
+        self.method = method
         self.bias = bias
+        self.priorities = priorities
+        self.max_thrust_rate = max_thrust_rate
+        self.failed = failed
         self._thrusters = thrusters
         self._configure(thrusters(x))
 
     def _configure(self, thrusters: list[ThrusterModel]) -> None:
+        previous = dict(
+            zip(getattr(self, "outputs", []), getattr(self, "thrusts", []), strict=True)
+        )
         self.thrusters = thrusters
         self.outputs = [f"{t.instance}.pwm" for t in thrusters]
+        self.thrusts = np.array([previous.get(o, 0.0) for o in self.outputs])
         self.configuration = np.column_stack([t.column for t in thrusters])
-        self.pseudo_inverse = np.linalg.pinv(self.configuration)
         self.limits = np.array([t.max_thrust() for t in thrusters])
         self.groups = balanced_groups(self.configuration) if self.bias > 0 else []
+        if self.method == "qp":
+            self.allocator = ConstrainedAllocator(
+                self.configuration,
+                self.limits,
+                np.array([t.dead_band() for t in thrusters]),
+                self.max_thrust_rate,
+                self.sample_time,
+                self.priorities,
+            )
 
     def reconfigure(self, x: np.ndarray) -> bool:
         before = list(self.outputs)
         self._configure(self._thrusters(x))
         return self.outputs != before
 
-    def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
-        thrusts = self.pseudo_inverse @ inputs.reshape(-1, 6).sum(axis=0)
+    def _pseudo_inverse(self, tau: np.ndarray, available: np.ndarray) -> np.ndarray:
+        thrusts = np.linalg.pinv(self.configuration * available) @ tau
         for group in self.groups:
-            members = group > 0
+            members = (group > 0) & available
+            if not members.any():
+                continue
             raise_by = np.max((self.bias - thrusts[members]) / group[members])
             if raise_by > 0:
-                thrusts = thrusts + raise_by * group
+                thrusts = thrusts + raise_by * group * available
         peak = np.max(np.abs(thrusts) / self.limits)
-        if peak > 1.0:
-            thrusts = thrusts / peak
-        return np.array([t.pwm(f) for t, f in zip(self.thrusters, thrusts, strict=True)])
+        return thrusts / peak if peak > 1.0 else thrusts
+
+    def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
+        tau = inputs.reshape(-1, 6).sum(axis=0)
+        available = np.array([time < self.failed.get(t.instance, np.inf) for t in self.thrusters])
+        if self.method == "qp":
+            thrusts = self.allocator.allocate(tau, self.thrusts, available)
+        else:
+            thrusts = self._pseudo_inverse(tau, available)
+        pwm = np.array([t.pwm(f) for t, f in zip(self.thrusters, thrusts, strict=True)])
+        pwm = np.where(available, pwm, [t.pwm_neutral for t in self.thrusters])
+        self.thrusts = np.array(
+            [
+                t.thrust(p - t.pwm_neutral) if abs(p - t.pwm_neutral) > t.dead_zone else 0.0
+                for t, p in zip(self.thrusters, pwm, strict=True)
+            ]
+        )
+        return pwm

@@ -1,0 +1,166 @@
+"""Constrained thrust allocation: one small quadratic program per sample (qpOASES via CasADi).
+
+Given the configuration matrix T (6 x n, body frame: one column [d; r x d - spin*arm*d] per
+thruster) and a generalized force command tau (N, N.m), find thrusts u (N) that minimize
+
+    sum_i P(u_i)  +  sum_dof w_dof |(T u - tau)_dof|  +  (eps/2) |u|^2
+
+subject to the thrust limits, the rate limits |u - u_prev| <= rate * dt, and u_i = 0 for a
+failed thruster. P is the thruster's electrical power (W) as a function of thrust, the convex
+curve c |u|^(3/2) of momentum theory, entered as its least-squares fit a u^2 + b |u| on
+[0, limit] with the thrust split into its forward and reverse parts u = f - r (f, r >= 0), so
+the program stays a QP with 2n + 6 variables. The force error enters as an exact (L1) penalty:
+with weights above the marginal power per unit of force the command is met exactly whenever
+the limits allow it, and when they do not, the error goes first to the degrees of freedom
+with the smallest weight (heave and attitude are kept before surge and sway).
+
+Dead zones: a thrust below the dead-zone edge cannot be realized (the ESC gives no thrust
+inside the band). A further solve fixes every thruster the previous one left inside the band
+either at zero (below half the edge) or at the edge with its sign, and lets the others make up
+the difference; this repeats until no free thruster is left inside its band (at most n solves,
+mostly one or two). No thrust is raised to keep thrusters out of their dead zones, so thrusters
+never push against each other to hold station.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import casadi as ca
+import numpy as np
+
+
+@dataclass(frozen=True)
+class PowerCurve:
+    """Electrical power P = c |T|^(3/2) (W) of a thruster at static thrust T (N).
+
+    ``forward`` and ``reverse`` are c (W/N^1.5) for positive and negative thrust.
+    """
+
+    forward: float
+    reverse: float
+
+    def __call__(self, thrust: np.ndarray) -> np.ndarray:
+        """Power (W) at ``thrust`` (N)."""
+        thrust = np.asarray(thrust, dtype=float)
+        c = np.where(thrust >= 0, self.forward, self.reverse)
+        return c * np.abs(thrust) ** 1.5
+
+    def quadratic_fit(self, limit: float) -> np.ndarray:
+        """[a, b] of a f^2 + b f fitted to the forward power and of the reverse power on
+        0..``limit`` N: rows forward, reverse (W/N^2, W/N)."""
+        thrust = np.linspace(0.0, limit, 200)
+        basis = np.column_stack([thrust**2, thrust])
+        return np.array(
+            [
+                np.linalg.lstsq(basis, c * thrust**1.5, rcond=None)[0]
+                for c in (self.forward, self.reverse)
+            ]
+        )
+
+
+# Blue Robotics T200 at 16 V (manufacturer's performance data, "T200 Thruster", 2019): about
+# 5.25 kgf (51.5 N) forward and 4.1 kgf (40.2 N) reverse at full throttle, both near 390 W.
+T200_POWER = PowerCurve(forward=390.0 / 51.5**1.5, reverse=390.0 / 40.2**1.5)
+
+
+@contextmanager
+def _without_banner() -> Iterator[None]:
+    """Discard the C library's standard output: qpOASES prints its licence notice there each
+    time a solver is built, whatever its print level."""
+    sys.stdout.flush()
+    saved, devnull = os.dup(1), os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    try:
+        yield
+    finally:
+        ctypes.CDLL(None).fflush(None)
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(devnull)
+
+
+class ConstrainedAllocator:
+    """The QP over one vehicle's thrusters (structure fixed; limits and command change)."""
+
+    def __init__(
+        self,
+        configuration: np.ndarray,
+        limits: np.ndarray,
+        dead_band: np.ndarray,
+        max_rate: float,
+        sample_time: float,
+        priorities: tuple[float, ...],
+        power: PowerCurve = T200_POWER,
+    ) -> None:
+        """``configuration`` (6 x n), ``limits`` (N, largest thrust magnitude per thruster),
+        ``dead_band`` (N, smallest realizable thrust magnitude per thruster), ``max_rate``
+        (N/s, largest change of thrust), ``sample_time`` (s), ``priorities`` (6 weights of the force
+        errors [X Y Z K M N], W per N or N.m)."""
+        self.T = np.asarray(configuration, dtype=float)
+        self.n = self.T.shape[1]
+        self.limits = np.asarray(limits, dtype=float)
+        self.dead_band = np.asarray(dead_band, dtype=float)
+        self.step_limit = max_rate * sample_time
+        self.power = power
+        fits = np.array([power.quadratic_fit(limit) for limit in self.limits])  # (n, 2, 2)
+        # Variables [f, r, e]: forward and reverse thrust (N), force error (N, N.m).
+        self._H = ca.DM(
+            np.diag(np.concatenate([2 * fits[:, 0, 0], 2 * fits[:, 1, 0], np.zeros(6)]))
+        )
+        self._g = np.concatenate([fits[:, 0, 1], fits[:, 1, 1], np.asarray(priorities, float)])
+        # Rows: e >= tau - T (f - r) and e >= T (f - r) - tau.
+        self._A = ca.DM(np.block([[self.T, -self.T, np.eye(6)], [-self.T, self.T, np.eye(6)]]))
+        with _without_banner():
+            self._solver = ca.conic(
+                "allocation",
+                "qpoases",
+                {"h": self._H.sparsity(), "a": self._A.sparsity()},
+                {"printLevel": "none", "error_on_fail": False},
+            )
+
+    def _solve(self, tau: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+        zero = np.zeros(self.n)
+        result = self._solver(
+            h=self._H,
+            g=self._g,
+            a=self._A,
+            lba=np.concatenate([tau, -tau]),
+            uba=np.inf,
+            lbx=np.concatenate([np.maximum(low, 0.0), np.maximum(-high, 0.0), np.zeros(6)]),
+            ubx=np.concatenate(
+                [np.maximum(high, zero), np.maximum(-low, zero), np.full(6, np.inf)]
+            ),
+        )
+        if not self._solver.stats()["success"]:
+            raise RuntimeError(
+                f"thrust allocation QP failed: {self._solver.stats()['return_status']}"
+            )
+        x = np.asarray(result["x"]).ravel()
+        return np.clip(x[: self.n] - x[self.n : 2 * self.n], low, high)
+
+    def allocate(self, tau: np.ndarray, previous: np.ndarray, available: np.ndarray) -> np.ndarray:
+        """Thrusts (N) for command ``tau`` (6, body frame) after thrusts ``previous`` (N),
+        with ``available`` (bool per thruster; False: failed, held at zero)."""
+        low = np.maximum(-self.limits, previous - self.step_limit)
+        high = np.minimum(self.limits, previous + self.step_limit)
+        low, high = np.where(available, low, 0.0), np.where(available, high, 0.0)
+        thrusts = self._solve(tau, low, high)
+        fixed = np.zeros(self.n, dtype=bool)
+        for _ in range(self.n):
+            inside = (np.abs(thrusts) < self.dead_band) & (thrusts != 0.0) & ~fixed
+            if not inside.any():
+                break
+            edge = np.copysign(self.dead_band, thrusts)
+            to_edge = np.abs(thrusts) >= 0.5 * self.dead_band
+            target = np.clip(np.where(to_edge, edge, 0.0), low, high)
+            low = np.where(inside & (target >= 0), target, low)
+            high = np.where(inside & (target <= 0), target, high)
+            fixed |= inside
+            thrusts = self._solve(tau, low, high)
+        return thrusts
