@@ -27,7 +27,12 @@ T_SEED = np.array(
 @pytest.fixture
 def allocation(fmu_dir):
     path = ROOT / "scenarios" / "bluerov2_heavy_single.toml"
-    system = System(load_scenario(path), str(path), fmu_dir)
+    scenario = load_scenario(path)  # the pseudo-inverse, kept as an option
+    config = scenario.controllers["allocation"].model_copy(update={"method": "pseudo_inverse"})
+    scenario = scenario.model_copy(
+        update={"controllers": {**scenario.controllers, "allocation": config}}
+    )
+    system = System(scenario, str(path), fmu_dir)
     x0 = system.initialize(0.0, (0.0, 0.0, 0.0))
     (alloc,) = [c for c in make_controllers(system, None, x0) if isinstance(c, ThrustAllocation)]
     yield alloc

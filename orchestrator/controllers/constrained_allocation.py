@@ -3,10 +3,11 @@
 Given the configuration matrix T (6 x n, body frame: one column [d; r x d - spin*arm*d] per
 thruster) and a generalized force command tau (N, N.m), find thrusts u (N) that minimize
 
-    sum_i P(u_i)  +  sum_dof w_dof |(T u - tau)_dof|  +  (eps/2) |u|^2
+    sum_i P(u_i)  +  sum_dof w_dof |(T u - tau)_dof|
 
-subject to the thrust limits, the rate limits |u - u_prev| <= rate * dt, and u_i = 0 for a
-failed thruster. P is the thruster's electrical power (W) as a function of thrust, the convex
+subject to the thrust limits, the rate limits (a thrust grows away from zero by at most
+rate * dt per sample; slowing down and stopping are not limited), and u_i = 0 for a failed
+thruster. P is the thruster's electrical power (W) as a function of thrust, the convex
 curve c |u|^(3/2) of momentum theory, entered as its least-squares fit a u^2 + b |u| on
 [0, limit] with the thrust split into its forward and reverse parts u = f - r (f, r >= 0), so
 the program stays a QP with 2n + 6 variables. The force error enters as an exact (L1) penalty:
@@ -18,17 +19,16 @@ Dead zones: a thrust below the dead-zone edge cannot be realized (the ESC gives 
 inside the band). A further solve fixes every thruster the previous one left inside the band
 either at zero (below half the edge) or at the edge with its sign, and lets the others make up
 the difference; this repeats until no free thruster is left inside its band (at most n solves,
-mostly one or two). No thrust is raised to keep thrusters out of their dead zones, so thrusters
-never push against each other to hold station.
+mostly one or two). The force the dead zones took off a command is carried to the next sample's
+(error feedback, as in sigma-delta modulation), so a command smaller than any thruster can give
+is realized on average by pulses at the band's edge. No thrust is raised to keep thrusters out
+of their dead zones, so thrusters never push against each other to hold station.
 """
 
 from __future__ import annotations
 
-import ctypes
-import os
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+import io
+from contextlib import redirect_stdout
 from dataclasses import dataclass
 
 import casadi as ca
@@ -69,22 +69,6 @@ class PowerCurve:
 T200_POWER = PowerCurve(forward=390.0 / 51.5**1.5, reverse=390.0 / 40.2**1.5)
 
 
-@contextmanager
-def _without_banner() -> Iterator[None]:
-    """Discard the C library's standard output: qpOASES prints its licence notice there each
-    time a solver is built, whatever its print level."""
-    sys.stdout.flush()
-    saved, devnull = os.dup(1), os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
-    try:
-        yield
-    finally:
-        ctypes.CDLL(None).fflush(None)
-        os.dup2(saved, 1)
-        os.close(saved)
-        os.close(devnull)
-
-
 class ConstrainedAllocator:
     """The QP over one vehicle's thrusters (structure fixed; limits and command change)."""
 
@@ -115,8 +99,11 @@ class ConstrainedAllocator:
         )
         self._g = np.concatenate([fits[:, 0, 1], fits[:, 1, 1], np.asarray(priorities, float)])
         # Rows: e >= tau - T (f - r) and e >= T (f - r) - tau.
+        self.carried = np.zeros(6)  # N, N.m: dead-zone error of the last sample
         self._A = ca.DM(np.block([[self.T, -self.T, np.eye(6)], [-self.T, self.T, np.eye(6)]]))
-        with _without_banner():
+        # qpOASES prints its licence notice (through CasADi's output stream, i.e. Python's
+        # standard output) whenever a solver is built, whatever its print level.
+        with redirect_stdout(io.StringIO()):
             self._solver = ca.conic(
                 "allocation",
                 "qpoases",
@@ -146,11 +133,14 @@ class ConstrainedAllocator:
 
     def allocate(self, tau: np.ndarray, previous: np.ndarray, available: np.ndarray) -> np.ndarray:
         """Thrusts (N) for command ``tau`` (6, body frame) after thrusts ``previous`` (N),
-        with ``available`` (bool per thruster; False: failed, held at zero)."""
-        low = np.maximum(-self.limits, previous - self.step_limit)
-        high = np.minimum(self.limits, previous + self.step_limit)
+        with ``available`` (bool per thruster; False: failed, held at zero). The force the
+        dead zones took off this sample's command is added to the next one's."""
+        # The magnitude grows by at most the rate limit; a thruster may always slow or stop.
+        low = np.maximum(-self.limits, np.minimum(previous, 0.0) - self.step_limit)
+        high = np.minimum(self.limits, np.maximum(previous, 0.0) + self.step_limit)
         low, high = np.where(available, low, 0.0), np.where(available, high, 0.0)
-        thrusts = self._solve(tau, low, high)
+        tau = tau + self.carried
+        continuous = thrusts = self._solve(tau, low, high)
         fixed = np.zeros(self.n, dtype=bool)
         for _ in range(self.n):
             inside = (np.abs(thrusts) < self.dead_band) & (thrusts != 0.0) & ~fixed
@@ -163,4 +153,5 @@ class ConstrainedAllocator:
             high = np.where(inside & (target <= 0), target, high)
             fixed |= inside
             thrusts = self._solve(tau, low, high)
+        self.carried = self.T @ (continuous - thrusts)
         return thrusts
