@@ -7,9 +7,10 @@ import pytest
 from conftest import ROOT, cli_error
 from scipy.integrate import solve_ivp
 
-from orchestrator.controllers.rendezvous import RendezvousController
+from orchestrator.controllers.rendezvous import RendezvousController, vehicle_specs
 from orchestrator.kinematics import rotation_matrix
 from orchestrator.mpc.camera import Camera
+from orchestrator.mpc.distributed import DistributedMPC
 from orchestrator.mpc.model import PlanarModel
 from orchestrator.mpc.problem import LocalProblem, Solution
 from orchestrator.mpc.study import initial_planar_states, run_planar
@@ -164,3 +165,35 @@ def test_docking_scenario_ends_welded(fmu_dir, tmp_path):
     assert np.max(speed[c["time"] > t_dock + 5]) < 0.02  # holds station
     for png in ("rendezvous_trajectories.png", "rendezvous_bearings.png", "bodies_plan.png"):
         assert (tmp_path / "dock" / png).is_file()
+
+
+def test_normals_along_a_trajectory_are_the_pointwise_normals():
+    camera = Camera(0.3, 0.4)
+    psi = np.random.default_rng(1).uniform(-4, 4, 7)
+    expected = np.array([camera.normals(float(p)) for p in psi])
+    np.testing.assert_array_equal(camera.normals_along(psi), expected)
+
+
+def test_parallel_solves_give_the_sequential_plans():
+    """The vehicles' local problems solved in threads give bit for bit the inputs, consensus
+    and prices of solving them one after the other (Jacobi iterations: no solve reads another
+    one of the same iteration)."""
+    config = load_scenario(DOCKING).controllers["rendezvous"].model_copy(update={"horizon": 8})
+    specs = vehicle_specs(config)
+    runs = []
+    for parallel in (False, True):
+        mpc = DistributedMPC(
+            specs, 8, 3, config.kappa, config.gamma, config.solver, parallel=parallel
+        )
+        states = {"leader": np.zeros(6), "follower": np.array([-3.0, 1.0, -0.17, 0, 0, 0])}
+        reports = [mpc.step(states) for _ in range(3)]
+        runs.append((reports, mpc.lam, mpc.mu))
+    (sequential, lam_s, mu_s), (threaded, lam_t, mu_t) = runs
+    for a, b in zip(sequential, threaded, strict=True):
+        for name in a.inputs:
+            np.testing.assert_array_equal(a.inputs[name], b.inputs[name])
+        np.testing.assert_array_equal(a.consensus, b.consensus)
+    for key in lam_s:
+        np.testing.assert_array_equal(lam_s[key], lam_t[key])
+    for key in mu_s:
+        np.testing.assert_array_equal(mu_s[key], mu_t[key])

@@ -32,6 +32,10 @@ class Camera:
             return ca.vertcat(ca.horzcat(*rows[0]), ca.horzcat(*rows[1]))
         return np.array(rows)
 
+    def normals_along(self, psi: np.ndarray) -> np.ndarray:
+        """[n+; n-] at each heading of ``psi`` (K,): an array (K, 2, 2)."""
+        return np.moveaxis(self.normals(np.asarray(psi, dtype=float)), -1, 0)
+
     def bearing(self, pose: np.ndarray, point: np.ndarray) -> float:
         """Bearing of ``point`` from the camera axis (rad, positive clockwise)."""
         e = np.asarray(point[:2]) - np.asarray(pose[:2])

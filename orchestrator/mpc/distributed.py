@@ -14,6 +14,7 @@ prices and trajectories are shifted by one step to warm-start the next sample.
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import casadi as ca
@@ -55,7 +56,10 @@ class DistributedMPC:
         kappa: float,
         gamma: float,
         solver: str = "sqp",
+        parallel: bool = True,
     ) -> None:
+        """With ``parallel``, the vehicles' local problems of a dual iteration are solved in
+        threads at once (CasADi releases the interpreter lock while it solves)."""
         if iterations < 1 or horizon < 1:
             raise ValueError(
                 f"MPC: iterations and horizon must be >= 1, got {iterations}, {horizon}"
@@ -79,13 +83,14 @@ class DistributedMPC:
         }
         self.mu = {e: np.zeros((horizon + 1, 3)) for e in self.edges}
         self.plans: dict[str, Solution] = {}
+        self._pool = ThreadPoolExecutor(len(specs)) if parallel and len(specs) > 1 else None
 
     def _position_prices(self, i: str, plans: dict[str, Solution]) -> np.ndarray:
         """c_i,k = sum_j A_ji' lambda_ji - A_ij' lambda_ij (eq. 8.21), position part."""
         price = np.zeros((self.N + 1, 2))
         for (a, b), lam in self.lam.items():
             camera = self.specs[a].cameras[self.specs[a].sees[b]]
-            A = np.array([camera.normals(psi) for psi in plans[a].X[:, 2]])  # (N+1, 2, 2)
+            A = camera.normals_along(plans[a].X[:, 2])  # (N+1, 2, 2)
             term = np.einsum("kij,ki->kj", A, lam)
             if b == i:
                 price += term
@@ -107,24 +112,19 @@ class DistributedMPC:
         failures = dict.fromkeys(self.specs, 0)
         plans = {n: self.plans.get(n) or self._resting(n, states[n]) for n in self.specs}
         for _ in range(self.L):
-            new = {}
-            for name, problem in self.problems.items():
-                previous = plans[name]
-                if failures[name]:
-                    new[name] = previous
-                    continue
-                guess = problem.pack(previous.X, previous.U, previous.theta)
-                started = time.perf_counter()
-                solution = problem.solve(
-                    states[name],
-                    self._position_prices(name, plans),
-                    self._consensus_prices(name),
-                    guess,
-                )
-                seconds[name] += time.perf_counter() - started
+            active = [n for n in self.problems if not failures[n]]
+            calls = [
+                (n, states[n], self._position_prices(n, plans), self._consensus_prices(n), plans[n])
+                for n in active
+            ]
+            run = self._pool.map if self._pool else map
+            mapped = run(lambda call: self._solve(*call), calls)
+            new = dict(plans)
+            for name, (solution, elapsed) in zip(active, mapped, strict=True):
+                seconds[name] += elapsed
                 if not solution.success:
                     failures[name] += 1
-                    solution = previous
+                    solution = plans[name]
                 new[name] = solution
             plans = new
             self._update_prices(plans)
@@ -138,6 +138,21 @@ class DistributedMPC:
         inputs = {n: p.U[0] for n, p in plans.items()}
         return SampleReport(inputs, seconds, failures, consensus)
 
+    def _solve(
+        self,
+        name: str,
+        state: np.ndarray,
+        price_p: np.ndarray,
+        price_t: np.ndarray,
+        previous: Solution,
+    ) -> tuple[Solution, float]:
+        """Vehicle ``name``'s local problem warm-started from ``previous``; its wall time (s)."""
+        problem = self.problems[name]
+        guess = problem.pack(previous.X, previous.U, previous.theta)
+        started = time.perf_counter()
+        solution = problem.solve(state, price_p, price_t, guess)
+        return solution, time.perf_counter() - started
+
     def _resting(self, name: str, x0: np.ndarray) -> Solution:
         problem = self.problems[name]
         w = problem.initial_guess(x0)
@@ -147,7 +162,7 @@ class DistributedMPC:
     def _update_prices(self, plans: dict[str, Solution]) -> None:
         for (a, b), lam in self.lam.items():
             camera = self.specs[a].cameras[self.specs[a].sees[b]]
-            A = np.array([camera.normals(psi) for psi in plans[a].X[:, 2]])
+            A = camera.normals_along(plans[a].X[:, 2])
             gap = plans[b].X[:, :2] - plans[a].X[:, :2]
             self.lam[(a, b)] = np.maximum(0.0, lam + self.kappa * np.einsum("kij,kj->ki", A, gap))
         for (a, b), mu in self.mu.items():

@@ -196,12 +196,11 @@ class LocalProblem:
         }
         if self._warm is not None:
             args["lam_x0"], args["lam_g0"] = self._warm[1], self._warm[2]
-        solver = self.solver
-        result = solver(**args)
-        if not solver.stats()["success"] and self.fallback is not None:
-            solver = self.fallback
-            result = solver(**{k: v for k, v in args.items() if not k.startswith("lam")})
-        stats = solver.stats()
+        result = self.solver(**args)
+        stats = self.solver.stats()
+        if not stats["success"] and self.fallback is not None:
+            result = self.fallback(**{k: v for k, v in args.items() if not k.startswith("lam")})
+            stats = self.fallback.stats()
         w = np.asarray(result["x"]).ravel()
         self._warm = (w, np.asarray(result["lam_x"]).ravel(), np.asarray(result["lam_g"]).ravel())
         X, U, T, _ = self._unpack(w)
