@@ -156,6 +156,26 @@ def _study(args: argparse.Namespace) -> None:
     print(comparison_table(results))
 
 
+def _docking_study(args: argparse.Namespace) -> None:
+    from orchestrator.mpc.docking_study import StartRanges, run_cases, success_table
+    from orchestrator.mpc.study import initial_planar_states
+    from orchestrator.scenario import RendezvousConfig, load_scenario
+
+    scenario = load_scenario(args.scenario)
+    config = scenario.controllers.get(args.controller)
+    if not isinstance(config, RendezvousConfig):
+        raise MurcosimError(f"{args.scenario}: controllers.{args.controller}: not a rendezvous_mpc")
+    initial = initial_planar_states(scenario, config)
+    cases = run_cases(config, initial, args.runs, args.seed, args.duration, StartRanges())
+    print(success_table(cases, args.seed, args.duration))
+
+
+def _docking_report(args: argparse.Namespace) -> None:
+    from orchestrator.mpc.docking_report import docking_report, report_table
+
+    print(report_table(docking_report(args.folder, args.controller)))
+
+
 def _buoy_parts() -> tuple[str, ...]:
     from orchestrator.buoy_study import PARTS
 
@@ -289,6 +309,23 @@ def parser() -> argparse.ArgumentParser:
         "--tolerance", type=float, default=0.1, help="rendezvous gap counted as met (m)"
     )
     st.set_defaults(func=_study)
+    ds = sub.add_parser(
+        "docking-study",
+        help="docking success over randomized follower starts (planar model): N -7..-2 m, "
+        "E -3..3 m, yaw -60..60 deg",
+    )
+    ds.add_argument("scenario", type=Path, nargs="?", default=Path("scenarios/docking_mpc.toml"))
+    ds.add_argument("--controller", default="rendezvous")
+    ds.add_argument("--runs", type=int, default=100)
+    ds.add_argument("--seed", type=int, default=1)
+    ds.add_argument("--duration", type=float, default=60.0, help="s per case")
+    ds.set_defaults(func=_docking_study)
+    dr = sub.add_parser(
+        "docking-report", help="dock time, final errors, thrust, MPC solve times of a run"
+    )
+    dr.add_argument("folder", type=Path, help="results folder of a docking run")
+    dr.add_argument("--controller", default="rendezvous")
+    dr.set_defaults(func=_docking_report)
     bs = sub.add_parser("buoy-study", help="joint-actuated buoy: K_ff, sensitivities, waves")
     bs.add_argument(
         "--parts",

@@ -251,6 +251,12 @@ class RendezvousConfig(_Strict):
     gamma: float = Field(2.0, gt=0)
     model: PredictionModelConfig = PredictionModelConfig()
     vehicles: list[RendezvousVehicle] = Field(min_length=2)
+    supervisor: bool = Field(
+        False, description="Search and re-acquisition around the distributed MPC"
+    )
+    budget: float = Field(
+        float("inf"), gt=0, description="s per sample: no dual iteration starts after it"
+    )
 
 
 class ReferenceTerm(_Strict):

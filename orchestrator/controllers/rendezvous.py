@@ -18,6 +18,7 @@ from orchestrator.mpc.camera import Camera
 from orchestrator.mpc.distributed import CentralizedMPC, DistributedMPC
 from orchestrator.mpc.model import PlanarModel
 from orchestrator.mpc.problem import ObservedObject, VehicleSpec
+from orchestrator.mpc.supervisor import DockingSupervisor
 from orchestrator.scenario import RendezvousConfig
 
 MEASURED = ["p[1]", "p[2]", "q[1]", "q[2]", "q[3]", "q[4]", "nu[1]", "nu[2]", "nu[6]"]
@@ -53,6 +54,25 @@ def vehicle_specs(config: RendezvousConfig) -> list[VehicleSpec]:
     return specs
 
 
+def rendezvous_mpc(
+    config: RendezvousConfig, specs: list[VehicleSpec]
+) -> DistributedMPC | CentralizedMPC | DockingSupervisor:
+    """The controller of a scenario entry: centralized, distributed, or distributed within
+    the docking supervisor."""
+    if config.method == "centralized":
+        return CentralizedMPC(specs, config.horizon, config.solver)
+    mpc = DistributedMPC(
+        specs,
+        config.horizon,
+        config.iterations,
+        config.kappa,
+        config.gamma,
+        config.solver,
+        budget=config.budget,
+    )
+    return DockingSupervisor(mpc) if config.supervisor else mpc
+
+
 class RendezvousController(Controller):
     """Distributed or centralized rendezvous MPC for all vehicles of the scenario entry."""
 
@@ -67,17 +87,7 @@ class RendezvousController(Controller):
         outputs += [f"{name}.{s.name}_sees_{target}_bearing" for s, target, _ in self._views]
         outputs += [f"{name}.{s.name}_sees_{target}_violation" for s, target, _ in self._views]
         super().__init__(name, config.sample_time, inputs, outputs)
-        if config.method == "distributed":
-            self.mpc = DistributedMPC(
-                self.specs,
-                config.horizon,
-                config.iterations,
-                config.kappa,
-                config.gamma,
-                config.solver,
-            )
-        else:
-            self.mpc = CentralizedMPC(self.specs, config.horizon, config.solver)
+        self.mpc = rendezvous_mpc(config, self.specs)
 
     @staticmethod
     def _targets(spec: VehicleSpec) -> list[tuple[str, int]]:
@@ -93,6 +103,9 @@ class RendezvousController(Controller):
             heading = euler_angles(m[2:6])[2]
             states[spec.name] = np.array([m[0], m[1], heading, m[6], m[7], m[8]])
         report = self.mpc.step(states)
+        if isinstance(self.mpc, DockingSupervisor):
+            self.events += self.mpc.events
+            self.mpc.events.clear()
         for name, count in report.failures.items():
             if count:
                 self.events.append(

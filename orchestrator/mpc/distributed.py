@@ -57,9 +57,12 @@ class DistributedMPC:
         gamma: float,
         solver: str = "sqp",
         parallel: bool = True,
+        budget: float = float("inf"),
     ) -> None:
         """With ``parallel``, the vehicles' local problems of a dual iteration are solved in
-        threads at once (CasADi releases the interpreter lock while it solves)."""
+        threads at once (CasADi releases the interpreter lock while it solves). ``budget`` (s):
+        no further dual iteration starts once a sample has taken this long (the last
+        iterate, warm-started, is used)."""
         if iterations < 1 or horizon < 1:
             raise ValueError(
                 f"MPC: iterations and horizon must be >= 1, got {iterations}, {horizon}"
@@ -75,15 +78,20 @@ class DistributedMPC:
                     raise ValueError(f"MPC vehicle '{s.name}': no camera {camera + 1}")
         self.specs = {s.name: s for s in specs}
         self.N, self.L, self.kappa, self.gamma = horizon, iterations, kappa, gamma
+        self.budget = budget
         self.problems = {s.name: LocalProblem(s, horizon, solver) for s in specs}
         ordered = sorted(names)
         self.edges = [(a, b) for k, a in enumerate(ordered) for b in ordered[k + 1 :]]
-        self.lam = {
-            (i, j): np.zeros((horizon + 1, 2)) for i, s in self.specs.items() for j in s.sees
-        }
-        self.mu = {e: np.zeros((horizon + 1, 3)) for e in self.edges}
-        self.plans: dict[str, Solution] = {}
+        self.reset()
         self._pool = ThreadPoolExecutor(len(specs)) if parallel and len(specs) > 1 else None
+
+    def reset(self) -> None:
+        """Forget prices and plans: the next sample starts from rest, as the first one."""
+        self.lam = {
+            (i, j): np.zeros((self.N + 1, 2)) for i, s in self.specs.items() for j in s.sees
+        }
+        self.mu = {e: np.zeros((self.N + 1, 3)) for e in self.edges}
+        self.plans: dict[str, Solution] = {}
 
     def _position_prices(self, i: str, plans: dict[str, Solution]) -> np.ndarray:
         """c_i,k = sum_j A_ji' lambda_ji - A_ij' lambda_ij (eq. 8.21), position part."""
@@ -111,7 +119,10 @@ class DistributedMPC:
         seconds = dict.fromkeys(self.specs, 0.0)
         failures = dict.fromkeys(self.specs, 0)
         plans = {n: self.plans.get(n) or self._resting(n, states[n]) for n in self.specs}
+        started = time.perf_counter()
         for _ in range(self.L):
+            if time.perf_counter() - started > self.budget:
+                break
             active = [n for n in self.problems if not failures[n]]
             calls = [
                 (n, states[n], self._position_prices(n, plans), self._consensus_prices(n), plans[n])

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from orchestrator.controllers.rendezvous import vehicle_specs
+from orchestrator.controllers.rendezvous import rendezvous_mpc, vehicle_specs
 from orchestrator.kinematics import euler_angles
-from orchestrator.mpc.distributed import CentralizedMPC, DistributedMPC
 from orchestrator.scenario import RendezvousConfig, Scenario
 
 
@@ -32,6 +31,7 @@ class StudyResult:
     solve_median: float  # s per vehicle and sample (all dual iterations)
     solve_p95: float
     failures: int
+    solve_p99: float
 
 
 def run_planar(
@@ -39,15 +39,12 @@ def run_planar(
     initial: dict[str, np.ndarray],
     duration: float,
     tolerance: float = 0.05,
+    stop_when_met: bool = False,
 ) -> StudyResult:
-    """Closed loop of ``config`` on its planar model from ``initial`` states for ``duration`` s."""
+    """Closed loop of ``config`` on its planar model from ``initial`` states for ``duration`` s
+    (with ``stop_when_met``, only until the rendezvous points are within ``tolerance``)."""
     specs = vehicle_specs(config)
-    if config.method == "distributed":
-        mpc = DistributedMPC(
-            specs, config.horizon, config.iterations, config.kappa, config.gamma, config.solver
-        )
-    else:
-        mpc = CentralizedMPC(specs, config.horizon, config.solver)
+    mpc = rendezvous_mpc(config, specs)
     step = specs[0].model.step_function()
     x = {s.name: np.asarray(initial[s.name], dtype=float) for s in specs}
     cost, violation, failures, times = 0.0, 0.0, 0, []
@@ -72,6 +69,8 @@ def run_planar(
         gap = max(np.linalg.norm(points[s.name][:2] - points[specs[0].name][:2]) for s in specs)
         if np.isnan(converged) and gap < tolerance:
             converged = k * config.sample_time
+            if stop_when_met:
+                break
         x = {n: np.asarray(step(x[n], report.inputs[n])).ravel() for n in x}
     points = {s.name: s.rendezvous_point(x[s.name]) for s in specs}
     final_gap = max(np.linalg.norm(points[s.name][:2] - points[specs[0].name][:2]) for s in specs)
@@ -85,6 +84,7 @@ def run_planar(
         float(np.median(times)),
         float(np.percentile(times, 95)),
         failures,
+        float(np.percentile(times, 99)),
     )
 
 

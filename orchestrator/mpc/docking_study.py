@@ -1,0 +1,114 @@
+"""Docking success over randomized starts, on the MPC's planar model.
+
+The second vehicle of a rendezvous entry (the follower) starts at random north, east and yaw
+in the given ranges (uniform, NumPy's default generator with ``seed``), at rest; the first
+stays where the scenario puts it. A case docks when the rendezvous points (the docking ports)
+come within the capture distance before ``duration``. Reported: cases, seed, successes, the
+distribution of the dock times, the cases that start with both cameras' partners out of view
+and how many of those dock, and the MPC's solve time per vehicle and sample.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from orchestrator.controllers.rendezvous import vehicle_specs
+from orchestrator.mpc.study import run_planar
+from orchestrator.scenario import RendezvousConfig
+
+CAPTURE_DISTANCE = 0.05  # m, the vehicles' capture_distance (MurCoSim.Vehicles.Vehicle)
+
+
+@dataclass
+class StartRanges:
+    """Ranges of the follower's start: north and east (m), yaw (deg)."""
+
+    north: tuple[float, float] = (-7.0, -2.0)
+    east: tuple[float, float] = (-3.0, 3.0)
+    yaw: tuple[float, float] = (-60.0, 60.0)
+
+
+@dataclass
+class Case:
+    """One randomized start and its outcome."""
+
+    start: np.ndarray  # north, east (m), yaw (deg) of the follower
+    both_out_of_view: bool
+    dock_time: float  # s, nan if not docked
+    solve_median: float  # s per vehicle and sample
+    solve_p99: float
+
+
+def _views_lost(config: RendezvousConfig, states: dict[str, np.ndarray]) -> bool:
+    """True when every camera link starts with its partner outside the cone."""
+    lost = [
+        spec.cameras[k].violation(states[spec.name], states[other]) > 0
+        for spec in vehicle_specs(config)
+        for other, k in spec.sees.items()
+    ]
+    return all(lost)
+
+
+def run_cases(
+    config: RendezvousConfig,
+    initial: dict[str, np.ndarray],
+    runs: int,
+    seed: int,
+    duration: float,
+    ranges: StartRanges,
+    report: Callable[[str], None] = print,
+) -> list[Case]:
+    """``runs`` closed loops from randomized follower starts; ``report`` gets a line per case."""
+    rng = np.random.default_rng(seed)
+    follower = config.vehicles[1].name
+    cases = []
+    for k in range(runs):
+        start = np.array(
+            [rng.uniform(*ranges.north), rng.uniform(*ranges.east), rng.uniform(*ranges.yaw)]
+        )
+        states = dict(initial)
+        states[follower] = np.array([start[0], start[1], np.radians(start[2]), 0.0, 0.0, 0.0])
+        result = run_planar(config, states, duration, CAPTURE_DISTANCE, stop_when_met=True)
+        case = Case(
+            start,
+            _views_lost(config, states),
+            result.converged_at,
+            result.solve_median,
+            result.solve_p99,
+        )
+        cases.append(case)
+        report(
+            f"case {k + 1}: start N {start[0]:.2f} m, E {start[1]:.2f} m, yaw {start[2]:.1f} deg"
+            f"{' (both out of view)' if case.both_out_of_view else ''}: "
+            + (f"docked at {case.dock_time:.2f} s" if np.isfinite(case.dock_time) else "no dock")
+        )
+    return cases
+
+
+def success_table(cases: list[Case], seed: int, duration: float) -> str:
+    """Markdown table of a study."""
+    docked = np.array([c.dock_time for c in cases if np.isfinite(c.dock_time)])
+    blind = [c for c in cases if c.both_out_of_view]
+    blind_docked = sum(np.isfinite(c.dock_time) for c in blind)
+    times = (
+        f"{docked.min():.1f} / {np.median(docked):.1f} / {np.percentile(docked, 90):.1f} / "
+        f"{docked.max():.1f}"
+        if docked.size
+        else "-"
+    )
+    medians = [c.solve_median for c in cases]
+    p99s = [c.solve_p99 for c in cases]
+    return "\n".join(
+        [
+            "| cases | seed | docked | dock time min / median / p90 / max (s) "
+            "| both cameras out of view: docked "
+            "| MPC solve: median of medians / largest p99 (ms) |",
+            "| --- | --- | --- | --- | --- | --- |",
+            f"| {len(cases)} | {seed} | {docked.size} ({100 * docked.size / len(cases):.0f} %, "
+            f"within {duration:.0f} s) | {times} | {blind_docked} of {len(blind)} | "
+            f"{1e3 * np.median(medians):.1f} / {1e3 * np.max(p99s):.1f} |",
+        ]
+    )
