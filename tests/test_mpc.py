@@ -14,6 +14,7 @@ from orchestrator.mpc.distributed import DistributedMPC
 from orchestrator.mpc.model import PlanarModel
 from orchestrator.mpc.problem import LocalProblem, Solution
 from orchestrator.mpc.study import initial_planar_states, run_planar
+from orchestrator.mpc.supervisor import DockingSupervisor
 from orchestrator.results import read_events, read_timeseries
 from orchestrator.run import run_scenario
 from orchestrator.scenario import load_scenario
@@ -162,7 +163,20 @@ def test_docking_scenario_ends_welded(fmu_dir, tmp_path):
     print(f"docked at {t_dock:.2f} s, final port gap {gap[-1]:.4f} m")
     assert gap[-1] < 0.05
     speed = np.hypot(c["leader.nu[1]"], c["leader.nu[2]"])
-    assert np.max(speed[c["time"] > t_dock + 5]) < 0.02  # holds station
+    holding = c["time"] > t_dock + 5
+    assert np.max(speed[holding]) < 0.02  # holds station
+    # Constrained allocation: little thrust, and while holding station no balanced group of
+    # thrusters (the four vectored ones, the four vertical ones: T g = 0 with g = 1 on the
+    # group) pushes against itself by more than the dead band's edge (0.94 N).
+    names = [f"{v}_t{k}.thrust" for v in ("leader", "follower") for k in range(1, 9)]
+    total = np.sum([np.abs(c[n]) for n in names], axis=0)
+    print(f"mean sum |thrust| {np.mean(total):.1f} N")
+    assert np.mean(total) < 120.0
+    for v in ("leader", "follower"):
+        for group in ((1, 2, 3, 4), (5, 6, 7, 8)):
+            u = np.array([c[f"{v}_t{k}.thrust"][holding] for k in group])
+            opposed = np.maximum(np.min(u, axis=0), np.min(-u, axis=0))
+            assert np.max(opposed) <= 0.94
     for png in ("rendezvous_trajectories.png", "rendezvous_bearings.png", "bodies_plan.png"):
         assert (tmp_path / "dock" / png).is_file()
 
@@ -197,3 +211,48 @@ def test_parallel_solves_give_the_sequential_plans():
         np.testing.assert_array_equal(lam_s[key], lam_t[key])
     for key in mu_s:
         np.testing.assert_array_equal(mu_s[key], mu_t[key])
+
+
+def test_supervisor_searches_before_the_mpc_when_both_cameras_are_blind():
+    """Both partners start outside their 25 deg cones (follower 2.26 m behind, 1.13 m to port,
+    yawed -9.2 deg: 26.6 and 35.8 deg off axis). The supervisor turns both vehicles in place,
+    without any MPC solve, until both partners lie within half the half-angle; the next sample
+    starts the MPC."""
+    config = load_scenario(DOCKING).controllers["rendezvous"].model_copy(update={"horizon": 8})
+    specs = vehicle_specs(config)
+    supervisor = DockingSupervisor(
+        DistributedMPC(specs, 8, 3, config.kappa, config.gamma, config.solver)
+    )
+    step = specs[0].model.step_function()
+    x = {"leader": np.zeros(6), "follower": np.array([-2.26, -1.13, np.radians(-9.2), 0, 0, 0])}
+    searched = 0.0  # s
+    for _ in range(200):
+        report = supervisor.step(x)
+        if supervisor.phase == "approach":
+            break
+        assert sum(report.seconds.values()) == 0.0
+        x = {n: np.asarray(step(x[n], report.inputs[n])).ravel() for n in x}
+        searched += config.sample_time
+    assert [e for e, _ in supervisor.events] == ["search", "acquired"]
+    assert sum(report.seconds.values()) > 0.0  # the MPC solved at acquisition
+    for spec in specs:
+        for other, camera in spec.sees.items():
+            bearing = spec.cameras[camera].bearing(x[spec.name], x[other])
+            assert abs(bearing) <= 0.5 * spec.cameras[camera].half_angle
+    assert searched < 6.0  # turning in place takes seconds, not minutes
+
+
+def test_time_budget_stops_the_dual_iterations(monkeypatch):
+    """With a zero budget a sample makes one dual iteration: one local solve per vehicle."""
+    config = load_scenario(DOCKING).controllers["rendezvous"]
+    calls = []
+    original = LocalProblem.solve
+
+    def counted(self, *args):
+        calls.append(self)
+        return original(self, *args)
+
+    monkeypatch.setattr(LocalProblem, "solve", counted)
+    mpc = DistributedMPC(vehicle_specs(config), 5, 4, config.kappa, config.gamma, budget=0.0)
+    mpc.step({"leader": np.zeros(6), "follower": np.array([-3.0, 1.0, 0.0, 0, 0, 0])})
+    assert len(calls) == 2

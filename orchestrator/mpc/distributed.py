@@ -62,7 +62,7 @@ class DistributedMPC:
         """With ``parallel``, the vehicles' local problems of a dual iteration are solved in
         threads at once (CasADi releases the interpreter lock while it solves). ``budget`` (s):
         no further dual iteration starts once a sample has taken this long (the last
-        iterate, warm-started, is used)."""
+        iterate, warm-started, is used; at least one iteration is made)."""
         if iterations < 1 or horizon < 1:
             raise ValueError(
                 f"MPC: iterations and horizon must be >= 1, got {iterations}, {horizon}"
@@ -121,8 +121,6 @@ class DistributedMPC:
         plans = {n: self.plans.get(n) or self._resting(n, states[n]) for n in self.specs}
         started = time.perf_counter()
         for _ in range(self.L):
-            if time.perf_counter() - started > self.budget:
-                break
             active = [n for n in self.problems if not failures[n]]
             calls = [
                 (n, states[n], self._position_prices(n, plans), self._consensus_prices(n), plans[n])
@@ -139,6 +137,8 @@ class DistributedMPC:
                 new[name] = solution
             plans = new
             self._update_prices(plans)
+            if time.perf_counter() - started > self.budget:
+                break
         self.plans = {
             n: Solution(_shift(s.X), _shift(s.U), _shift(s.theta), s.success, s.seconds, s.status)
             for n, s in plans.items()
