@@ -31,8 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).parent / "data" / "golden"
 HORIZON = 2.0  # s
 # The golden runs were recorded with the pseudo-inverse thrust allocation (bias 1.5 N in the
-# rendezvous scenarios) and 15 dual iterations of the docking MPC without its supervisor; what
-# is compared here is the master, so the runs use those controllers again.
+# docking demo) and 15 dual iterations of the docking MPC without its supervisor; what is
+# compared here is the master, so the runs use those controllers again.
 RECORDED_WITH = {"thrust_allocation": {"method": "pseudo_inverse"}}
 RECORDED_IN = {
     "docking_mpc": {
@@ -40,7 +40,6 @@ RECORDED_IN = {
         "leader_allocation": {"bias": 1.5},
         "follower_allocation": {"bias": 1.5},
     },
-    "monitoring_rendezvous": {"v1_allocation": {"bias": 1.5}, "v2_allocation": {"bias": 1.5}},
 }
 
 
