@@ -88,6 +88,9 @@ def test_feasible_commands_are_met_at_least_power(thrusters):
     pseudo-inverse, and within 0.1 % of the power SciPy's trust-region method finds for the
     same program (the dead-zone passes may move a thruster off the smooth optimum)."""
     T, limits, bands = thrusters
+    fits = np.array([T200_POWER.quadratic_fit(limit) for limit in limits])  # (8, 2, 2)
+    a = np.concatenate([fits[:, 0, 0], fits[:, 1, 0]])  # split z = [forward, reverse]
+    b = np.concatenate([fits[:, 0, 1], fits[:, 1, 1]])
     rng = np.random.default_rng(7)
     for _ in range(5):
         tau = rng.uniform(-1, 1, 6) * [30, 30, 30, 2, 2, 3]
@@ -99,8 +102,10 @@ def test_feasible_commands_are_met_at_least_power(thrusters):
         pinv = np.linalg.pinv(T) @ tau
         assert fitted_power(u, limits) <= fitted_power(pinv, limits) + 1e-6
         reference = minimize(
-            lambda z: fitted_power(z[:8] - z[8:], limits),
+            lambda z: a @ z**2 + b @ z,
             np.concatenate([np.maximum(pinv, 0), np.maximum(-pinv, 0)]),
+            jac=lambda z: 2 * a * z + b,
+            hess=lambda z: np.diag(2 * a),
             method="trust-constr",
             constraints=[LinearConstraint(np.hstack([T, -T]), tau, tau)],
             bounds=Bounds(0.0, np.concatenate([limits, limits])),
