@@ -164,7 +164,9 @@ def test_docking_scenario_ends_welded(fmu_dir, tmp_path):
     assert gap[-1] < 0.05
     speed = np.hypot(c["leader.nu[1]"], c["leader.nu[2]"])
     holding = c["time"] > t_dock + 5
-    assert np.max(speed[holding]) < 0.02  # holds station
+    # Holds station: forces below the thrusters' dead bands come as pulses at the band's edge
+    # (0.94 N for a 50 ms sample), each a few mm/s on the docked pair; they rarely add up.
+    assert np.median(speed[holding]) < 0.005 and np.max(speed[holding]) < 0.03
     # Constrained allocation: little thrust, and while holding station no balanced group of
     # thrusters (the four vectored ones, the four vertical ones: T g = 0 with g = 1 on the
     # group) pushes against itself by more than the dead band's edge (0.94 N).
