@@ -2,16 +2,17 @@
 
 ``data/golden/<scenario>.csv.gz`` holds every state of each shipped strong-coupling scenario
 over its first 2 s, recorded by the master before the compiled kernel (right-hand side in
-Python, ``solve_ivp`` restarted at every communication point, RK4 in NumPy). Fixed-step RK4
-runs make the same arithmetic in the same order, so they must agree to round-off; adaptive
-runs take other steps (the integrator now keeps its step across recording points and reads
-them off its dense output), so they agree within the integrator tolerance: each step's error
-is held below atol + rtol |x|, and over the 2 s these add up. Where the right-hand side is
-discontinuous (the buoys' joint servo switches between its acceleration limits) an adaptive
-method converges at low order: against a reference at rtol 1e-11 the previous master's own
-error on buoy_calm reached 2.2e-5 on a rate of scale 0.1 (the new one's 1.4e-5). The bound is
-therefore 1000 (atol + rtol scale), scale being the largest magnitude the state reaches; for
-smooth scenarios the differences stay below 1 % of it (printed with -s).
+Python, ``solve_ivp`` restarted at every communication point, RK4 in NumPy) from the scenario
+as it was then (``data/golden/<scenario>.toml``) and today's FMUs. Fixed-step RK4 runs make the
+same arithmetic in the same order, so they must agree to round-off; adaptive runs take other
+steps (the integrator now keeps its step across recording points and reads them off its dense
+output), so they agree within the integrator tolerance: each step's error is held below
+atol + rtol |x|, and over the 2 s these add up. Where the right-hand side is discontinuous
+(the buoys' joint servo switches between its acceleration limits) an adaptive method converges
+at low order: against a reference at rtol 1e-11 the previous master's own error on buoy_calm
+reached 2.2e-5 on a rate of scale 0.1 (the new one's 1.4e-5). The bound is therefore
+1000 (atol + rtol scale), scale being the largest magnitude the state reaches; for smooth
+scenarios the differences stay below 1 % of it (printed with -s).
 """
 
 from __future__ import annotations
@@ -30,17 +31,9 @@ from orchestrator.run import run_scenario
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).parent / "data" / "golden"
 HORIZON = 2.0  # s
-# The golden runs were recorded with the pseudo-inverse thrust allocation (bias 1.5 N in the
-# docking demo) and 15 dual iterations of the docking MPC without its supervisor; what is
-# compared here is the master, so the runs use those controllers again.
+# The golden runs were recorded with the pseudo-inverse thrust allocation, the default then;
+# what is compared here is the master, so the runs use it again.
 RECORDED_WITH = {"thrust_allocation": {"method": "pseudo_inverse"}}
-RECORDED_IN = {
-    "docking_mpc": {
-        "rendezvous": {"iterations": 15, "supervisor": False},
-        "leader_allocation": {"bias": 1.5},
-        "follower_allocation": {"bias": 1.5},
-    },
-}
 
 
 def _golden(name: str) -> dict[str, np.ndarray]:
@@ -50,22 +43,24 @@ def _golden(name: str) -> dict[str, np.ndarray]:
     return {column: data[:, k] for k, column in enumerate(header)}
 
 
+def _recorded(name: str) -> dict:
+    return tomllib.loads((GOLDEN / f"{name}.toml").read_text(encoding="utf-8"))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "name",
     sorted(
-        p.name.removesuffix(".csv.gz")
-        for p in GOLDEN.glob("*.csv.gz")
-        if "[cosimulation]"
-        not in (ROOT / "scenarios" / p.name.replace(".csv.gz", ".toml")).read_text()
+        p.stem
+        for p in GOLDEN.glob("*.toml")
+        if (GOLDEN / f"{p.stem}.csv.gz").is_file() and "cosimulation" not in _recorded(p.stem)
     ),
 )
 def test_shipped_scenario_keeps_the_trajectories_of_the_previous_master(name, fmu_dir, tmp_path):
-    document = tomllib.loads((ROOT / "scenarios" / f"{name}.toml").read_text(encoding="utf-8"))
-    document["simulation"]["stop_time"] = HORIZON
-    for key, controller in document.get("controllers", {}).items():
+    document = _recorded(name)
+    assert document["simulation"]["stop_time"] == HORIZON
+    for controller in document.get("controllers", {}).values():
         controller.update(RECORDED_WITH.get(controller["type"], {}))
-        controller.update(RECORDED_IN.get(name, {}).get(key, {}))
     path = tmp_path / f"{name}.toml"
     path.write_text(tomli_w.dumps(document), encoding="utf-8")
     run_scenario(path, tmp_path / "out", fmu_dir, plots=False)
