@@ -1,9 +1,9 @@
-"""Studies of the joint-actuated buoy (seed 003 Ch. 5) behind ``murcosim buoy-study``.
+"""Studies of the joint-actuated buoy (Cortesi 2012, Ch. 5) behind ``murcosim buoy-study``.
 
 Each study runs variants of the buoy scenario files (``scenarios/buoy_*.toml``) and reduces the
 composite pointing error (the controller's ``<name>.error`` output) to a few numbers: RMS and
 largest error over time windows and the settling time below 5 deg. The results go into one
-markdown file. Parts: the feed-forward gain calibration (seed 003 Sec. 4.5), the payload
+markdown file. Parts: the feed-forward gain calibration (Cortesi 2012, Sec. 4.5), the payload
 vertical angle, initial conditions, control rate, latency and joint acceleration limit (Secs.
 5.3, 5.4, 5.7, 5.8, 5.9),
 regular waves (Sec. 5.12), irregular seas (Sec. 5.13) and the sea statistics.
@@ -29,7 +29,7 @@ from orchestrator.results import read_timeseries
 from orchestrator.run import run_scenario
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
-THRESHOLD = 5.0  # deg: seed 003's preferred composite pointing error
+THRESHOLD = 5.0  # deg: Cortesi's (2012) preferred composite pointing error
 PARTS = (
     "kff",
     "vertical",
@@ -132,12 +132,12 @@ INITIAL_CONDITIONS = {
     4: (0.0, 0.0),
     5: (-45.0, -45.0),
 }
-"""Seed 003 Table 5.2: initial housing pitch and roll (deg), yaw 0, joint straight, housing
+"""Cortesi 2012, Table 5.2: initial housing pitch and roll (deg), yaw 0, joint straight, housing
 origin 2.5 cm under the surface."""
 
 
 def initial_condition_study(out: Path, fmu_dir: Path, model: dict[str, object]) -> list[Row]:
-    """Seed 003 Sec. 5.8 (Fig. 5.14): released from each initial condition, pointed 35 deg from
+    """Cortesi 2012, Sec. 5.8 (Fig. 5.14): released from each initial condition, pointed 35 deg from
     the zenith at azimuth 0, then 90 deg at 10 s; with the housing's yaw at the change and at
     the end (deg), which decides how much joint bend the aim needs."""
     rows = []
@@ -209,8 +209,8 @@ def static_roll(joint_angle: float, out: Path, fmu_dir: Path) -> float:
 
 
 def calibrate_kff(out: Path, fmu_dir: Path, reference: float = 35.0) -> float:
-    """Seed 003's K_ff procedure (Sec. 4.5): all gains zero, r_x = 35 deg, r_y = 0, so the joint
-    holds K_ff r_x; K_ff such that the payload rests at r_x (root by Brent's method)."""
+    """Cortesi's (2012) K_ff procedure (Sec. 4.5): all gains zero, r_x = 35 deg, r_y = 0, so the
+    joint holds K_ff r_x; K_ff such that the payload rests at r_x (root by Brent's method)."""
     return brentq(
         lambda k: static_roll(k * reference, out, fmu_dir) - reference, 1.4, 1.8, xtol=2e-3
     )
@@ -248,8 +248,8 @@ def wave_row(label: str, columns: dict[str, np.ndarray], change: float, stop: fl
 
 
 def regular_study(out: Path, fmu_dir: Path, model: dict[str, object]) -> list[Row]:
-    """Seed 003's regular seas trials 2 and 3 and the prototype's own heave period."""
-    slope = 0.045 * 9.8 / (8 * np.pi)  # A = M g T^2/(8 pi), seed 003 eq. 5.3
+    """Cortesi's (2012) regular seas trials 2 and 3 and the prototype's own heave period."""
+    slope = 0.045 * 9.8 / (8 * np.pi)  # A = M g T^2/(8 pi), Cortesi 2012, eq. 5.3
     cases = [(0.05, 2.0), (0.075, 2.0), (0.05, 1.45)]
     cases += [(round(slope * T * T, 4), T) for T in (1.0, 1.7, 2.3)]
     rows = []
@@ -261,7 +261,7 @@ def regular_study(out: Path, fmu_dir: Path, model: dict[str, object]) -> list[Ro
 
 
 def irregular_study(out: Path, fmu_dir: Path, model: dict[str, object]) -> list[Row]:
-    """Seed 003's irregular seas trial 2: the same sea with components up to 6 rad/s (c1) and
+    """Cortesi's (2012) irregular seas trial 2: the same sea with components up to 6 rad/s (c1) and
     up to 1 rad/s (c2)."""
     rows = []
     for cutoff in (6.0, 1.0):
@@ -341,7 +341,7 @@ STUDIES: dict[str, tuple[str, Study]] = {
         initial_condition_study,
     ),
     "rate": (
-        "Control period, no latency (seed 003 Sec. 5.3; 25 deg from the zenith)",
+        "Control period, no latency (Cortesi 2012, Sec. 5.3; 25 deg from the zenith)",
         period_sweep(latency=0.0),
     ),
     "rate_latency": (
@@ -400,7 +400,7 @@ def run_studies(
     for part in parts:
         if part == "kff":
             k = calibrate_kff(out / "kff", fmu_dir)
-            text = f"### Feed-forward gain\n\nK_ff = {k:.3f} (seed 003 Table 4.2: 1.60)\n"
+            text = f"### Feed-forward gain\n\nK_ff = {k:.3f} (Cortesi 2012, Table 4.2: 1.60)\n"
         elif part == "sea":
             text = markdown("Irregular sea, one hour at a fixed point", sea_statistics(fmu_dir))
         else:

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 from orchestrator.errors import MurcosimError
+from orchestrator.results import FORMATS
 
 DEFAULT_LIBRARY = Path("modelica/MurCoSim")
 DEFAULT_FMUS = Path("fmus")
+FMU_DIR_HELP = "FMU folder (default fmus)"
 
 
 def _build(args: argparse.Namespace) -> None:
@@ -21,6 +24,7 @@ def _build(args: argparse.Namespace) -> None:
 
 def _run(args: argparse.Namespace) -> None:
     from orchestrator.scenario import load_scenario
+    from orchestrator.summary import run_summary
     from orchestrator.supervise import run_supervised
 
     load_scenario(args.scenario)  # a bad file is reported before a process is started for it
@@ -32,13 +36,10 @@ def _run(args: argparse.Namespace) -> None:
         progress=not args.quiet,
         plots=not args.no_plots,
         stall_seconds=args.stall_timeout,
+        formats=args.format or ("csv",),
     )
-    s = result.statistics
-    print(
-        f"{args.scenario}: done in {s.wall_seconds:.2f} s wall, "
-        f"{s.rhs_evaluations} right-hand sides, "
-        f"{s.controller_faults} controller fault(s); results in {out}"
-    )
+    summary = run_summary(result.event_table, result.table, result.statistics)
+    print(f"{args.scenario}: {summary}; results in {out}")
 
 
 def _plot(args: argparse.Namespace) -> None:
@@ -58,6 +59,17 @@ def _crosscheck(args: argparse.Namespace) -> None:
     from orchestrator.build.crosscheck import export_crosscheck
 
     export_crosscheck(args.fmu_dir, args.out, args.model)
+
+
+def _scenario_reference(args: argparse.Namespace) -> None:
+    from orchestrator.scenario_reference import scenario_reference
+
+    text = scenario_reference()
+    if args.out is None:
+        print(text, end="")
+    else:
+        args.out.write_text(text, encoding="utf-8")
+        print(f"written to {args.out}")
 
 
 def _check(args: argparse.Namespace) -> None:
@@ -198,11 +210,17 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="murcosim", description="Co-simulation of modular underwater robots"
     )
+    p.add_argument("--version", action="version", version=f"murcosim {version('murcosim')}")
     sub = p.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="export the Modelica library as FMUs")
     b.add_argument("--library", type=Path, default=DEFAULT_LIBRARY, help="Modelica package folder")
     b.add_argument("--out", type=Path, default=DEFAULT_FMUS, help="FMU output folder")
-    b.add_argument("--backend", default="pymoca", choices=["pymoca", "openmodelica"])
+    b.add_argument(
+        "--backend",
+        default="pymoca",
+        choices=["pymoca", "openmodelica"],
+        help="Modelica front end: pymoca + CasADi (default) or OpenModelica (needs omc)",
+    )
     b.add_argument("--force", action="store_true", help="rebuild even if up to date")
     b.add_argument(
         "--variant",
@@ -214,10 +232,21 @@ def parser() -> argparse.ArgumentParser:
     )
     b.set_defaults(func=_build)
     r = sub.add_parser("run", help="run a scenario file")
-    r.add_argument("scenario", type=Path)
+    r.add_argument("scenario", type=Path, help="scenario file (TOML)")
     r.add_argument("--out", type=Path, help="results folder (default results/<scenario name>)")
-    r.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
-    r.add_argument("--no-plots", action="store_true")
+    r.add_argument(
+        "--fmu-dir",
+        type=Path,
+        help="FMU folder (default: the scenario's fmu_dir, else 'fmus' next to the scenario "
+        "file or in the nearest folder above it)",
+    )
+    r.add_argument(
+        "--format",
+        action="append",
+        choices=FORMATS,
+        help="time-series file format, repeatable (default csv; events.csv is always written)",
+    )
+    r.add_argument("--no-plots", action="store_true", help="write no plots")
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.add_argument(
         "--stall-timeout",
@@ -239,11 +268,16 @@ def parser() -> argparse.ArgumentParser:
     rp.set_defaults(func=_replay)
     x = sub.add_parser("crosscheck", help="test FMUs and references in the FMI cross-check layout")
     x.add_argument("out", type=Path, help="output folder (fmus/<version>/<me|cs>/... below it)")
-    x.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
+    x.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help=FMU_DIR_HELP)
     x.add_argument("--model", action="append", help="model name, repeatable (default: all)")
     x.set_defaults(func=_crosscheck)
+    sr = sub.add_parser(
+        "scenario-reference", help="the reference of every scenario key, as Markdown"
+    )
+    sr.add_argument("--out", type=Path, help="write to this file instead of printing")
+    sr.set_defaults(func=_scenario_reference)
     c = sub.add_parser("check", help="validate every FMU and simulate it standalone with FMPy")
-    c.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
+    c.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help=FMU_DIR_HELP)
     c.set_defaults(func=_check)
     be = sub.add_parser(
         "bench", help="benchmark suite: ratios measured interleaved, printed as a markdown table"
@@ -261,30 +295,51 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="write the table into README.md's Performance section",
     )
-    be.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
+    be.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help=FMU_DIR_HELP)
     be.set_defaults(func=_bench)
     s = sub.add_parser("ssp", help="export a scenario's system as SSP, or import an SSP archive")
-    s.add_argument("action", choices=["export", "import"])
+    s.add_argument(
+        "action", choices=["export", "import"], help="export a scenario or import an archive"
+    )
     s.add_argument("source", type=Path, help="export: scenario file; import: .ssp archive")
     s.add_argument("target", type=Path, help="export: .ssp archive; import: new scenario file")
-    s.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
+    s.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help=FMU_DIR_HELP)
     s.add_argument("--template", type=Path, help="import: scenario giving the Python side")
     s.add_argument("--ssp-version", default="1.0", choices=["1.0", "2.0"], help="export")
     s.set_defaults(func=_ssp)
     d = sub.add_parser("drift", help="joint drift of weak coupling against strong coupling")
-    d.add_argument("scenario", type=Path, nargs="?", default=Path("scenarios/cosim_weld_pair.toml"))
-    d.add_argument("--out", type=Path, default=Path("results/drift"))
+    d.add_argument(
+        "scenario",
+        type=Path,
+        nargs="?",
+        default=Path("scenarios/cosim_weld_pair.toml"),
+        help="scenario file run with weak and strong coupling",
+    )
+    d.add_argument(
+        "--out", type=Path, default=Path("results/drift"), help="results folder and drift.md"
+    )
     d.add_argument("--steps", type=float, nargs="+", help="macro steps (s), default 0.1 to 0.001")
-    d.add_argument("--order", default="jacobi", choices=["jacobi", "gauss_seidel"])
-    d.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
+    d.add_argument(
+        "--order",
+        default="jacobi",
+        choices=["jacobi", "gauss_seidel"],
+        help="order of the weak-coupling macro step",
+    )
+    d.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help=FMU_DIR_HELP)
     d.set_defaults(func=_drift)
     sw = sub.add_parser("sweep", help="run a scenario many times from randomized start values")
-    sw.add_argument("scenario", type=Path)
-    sw.add_argument("--runs", type=int, default=30)
-    sw.add_argument("--seed", type=int, default=0)
-    sw.add_argument("--vary", action="append", default=[], metavar="COMPONENT.VARIABLE=LOW:HIGH")
+    sw.add_argument("scenario", type=Path, help="scenario file")
+    sw.add_argument("--runs", type=int, default=30, help="number of runs (default 30)")
+    sw.add_argument("--seed", type=int, default=0, help="seed of the random draws (default 0)")
+    sw.add_argument(
+        "--vary",
+        action="append",
+        default=[],
+        metavar="COMPONENT.VARIABLE=LOW:HIGH",
+        help="start value drawn uniformly from LOW to HIGH, repeatable",
+    )
     sw.add_argument("--out", type=Path, help="results folder (default results/<scenario>_sweep)")
-    sw.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
+    sw.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help=FMU_DIR_HELP)
     sw.add_argument(
         "--metric",
         action="append",
@@ -301,10 +356,16 @@ def parser() -> argparse.ArgumentParser:
         "rendezvous-study", help="distributed vs centralized MPC on the planar model"
     )
     st.add_argument(
-        "scenario", type=Path, nargs="?", default=Path("scenarios/monitoring_rendezvous.toml")
+        "scenario",
+        type=Path,
+        nargs="?",
+        default=Path("scenarios/monitoring_rendezvous.toml"),
+        help="scenario file with a rendezvous_mpc controller",
     )
-    st.add_argument("--controller", default="rendezvous")
-    st.add_argument("--duration", type=float, default=60.0)
+    st.add_argument(
+        "--controller", default="rendezvous", help="name of the rendezvous_mpc controller"
+    )
+    st.add_argument("--duration", type=float, default=60.0, help="simulated time per method (s)")
     st.add_argument(
         "--tolerance", type=float, default=0.1, help="rendezvous gap counted as met (m)"
     )
@@ -334,10 +395,10 @@ def parser() -> argparse.ArgumentParser:
         metavar="PART",
         help="parts of the study to run (default: all; an unknown name lists them)",
     )
-    bs.add_argument("--out", type=Path, default=Path("results/buoy_study"))
+    bs.add_argument("--out", type=Path, default=Path("results/buoy_study"), help="results folder")
     bs.add_argument("--axial-drag", type=float, help="C_Df_z of both bodies (N.s/m3)")
     bs.add_argument("--boundary-layer", type=float, help="sliding mode h (rad/s)")
-    bs.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS)
+    bs.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help=FMU_DIR_HELP)
     bs.set_defaults(func=_buoy_study)
     return p
 

@@ -1,7 +1,9 @@
 """Run results written while the run goes: ``timeseries.csv``, ``events.csv``, scenario copy.
 
 Both CSV files are line-buffered, so every row is on disk as soon as it is produced and a run
-that fails or is interrupted keeps everything it computed up to that point.
+that fails or is interrupted keeps everything it computed up to that point. A run can feed
+several recorders at once (:class:`TimeseriesTee`, :class:`EventsTee`): the CSV files, tables
+kept in memory for the Python API, a Parquet file and an MCAP log.
 """
 
 from __future__ import annotations
@@ -9,12 +11,15 @@ from __future__ import annotations
 import csv
 import fcntl
 import os
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
 from orchestrator.errors import MurcosimError
 
+FORMATS = ("csv", "parquet", "mcap")  # time-series files a run can write
 LOCK_NAME = ".lock"
 
 
@@ -99,6 +104,92 @@ class EventLog:
 
     def close(self) -> None:
         self._file.close()
+
+
+class TimeseriesRecorder(Protocol):
+    """Receives one row per recording time: ``time`` (s) and the recorded values in order."""
+
+    def write(self, time: float, values: np.ndarray) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class EventRecorder(Protocol):
+    """Receives the run's events as they happen."""
+
+    def log(self, time: float, event: str, detail: str = "") -> None: ...
+
+    def close(self) -> None: ...
+
+
+class TimeseriesTable:
+    """Recorded rows kept in memory: ``times`` (s) and ``rows``, one array per recording time;
+    with ``keep_all`` False only the latest row (a run whose rows go to files)."""
+
+    def __init__(self, columns: list[str], keep_all: bool = True) -> None:
+        self.columns = columns
+        self.keep_all = keep_all
+        self.times: list[float] = []
+        self.rows: list[np.ndarray] = []
+
+    def write(self, time: float, values: np.ndarray) -> None:
+        """Append one row (a copy: the master reuses its row buffer)."""
+        if not self.keep_all:
+            self.times.clear()
+            self.rows.clear()
+        self.times.append(float(time))
+        self.rows.append(np.array(values, dtype=float))
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class EventTable:
+    """Events kept in memory as ``(time, event, detail)`` tuples."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[float, str, str]] = []
+
+    def log(self, time: float, event: str, detail: str = "") -> None:
+        """Append one event."""
+        self.rows.append((float(time), event, detail))
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class TimeseriesTee:
+    """Passes every row to several recorders, in order."""
+
+    def __init__(self, recorders: Sequence[TimeseriesRecorder]) -> None:
+        self.recorders = list(recorders)
+
+    def write(self, time: float, values: np.ndarray) -> None:
+        """Give the row to every recorder."""
+        for recorder in self.recorders:
+            recorder.write(time, values)
+
+    def close(self) -> None:
+        """Close every recorder."""
+        for recorder in self.recorders:
+            recorder.close()
+
+
+class EventsTee:
+    """Passes every event to several recorders, in order."""
+
+    def __init__(self, recorders: Sequence[EventRecorder]) -> None:
+        self.recorders = list(recorders)
+
+    def log(self, time: float, event: str, detail: str = "") -> None:
+        """Give the event to every recorder."""
+        for recorder in self.recorders:
+            recorder.log(time, event, detail)
+
+    def close(self) -> None:
+        """Close every recorder."""
+        for recorder in self.recorders:
+            recorder.close()
 
 
 def read_timeseries(path: Path) -> dict[str, np.ndarray]:

@@ -1,45 +1,78 @@
-"""One scenario run from file to results: assembly, controllers, master, files and plots."""
+"""One scenario run: assembly, controllers, master, recorders (files and memory), plots."""
 
 from __future__ import annotations
 
 import fnmatch
 import shutil
 import time as clock
+from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-from tqdm import tqdm
+import tomli_w
+from tqdm.auto import tqdm
 
-from orchestrator.errors import FMUError, SimulationError
+from orchestrator.columns import column_units
+from orchestrator.errors import FMUError, ScenarioError, SimulationError
+from orchestrator.fmu_folder import fmu_folder
 from orchestrator.master import Master, RunStatistics
-from orchestrator.results import EventLog, ResultsFolderLock, TimeseriesWriter
+from orchestrator.probe import Probe
+from orchestrator.result_files import file_recorders
+from orchestrator.results import (
+    FORMATS,
+    EventsTee,
+    EventTable,
+    ResultsFolderLock,
+    TimeseriesTable,
+    TimeseriesTee,
+)
 from orchestrator.scenario import Scenario, load_scenario
 from orchestrator.system import System
 
 if TYPE_CHECKING:
     from orchestrator.supervise import Breadcrumbs
 
+Callback = Callable[[float, Probe], None]
+
+
+class StopRun(Exception):  # noqa: N818 - a request, not an error
+    """Raised by a callback to end the run at the current communication point; the message,
+    if any, is the reason recorded in the ``callback_stop`` event."""
+
 
 @dataclass
 class RunResult:
-    """Where a run wrote its files, and its counters."""
+    """What a run produced: files (None when kept in memory only), tables and counters.
 
-    out_dir: Path
-    timeseries: Path
-    events: Path
+    ``table`` holds the recorded rows (``columns``, with ``units``; only the last one when
+    the rows went to files, see :func:`simulate`), ``event_table`` every event;
+    ``final_state`` is the state vector at the stop time (None when a callback stopped the
+    run).
+    """
+
+    out_dir: Path | None
+    timeseries: Path | None
+    events: Path | None
     statistics: RunStatistics
-    final_state: np.ndarray
+    final_state: np.ndarray | None
+    columns: list[str]
+    units: dict[str, str]
+    table: TimeseriesTable
+    event_table: EventTable
 
 
 def run_scenario(
     path: Path,
     out_dir: Path,
-    fmu_dir: Path,
+    fmu_dir: Path | None = None,
     progress: bool = False,
     plots: bool = True,
     breadcrumbs: Breadcrumbs | None = None,
+    formats: Sequence[str] = ("csv",),
+    callback: Callback | None = None,
 ) -> RunResult:
     """Run the scenario file ``path``; results go to ``out_dir`` while the run goes.
 
@@ -49,31 +82,91 @@ def run_scenario(
     wall time since the start (s). ``breadcrumbs``, given by a supervisor, record every FMI
     call on the way in and the time reached at every macro step.
     """
-    scenario = load_scenario(path)
+    path = Path(path)
+    return simulate(
+        load_scenario(path),
+        str(path),
+        Path(out_dir),
+        fmu_dir,
+        progress=progress,
+        plots=plots,
+        formats=formats,
+        callback=callback,
+        scenario_file=path,
+        keep_rows=False,
+        breadcrumbs=breadcrumbs,
+    )
+
+
+def scenario_toml(scenario: Scenario) -> str:
+    """The scenario as TOML text that loads back into an equal scenario."""
+    data = scenario.model_dump(by_alias=True, exclude_none=True, exclude_defaults=True)
+    return tomli_w.dumps(data)
+
+
+def simulate(
+    scenario: Scenario,
+    source: str,
+    out_dir: Path | None,
+    fmu_dir: Path | None = None,
+    *,
+    progress: bool = False,
+    plots: bool = False,
+    formats: Sequence[str] = ("csv",),
+    callback: Callback | None = None,
+    scenario_file: Path | None = None,
+    keep_rows: bool = True,
+    breadcrumbs: Breadcrumbs | None = None,
+) -> RunResult:
+    """Run a validated scenario.
+
+    ``source`` (its file, or ``<scenario>``) names it in errors, and its folder is where
+    relative paths start (the current directory for ``<scenario>``). With ``out_dir`` None the
+    results stay in memory only; otherwise ``out_dir`` is locked for the run and ``formats``
+    (csv, parquet, mcap) are written there while the run goes. ``callback(time, probe)`` is
+    called at every communication point; raising :class:`StopRun` there ends the run at that
+    point. ``keep_rows`` False keeps only the last recorded row in memory (the files hold
+    them all).
+    """
+    unknown = [f for f in formats if f not in FORMATS]
+    if unknown:
+        raise ScenarioError(f"{source}: formats: unknown {unknown} (expected some of {FORMATS})")
     if scenario.cosimulation:
         from orchestrator.cosim import check_supported
 
-        check_supported(scenario, str(path))
-    with ResultsFolderLock(out_dir):
-        result = _run_locked(scenario, Path(path), Path(out_dir), fmu_dir, progress, breadcrumbs)
-    if plots:
+        check_supported(scenario, source)
+    folder = fmu_folder(scenario, Path(source).parent, source, fmu_dir)
+    with ResultsFolderLock(out_dir) if out_dir is not None else nullcontext():
+        result = _run(
+            scenario, source, out_dir, folder, progress, formats, callback, scenario_file,
+            keep_rows, breadcrumbs,
+        )  # fmt: skip
+    if plots and out_dir is not None:
         from orchestrator.plots import plot_run
 
         plot_run(out_dir)
     return result
 
 
-def _run_locked(
+def _run(
     scenario: Scenario,
-    path: Path,
-    out_dir: Path,
+    source: str,
+    out_dir: Path | None,
     fmu_dir: Path,
     progress: bool,
+    formats: Sequence[str],
+    callback: Callback | None,
+    scenario_file: Path | None,
+    keep_rows: bool,
     breadcrumbs: Breadcrumbs | None,
 ) -> RunResult:
-    if not (out_dir / "scenario.toml").exists() or not path.samefile(out_dir / "scenario.toml"):
-        shutil.copyfile(path, out_dir / "scenario.toml")
-    system = System(scenario, str(path), fmu_dir)
+    if out_dir is not None:
+        copy = out_dir / "scenario.toml"
+        if scenario_file is None:
+            copy.write_text(scenario_toml(scenario), encoding="utf-8")
+        elif not copy.exists() or not scenario_file.samefile(copy):
+            shutil.copyfile(scenario_file, copy)
+    system = System(scenario, source, fmu_dir)
     if breadcrumbs:
         breadcrumbs.watch(system)
     try:
@@ -101,8 +194,11 @@ def _run_locked(
                 n for n in joint_columns if any(fnmatch.fnmatchcase(n, p) for p in scenario.record)
             ]
         record = system.recorded_names(scenario.record) + own + joint_columns
-        timeseries = TimeseriesWriter(out_dir / "timeseries.csv", record)
-        events = EventLog(out_dir / "events.csv")
+        units = column_units(system, coupling.joint_names() if coupling else [], record)
+        table, event_table = TimeseriesTable(record, keep_rows), EventTable()
+        files = file_recorders(formats, out_dir, record, units) if out_dir is not None else None
+        timeseries = TimeseriesTee([table, *(files.timeseries if files else [])])
+        events = EventsTee([event_table, *(files.events if files else [])])
         bar = tqdm(
             total=sim.stop_time - sim.start_time,
             disable=not progress,
@@ -110,12 +206,15 @@ def _run_locked(
             bar_format="{l_bar}{bar}| {n:.1f}/{total:.1f} s simulated [{elapsed}<{remaining}]",
         )
         last = [sim.start_time]
+        probe = Probe(system)
 
         def advance(time: float) -> None:
             if breadcrumbs:
                 breadcrumbs.at_time(time)
             bar.update(time - last[0])
             last[0] = time
+            if callback is not None:
+                callback(time, probe)
 
         master = Master(
             system,
@@ -134,6 +233,9 @@ def _run_locked(
         try:
             final = master.run(x0)
             time_reached = sim.stop_time
+        except StopRun as stop:
+            time_reached, final = master.time, None
+            events.log(time_reached, "callback_stop", str(stop) or "stopped by the callback")
         except KeyboardInterrupt:
             time_reached = master.time
             events.log(time_reached, "interrupted", _after(started, "Ctrl-C"))
@@ -141,9 +243,9 @@ def _run_locked(
         except (SimulationError, FMUError) as exc:
             time_reached = master.time
             events.log(time_reached, "error", _after(started, str(exc)))
+            kept = f" (results so far in {out_dir})" if out_dir is not None else ""
             raise SimulationError(
-                f"{path}: run stopped at t = {time_reached:.6g} s: {exc} "
-                f"(results so far in {out_dir})"
+                f"{source}: run stopped at t = {time_reached:.6g} s: {exc}{kept}"
             ) from None
         except Exception as exc:  # a fault not foreseen is recorded, then reported as it is
             time_reached = master.time
@@ -163,7 +265,17 @@ def _run_locked(
             events.close()
     finally:
         system.close()
-    return RunResult(out_dir, timeseries.path, events.path, master.statistics, final)
+    return RunResult(
+        out_dir,
+        files.csv_timeseries if files else None,
+        files.csv_events if files else None,
+        master.statistics,
+        final,
+        record,
+        units,
+        table,
+        event_table,
+    )
 
 
 def _after(started: float, what: str) -> str:

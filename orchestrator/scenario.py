@@ -46,7 +46,11 @@ class Simulation(_Strict):
         0.0, ge=-LONGEST_TIME, le=LONGEST_TIME, description="Start of the run (s)"
     )
     output_interval: float = Field(0.1, gt=0, description="Recording interval (s)")
-    solver: Literal[SOLVERS] = "RK45"  # type: ignore[valid-type]
+    solver: Literal[SOLVERS] = Field(  # type: ignore[valid-type]
+        "RK45",
+        description="RK4 (fixed step), RK45 (compiled), a SciPy solve_ivp method (RK23, "
+        "DOP853, Radau, BDF, LSODA) or SUNDIALS CVODE_BDF / CVODE_Adams",
+    )
     rtol: float = Field(1e-6, ge=1e-12, le=0.1, description="Relative tolerance (adaptive methods)")
     atol: float = Field(1e-8, gt=0, le=1.0, description="Absolute tolerance (adaptive methods)")
     step: float = Field(0.01, gt=0, description="Step of RK4, largest step of the others (s)")
@@ -61,16 +65,24 @@ class Simulation(_Strict):
 class Environment(_Strict):
     """Ocean environment applied to every body with a current input ``v_c``."""
 
-    current: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    current: tuple[float, float, float] = Field(
+        (0.0, 0.0, 0.0), description="Current velocity, NED (m/s), on every input v_c[1..3]"
+    )
 
 
 class Component(_Strict):
     """One FMU instance."""
 
     fmu: str = Field(description="FMU name in the FMU folder, or a path to an .fmu file")
-    # numbers, or true/false and text for Boolean and String variables (checked by the FMU)
-    parameters: dict[str, float | bool | str] = Field(default_factory=dict)
-    start: dict[str, float | bool | str] = Field(default_factory=dict)
+    parameters: dict[str, float | bool | str] = Field(
+        default_factory=dict,
+        description="Parameter values by FMU variable name: numbers, or true/false and text "
+        "for Boolean and String variables (checked by the FMU)",
+    )
+    start: dict[str, float | bool | str] = Field(
+        default_factory=dict,
+        description="Start values of states or inputs by variable name (types as parameters)",
+    )
     mount: str | None = Field(None, description="Vehicle this thruster is mounted on")
     slot: int | None = Field(None, ge=1, description="Thruster mount number on that vehicle")
 
@@ -86,8 +98,12 @@ class Connection(_Strict):
     """Output (or state) of one component to input of another, element-wise for vectors."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-    source: str = Field(alias="from", pattern=r"^[A-Za-z_]\w*\.[^.].*$")
-    target: str = Field(alias="to", pattern=r"^[A-Za-z_]\w*\.[^.].*$")
+    source: str = Field(
+        alias="from", pattern=r"^[A-Za-z_]\w*\.[^.].*$", description="'<instance>.<output>'"
+    )
+    target: str = Field(
+        alias="to", pattern=r"^[A-Za-z_]\w*\.[^.].*$", description="'<instance>.<input>'"
+    )
     factor: float = Field(1.0, description="to = factor * from + offset (unit conversion)")
     offset: float = Field(0.0, description="in the unit of the input")
 
@@ -207,7 +223,7 @@ class CameraConfig(_Strict):
 
 
 class ObserveConfig(_Strict):
-    """A fixed object the vehicle must keep close and in view (thesis eq. 8.27)."""
+    """A fixed object the vehicle must keep close and in view (Nielsen 2018, eq. 8.27)."""
 
     position: tuple[float, float] = Field(description="North, east (m)")
     max_distance: float = Field(gt=0)
@@ -231,7 +247,7 @@ class RendezvousVehicle(_Strict):
 
 
 class PredictionModelConfig(_Strict):
-    """Planar prediction model (thesis Table 8.1 defaults)."""
+    """Planar prediction model (Nielsen 2018, Table 8.1 defaults)."""
 
     mass: tuple[float, float, float] = (10.0, 10.0, 1.0)
     damping: tuple[float, float, float] = (30.0, 30.0, 1.0)
@@ -350,7 +366,7 @@ class PointingChange(_Strict):
 
 
 class SlidingModeGains(_Strict):
-    """Sliding mode + feed-forward law of seed 003 (eq. 4.38), per joint axis."""
+    """Sliding mode + feed-forward law of Cortesi (2012) (eq. 4.38), per joint axis."""
 
     C: float = Field(1.2, ge=0, description="Slope of the sliding surface s = w + C e (1/s)")
     alpha: float = Field(0.5, ge=0, description="Gain on |[w, e]| (s; w in rad/s, e in rad)")
@@ -362,7 +378,7 @@ class SlidingModeGains(_Strict):
 
 
 class PointingPID(_Strict):
-    """PID + feed-forward law of seed 003 (eq. 4.44), per joint axis; joint angle in rad."""
+    """PID + feed-forward law of Cortesi (2012) (eq. 4.44), per joint axis; joint angle in rad."""
 
     kp: float = Field(1.0, ge=0, description="rad per rad of payload angle error")
     kd: float = Field(0.3, ge=0, description="rad per rad/s of payload rate (s)")
@@ -370,7 +386,7 @@ class PointingPID(_Strict):
 
 
 class PointingConfig(_Strict):
-    """Pointing of a joint-actuated buoy's payload by its joint servo (seed 003 Ch. 4)."""
+    """Pointing of a joint-actuated buoy's payload by its joint servo (Cortesi 2012, Ch. 4)."""
 
     type: Literal["buoy_pointing"]
     sample_time: float = Field(gt=0)
@@ -381,7 +397,7 @@ class PointingConfig(_Strict):
     vertical: float = Field(ge=0, lt=90, description="Aim: deg from the zenith")
     azimuth: float = Field(0.0, description="Aim: deg from north towards east")
     changes: list[PointingChange] = Field(default_factory=list)
-    K_ff: float = Field(1.60, description="Feed-forward gain (seed 003 Table 4.2, prototype)")
+    K_ff: float = Field(1.60, description="Feed-forward gain (Cortesi 2012, Table 4.2, prototype)")
     limit: float = Field(45.0, gt=0, le=90, description="Soft limit of each joint command (deg)")
     sliding_mode: SlidingModeGains = SlidingModeGains()
     pid: PointingPID = PointingPID()
@@ -482,17 +498,32 @@ class CoSimulationConfig(_Strict):
 class Scenario(_Strict):
     """A whole scenario file."""
 
-    description: str = ""
-    simulation: Simulation
-    environment: Environment = Environment()
-    components: dict[str, Component] = Field(min_length=1)
-    connections: list[Connection] = Field(default_factory=list)
-    controllers: dict[str, ControllerConfig] = Field(default_factory=dict)
-    coupling: CouplingConfig = CouplingConfig()
-    joints: list[JointConfig] = Field(default_factory=list)
-    docking: list[DockingConfig] = Field(default_factory=list)
-    events: list[EventConfig] = Field(default_factory=list)
-    cosimulation: CoSimulationConfig | None = None
+    description: str = Field("", description="Free text")
+    fmu_dir: str | None = Field(
+        None,
+        description="Folder of the FMUs named by components, relative to this file "
+        "(default: 'fmus' here or in the nearest folder above)",
+    )
+    simulation: Simulation = Field(description="Time span, integrator, recording")
+    environment: Environment = Field(Environment(), description="Ocean current")
+    components: dict[str, Component] = Field(min_length=1, description="FMU instances by name")
+    connections: list[Connection] = Field(
+        default_factory=list, description="Signals between instances"
+    )
+    controllers: dict[str, ControllerConfig] = Field(
+        default_factory=dict, description="By name, run in file order at their sample times"
+    )
+    coupling: CouplingConfig = Field(CouplingConfig(), description="Constraint solver")
+    joints: list[JointConfig] = Field(default_factory=list, description="Joints made at the start")
+    docking: list[DockingConfig] = Field(
+        default_factory=list, description="Port pairs watched for capture"
+    )
+    events: list[EventConfig] = Field(
+        default_factory=list, description="Scheduled topology changes"
+    )
+    cosimulation: CoSimulationConfig | None = Field(
+        None, description="Weak coupling of Co-Simulation FMUs instead of one state vector"
+    )
     record: list[str] | None = Field(
         None, description="Glob patterns of '<instance>.<variable>' names to record"
     )

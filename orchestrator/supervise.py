@@ -135,11 +135,12 @@ def _recorded(method: Callable, slots: memoryview, code: float) -> Callable:
 def _child(
     path: Path,
     out_dir: Path,
-    fmu_dir: Path,
+    fmu_dir: Path | None,
     progress: bool,
     plots: bool,
     crumbs: Breadcrumbs,
     sender: Any,
+    formats: tuple[str, ...] = ("csv",),
 ) -> None:  # noqa: ANN401
     from tqdm import tqdm
 
@@ -152,7 +153,8 @@ def _child(
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _interrupt_once)
     try:
-        sender.send(("done", run_scenario(path, out_dir, fmu_dir, progress, plots, crumbs)))
+        result = run_scenario(path, out_dir, fmu_dir, progress, plots, crumbs, formats)
+        sender.send(("done", result))
     except MurcosimError as exc:
         sender.send(("error", str(exc)))
     except KeyboardInterrupt:
@@ -175,11 +177,12 @@ def _interrupt_once(signum: int, frame: object) -> None:
 def run_supervised(
     path: Path,
     out_dir: Path,
-    fmu_dir: Path,
+    fmu_dir: Path | None,
     progress: bool = False,
     plots: bool = True,
     stall_seconds: float | None = None,
     stop: threading.Event | None = None,
+    formats: tuple[str, ...] = ("csv",),
 ) -> Any:  # noqa: ANN401 - the child's RunResult
     """``run_scenario`` in a child process; returns its ``RunResult``.
 
@@ -194,7 +197,16 @@ def run_supervised(
     receiver, sender = context.Pipe(duplex=False)
     child = context.Process(
         target=_child,
-        args=(Path(path), Path(out_dir), Path(fmu_dir), progress, plots, crumbs, sender),
+        args=(
+            Path(path),
+            Path(out_dir),
+            Path(fmu_dir) if fmu_dir is not None else None,
+            progress,
+            plots,
+            crumbs,
+            sender,
+            tuple(formats),
+        ),
     )
     started = clock.perf_counter()
     child.start()

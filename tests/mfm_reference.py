@@ -1,11 +1,12 @@
-"""Independent reference: seed 002's moving-frame equations of the ROV with two 2-link arms.
+"""Independent reference: Iversen et al. (2019)'s moving-frame equations of the ROV with two 2-link
+arms.
 
 Written from the paper's velocity transformation {X'} = [B] {q'} (Eqs. 33-64, appendix Eqs.
 88-99) and the reduced mass matrix M* = B' M B (Eq. 80), sharing no code with the
-orchestrator. Components are in seed 002's frames: axis 2 up, axis 3 forward along the arms at
-zero angles, axis 1 = axis 2 x axis 3; body velocities omega in body components, centre-of-mass
-velocities x_c' in inertial components. Two repairs, as the seed note lists them: the ROV's
-translation is a degree of freedom (x_c^(1) is added to every x_c^(alpha), and x_c^(1)' is the
+orchestrator. Components are in Iversen et al. (2019)'s frames: axis 2 up, axis 3 forward along the
+arms at zero angles, axis 1 = axis 2 x axis 3; body velocities omega in body components,
+centre-of-mass velocities x_c' in inertial components. Two repairs of the printed equations: the
+ROV's translation is a degree of freedom (x_c^(1) is added to every x_c^(alpha), and x_c^(1)' is the
 first block of q'), and the arm-2 terms use R^(5/4) where Eqs. 62 and 98 print R^(3/2).
 """
 

@@ -1,4 +1,5 @@
-"""Independent reference: seed 004's recursive Newton-Euler model of one 3-DOF arm in water.
+"""Independent reference: León-González et al. (2024)'s recursive Newton-Euler model of one 3-DOF
+arm in water.
 
 Written from the paper's equations, sharing no code with the orchestrator or the Modelica
 library: the modified Denavit-Hartenberg chain of Table 1 (Eqs. 19, 39), the forward recursion
@@ -10,8 +11,8 @@ weight and buoyancy of each link.
 
 Reading of the damaged equations (the same choices as the Modelica library documents): the
 lost minus signs make every fluid force oppose the motion, and the added-mass and damping
-forces use the velocity and acceleration of the link's centre g_l, through which seed 004
-lets all external forces act (f_a = -m_f a_g, n_a = -I_a alpha - w x I_a w, f_d = -d v_g,
+forces use the velocity and acceleration of the link's centre g_l, through which León-González et
+al. (2024) lets all external forces act (f_a = -m_f a_g, n_a = -I_a alpha - w x I_a w, f_d = -d v_g,
 n_d = -D w); Eq. 37's n_el contains n_dl (printed f_dl).
 
 Forward dynamics, which the paper leaves to its (unavailable) algorithms, is the textbook use
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 G = 9.81  # m/s2
-RHO = 1000.0  # kg/m3, seed 004 Sec. 6.2
+RHO = 1000.0  # kg/m3, León-González et al. 2024, Sec. 6.2
 Z = np.array([0.0, 0.0, 1.0])
 
 

@@ -11,7 +11,7 @@ from orchestrator.controllers.allocation import ThrustAllocation
 from orchestrator.scenario import load_scenario
 from orchestrator.system import System
 
-# Seed 004's T(alpha), signs from the seed note's cross-reference (Wu 2018), metres.
+# León-González et al. (2024)'s T(alpha), signs of Wu's (2018) matrix, metres.
 T_SEED = np.array(
     [
         [0.707, 0.707, -0.707, -0.707, 0, 0, 0, 0],

@@ -1,5 +1,6 @@
-"""Vehicle-manipulator systems: seed 004's arm against an independent recursive Newton-Euler
-model, conservation laws of a free-floating vehicle with arms, joint motors and placement."""
+"""Vehicle-manipulator systems: León-González et al. (2024)'s arm against an independent recursive
+Newton-Euler model, conservation laws of a free-floating vehicle with arms, joint motors and
+placement."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ from orchestrator.kinematics import (
 from orchestrator.scenario import parse_scenario
 from orchestrator.system import System
 
-MOUNT = (0.08, 0.18, 0.32)  # m, arm 1's attachment under the vehicle (seed 004 Sec. 6.2)
+# Arm 1's attachment under the vehicle, m (León-González et al. 2024, Sec. 6.2)
+MOUNT = (0.08, 0.18, 0.32)
 DH2 = "[[0.0, -1.0, 0.0], [0.0, 0.0, -1.0], [1.0, 0.0, 0.0]]"  # R_x(pi/2) R_z(pi/2), Table 1
 
 
@@ -32,7 +34,8 @@ def vec(v) -> str:
 
 
 def arm(name: str, base: str, mount, angles=(0, 0, 0), rates=(0, 0, 0), motors=True) -> str:
-    """Components and joints of one of seed 004's arms on ``base`` (link frames at the CoG)."""
+    """Components and joints of one of León-González et al. (2024)'s arms on ``base`` (link frames
+    at the CoG)."""
     r_g = [link.r_g for link in rne.LINKS]
     motor = "motor = { max_torque = 1.1376 }\n" if motors else ""
     text = "".join(
@@ -93,15 +96,15 @@ a = "rov"
 
 
 def test_fixed_base_arm_in_water_matches_recursive_newton_euler(run):
-    """Seed 004's arm on a fixed, level vehicle, swinging under weight, buoyancy, added mass
-    and damping from a bent pose while its motors apply sampled sinusoidal torques (held over
-    each 0.05 s sample, below the 1.1376 N.m limit). The co-simulation (three link FMUs,
-    revolute joints and motor pairs by Udwadia-Kalaba, DOP853 at rtol 1e-11) and the
-    independent recursive Newton-Euler model of seed 004 (``rne_reference.py``, integrated
-    sample by sample with DOP853 at rtol 1e-12) must give the same joint angles within
-    1e-6 rad over 10 s: both integrate the same equations far below that level, so the bound
-    leaves room only for integration error, not for any modelling difference (a wrong sign of
-    one fluid force moves the angles by 1e-2 rad within a second).
+    """León-González et al. (2024)'s arm on a fixed, level vehicle, swinging under weight, buoyancy,
+    added mass and damping from a bent pose while its motors apply sampled sinusoidal torques (held
+    over each 0.05 s sample, below the 1.1376 N.m limit). The co-simulation (three link FMUs,
+    revolute joints and motor pairs by Udwadia-Kalaba, DOP853 at rtol 1e-11) and the independent
+    recursive Newton-Euler model of León-González et al. (2024) (``rne_reference.py``, integrated
+    sample by sample with DOP853 at rtol 1e-12) must give the same joint angles within 1e-6 rad over
+    10 s: both integrate the same equations far below that level, so the bound leaves room only for
+    integration error, not for any modelling difference (a wrong sign of one fluid force moves the
+    angles by 1e-2 rad within a second).
     """
     angles, rates = (0.3, -0.8, 0.6), (0.2, -0.5, 0.4)
     torques = [(0.002, 1.3), (0.02, 1.5), (0.01, 1.1)]
@@ -175,8 +178,8 @@ def free_floating(motors: bool, torques=()) -> str:
 
 def momenta(cols: dict, fmus) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Linear momentum (N.s, NED), angular momentum about the NED origin (N.m.s) and kinetic
-    energy (J) of all bodies at every row, from the parameters of seed 004 and the vehicle's
-    record (links: origin at the centre of gravity)."""
+    energy (J) of all bodies at every row, from the parameters of León-González et al. (2024) and
+    the vehicle's record (links: origin at the centre of gravity)."""
     rov = VehicleParameters.from_fmu(fmus("BlueROV2Heavy"))
     inertia = {"rov": rov.mass_matrix()[0]}
     for k, link in enumerate(rne.LINKS, 1):
@@ -198,13 +201,13 @@ def momenta(cols: dict, fmus) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def test_free_floating_vehicle_with_passive_arms_conserves_momentum_and_energy(run, fmus):
-    """A BlueROV2 Heavy with two of seed 004's arms, gravity, buoyancy, added mass and damping
-    off, set spinning and drifting with the arms swinging freely (no motors): total linear
-    and angular momentum and kinetic energy must stay at their initial values within 1e-8
-    relative over 5 s. The Udwadia-Kalaba forces are internal and do no work on an ideal
-    joint; DOP853 at rtol 1e-11 and the mass-metric projections between steps keep the
-    numerical drift near 1e-10, so 1e-8 leaves margin while a constraint force applied to one
-    body only, or one that works, breaks it by orders of magnitude.
+    """A BlueROV2 Heavy with two of León-González et al. (2024)'s arms, gravity, buoyancy, added
+    mass and damping off, set spinning and drifting with the arms swinging freely (no motors): total
+    linear and angular momentum and kinetic energy must stay at their initial values within 1e-8
+    relative over 5 s. The Udwadia-Kalaba forces are internal and do no work on an ideal joint;
+    DOP853 at rtol 1e-11 and the mass-metric projections between steps keep the numerical drift near
+    1e-10, so 1e-8 leaves margin while a constraint force applied to one body only, or one that
+    works, breaks it by orders of magnitude.
     """
     cols, _ = run(free_floating(motors=False), "passive")
     P, L, T = momenta(cols, fmus)
@@ -258,14 +261,14 @@ TWO_ARM_ANGLES = {"arm1_q1": 0.4, "arm1_q2": -0.7, "arm2_q1": -0.3, "arm2_q2": 0
 
 
 def test_two_arm_rov_mass_matrix_equals_seed_002_moving_frame_method(tmp_path, fmu_dir, fmus):
-    """Seed 002's ROV with two 2-link arms (scenarios/uvms_two_arm_rov.toml, added mass off as
-    in seed 002), at a tilted attitude with bent arms. The co-simulation's reduced mass matrix
-    M* = B' M B, with B the basis of the joints' velocity null space (Udwadia-Kalaba rows) in
-    the coordinates (ROV velocity, four joint rates) and M the FMUs' masses, must equal seed
-    002's M* = B' M B built from its moving-frame transformation (``mfm_reference.py``) after
-    the change of coordinates between the two: within 1e-12 relative (both are exact; only
-    rounding differs). Both are symmetric positive definite with the same structure: the two
-    arms couple only through the ROV (zero arm-1/arm-2 block).
+    """Iversen et al. (2019)'s ROV with two 2-link arms (scenarios/uvms_two_arm_rov.toml, added mass
+    off as in Iversen et al. (2019)), at a tilted attitude with bent arms. The co-simulation's
+    reduced mass matrix M* = B' M B, with B the basis of the joints' velocity null space
+    (Udwadia-Kalaba rows) in the coordinates (ROV velocity, four joint rates) and M the FMUs'
+    masses, must equal Iversen et al.'s (2019) M* = B' M B built from its moving-frame
+    transformation (``mfm_reference.py``) after the change of coordinates between the two: within
+    1e-12 relative (both are exact; only rounding differs). Both are symmetric positive definite
+    with the same structure: the two arms couple only through the ROV (zero arm-1/arm-2 block).
     """
     text = (ROOT / "scenarios" / "uvms_two_arm_rov.toml").read_text()
     for joint, angle in TWO_ARM_ANGLES.items():
@@ -300,7 +303,7 @@ def test_two_arm_rov_mass_matrix_equals_seed_002_moving_frame_method(tmp_path, f
     finally:
         system.close()
     np.testing.assert_allclose(angles, list(TWO_ARM_ANGLES.values()), atol=1e-12)
-    # Seed 002's frame: axis 1 = -y (port), axis 2 = -z (up), axis 3 = x (forward).
+    # Iversen et al. (2019)'s frame: axis 1 = -y (port), axis 2 = -z (up), axis 3 = x (forward).
     C = np.array([[0.0, -1.0, 0.0], [0.0, 0.0, -1.0], [1.0, 0.0, 0.0]])
     rov = VehicleParameters.from_fmu(fmus("BlueROV2Heavy"))
     R = poses[index["rov"]].R
@@ -316,12 +319,13 @@ def test_two_arm_rov_mass_matrix_equals_seed_002_moving_frame_method(tmp_path, f
         [rov.m] + [0.141372] * 4,
         [C @ rov.I_g @ C.T] + [C @ tube @ C.T] * 4,
     )
-    J = np.zeros((10, 10))  # seed 002's q' from ours: x_c1' = C R (v + w x r_g), w = C w
+    # Iversen et al. (2019)'s q' from ours: x_c1' = C R (v + w x r_g), w = C w
+    J = np.zeros((10, 10))
     J[:3, :3], J[:3, 3:6] = C @ R, -C @ R @ skew(rov.r_g)
     J[3:6, 3:6], J[6:, 6:] = C, np.eye(4)
     expected = J.T @ expected @ J
     difference = np.max(np.abs(reduced - expected)) / np.max(np.abs(expected))
-    print(f"two-arm ROV: relative difference of M* to seed 002's: {difference:.2e}")
+    print(f"two-arm ROV: relative difference of M* to Iversen et al. (2019)'s: {difference:.2e}")
     print(f"eigenvalues of M*: {np.linalg.eigvalsh(reduced)}")
     assert difference < 1e-12
     np.testing.assert_allclose(reduced, reduced.T, atol=1e-14)
@@ -330,15 +334,14 @@ def test_two_arm_rov_mass_matrix_equals_seed_002_moving_frame_method(tmp_path, f
 
 
 def test_two_arm_rov_turns_against_its_arms(run):
-    """Seed 002's two-arm ROV (scenarios/uvms_two_arm_rov.toml), free-floating and neutrally
-    buoyant, for one period of the arms' wave (4 s). The shoulders turn both arms about the
-    vertical by +-0.5 rad; with no thrusters, the motor reactions must turn the ROV the other
-    way about the vertical (seed 002's point: ROV motion induced by the arms). Checked: the
-    ROV's yaw (about z, down) rises with the shoulder angle (about -z: a positive angle turns
-    the arms to port, the ROV to starboard), correlation > 0.95, with an amplitude between 1
-    and 30 percent of the shoulders' (the arms carry a small share of the inertia about the
-    vertical); the joints stay together within 1e-9 m (RK4, 5 ms) and the PIDs track within
-    0.1 rad.
+    """Iversen et al. (2019)'s two-arm ROV (scenarios/uvms_two_arm_rov.toml), free-floating and
+    neutrally buoyant, for one period of the arms' wave (4 s). The shoulders turn both arms about
+    the vertical by +-0.5 rad; with no thrusters, the motor reactions must turn the ROV the other
+    way about the vertical (Iversen et al. (2019)'s point: ROV motion induced by the arms). Checked:
+    the ROV's yaw (about z, down) rises with the shoulder angle (about -z: a positive angle turns
+    the arms to port, the ROV to starboard), correlation > 0.95, with an amplitude between 1 and 30
+    percent of the shoulders' (the arms carry a small share of the inertia about the vertical); the
+    joints stay together within 1e-9 m (RK4, 5 ms) and the PIDs track within 0.1 rad.
     """
     text = (ROOT / "scenarios" / "uvms_two_arm_rov.toml").read_text()
     cols, events = run(text.replace("stop_time = 10.0", "stop_time = 4.0"), "two_arm")
@@ -447,7 +450,8 @@ def test_motor_torque_is_limited_and_unreachable_targets_are_reported(run):
 
 
 def window(time: np.ndarray, start: float, stop: float, period: float = 5.0) -> np.ndarray:
-    """Seed 004's windowed reference: pi/4 sin(2 pi t / 5) for start < t <= stop, else 0."""
+    """León-González et al. (2024)'s windowed reference: pi/4 sin(2 pi t / 5) for start < t <= stop,
+    else 0."""
     return np.where(
         (time > start) & (time <= stop), np.pi / 4 * np.sin(2 * np.pi * time / period), 0
     )
@@ -465,15 +469,14 @@ def attitude(cols: dict, body: str = "rov") -> np.ndarray:
 
 @pytest.mark.slow
 def test_seed_004_test_2_arm_motion_turns_the_vehicle(run):
-    """Seed 004's test 2 (scenarios/uvms_arm_motion.toml, 55 s): all four arms follow
-    windowed sinusoids in q1, then q2, then q3 under the joint PID, the vehicle holds only its
-    depth. Reported: the vehicle's attitude excursion per window and each joint's tracking
-    error (max, RMS). Checked: at rest (before 10 s) the vehicle stays level within 0.2 deg;
-    the fore-aft swing of q2 pitches it visibly, by more than 2 deg (a zero-angular-momentum
-    estimate with the arms' inertia about their shoulders, 4 x 0.028 kg.m2 swinging
-    +-0.79 rad, against the system's pitch inertia of about 0.6 kg.m2 gives 8 deg); every joint
-    tracks its reference within 0.2 rad (a quarter of the amplitude; the q2 loop is lightly
-    damped, see the scenario).
+    """León-González et al. (2024)'s test 2 (scenarios/uvms_arm_motion.toml, 55 s): all four arms
+    follow windowed sinusoids in q1, then q2, then q3 under the joint PID, the vehicle holds only
+    its depth. Reported: the vehicle's attitude excursion per window and each joint's tracking error
+    (max, RMS). Checked: at rest (before 10 s) the vehicle stays level within 0.2 deg; the fore-aft
+    swing of q2 pitches it visibly, by more than 2 deg (a zero-angular-momentum estimate with the
+    arms' inertia about their shoulders, 4 x 0.028 kg.m2 swinging +-0.79 rad, against the system's
+    pitch inertia of about 0.6 kg.m2 gives 8 deg); every joint tracks its reference within 0.2 rad
+    (a quarter of the amplitude; the q2 loop is lightly damped, see the scenario).
     """
     cols, _ = run((ROOT / "scenarios" / "uvms_arm_motion.toml").read_text(), "test2")
     t = cols["time"]
@@ -497,16 +500,16 @@ def test_seed_004_test_2_arm_motion_turns_the_vehicle(run):
 
 @pytest.mark.slow
 def test_seed_004_test_3_spiral_with_an_arm_drawing_a_circle(run):
-    """Seed 004's test 3 (scenarios/uvms_spiral.toml, 20 s): the vehicle descends a spiral
-    facing its centre under the PD while arm 1's end effector draws a circle (joint references
-    by inverse kinematics) and arms 2-4 hold still. Reported: the vehicle's pose error, each
-    joint's tracking error (max, RMS) and the end effector's distance from its circle.
-    Checked: the PD keeps the vehicle within 5 cm and 1 deg of the spiral despite the arm's
-    reaction; arms 2-4 stay within 0.1 rad of rest, arm 1's shoulder and elbow within 0.2 rad
-    of their references; the end effector computed from link 3's pose in the co-simulation is
-    where the inverse kinematics' forward model puts it for the measured joint angles, within
-    1e-8 m (the joint conventions of the controller are those of the built chain; only the
-    joints' drift, below 1e-9 m, separates them).
+    """León-González et al. (2024)'s test 3 (scenarios/uvms_spiral.toml, 20 s): the vehicle descends
+    a spiral facing its centre under the PD while arm 1's end effector draws a circle (joint
+    references by inverse kinematics) and arms 2-4 hold still. Reported: the vehicle's pose error,
+    each joint's tracking error (max, RMS) and the end effector's distance from its circle. Checked:
+    the PD keeps the vehicle within 5 cm and 1 deg of the spiral despite the arm's reaction; arms
+    2-4 stay within 0.1 rad of rest, arm 1's shoulder and elbow within 0.2 rad of their references;
+    the end effector computed from link 3's pose in the co-simulation is where the inverse
+    kinematics' forward model puts it for the measured joint angles, within 1e-8 m (the joint
+    conventions of the controller are those of the built chain; only the joints' drift, below 1e-9
+    m, separates them).
     """
     cols, _ = run((ROOT / "scenarios" / "uvms_spiral.toml").read_text(), "test3")
     t = cols["time"]

@@ -1,4 +1,4 @@
-"""Docked assemblies in the co-simulation: the thesis' verification cases, an independent
+"""Docked assemblies in the co-simulation: Nielsen's (2018) verification cases, an independent
 merged-body model, drift control, docking and undocking, closed loops."""
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ B_ROLLED = '"q[1]" = 0.7071067811865476\n"q[2]" = 0.7071067811865476\n'
 
 @pytest.mark.parametrize("length", list(ANALYTICAL))
 def test_case_a_first_roll_extremum_matches_table_3_4(length, run):
-    """Thesis case A (Table 3.4): two 20 kg vehicles on a massless rod, B rolled 90 deg.
+    """Nielsen (2018) case A (Table 3.4): two 20 kg vehicles on a massless rod, B rolled 90 deg.
 
     Assumptions: the rod is a weld at the midpoint between the origins (the vehicles' CoG);
     inertia and damping of Table 3.3, CoB 0.1 m above the CoG; the peak is A's first roll
@@ -107,7 +107,7 @@ def test_case_a_with_added_mass_is_slower_by_the_added_inertia(run):
 
 
 def test_case_b_drag_asymmetry(run):
-    """Thesis case B: equal unit surge force on both, B (to starboard) with linear surge
+    """Nielsen (2018) case B: equal unit surge force on both, B (to starboard) with linear surge
     damping 5, 10 or 15: 5 goes straight (lateral drift < 1 mm in 20 s), 10 and 15 veer to
     starboard (east), 15 more."""
     drift = {}
@@ -312,7 +312,7 @@ def test_bad_constraints_give_clear_errors(joint, expected, tmp_path, capsys, fm
 @pytest.mark.slow
 def test_thesis_chapter_6_turning_run(fmu_dir, tmp_path):
     """Two BlueROVs and the bracket, only the left vehicle's forward thrusters at 1700 us:
-    the assembly circles to starboard. Reported next to the thesis (simulation 2.42 m x,
+    the assembly circles to starboard. Reported next to Nielsen (2018) (simulation 2.42 m x,
     2.41 m y peak to peak); geometry, layout and marker are assumptions, so the bound is loose
     (30 %), while the shape is checked tightly: x and y spans within 10 % of each other."""
     from orchestrator.results import read_timeseries
@@ -325,7 +325,7 @@ def test_thesis_chapter_6_turning_run(fmu_dir, tmp_path):
     span_x, span_y = np.ptp(cols["left.p[1]"]), np.ptp(cols["left.p[2]"])
     print(
         f"Ch. 6 turning run, left vehicle: peak-to-peak x {span_x:.2f} m, y {span_y:.2f} m "
-        "(thesis 2.42, 2.41)"
+        "(Nielsen 2018, 2.42, 2.41)"
     )
     assert span_x == pytest.approx(2.42, rel=0.3) and span_y == pytest.approx(2.41, rel=0.3)
     assert span_x == pytest.approx(span_y, rel=0.1)

@@ -7,7 +7,7 @@ import pytest
 from scipy.integrate import quad
 from scipy.spatial.transform import Rotation
 
-RADIUS, LENGTH = 0.0395, 0.418  # the prototype payload (seed 003 Table 5.1)
+RADIUS, LENGTH = 0.0395, 0.418  # the prototype payload (Cortesi 2012, Table 5.1)
 FULL = np.pi * RADIUS**2 * LENGTH
 STATE = ["p[1]", "p[2]", "p[3]", "q[1]", "q[2]", "q[3]", "q[4]"] + [f"nu[{i}]" for i in range(1, 7)]
 
@@ -135,7 +135,7 @@ def test_volume_and_centre_of_buoyancy_match_numerical_integration(payload, angl
 @pytest.mark.parametrize("angle", [0.0, 0.4, np.pi / 2, 2.5, np.pi])
 def test_dry_and_fully_submerged(payload, angle):
     """Limits without integration: a dry cylinder has no volume and its centre of buoyancy is
-    set to zero (seed 003 Sec. 2.3); a submerged one displaces pi R^2 L with the centre of
+    set to zero (Cortesi 2012, Sec. 2.3); a submerged one displaces pi R^2 L with the centre of
     buoyancy at mid-length on the axis, at any attitude (to rounding, 1e-12)."""
     R = tilted(angle, 0.3, 1.1)
     volume, r_cb, _ = evaluate(payload, R, -1.0, 0.0)
@@ -149,7 +149,7 @@ def test_buoyancy_force_and_moment_at_rest(payload):
     """At rest (no drag) the FMU's environment force is the buoyancy rho g V along the upward
     vertical, in the body frame, with the moment r_cb x F about the origin (to rounding):
     Archimedes with the volume and centre of the quadrature above, rho = 1000 kg/m3,
-    g = 9.8 m/s2 (seed 003)."""
+    g = 9.8 m/s2 (Cortesi (2012))."""
     R = tilted(0.6, 0.4, -0.8)
     volume, r_cb, force = evaluate(payload, R, -0.25, 0.03)
     volume_ref, r_cb_ref = expected(R, -0.25, 0.03)

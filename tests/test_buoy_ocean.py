@@ -81,7 +81,7 @@ def test_stretching_takes_the_depth_below_the_instantaneous_surface(fmus):
 
 
 def test_irregular_sea_significant_height_over_an_hour(fmus):
-    """A Pierson-Moskowitz sea of H_s = 2 m (seed 003 irregular trial 2, full band 0.006-6
+    """A Pierson-Moskowitz sea of H_s = 2 m (Cortesi (2012) irregular trial 2, full band 0.006-6
     rad/s), one hour at 0.25 s: 4 std(zeta) is within 5 % of H_s (the spectral definition;
     the 128 random-frequency components carry the variance to 3 %, the finite record adds
     sampling error). The zero-up-crossing H_1/3 is printed for the report."""
@@ -124,7 +124,7 @@ def amplitudes(inst, w: np.ndarray) -> np.ndarray:
 def test_energy_above_3_rad_s_matches_table_5_3(fmus, height):
     """Share of the variance (sum A_j^2/2) in components above 3 rad/s, spectrum on 0.006-6
     rad/s with the components at the bin centres, measured from the FMU's elevation, against
-    seed 003 Table 5.3 (1000 components): within the table's rounding (0.005 percentage
+    Cortesi 2012, Table 5.3 (1000 components): within the table's rounding (0.005 percentage
     points) plus 1 % of the value (128 bins instead of 1000)."""
     inst = make(fmus, "IrregularSea", {"H_s": height})
     w = frequencies(np.full(N, 0.5))
@@ -136,7 +136,7 @@ def test_energy_above_3_rad_s_matches_table_5_3(fmus, height):
 
 def test_seeds_cut_offs_and_component_counts(fmus):
     """The same seed gives the same sea, another seed another one; a cut-off leaves out the
-    components above it and keeps the others unchanged (seed 003 Sec. 5.13.2's c1/c2 seas,
+    components above it and keeps the others unchanged (Cortesi 2012, Sec. 5.13.2's c1/c2 seas,
     amplitudes by least squares, to 1e-9 of the largest); fewer components give the same
     draws to the ones kept (exact equality)."""
     base = {"H_s": 2.0, "seed": 3}

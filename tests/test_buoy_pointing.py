@@ -77,7 +77,7 @@ def test_latency_delays_the_commands_not_the_error(run):
 
 def test_calm_water_pointing_settles_at_25_degrees(run):
     """Calm water, sliding mode at 12.5 Hz with 80 ms latency, aim 25 deg from the zenith,
-    azimuth 0 then 90 deg at 10 s: the composite error falls below 5 deg (seed 003's preferred
+    azimuth 0 then 90 deg at 10 s: the composite error falls below 5 deg (Cortesi's (2012) preferred
     accuracy) within 4 s of each command and stays there; its RMS from 5 s after the azimuth
     change is below 2.5 deg. (At 35 deg the joint works against its +-45 deg stops and the
     error does not settle below 5 deg: README, buoy-study.)"""
@@ -91,16 +91,16 @@ def test_calm_water_pointing_settles_at_25_degrees(run):
 
 
 def test_static_payload_angle_matches_the_feed_forward_gain(tmp_path, fmu_dir):
-    """Seed 003's K_ff procedure at one point: the joint held at K_ff 35 deg = 56 deg (Table
+    """Cortesi's (2012) K_ff procedure at one point: the joint held at K_ff 35 deg = 56 deg (Table
     4.2: K_ff = 1.60) with the stops lifted brings the payload to rest within 1.5 deg of 35 deg
-    (4 %: the thesis' K_ff from its own model; buoy-study finds 1.64 by root finding)."""
+    (4 %: Cortesi's (2012) K_ff from its own model; buoy-study finds 1.64 by root finding)."""
     assert static_roll(1.60 * 35.0, tmp_path, fmu_dir) == pytest.approx(35.0, abs=1.5)
 
 
 def test_pid_with_feed_forward_settles_at_25_degrees(run):
     """The PID + feed-forward law (eq. 4.44, default gains kp 1, kd 0.3 s) in the same calm-water
     run: below 5 deg within 5 s of each command, RMS from 5 s after the azimuth change below
-    2.5 deg (seed 003 Sec. 5.10: PID and sliding mode point equally well)."""
+    2.5 deg (Cortesi 2012, Sec. 5.10: PID and sliding mode point equally well)."""
     cols, _ = run(scenario({"controllers.pointing": {"vertical": 25.0, "law": "pid"}}), "pid25")
     t, e = cols["time"], cols["pointing.error"]
     first, second = settling_time(t, e, 0.0, 10.0), settling_time(t, e, 10.0, 30.1)

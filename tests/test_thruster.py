@@ -10,7 +10,8 @@ K_L, K_Q, K_ADV, ARM = 0.03123, 2.52e-4, 0.0262, 0.01
 
 
 def expected_thrust(pwm: float, u_a: float = 0.0) -> float:
-    """Thesis eq. 4.8/5.8 with the T-200 fit: dead zone 1500 +- 25 us, limits 1100-1900 us."""
+    """Nielsen 2018, eq. 4.8/5.8 with the T-200 fit: dead zone 1500 +- 25 us, limits 1100-1900
+    us."""
     w = float(np.clip(pwm, 1100, 1900)) - 1500
     if abs(w) <= 25:
         return 0.0

@@ -34,5 +34,27 @@ motion (Fossen's sign convention with the minus signs written into the equations
 sources export with OpenModelica. The types above mirror <code>Modelica.Units.SI</code>
 so that the library does not depend on the Modelica Standard Library.</li>
 </ul>
+<h4>References</h4>
+<p>Models and records cite their sources by author and year:</p>
+<ul>
+<li>Nielsen (2018): M. C. Nielsen, <i>Modular Underwater Robots - Modeling and Docking
+Control</i>, PhD thesis, Technical University of Denmark, 2018.</li>
+<li>Nielsen et al. (2016): M. C. Nielsen, M. Blanke, I. Schjolberg, Efficient Modelling
+Methodology for Reconfigurable Underwater Robots, IFAC-PapersOnLine 49(23), 74-80 (10th IFAC
+CAMS), 2016.</li>
+<li>Iversen et al. (2019): S. H. Iversen, M. R. Saure, A. B. Snekkevik, <i>Modeling subsea ROV
+motion using the moving frame method</i>, bachelor thesis, Western Norway University of
+Applied Sciences, 2019 (with the draft paper IMECE2019-10282, Modelling the motion of a 2-arm
+ROV).</li>
+<li>Cortesi (2012): R. Cortesi, <i>Modeling and Control of Joint-Actuated Buoys</i>, PhD
+dissertation, The George Washington University, 2012.</li>
+<li>Leon-Gonzalez et al. (2024): G. Leon-Gonzalez, R. S. Nunez-Cruz, E. D. Antonio-Yanez,
+J. Herrera-Vidal, G. Canales-Gomez, C. Rueda-German, A Unified Approach to Modeling and
+Simulation of Underwater Vehicle Multi-Manipulator Systems, Machines 12(2), 94, 2024.</li>
+<li>Wu (2018): C.-J. Wu, <i>6-DoF Modelling and Control of a Remotely Operated Vehicle</i>,
+master's thesis, Flinders University, 2018.</li>
+<li>Fossen (2011): T. I. Fossen, <i>Handbook of Marine Craft Hydrodynamics and Motion
+Control</i>, Wiley, 2011.</li>
+</ul>
 </html>"));
 end MurCoSim;

@@ -1,10 +1,10 @@
 """Kinematics of a 3-DOF anthropomorphic arm: base yaw, then shoulder and elbow pitch.
 
-The joint conventions are those of seed 004's arm as the scenarios build it (Table 1 with
-alpha_2 = +pi/2): joint 1 turns about the vehicle's z axis (down) at the attachment point;
-joints 2 and 3 turn about the horizontal axis -y of the yawed arm; at q = 0 both links hang
-straight down. With the upper arm a and the forearm l, the end effector relative to the
-attachment point, in the vehicle frame (m), is
+The joint conventions are those of León-González et al. (2024)'s arm as the scenarios build it
+(Table 1 with alpha_2 = +pi/2): joint 1 turns about the vehicle's z axis (down) at the attachment
+point; joints 2 and 3 turn about the horizontal axis -y of the yawed arm; at q = 0 both links hang
+straight down. With the upper arm a and the forearm l, the end effector relative to the attachment
+point, in the vehicle frame (m), is
 
     p = R_z(q1) [-(a sin q2 + l sin(q2 + q3)), 0, a cos q2 + l cos(q2 + q3)].
 """

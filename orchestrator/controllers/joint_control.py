@@ -1,4 +1,5 @@
-"""PID control of joint motors (seed 004, Table 5), with references in joint or task space."""
+"""PID control of joint motors (León-González et al. 2024, Table 5), with references in joint or
+task space."""
 
 from __future__ import annotations
 

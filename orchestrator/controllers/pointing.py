@@ -1,4 +1,4 @@
-"""Payload pointing of a joint-actuated buoy (seed 003 Ch. 4): the joint angles that aim the
+"""Payload pointing of a joint-actuated buoy (Cortesi 2012, Ch. 4): the joint angles that aim the
 payload's axis at a point in the sky, by sliding mode + feed-forward (eq. 4.38) or PID +
 feed-forward (eq. 4.44).
 
@@ -28,7 +28,7 @@ def payload_angles(R: np.ndarray) -> tuple[float, float, float]:
 
 def reference_angles(vertical: float, azimuth: float, heading: float) -> tuple[float, float]:
     """Payload roll and pitch (rad) that aim its axis ``vertical`` from the zenith towards
-    ``azimuth`` at its present ``heading`` (seed 003 eqs. 4.34-4.35, rad)."""
+    ``azimuth`` at its present ``heading`` (Cortesi 2012, eqs. 4.34-4.35, rad)."""
     joint_azimuth = azimuth - heading
     pitch = -np.arcsin(np.cos(joint_azimuth) * np.sin(vertical))
     roll = np.arcsin(np.sin(joint_azimuth) * np.sin(vertical) / np.cos(pitch))
@@ -43,7 +43,7 @@ def aim_vector(vertical: float, azimuth: float) -> np.ndarray:
 
 
 def pointing_error(R: np.ndarray, vertical: float, azimuth: float) -> float:
-    """Composite pointing error (rad): angle between the payload's axis and the aim (seed 003
+    """Composite pointing error (rad): angle between the payload's axis and the aim (Cortesi (2012)
     eqs. 4.45-4.47)."""
     axis, aim = -R[:, 2], aim_vector(vertical, azimuth)
     return float(np.arctan2(np.linalg.norm(np.cross(axis, aim)), axis @ aim))

@@ -12,7 +12,8 @@ class TimeReference:
 
     offset + slope t + amplitude sin(2 pi t / period + phase)   for start < t <= stop,
 
-    each zero outside its window (t in s, absolute time, as seed 004 writes its tests).
+    each zero outside its window (t in s, absolute time, as León-González et al. (2024) writes its
+    tests).
     """
 
     def __init__(self, terms: list[ReferenceTerm]) -> None:

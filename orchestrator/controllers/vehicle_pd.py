@@ -1,4 +1,5 @@
-"""PD control of a vehicle's position and attitude (seed 004, Table 4 and Fig. 10)."""
+"""PD control of a vehicle's position and attitude (León-González et al. 2024, Table 4 and Fig.
+10)."""
 
 from __future__ import annotations
 
@@ -23,14 +24,14 @@ class VehiclePD(Controller):
 
         tau = J(eta)' (Kp e + Kd (eta_d' - J(eta) nu)),   e = [p_d - p; wrap(Theta_d - Theta)]
 
-    The position part is seed 004's law (error rotated into the body frame by R', Fig. 10).
-    For the attitude, seed 004 takes the NED angular velocity for the Euler-angle rates
-    (Eq. 13) and rotates the command by R' as well, which holds only near zero attitude (at a
-    heading of 180 deg its roll and pitch damping change sign); with the exact rates T(Theta)
-    w and the map T(Theta)' the law is the same near zero attitude and stays stable at any
-    heading. Angle errors are wrapped into [-pi, pi) (seed 004's modulus block). Inputs: the
-    vehicle's p, q, nu. Output: ``tau`` (6), body frame at the origin (N, N.m), for a thrust
-    allocation.
+    The position part is León-González et al. (2024)'s law (error rotated into the body frame by R',
+    Fig. 10). For the attitude, León-González et al. (2024) takes the NED angular velocity for the
+    Euler-angle rates (Eq. 13) and rotates the command by R' as well, which holds only near zero
+    attitude (at a heading of 180 deg its roll and pitch damping change sign); with the exact rates
+    T(Theta) w and the map T(Theta)' the law is the same near zero attitude and stays stable at any
+    heading. Angle errors are wrapped into [-pi, pi) (León-González et al. (2024)'s modulus block).
+    Inputs: the vehicle's p, q, nu. Output: ``tau`` (6), body frame at the origin (N, N.m), for a
+    thrust allocation.
     """
 
     def __init__(self, name: str, config: VehiclePDConfig) -> None:

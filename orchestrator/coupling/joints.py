@@ -11,8 +11,8 @@ Building blocks, derived for body-frame quasi-velocities:
   c = p_a + R_a r_a - p_b - R_b r_b,
   Phi_a = R_a [I, -S(r_a)], Phi_b = -R_b [I, -S(r_b)],
   b = -R_a w_a x (v_a + w_a x r_a) + R_b w_b x (v_b + w_b x r_b).
-  (The thesis' eq. 3.61 writes the rotational blocks with NED angular velocities; in body
-  quasi-velocities they are -S(R_a r_a) R_a = -R_a S(r_a), as the seed note points out.)
+  (Nielsen's (2018) eq. 3.61 writes the rotational blocks with NED angular velocities; in body
+  quasi-velocities they are -S(R_a r_a) R_a = -R_a S(r_a), as the derivation shows.)
 - relative angular velocity along unit vectors ``e_k`` fixed in A:
   rows e_k . (w_a - R_a' R_b w_b), Phi_a = [0, E], Phi_b = [0, -E R_a' R_b],
   b = -E (w_a x R_a' R_b w_b).

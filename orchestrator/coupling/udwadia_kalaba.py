@@ -3,7 +3,7 @@
 With generalized mass M (block diagonal, symmetric positive definite), unconstrained
 accelerations a_u and constraints Phi a = b:
 
-    a_c = a_u + M^(-1/2) (Phi M^(-1/2))^+ (b - Phi a_u)            (thesis eq. 3.55)
+    a_c = a_u + M^(-1/2) (Phi M^(-1/2))^+ (b - Phi a_u)            (Nielsen 2018, eq. 3.55)
 
 The pseudo-inverse copes with redundant rows (closed kinematic loops); it returns the
 multipliers lambda with M (a_c - a_u) = Phi' lambda. This dense form is the reference; an

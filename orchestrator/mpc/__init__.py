@@ -1,1 +1,1 @@
-"""Camera-constrained rendezvous by model predictive control (thesis Part II, Ch. 7-8)."""
+"""Camera-constrained rendezvous by model predictive control (Nielsen 2018, Part II, Ch. 7-8)."""

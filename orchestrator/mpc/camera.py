@@ -1,4 +1,4 @@
-"""Camera line-of-sight geometry (thesis eqs. 8.9-8.10).
+"""Camera line-of-sight geometry (Nielsen 2018, eqs. 8.9-8.10).
 
 A camera k on vehicle i looks along xi = psi_i + mount (rad, from north, clockwise) with
 half-angle alpha. A point j is in view when both

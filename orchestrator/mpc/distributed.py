@@ -1,4 +1,4 @@
-"""Distributed MPC by dual decomposition (thesis Algorithm 1) and the centralized baseline.
+"""Distributed MPC by dual decomposition (Nielsen 2018, Algorithm 1) and the centralized baseline.
 
 Each sample: for r = 0..L-1 every vehicle solves its local problem with the present prices,
 the vehicles exchange state and consensus trajectories, and the prices are updated:

@@ -1,4 +1,4 @@
-"""Planar prediction model of the rendezvous MPC (thesis eqs. 8.3-8.7).
+"""Planar prediction model of the rendezvous MPC (Nielsen 2018, eqs. 8.3-8.7).
 
 State x = [N, E, psi, u, v, r] (NED position in m, heading in rad, body velocities in m/s and
 rad/s), input tau = [X, Y, N] (N, N, N.m): eta_dot = R(psi) nu, M nu_dot + D nu = tau with

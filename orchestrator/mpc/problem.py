@@ -2,7 +2,7 @@
 
 Vehicle i predicts N steps of its planar model. Its rendezvous point is h_i(x) = [p + R(psi)
 r_i; psi + psi_i] (its docking port for a docking, its origin for a plain rendezvous). The
-local problem (thesis eqs. 8.21-8.23) minimizes
+local problem (Nielsen 2018, eqs. 8.21-8.23) minimizes
 
     sum_k (h_i - theta_k)' P (h_i - theta_k) + nu' W nu + u' R u       (stage cost, eq. 8.18)
         + c_k' p_k + d_k' theta_k                                       (prices of the duals)
@@ -57,7 +57,7 @@ SOLVERS = {"ipopt": ("ipopt", IPOPT_OPTIONS), "sqp": ("sqpmethod", SQP_OPTIONS)}
 
 
 def nlp_solver(name: str, nlp: dict, solver: str) -> ca.Function:
-    """A CasADi NLP solver: "ipopt" (interior point, as in the thesis) or "sqp"."""
+    """A CasADi NLP solver: "ipopt" (interior point, as in Nielsen (2018)) or "sqp"."""
     if solver not in SOLVERS:
         raise ValueError(f"unknown NLP solver '{solver}', expected one of {sorted(SOLVERS)}")
     plugin, options = SOLVERS[solver]

@@ -30,7 +30,7 @@ package Data "Parameter sets of vehicles, connector bracket and thrusters, each 
     annotation (Documentation(info = "<html>
 <p>The generalized mass is M = M_RB + diag(added_mass) with M_RB built from m, I_g and r_g
 (Fossen 2011, eq. 3.44). Damping acts on the velocity relative to the water:
-D(nu_r) nu_r = (D_L + D_Q |nu_r|) nu_r, element-wise (diagonal damping, thesis eq. 2.22).
+D(nu_r) nu_r = (D_L + D_Q |nu_r|) nu_r, element-wise (diagonal damping, Nielsen 2018, eq. 2.22).
 The thruster layout and the docking ports are not used by the body's equations; the
 orchestrator reads them to mount thruster components, build the thrust allocation and watch
 port pairs for docking.</p>
@@ -48,15 +48,15 @@ port pairs for docking.</p>
       D_L = {5, 5, 5, 0.001, 0.001, 0.001},
       D_Q = {0, 0, 0, 0, 0, 0});
     annotation (Documentation(info = "<html>
-<p>Source: thesis (seed 000) Table 3.3 for m, inertia, added mass and linear damping;
+<p>Source: Nielsen (2018) Table 3.3 for m, inertia, added mass and linear damping;
 Sec. 3.6.1 for the centre of buoyancy r_b = [0, 0, -0.1] m and neutral buoyancy.</p>
-<p>Assumptions where the thesis is silent: origin at the centre of gravity (r_g = 0, as
-everywhere in the thesis); neutral buoyancy written as volume = m/rho with rho = 1000 kg/m3
+<p>Assumptions where Nielsen (2018) is silent: origin at the centre of gravity (r_g = 0, as
+everywhere in Nielsen (2018)); neutral buoyancy written as volume = m/rho with rho = 1000 kg/m3
 (the model's default fluid density); no quadratic damping (Table 3.3 lists none).</p>
 </html>"));
   end GenericVehicle;
 
-  record BlueROV "BlueROV of the thesis' towing-tank identification (Table 5.2)"
+  record BlueROV "BlueROV of Nielsen's (2018) towing-tank identification (Table 5.2)"
     extends VehicleData(
       m = 11.5,
       I_g = {{0.16, 0, 0}, {0, 0.16, 0}, {0, 0, 0.16}},
@@ -74,21 +74,21 @@ everywhere in the thesis); neutral buoyancy written as volume = m/rho with rho =
       port_position = {{0, 0.19, 0}, {0, -0.19, 0}},
       port_normal = {{0, 1, 0}, {0, -1, 0}});
     annotation (Documentation(info = "<html>
-<p>Hydrodynamics: thesis (seed 000) Table 5.2, towing tank for surge, heave and pitch, the
+<p>Hydrodynamics: Nielsen (2018) Table 5.2, towing tank for surge, heave and pitch, the
 other directions extrapolated (Sec. 5.4.4), added mass from CFD.</p>
-<p>The thesis gives no mass, inertia, centre of gravity or thruster layout. Documented
-assumptions: mass, inertia and r_g of the BlueROV2 as given for the BlueROV2 Heavy in seed
-004 Sec. 6.1 (m = 11.5 kg, I_g = 0.16 kg.m2 on each axis, r_g = [0, 0, 0.02] m) with the
+<p>Nielsen (2018) gives no mass, inertia, centre of gravity or thruster layout. Documented
+assumptions: mass, inertia and r_g of the BlueROV2 as given for the BlueROV2 Heavy in
+Leon-Gonzalez et al. 2024, Sec. 6.1 (m = 11.5 kg, I_g = 0.16 kg.m2 on each axis, r_g = [0, 0, 0.02] m) with the
 origin at the centre of buoyancy (r_b = 0) as in Wu (2018); neutral buoyancy (volume =
-m/rho), as the thesis' depth-held experiments imply; six thrusters in the original BlueROV
+m/rho), as Nielsen's (2018) depth-held experiments imply; six thrusters in the original BlueROV
 layout (two forward thrusters aft at y = -+0.12 m, the first on the port side, one lateral,
 three vertical), positions estimated from the frame size; two docking ports on the sides,
 0.19 m from the centre line (port 1 starboard, port 2 port side), where the connector bracket
-of the thesis' Ch. 6 attaches.</p>
+of Nielsen's (2018) Ch. 6 attaches.</p>
 </html>"));
   end BlueROV;
 
-  record BlueROV2Heavy "BlueROV2 Heavy of seed 004 Sec. 6.1, eight thrusters"
+  record BlueROV2Heavy "BlueROV2 Heavy of Leon-Gonzalez et al. 2024, Sec. 6.1, eight thrusters"
     extends VehicleData(
       m = 11.5,
       I_g = {{0.16, 0, 0}, {0, 0.16, 0}, {0, 0, 0.16}},
@@ -110,20 +110,21 @@ of the thesis' Ch. 6 attaches.</p>
       port_position = {{0.25, 0, 0}, {-0.25, 0, 0}},
       port_normal = {{1, 0, 0}, {-1, 0, 0}});
     annotation (Documentation(info = "<html>
-<p>Source: seed 004 (Leon-Gonzalez et al. 2024, Machines 12(2) 94) Sec. 6.1: m = 11.5 kg,
+<p>Source: Leon-Gonzalez et al. (2024, Machines 12(2) 94) Sec. 6.1: m = 11.5 kg,
 I_g = diag(0.16) kg.m2, r_g = [0, 0, 0.02] m, displaced volume 11.702e-3 m3
 (buoyancy 114.8 N against weight 112.8 N with g = 9.81 m/s2), translational added mass equal
 to the displaced fluid mass 11.702 kg in every direction, rotational added inertia 0.12
 kg.m2, linear damping d_0 = diag(4.03, 6.22, 5.18) N.s/m and D_0 = diag(0.07) N.m.s/rad.</p>
-<p>Seed 004 places the centre of buoyancy at the centre of gravity, which leaves the vehicle
+<p>Leon-Gonzalez et al. (2024) places the centre of buoyancy at the centre of gravity, which leaves the vehicle
 without a righting moment; we follow Wu (2018), the source 004 cites, with the origin at the
 centre of buoyancy (r_b = 0) and the centre of gravity 0.02 m below it.</p>
-<p>Seed 004 has no quadratic damping; with linear damping alone the vehicle would reach an
+<p>Leon-Gonzalez et al. (2024) has no quadratic damping; with linear damping alone the vehicle would reach an
 unrealistic 36 m/s at full thrust. The quadratic coefficients are Wu's (2018) values as
 tabulated by von Benzon et al. (2022, J. Mar. Sci. Eng. 10, 1898), the same source as the
 linear ones above.</p>
-<p>Thruster layout: the signs of seed 004's T(alpha) (Eq. 38, printed without minus signs)
-are those of the seed note's cross-reference (Wu 2018, metres). Each column
+<p>Thruster layout: the signs of Leon-Gonzalez et al. (2024)'s T(alpha) (Eq. 38, printed without minus signs)
+are those of Wu's (2018) matrix in metres, as a public BlueROV2 Heavy Simulink model
+built on Wu (2018) lists it. Each column
 [d; r x d] of that matrix is reproduced by the positions and directions here: horizontal
 thrusters at (+-0.156, +-0.111, 0.085) m with directions (+-1, -+1, 0)/sqrt(2), vertical
 thrusters at (+-0.12, +-0.218, 0) m pointing down (+1) or up (-1) along body z.</p>
@@ -132,7 +133,7 @@ facing forward, port 2 at the stern (-0.25, 0, 0) m facing aft.</p>
 </html>"));
   end BlueROV2Heavy;
 
-  record SphereModule "Spherical module with thruster of the thesis' experiments (Table 4.1)"
+  record SphereModule "Spherical module with thruster of Nielsen's (2018) experiments (Table 4.1)"
     extends VehicleData(
       m = 14.3,
       I_g = {{0.13, 0, 0}, {0, 0.16, 0}, {0, 0, 0.02}},
@@ -146,11 +147,11 @@ facing forward, port 2 at the stern (-0.25, 0, 0) m facing aft.</p>
       thruster_position = {{-0.2, 0, 0}},
       thruster_direction = {{1, 0, 0}});
     annotation (Documentation(info = "<html>
-<p>Source: thesis (seed 000) Table 4.1 (hull with T-200 thruster, CFD): added mass,
+<p>Source: Nielsen (2018) Table 4.1 (hull with T-200 thruster, CFD): added mass,
 quadratic and linear damping, m = 14.3 kg, Ixx, Iyy, Izz, BGz = -0.0114 m (centre of
 buoyancy 11.4 mm above the centre of gravity, origin at the centre of gravity).</p>
-<p>Assumptions: neutral buoyancy (volume = m/rho), as in the thesis' hydrostatic tests;
-one thruster on the x axis 0.2 m aft of the centre, pushing forward (the thesis gives no
+<p>Assumptions: neutral buoyancy (volume = m/rho), as in Nielsen's (2018) hydrostatic tests;
+one thruster on the x axis 0.2 m aft of the centre, pushing forward (Nielsen (2018) gives no
 mount position).</p>
 </html>"));
   end SphereModule;
@@ -164,7 +165,7 @@ mount position).</p>
       thruster_position = fill(0.0, 0, 3),
       thruster_direction = fill(0.0, 0, 3));
     annotation (Documentation(info = "<html>
-<p>Source: thesis (seed 000) Table 4.2 (hull without thruster). Mass and inertia are not
+<p>Source: Nielsen (2018) Table 4.2 (hull without thruster). Mass and inertia are not
 re-listed there; those of Table 4.1 are kept (assumption).</p>
 </html>"));
   end SphereModuleHull;
@@ -183,8 +184,8 @@ re-listed there; those of Table 4.1 are kept (assumption).</p>
       port_position = {{0, 0.3, 0}, {0, -0.3, 0}},
       port_normal = {{0, 1, 0}, {0, -1, 0}});
     annotation (Documentation(info = "<html>
-<p>Hydrodynamics: thesis (seed 000) Table 6.1 (drag from CFD, added mass from WADAM) for
-surge, sway and yaw; the thesis' experiment was planar and gives nothing for heave, roll and
+<p>Hydrodynamics: Nielsen (2018) Table 6.1 (drag from CFD, added mass from WADAM) for
+surge, sway and yaw; Nielsen's (2018) experiment was planar and gives nothing for heave, roll and
 pitch, which are set to zero here.</p>
 <p>Mass and inertia are not given. Assumption: an aluminium plate (2700 kg/m3) 0.6 m long
 along y, 0.1 m high along z and 8 mm thick along x, which matches the larger surge than sway
@@ -213,7 +214,7 @@ works on the offset w = pwm - pwm_neutral.</p>
 </html>"));
   end ThrusterData;
 
-  record T200 "Blue Robotics T-200 on a hull, fitted in the thesis (Table 4.4)"
+  record T200 "Blue Robotics T-200 on a hull, fitted in Nielsen (2018) (Table 4.4)"
     extends ThrusterData(
       K_L = 0.03123,
       K_Q = 2.52e-4,
@@ -222,23 +223,24 @@ works on the offset w = pwm - pwm_neutral.</p>
       torque_arm = 0.01,
       T_motor = 0.1);
     annotation (Documentation(info = "<html>
-<p>Static map T = K_L w + K_Q |w| w with w = pwm - 1500 us (command offset): thesis (seed 000)
+<p>Static map T = K_L w + K_Q |w| w with w = pwm - 1500 us (command offset): Nielsen (2018) (Nielsen (2018))
 Table 4.4, hull-mounted bollard fit K_L = 3.123e-2 N/us, K_Q = 2.52e-4 N/us2, R2 = 0.992;
 this gives 52.8 N at 1900 us, in line with the T-200's published 5.1 kgf. Dead zone
-1500 +- 25 us (thesis Sec. 4.4.1, own tests). Command range 1100-1900 us (Blue Robotics ESC).</p>
-<p>Thrust loss with advance speed (thesis eq. 5.8, tau = T|w|w |w|w + T|w|u |w| u_a): the
-thesis fits T|w|u but prints no value. Assumption from a linear K_T(J) that reaches zero at
+1500 +- 25 us (Nielsen 2018, Sec. 4.4.1, own tests). Command range 1100-1900 us (Blue Robotics ESC).</p>
+<p>Thrust loss with advance speed (Nielsen 2018, eq. 5.8, tau = T|w|w |w|w + T|w|u |w| u_a): the
+Nielsen (2018) fits T|w|u but prints no value. Assumption from a linear K_T(J) that reaches zero at
 J0 = 0.8, shaft speed 63 rev/s at w = 400 us (3800 rpm) and propeller diameter 0.0762 m:
 K_advance = K_Q/(J0 (63/400) 0.0762) = 0.0262 N.s/(us.m), i.e. about 20 % thrust loss at
 full command and 1 m/s. Shaft torque Q = 0.01 m * T (K_Q/K_T ~ 0.13 at J = 0 times the
-diameter; assumption). Motor time constant 0.1 s (assumption; the thesis treats the
+diameter; assumption). Motor time constant 0.1 s (assumption; Nielsen (2018) treats the
 thrusters as static, Ch. 6, which the static Thruster model does).</p>
 </html>"));
   end T200;
 
   annotation (Documentation(info = "<html>
-<p>Sources: seed 000 is M. C. Nielsen's PhD thesis on modular underwater robots (DTU);
-seed 004 is Leon-Gonzalez et al. (2024). Where a source is silent, the record documents the
-assumption made.</p>
+<p>Sources (full references in the documentation of the MurCoSim package): Nielsen (2018),
+M. C. Nielsen's PhD thesis on modular underwater robots (Technical University of Denmark);
+Leon-Gonzalez et al. (2024), Machines 12(2) 94; Wu (2018). Where a source is silent, the
+record documents the assumption made.</p>
 </html>"));
 end Data;

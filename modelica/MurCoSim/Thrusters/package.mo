@@ -32,7 +32,7 @@ package Thrusters "Propeller thrusters driven by an ESC pulse-width command"
     u_a = direction[1]*(nu_r[1] + nu_r[5]*position[3] - nu_r[6]*position[2])
       + direction[2]*(nu_r[2] + nu_r[6]*position[1] - nu_r[4]*position[3])
       + direction[3]*(nu_r[3] + nu_r[4]*position[2] - nu_r[5]*position[1]);
-    // Static map (thesis eq. 4.8) with the advance-speed loss of eq. 5.8.
+    // Static map (Nielsen 2018, eq. 4.8) with the advance-speed loss of eq. 5.8.
     thrust = data.K_L*w + data.K_Q*abs(w)*w - data.K_advance*abs(w)*u_a;
     torque = data.torque_arm*thrust;
     for i in 1:3 loop
@@ -44,15 +44,15 @@ package Thrusters "Propeller thrusters driven by an ESC pulse-width command"
     annotation (Documentation(info = "<html>
 <p>Command: ESC pulse width pwm in us. It is saturated to [pwm_min, pwm_max]; inside
 pwm_neutral +- dead_zone it gives no thrust; outside, the offset w = pwm - pwm_neutral drives
-the map T = K_L w + K_Q |w| w - K_advance |w| u_a (thesis eqs. 4.8 and 5.8). Thrust and shaft
+the map T = K_L w + K_Q |w| w - K_advance |w| u_a (Nielsen 2018, eqs. 4.8 and 5.8). Thrust and shaft
 torque act on the vehicle at the mount: tau = [T d; r x T d - spin Q d].</p>
-<p>The dead zone makes the map jump by about 0.9 N at its edges (the thesis' fit is in the
+<p>The dead zone makes the map jump by about 0.9 N at its edges (Nielsen's (2018) fit is in the
 offset from 1500 us); commands are held between controller samples, so the integrator never
 steps across the jump.</p>
 </html>"));
   end ThrusterBase;
 
-  model Thruster "Static thruster: the propeller follows the command at once (thesis Ch. 6)"
+  model Thruster "Static thruster: the propeller follows the command at once (Nielsen 2018, Ch. 6)"
     extends ThrusterBase;
   equation
     w = w_cmd;

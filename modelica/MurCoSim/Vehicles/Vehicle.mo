@@ -4,7 +4,7 @@ partial model Vehicle "6-DOF underwater vehicle (Fossen) with unit-quaternion at
   parameter MurCoSim.Density rho = 1000 "Density of the water";
   parameter MurCoSim.Acceleration g = 9.81 "Gravitational acceleration";
   parameter Real gamma_q(unit = "1/s") = 10
-    "Gain of the quaternion norm correction (thesis eq. 2.19)";
+    "Gain of the quaternion norm correction (Nielsen 2018, eq. 2.19)";
   parameter MurCoSim.Length capture_distance = 0.05
     "Docking capture envelope: largest distance between mating points";
   parameter Real capture_speed(unit = "m/s") = 0.3
@@ -52,7 +52,7 @@ protected
     {0, 0, 0, 1, 0, 0}, {0, 0, 0, 0, 1, 0}, {0, 0, 0, 0, 0, 1}};
 
 equation
-  // Attitude (thesis eq. 2.12).
+  // Attitude (Nielsen 2018, eq. 2.12).
   R[1, 1] = 1 - 2*(q[3]^2 + q[4]^2);
   R[1, 2] = 2*(q[2]*q[3] - q[4]*q[1]);
   R[1, 3] = 2*(q[2]*q[4] + q[3]*q[1]);
@@ -64,7 +64,7 @@ equation
   R[3, 3] = 1 - 2*(q[2]^2 + q[3]^2);
   qq = q[1]^2 + q[2]^2 + q[3]^2 + q[4]^2;
 
-  // Kinematics: p_dot = R v; q_dot = T_q(q) omega + gamma/2 (1 - q'q) q (thesis 2.13, 2.19).
+  // Kinematics: p_dot = R v; q_dot = T_q(q) omega + gamma/2 (1 - q'q) q (Nielsen 2018, 2.13, 2.19).
   for i in 1:3 loop
     der(p[i]) = R[i, 1]*nu[1] + R[i, 2]*nu[2] + R[i, 3]*nu[3];
   end for;
@@ -119,7 +119,7 @@ equation
     M[i, 6] = M_RB[i, 6] + data.added_mass[i]*I6[i, 6];
   end for;
 
-  // Momenta; Coriolis forces from the Kirchhoff form of C (thesis eq. 2.24):
+  // Momenta; Coriolis forces from the Kirchhoff form of C (Nielsen 2018, eq. 2.24):
   // C(nu) nu = [w x h_lin; v x h_lin + w x h_ang].
   for i in 1:6 loop
     h_RB[i] = M_RB[i, 1]*nu[1] + M_RB[i, 2]*nu[2] + M_RB[i, 3]*nu[3] + M_RB[i, 4]*nu[4] + M_RB[i, 5]*nu[5] + M_RB[i, 6]*nu[6];
@@ -147,12 +147,12 @@ equation
   a_c[5] = 0;
   a_c[6] = 0;
 
-  // Linear plus quadratic damping on the relative velocity (thesis eqs. 2.22-2.23).
+  // Linear plus quadratic damping on the relative velocity (Nielsen 2018, eqs. 2.22-2.23).
   for i in 1:6 loop
     d[i] = (data.D_L[i] + data.D_Q[i]*abs(nu_r[i]))*nu_r[i];
   end for;
 
-  // Restoring forces: weight at r_g and buoyancy at r_b (thesis eq. 2.26, Fossen signs).
+  // Restoring forces: weight at r_g and buoyancy at r_b (Nielsen 2018, eq. 2.26, Fossen signs).
   W = data.m*g;
   B = rho*g*data.volume;
   for i in 1:3 loop
@@ -169,7 +169,7 @@ equation
   end for;
 
   annotation (Documentation(info = "<html>
-<p>Fossen's 6-DOF model as written in the thesis (seed 000, Ch. 2), in body-frame
+<p>Fossen's 6-DOF model as written in Nielsen (2018, Ch. 2), in body-frame
 quasi-velocities with a scalar-first unit quaternion, extended by a centre of gravity off
 the origin and an ocean current:</p>
 <pre>

@@ -1,23 +1,23 @@
 within MurCoSim;
 package Vehicles "Rigid bodies in water: vehicles, modules and passive brackets"
 
-  model GenericVehicle "Generic 20 kg vehicle of the thesis' verification cases (Table 3.3)"
+  model GenericVehicle "Generic 20 kg vehicle of Nielsen's (2018) verification cases (Table 3.3)"
     extends MurCoSim.Vehicles.Vehicle(redeclare MurCoSim.Data.GenericVehicle data);
   end GenericVehicle;
 
-  model BlueROV "BlueROV with the thesis' towing-tank hydrodynamics (Table 5.2)"
+  model BlueROV "BlueROV with Nielsen's (2018) towing-tank hydrodynamics (Table 5.2)"
     extends MurCoSim.Vehicles.Vehicle(redeclare MurCoSim.Data.BlueROV data);
   end BlueROV;
 
-  model BlueROV2Heavy "BlueROV2 Heavy with eight thruster mounts (seed 004 Sec. 6.1)"
+  model BlueROV2Heavy "BlueROV2 Heavy with eight thruster mounts (Leon-Gonzalez et al. 2024, Sec. 6.1)"
     extends MurCoSim.Vehicles.Vehicle(redeclare MurCoSim.Data.BlueROV2Heavy data);
   end BlueROV2Heavy;
 
-  model SphereModule "Spherical module with one thruster mount (thesis Table 4.1)"
+  model SphereModule "Spherical module with one thruster mount (Nielsen 2018, Table 4.1)"
     extends MurCoSim.Vehicles.Vehicle(redeclare MurCoSim.Data.SphereModule data);
   end SphereModule;
 
-  model SphereModuleHull "Spherical module without thruster (thesis Table 4.2)"
+  model SphereModuleHull "Spherical module without thruster (Nielsen 2018, Table 4.2)"
     extends MurCoSim.Vehicles.Vehicle(redeclare MurCoSim.Data.SphereModuleHull data);
   end SphereModuleHull;
 

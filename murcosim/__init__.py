@@ -1,0 +1,84 @@
+"""murcosim: co-simulation of modular underwater robots from Python.
+
+Scenarios are pydantic objects: load one from a TOML file (:func:`load_scenario`), change it
+(:func:`edit`), or build one in code from :class:`Scenario`, :class:`Simulation`,
+:class:`Component`, :class:`Connection`, joints, docking pairs and controller configurations.
+:func:`run` runs it (from a file or in memory, with a callback at communication points and a
+progress bar) and returns :class:`Results`: the time series as a pandas DataFrame indexed by
+time (s) with units in ``attrs["units"]``, and the events as a DataFrame.
+
+    import murcosim
+    scenario = murcosim.load_scenario("scenarios/bluerov2_heavy_single.toml")
+    short = murcosim.edit(scenario, {"simulation": {"stop_time": 5.0}})
+    results = murcosim.run(short, source="scenarios/bluerov2_heavy_single.toml")
+    depth = results.timeseries["rov.p[3]"]    # m, NED z
+"""
+
+from importlib.metadata import version
+
+from murcosim.results import Results, load_results
+from murcosim.running import run
+from murcosim.scenarios import edit, load_scenario, parse_scenario, save_scenario, scenario_toml
+from orchestrator.errors import FMUError, MurcosimError, ScenarioError, SimulationError
+from orchestrator.probe import Probe
+from orchestrator.run import StopRun
+from orchestrator.scenario import (
+    AllocationConfig,
+    AutopilotConfig,
+    Component,
+    Connection,
+    CoSimulationConfig,
+    CouplingConfig,
+    DockingConfig,
+    Environment,
+    EventConfig,
+    JointConfig,
+    JointPIDConfig,
+    MotorConfig,
+    PointingConfig,
+    RendezvousConfig,
+    Scenario,
+    ScheduleConfig,
+    ScheduleStep,
+    Simulation,
+    VehiclePDConfig,
+)
+
+__version__ = version("murcosim")
+
+__all__ = [
+    "AllocationConfig",
+    "AutopilotConfig",
+    "CoSimulationConfig",
+    "Component",
+    "Connection",
+    "CouplingConfig",
+    "DockingConfig",
+    "Environment",
+    "EventConfig",
+    "FMUError",
+    "JointConfig",
+    "JointPIDConfig",
+    "MotorConfig",
+    "MurcosimError",
+    "PointingConfig",
+    "Probe",
+    "RendezvousConfig",
+    "Results",
+    "Scenario",
+    "ScenarioError",
+    "ScheduleConfig",
+    "ScheduleStep",
+    "SimulationError",
+    "Simulation",
+    "StopRun",
+    "VehiclePDConfig",
+    "__version__",
+    "edit",
+    "load_results",
+    "load_scenario",
+    "parse_scenario",
+    "run",
+    "save_scenario",
+    "scenario_toml",
+]
