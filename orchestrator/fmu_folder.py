@@ -9,7 +9,8 @@ FMU folder is, first found:
 2. the scenario's ``fmu_dir`` key, relative to the scenario file;
 3. a folder ``fmus`` next to the scenario file or in the nearest folder above it that has one
    (``scenarios/x.toml`` finds the project's ``fmus/``). A scenario built in Python without a
-   file searches from the current directory.
+   file searches from the current directory. A scenario whose components all name their
+   ``.fmu`` files needs no FMU folder.
 """
 
 from __future__ import annotations
@@ -34,9 +35,13 @@ def fmu_folder(scenario: Scenario, base: Path, source: str, given: Path | None =
         for candidate in (start, *start.parents):
             if (candidate / DEFAULT_NAME).is_dir():
                 return candidate / DEFAULT_NAME
+        by_name = [n for n, c in scenario.components.items() if not c.fmu.endswith(".fmu")]
+        if not by_name:
+            return start  # every component names its file: no FMU folder is used
         raise ScenarioError(
-            f"{source}: fmu_dir: no folder '{DEFAULT_NAME}' in {start} or above it "
-            "(expected the FMU folder: run 'murcosim build' there, or give fmu_dir / --fmu-dir)"
+            f"{source}: components.{by_name[0]}.fmu: no folder '{DEFAULT_NAME}' in {start} or "
+            "above it (expected the FMU folder: run 'murcosim build' there, or give fmu_dir / "
+            "--fmu-dir)"
         )
     if not folder.is_dir():
         raise ScenarioError(f"{source}: {key}: FMU folder {folder} does not exist")
