@@ -375,17 +375,27 @@ def parser() -> argparse.ArgumentParser:
         help="docking success over randomized follower starts (planar model): N -7..-2 m, "
         "E -3..3 m, yaw -60..60 deg",
     )
-    ds.add_argument("scenario", type=Path, nargs="?", default=Path("scenarios/docking_mpc.toml"))
-    ds.add_argument("--controller", default="rendezvous")
-    ds.add_argument("--runs", type=int, default=100)
-    ds.add_argument("--seed", type=int, default=1)
+    ds.add_argument(
+        "scenario",
+        type=Path,
+        nargs="?",
+        default=Path("scenarios/docking_mpc.toml"),
+        help="scenario file with a rendezvous_mpc controller",
+    )
+    ds.add_argument(
+        "--controller", default="rendezvous", help="name of the rendezvous_mpc controller"
+    )
+    ds.add_argument("--runs", type=int, default=100, help="number of randomized starts")
+    ds.add_argument("--seed", type=int, default=1, help="seed of the random draws")
     ds.add_argument("--duration", type=float, default=60.0, help="s per case")
     ds.set_defaults(func=_docking_study)
     dr = sub.add_parser(
         "docking-report", help="dock time, final errors, thrust, MPC solve times of a run"
     )
     dr.add_argument("folder", type=Path, help="results folder of a docking run")
-    dr.add_argument("--controller", default="rendezvous")
+    dr.add_argument(
+        "--controller", default="rendezvous", help="name of the rendezvous_mpc controller"
+    )
     dr.set_defaults(func=_docking_report)
     bs = sub.add_parser("buoy-study", help="joint-actuated buoy: K_ff, sensitivities, waves")
     bs.add_argument(

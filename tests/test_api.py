@@ -73,7 +73,7 @@ def test_results_carry_units_and_a_time_index(fmu_dir):
     assert units["dock.force_a[3]"] == "N" and units["dock.force_b[6]"] == "N.m"
     assert set(units) == {"time", *frame.columns}
     assert list(results.events.columns) == ["time", "event", "detail"]
-    assert results.events.loc[results.events.event == "dock", "time"].iloc[0] == pytest.approx(0.6)
+    assert results.events.loc[results.events.event == "dock", "time"].iloc[0] == pytest.approx(0.55)
 
 
 def test_callback_sees_every_communication_point_with_current_values(fmu_dir):

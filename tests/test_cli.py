@@ -37,7 +37,7 @@ def test_every_argument_has_help():
 
 def test_last_line_names_docking_undocking_and_final_errors(fmu_dir, tmp_path, capsys):
     """dock_move_undock cut to 3 s with the undocking moved past the end: the last line gives
-    the capture time (0.6 s, as in events.csv) and the weld's final errors."""
+    the capture time (0.55 s, as in events.csv) and the weld's final errors."""
     scenario = murcosim.edit(
         murcosim.load_scenario(ROOT / "scenarios" / "dock_move_undock.toml"),
         {"simulation": {"stop_time": 3.0}, "events": []},
@@ -49,7 +49,7 @@ def test_last_line_names_docking_undocking_and_final_errors(fmu_dir, tmp_path, c
     )
     assert status == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
-    assert last.startswith(f"{path}: reached 3 s; dock docked at 0.6 s; final joint errors: dock ")
+    assert last.startswith(f"{path}: reached 3 s; dock docked at 0.55 s; final joint errors: dock ")
     assert last.endswith(f"results in {tmp_path / 'out'}")
     position, angle = last.split("final joint errors: dock ")[1].split(";")[0].split(" m ")
     assert float(position) < 1e-6 and float(angle.removesuffix(" rad")) < 1e-6

@@ -31,14 +31,14 @@ def test_single_vehicle_heads_for_its_set_points(fmu_dir, capsys):
 
 
 def test_dock_and_undock_at_the_chosen_time(fmu_dir, capsys):
-    """Docked at capture (0.6 s), undocked at the edited time; the weld's position error stays
+    """Docked at capture (0.55 s), undocked at the edited time; the weld's position error stays
     at the projection's level while docked and the column is empty before and after."""
     results = example("dock_and_undock").main(stop_time=10.0, undock_at=6.0)
     events = results.events.set_index("event")["time"]
-    assert events["dock"] == pytest.approx(0.6)
+    assert events["dock"] == pytest.approx(0.55)
     assert events["undock"] == pytest.approx(6.0)
     error = results.timeseries["dock.position_error"]
-    docked = (error.index > 0.6) & (error.index <= 6.0)
+    docked = (error.index > 0.55) & (error.index <= 6.0)
     assert np.nanmax(np.abs(error[docked])) < 1e-6
     assert error[error.index > 6.05].isna().all()
     assert "dock undocked at 6 s" in capsys.readouterr().out
