@@ -535,14 +535,6 @@ static PyObject *Kernel_derivatives(Kernel *self, PyObject *const *args, Py_ssiz
     Py_RETURN_NONE;
 }
 
-static PyObject *Kernel_signals(Kernel *self, PyObject *Py_UNUSED(ignored))
-{
-    PyObject *list = PyList_New(self->n_signals);
-    for (Py_ssize_t j = 0; list != NULL && j < self->n_signals; j++)
-        PyList_SET_ITEM(list, j, PyFloat_FromDouble(self->signals[j]));
-    return list;
-}
-
 /* ---------------------------------------------------------------------------------------- */
 /* RK4                                                                                      */
 
@@ -796,32 +788,13 @@ static PyObject *Kernel_watch(Kernel *self, PyObject *args)
 {
     unsigned long long address;
     PyObject *codes;
+    double *table = NULL;
     if (!PyArg_ParseTuple(args, "KO", &address, &codes))
         return NULL;
-    PyObject *fast = PySequence_Fast(codes, "codes");
-    if (fast == NULL)
-        return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    if (n != self->n_instances * N_CALLS) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "codes: expected %zd values (%d per instance)",
-                     self->n_instances * N_CALLS, N_CALLS);
+    if (float_list(codes, self->n_instances * N_CALLS, &table, "codes") < 0) {
+        PyMem_Free(table);
         return NULL;
     }
-    double *table = PyMem_Calloc((size_t)(n ? n : 1), sizeof(double));
-    if (table == NULL) {
-        Py_DECREF(fast);
-        return PyErr_NoMemory();
-    }
-    for (Py_ssize_t j = 0; j < n; j++) {
-        table[j] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, j));
-        if (table[j] == -1.0 && PyErr_Occurred()) {
-            Py_DECREF(fast);
-            PyMem_Free(table);
-            return NULL;
-        }
-    }
-    Py_DECREF(fast);
     PyMem_Free(self->crumb_codes);
     self->crumb_codes = table;
     self->crumb = (volatile double *)(uintptr_t)address;
@@ -848,8 +821,6 @@ static PyMethodDef Kernel_methods[] = {
     {"derivatives", (PyCFunction)(void (*)(void))Kernel_derivatives, METH_FASTCALL,
      "derivatives(time, x, dx[, repeat]): one right-hand side of the system into dx (repeated "
      "`repeat` times in C: the floor the benchmarks compare with)"},
-    {"signals", (PyCFunction)Kernel_signals, METH_NOARGS,
-     "signals() -> list: the signal buffer after the last evaluation"},
     {"rk4", (PyCFunction)Kernel_rk4, METH_VARARGS,
      "rk4(t0, t1, x, step, post) -> event flags: classic RK4 from t0 to t1 in equal steps no "
      "longer than `step`, x updated in place; post(x, dx) (or None) after every evaluation"},
