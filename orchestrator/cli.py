@@ -147,15 +147,22 @@ def _sweep(args: argparse.Namespace) -> None:
     )
 
 
-def _study(args: argparse.Namespace) -> None:
-    from orchestrator.mpc.study import comparison_table, initial_planar_states, run_planar
+def _rendezvous(args: argparse.Namespace) -> tuple[object, object]:
+    """The scenario's rendezvous MPC settings and the planar start states of its vehicles."""
+    from orchestrator.mpc.study import initial_planar_states
     from orchestrator.scenario import RendezvousConfig, load_scenario
 
     scenario = load_scenario(args.scenario)
     config = scenario.controllers.get(args.controller)
     if not isinstance(config, RendezvousConfig):
         raise MurcosimError(f"{args.scenario}: controllers.{args.controller}: not a rendezvous_mpc")
-    initial = initial_planar_states(scenario, config)
+    return config, initial_planar_states(scenario, config)
+
+
+def _study(args: argparse.Namespace) -> None:
+    from orchestrator.mpc.study import comparison_table, run_planar
+
+    config, initial = _rendezvous(args)
     results = [
         run_planar(
             config.model_copy(update={"method": m, "solver": s}),
@@ -170,14 +177,8 @@ def _study(args: argparse.Namespace) -> None:
 
 def _docking_study(args: argparse.Namespace) -> None:
     from orchestrator.mpc.docking_study import StartRanges, run_cases, success_table
-    from orchestrator.mpc.study import initial_planar_states
-    from orchestrator.scenario import RendezvousConfig, load_scenario
 
-    scenario = load_scenario(args.scenario)
-    config = scenario.controllers.get(args.controller)
-    if not isinstance(config, RendezvousConfig):
-        raise MurcosimError(f"{args.scenario}: controllers.{args.controller}: not a rendezvous_mpc")
-    initial = initial_planar_states(scenario, config)
+    config, initial = _rendezvous(args)
     cases = run_cases(config, initial, args.runs, args.seed, args.duration, StartRanges())
     print(success_table(cases, args.seed, args.duration))
 
