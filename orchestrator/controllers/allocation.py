@@ -6,7 +6,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.linalg import null_space
 
 from orchestrator.controllers.base import Controller
 from orchestrator.controllers.constrained_allocation import ConstrainedAllocator
@@ -65,8 +64,10 @@ class ThrusterModel:
 def balanced_groups(configuration: np.ndarray) -> list[np.ndarray]:
     """Null-space directions of T whose entries share one sign: thrusters that can all push
     together without any net force (e.g. the four vectored thrusters of a BlueROV2 Heavy)."""
+    _, singular, v_transposed = np.linalg.svd(configuration)
+    rank = int(np.sum(singular > 1e-9 * singular[0]))
     groups = []
-    for vector in null_space(configuration, rcond=1e-9).T:
+    for vector in v_transposed[rank:]:  # orthonormal basis of the null space
         support = np.abs(vector) > 1e-9
         if support.sum() >= 2 and (np.all(vector[support] > 0) or np.all(vector[support] < 0)):
             groups.append(np.abs(vector) / np.max(np.abs(vector)))

@@ -1,4 +1,4 @@
-"""Constrained thrust allocation: one small quadratic program per sample (qpOASES via CasADi).
+"""Constrained thrust allocation: one small quadratic program per sample (DAQP).
 
 Given the configuration matrix T (6 x n, body frame: one column [d; r x d - spin*arm*d] per
 thruster) and a generalized force command tau (N, N.m), find thrusts u (N) that minimize
@@ -23,16 +23,30 @@ mostly one or two). The force the dead zones took off a command is carried to th
 (error feedback, as in sigma-delta modulation), so a command smaller than any thruster can give
 is realized on average by pulses at the band's edge. No thrust is raised to keep thrusters out
 of their dead zones, so thrusters never push against each other to hold station.
+
+Solver: DAQP, the dual active-set method of Arnström, Bemporad and Axehill ("A dual active-set
+solver for embedded quadratic programming using recursive LDL' updates", IEEE Transactions on
+Automatic Control 67(8), 2022), through its Python package. One workspace per vehicle is kept
+across samples: only the bounds change, and every solve starts from the previous active set
+(a hot start, mostly one or two iterations). Its solutions agree with qpOASES' to 1e-7 N
+(test) at a fifth of the cost.
 """
 
 from __future__ import annotations
 
-import io
-from contextlib import redirect_stdout
 from dataclasses import dataclass
 
-import casadi as ca
+import daqp
 import numpy as np
+
+# A quadratic term ERROR_CURVATURE/2 e^2 (W per N^2 or (N.m)^2) next to the L1 penalty makes the
+# Hessian positive definite, so DAQP solves the program exactly without proximal iterations. It
+# changes nothing where the command is feasible (e = 0 stays optimal: the term's slope is zero
+# there) and moves a saturated solution's force errors by about ERROR_CURVATURE e / w, below
+# 1e-7 of e for the weights w >= 1e2 used.
+ERROR_CURVATURE = 1e-6
+DAQP_SETTINGS = {"eps_prox": 0.0, "primal_tol": 1e-9}
+UNBOUNDED = 1e30  # DAQP's infinity
 
 
 @dataclass(frozen=True)
@@ -93,43 +107,39 @@ class ConstrainedAllocator:
         self.step_limit = max_rate * sample_time
         self.power = power
         fits = np.array([power.quadratic_fit(limit) for limit in self.limits])  # (n, 2, 2)
-        # Variables [f, r, e]: forward and reverse thrust (N), force error (N, N.m).
-        self._H = ca.DM(
-            np.diag(np.concatenate([2 * fits[:, 0, 0], 2 * fits[:, 1, 0], np.zeros(6)]))
+        # Variables z = [f, r, e]: forward and reverse thrust (N), force error (N, N.m).
+        curvature = np.concatenate(
+            [2 * fits[:, 0, 0], 2 * fits[:, 1, 0], np.full(6, ERROR_CURVATURE)]
         )
-        self._g = np.concatenate([fits[:, 0, 1], fits[:, 1, 1], np.asarray(priorities, float)])
+        self.hessian = np.diag(curvature)
+        self.gradient = np.concatenate(
+            [fits[:, 0, 1], fits[:, 1, 1], np.asarray(priorities, float)]
+        )
         # Rows: e >= tau - T (f - r) and e >= T (f - r) - tau.
+        self.rows = np.block([[self.T, -self.T, np.eye(6)], [-self.T, self.T, np.eye(6)]])
         self.carried = np.zeros(6)  # N, N.m: dead-zone error of the last sample
-        self._A = ca.DM(np.block([[self.T, -self.T, np.eye(6)], [-self.T, self.T, np.eye(6)]]))
-        # qpOASES prints its licence notice (through CasADi's output stream, i.e. Python's
-        # standard output) whenever a solver is built, whatever its print level.
-        with redirect_stdout(io.StringIO()):
-            self._solver = ca.conic(
-                "allocation",
-                "qpoases",
-                {"h": self._H.sparsity(), "a": self._A.sparsity()},
-                {"printLevel": "none", "error_on_fail": False},
-            )
+        self._workspace: daqp.Model | None = None
 
     def _solve(self, tau: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+        """Thrusts (N) minimizing power plus weighted force error within [low, high] (N)."""
         zero = np.zeros(self.n)
-        result = self._solver(
-            h=self._H,
-            g=self._g,
-            a=self._A,
-            lba=np.concatenate([tau, -tau]),
-            uba=np.inf,
-            lbx=np.concatenate([np.maximum(low, 0.0), np.maximum(-high, 0.0), np.zeros(6)]),
-            ubx=np.concatenate(
-                [np.maximum(high, zero), np.maximum(-low, zero), np.full(6, np.inf)]
-            ),
+        lower = np.concatenate(
+            [np.maximum(low, 0.0), np.maximum(-high, 0.0), np.zeros(6), tau, -tau]
         )
-        if not self._solver.stats()["success"]:
-            raise RuntimeError(
-                f"thrust allocation QP failed: {self._solver.stats()['return_status']}"
-            )
-        x = np.asarray(result["x"]).ravel()
-        return np.clip(x[: self.n] - x[self.n : 2 * self.n], low, high)
+        upper = np.concatenate(
+            [np.maximum(high, zero), np.maximum(-low, zero), np.full(18, UNBOUNDED)]
+        )
+        if self._workspace is None:
+            self._workspace = daqp.Model()
+            self._workspace.setup(self.hessian, self.gradient, self.rows, upper, lower)
+            self._workspace.settings = DAQP_SETTINGS
+        else:
+            self._workspace.update(bupper=upper, blower=lower)
+        z, _, status, _ = self._workspace.solve()
+        if status < 1:
+            self._workspace = None  # start the next solve from scratch
+            raise RuntimeError(f"thrust allocation QP failed: DAQP exit flag {status}")
+        return np.clip(z[: self.n] - z[self.n : 2 * self.n], low, high)
 
     def allocate(self, tau: np.ndarray, previous: np.ndarray, available: np.ndarray) -> np.ndarray:
         """Thrusts (N) for command ``tau`` (6, body frame) after thrusts ``previous`` (N),
