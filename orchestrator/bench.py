@@ -14,11 +14,16 @@ medians, with the absolute medians for context; nothing here is a test. Parts:
   of shipped scenarios.
 - ``coupling``: chains of N welded GenericVehicles and a welded grid (see
   ``orchestrator.bench_coupling``).
+- ``startup``: wall time of the command ``murcosim run`` (a new interpreter, imports, the
+  supervised child, FMU loading, files) on ``bluerov2_heavy_single`` cut to 0.1 s, against
+  the interpreter alone starting and importing NumPy.
 """
 
 from __future__ import annotations
 
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 import tomllib
@@ -240,9 +245,39 @@ def scenario_rows(fmu_dir: Path, repeats: int, names: list[str] | None = None) -
     return rows
 
 
+def startup_rows(fmu_dir: Path, repeats: int) -> list[Row]:
+    """Median wall time of ``murcosim run`` on a 0.1 s scenario, as a user starts it."""
+    with tempfile.TemporaryDirectory(prefix="murcosim-bench-") as folder:
+        folder = Path(folder)
+        path = _scenario_file("bluerov2_heavy_single", folder, stop_time=0.1)
+        command = [sys.executable, "-m", "orchestrator.cli", "run", str(path)]
+        command += ["--fmu-dir", str(fmu_dir), "--out", str(folder / "out"), "--no-plots"]
+        command += ["--quiet"]
+
+        def run() -> float:
+            start = time.perf_counter()
+            subprocess.run(command, check=True, capture_output=True)
+            return time.perf_counter() - start
+
+        def interpreter() -> float:
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", "import numpy"], check=True)
+            return time.perf_counter() - start
+
+        wall, floor = interleaved(run, interpreter, repeats)
+    return [
+        Row(
+            "start-up: `murcosim run` of a 0.1 s scenario, wall time",
+            f"{wall:.2f} s",
+            "< 0.5 s",
+            f"median of {repeats}; interpreter + NumPy import alone {floor:.2f} s",
+        )
+    ]
+
+
 # -- the table -------------------------------------------------------------------------------
 
-PARTS = ("rhs", "fmpy", "scenarios", "coupling")
+PARTS = ("rhs", "fmpy", "scenarios", "coupling", "startup")  # the command line lists them too
 
 
 def run_suite(fmu_dir: Path, parts: tuple[str, ...] = PARTS, repeats: int = 5) -> str:
@@ -253,6 +288,7 @@ def run_suite(fmu_dir: Path, parts: tuple[str, ...] = PARTS, repeats: int = 5) -
         "fmpy": lambda: fmpy_rows(fmu_dir, max(3, repeats // 2)),
         "scenarios": lambda: scenario_rows(fmu_dir, max(1, repeats // 2)),
         "coupling": lambda: _coupling_rows(fmu_dir),
+        "startup": lambda: startup_rows(fmu_dir, max(5, repeats)),
     }
     for part in parts:
         for row in makers[part]():

@@ -13,6 +13,7 @@ from orchestrator.results import FORMATS
 DEFAULT_LIBRARY = Path("modelica/MurCoSim")
 DEFAULT_FMUS = Path("fmus")
 FMU_DIR_HELP = "FMU folder (default fmus)"
+BENCH_PARTS = ("rhs", "fmpy", "scenarios", "coupling", "startup")  # orchestrator.bench.PARTS
 
 
 def _build(args: argparse.Namespace) -> None:
@@ -286,8 +287,8 @@ def parser() -> argparse.ArgumentParser:
     be.add_argument(
         "--parts",
         nargs="+",
-        choices=["rhs", "fmpy", "scenarios", "coupling"],
-        default=["rhs", "fmpy", "scenarios", "coupling"],
+        choices=BENCH_PARTS,
+        default=list(BENCH_PARTS),
         help="which benchmarks to run (default: all)",
     )
     be.add_argument("--repeats", type=int, default=5, help="measurements per median")

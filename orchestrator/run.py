@@ -9,11 +9,10 @@ from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import tomli_w
-from tqdm.auto import tqdm
 
 from orchestrator.columns import column_units
 from orchestrator.errors import FMUError, ScenarioError, SimulationError
@@ -199,19 +198,15 @@ def _run(
         files = file_recorders(formats, out_dir, record, units) if out_dir is not None else None
         timeseries = TimeseriesTee([table, *(files.timeseries if files else [])])
         events = EventsTee([event_table, *(files.events if files else [])])
-        bar = tqdm(
-            total=sim.stop_time - sim.start_time,
-            disable=not progress,
-            leave=False,
-            bar_format="{l_bar}{bar}| {n:.1f}/{total:.1f} s simulated [{elapsed}<{remaining}]",
-        )
+        bar = _progress_bar(sim.stop_time - sim.start_time) if progress else None
         last = [sim.start_time]
         probe = Probe(system)
 
         def advance(time: float) -> None:
             if breadcrumbs:
                 breadcrumbs.at_time(time)
-            bar.update(time - last[0])
+            if bar is not None:
+                bar.update(time - last[0])
             last[0] = time
             if callback is not None:
                 callback(time, probe)
@@ -260,7 +255,8 @@ def _run(
                 f"{stats.controller_faults} controller fault(s), "
                 f"{clock.perf_counter() - started:.3g} s wall time",
             )
-            bar.close()
+            if bar is not None:
+                bar.close()
             timeseries.close()
             events.close()
     finally:
@@ -275,6 +271,18 @@ def _run(
         units,
         table,
         event_table,
+    )
+
+
+def _progress_bar(seconds: float) -> Any:  # noqa: ANN401 - a tqdm bar
+    """A progress bar over ``seconds`` of simulated time (tqdm is imported only for a run that
+    shows one: the import is a tenth of a short run's start-up)."""
+    from tqdm.auto import tqdm
+
+    return tqdm(
+        total=seconds,
+        leave=False,
+        bar_format="{l_bar}{bar}| {n:.1f}/{total:.1f} s simulated [{elapsed}<{remaining}]",
     )
 
 

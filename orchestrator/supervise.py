@@ -237,10 +237,20 @@ def run_supervised(
     )
 
 
-@functools.cache
 def _context() -> Any:  # noqa: ANN401 - a multiprocessing context
-    """Children forked from a server that has imported the run's modules once (so a child
-    starts in milliseconds) and holds no FMU and no thread of the caller."""
+    """Children forked from the caller when it runs a single thread (the command line: the run's
+    modules are imported first, so the child starts in milliseconds), else from a server that
+    has imported them once and holds no FMU and no thread of the caller (a thread may hold a
+    lock that a forked child would wait for forever)."""
+    if threading.active_count() == 1:
+        import orchestrator.run  # noqa: F401 - imported once, before the fork
+
+        return multiprocessing.get_context("fork")
+    return _forkserver()
+
+
+@functools.cache
+def _forkserver() -> Any:  # noqa: ANN401 - a multiprocessing context
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["orchestrator.run"])
     return context
