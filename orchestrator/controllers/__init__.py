@@ -12,7 +12,6 @@ from orchestrator.controllers.autopilot import DepthHeadingSpeedAutopilot
 from orchestrator.controllers.base import Controller
 from orchestrator.controllers.joint_control import JointPID, check
 from orchestrator.controllers.pointing import BuoyPointing
-from orchestrator.controllers.rendezvous import RendezvousController
 from orchestrator.controllers.schedule import Schedule
 from orchestrator.controllers.vehicle_pd import VehiclePD
 from orchestrator.errors import ScenarioError
@@ -109,6 +108,9 @@ def make_controllers(
         if name in system.instances:
             raise ScenarioError(f"{system.source}: {key}: name already used by a component")
         if isinstance(config, RendezvousConfig):
+            # imported here: the MPC loads CasADi, a noticeable part of a short run's start-up
+            from orchestrator.controllers.rendezvous import RendezvousController
+
             for k, vehicle in enumerate(config.vehicles):
                 system.instance(vehicle.name, f"{key}.vehicles[{k}].name")
             try:
