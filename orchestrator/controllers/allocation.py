@@ -35,8 +35,8 @@ class ThrusterModel:
         )
         return np.concatenate([self.direction, moment])
 
-    def thrust(self, offset: float) -> float:
-        """Static thrust (N) at a command offset (us), no advance speed."""
+    def thrust(self, offset: float | np.ndarray) -> float | np.ndarray:
+        """Static thrust (N) at a command offset (us), no advance speed (elementwise)."""
         return self.K_L * offset + self.K_Q * abs(offset) * offset
 
     def dead_band(self) -> float:
@@ -50,15 +50,33 @@ class ThrusterModel:
             -self.thrust(self.pwm_min - self.pwm_neutral),
         )
 
-    def pwm(self, thrust: float) -> float:
-        """PWM command (us) giving ``thrust`` (N): inverse of the static map with dead zone."""
-        magnitude = abs(thrust)
+    def pwm(self, thrust: float | np.ndarray) -> float | np.ndarray:
+        """PWM command (us) giving ``thrust`` (N): inverse of the static map with dead zone.
+        Elementwise for arrays (a :func:`bank` of thrusters and one thrust each)."""
+        magnitude = np.abs(thrust)
         offset = (-self.K_L + np.sqrt(self.K_L**2 + 4 * self.K_Q * magnitude)) / (2 * self.K_Q)
-        if offset <= self.dead_zone:
-            # Below the dead-zone edge: round to zero or to the edge, whichever is closer.
-            edge = self.thrust(self.dead_zone + 1e-9)
-            offset = 0.0 if magnitude < 0.5 * edge else self.dead_zone + 1e-9
+        # Below the dead-zone edge: round to zero or to the edge, whichever is closer.
+        edge = self.thrust(self.dead_zone + 1e-9)
+        inside = np.where(magnitude < 0.5 * edge, 0.0, self.dead_zone + 1e-9)
+        offset = np.where(offset <= self.dead_zone, inside, offset)
         return self.pwm_neutral + np.copysign(offset, thrust)
+
+    def realized(self, pwm: float | np.ndarray) -> float | np.ndarray:
+        """Static thrust (N) a PWM command (us) gives: none inside the dead zone."""
+        offset = pwm - self.pwm_neutral
+        return np.where(np.abs(offset) > self.dead_zone, self.thrust(offset), 0.0)
+
+
+def bank(thrusters: list[ThrusterModel]) -> ThrusterModel:
+    """The thrusters as one model with an array per parameter (for elementwise maps)."""
+    fields = ("K_L", "K_Q", "dead_zone", "pwm_neutral", "pwm_min", "pwm_max", "spin", "torque_arm")
+    arrays = {f: np.array([getattr(t, f) for t in thrusters]) for f in fields}
+    return ThrusterModel(
+        instance="",
+        position=np.array([t.position for t in thrusters]),
+        direction=np.array([t.direction for t in thrusters]),
+        **arrays,
+    )
 
 
 def balanced_groups(configuration: np.ndarray) -> list[np.ndarray]:
@@ -123,6 +141,8 @@ class ThrustAllocation(Controller):
         self.thrusters = thrusters
         self.outputs = [f"{t.instance}.pwm" for t in thrusters]
         self.thrusts = np.array([previous.get(o, 0.0) for o in self.outputs])
+        self.bank = bank(thrusters)
+        self.fail_times = np.array([self.failed.get(t.instance, np.inf) for t in thrusters])
         self.configuration = np.column_stack([t.column for t in thrusters])
         self.limits = np.array([t.max_thrust() for t in thrusters])
         self.groups = balanced_groups(self.configuration) if self.bias > 0 else []
@@ -155,17 +175,11 @@ class ThrustAllocation(Controller):
 
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
         tau = inputs.reshape(-1, 6).sum(axis=0)
-        available = np.array([time < self.failed.get(t.instance, np.inf) for t in self.thrusters])
+        available = time < self.fail_times
         if self.method == "qp":
             thrusts = self.allocator.allocate(tau, self.thrusts, available)
         else:
             thrusts = self._pseudo_inverse(tau, available)
-        pwm = np.array([t.pwm(f) for t, f in zip(self.thrusters, thrusts, strict=True)])
-        pwm = np.where(available, pwm, [t.pwm_neutral for t in self.thrusters])
-        self.thrusts = np.array(
-            [
-                t.thrust(p - t.pwm_neutral) if abs(p - t.pwm_neutral) > t.dead_zone else 0.0
-                for t, p in zip(self.thrusters, pwm, strict=True)
-            ]
-        )
+        pwm = np.where(available, self.bank.pwm(thrusts), self.bank.pwm_neutral)
+        self.thrusts = self.bank.realized(pwm)
         return pwm
