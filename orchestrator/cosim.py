@@ -47,7 +47,7 @@ import numpy as np
 from orchestrator.errors import ScenarioError, SimulationError
 from orchestrator.fmu import CO_SIMULATION, FMUInstance, Port
 from orchestrator.scenario import CoSimulationConfig, Scenario, Simulation
-from orchestrator.system import System
+from orchestrator.system import Link, System
 
 if TYPE_CHECKING:  # imported for annotations only: the coupling loads SciPy
     from orchestrator.coupling.runtime import ConstraintCoupling
@@ -110,6 +110,39 @@ class Unit:
         self.slope[:] = slope
 
 
+def connected_units(
+    instances: dict[str, FMUInstance],
+    links: list[Link],
+    extra_inputs: dict[str, list[str]] | None = None,
+) -> dict[str, Unit]:
+    """One unit per instance, its ports holding the inputs and outputs that ``links`` connect
+    (and ``extra_inputs``, by instance), every input term wired to its source's unit."""
+    inputs: dict[str, list[str]] = {n: [] for n in instances}
+    outputs: dict[str, list[str]] = {n: [] for n in instances}
+    for link in links:
+        names = inputs[link.target.name]
+        names += [n for n in link.target_names if n not in names]
+        names = outputs[link.source.name]
+        names += [n for n in link.source_names if n not in names]
+    for name, extra in (extra_inputs or {}).items():
+        inputs[name] += [n for n in extra if n not in inputs[name]]
+    units = {
+        name: Unit(instance, inputs[name], outputs[name]) for name, instance in instances.items()
+    }
+    for link in links:
+        source, target = units[link.source.name], units[link.target.name]
+        target.terms.append(
+            (
+                source,
+                np.array([source.outputs.names.index(n) for n in link.source_names]),
+                np.array([target.inputs.names.index(n) for n in link.target_names]),
+                link.factor,
+                link.offset,
+            )
+        )
+    return units
+
+
 class WeakCoupling:
     """Macro steps of weakly coupled units, with the master's integrator interface."""
 
@@ -150,30 +183,8 @@ class WeakCoupling:
     # -- set-up -----------------------------------------------------------------------------
 
     def _units(self) -> dict[str, Unit]:
-        inputs: dict[str, list[str]] = {n: [] for n in self.system.instances}
-        outputs: dict[str, list[str]] = {n: [] for n in self.system.instances}
-        for link in self.system.connections:
-            names = inputs[link.target.name]
-            names += [n for n in link.target_names if n not in names]
-            names = outputs[link.source.name]
-            names += [n for n in link.source_names if n not in names]
-        for body in self.coupling.bodies if self.coupling else []:
-            inputs[body] += [n for n in BODY_FORCE if n not in inputs[body]]
-        units = {
-            name: Unit(instance, inputs[name], outputs[name])
-            for name, instance in self.system.instances.items()
-        }
-        for link in self.system.connections:
-            source, target = units[link.source.name], units[link.target.name]
-            target.terms.append(
-                (
-                    source,
-                    np.array([source.outputs.names.index(n) for n in link.source_names]),
-                    np.array([target.inputs.names.index(n) for n in link.target_names]),
-                    link.factor,
-                    link.offset,
-                )
-            )
+        forces = {body: BODY_FORCE for body in (self.coupling.bodies if self.coupling else [])}
+        units = connected_units(self.system.instances, self.system.connections, forces)
         for instance, part in self.system._slices:
             units[instance.name].state = part
         return units

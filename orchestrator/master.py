@@ -157,6 +157,11 @@ class Master:
         ]
         self._row = np.zeros(len(record))
         self.time = simulation.start_time
+        self.sampled = None  # Co-Simulation units under strong coupling
+        if system.sampled and not weak:
+            from orchestrator.sampled import SampledUnits
+
+            self.sampled = SampledUnits(system)
 
     # -- right-hand side and integration ---------------------------------------------------
 
@@ -291,6 +296,7 @@ class Master:
         periods += [link.controller.latency for link in self.links if link.controller.latency]
         periods += [e.time - s.start_time for e in self.scheduled if e.time > s.start_time]
         periods += [self.weak.macro_step] if self.weak else []
+        periods += [s.step] if self.sampled else []
         self._tick = _common_tick(periods)
         self._stepping = integrator = self._strategy()
         output_every = max(1, round(s.output_interval / self._tick))
@@ -309,6 +315,8 @@ class Master:
             time = time_at(index)
             self.time = time
             if hard:
+                if self.sampled:
+                    self.sampled.communicate(time)
                 if self.coupling is not None:
                     x = self._topology(time, index, x if self.weak else self.coupling.project(x))
                 if not self.weak:
@@ -322,6 +330,9 @@ class Master:
                     self.coupling.command(
                         {n: bus.values[bus.index[n]] for n in self.coupling.command_names()}
                     )
+                if self.sampled:
+                    self.sampled.hold_inputs(time, x)
+                    sampled_next = index + max(1, round(s.step / self._tick))
                 integrator.reset(time, x)
             if index >= next_output or index == last:
                 self._record(time, x)
@@ -332,6 +343,8 @@ class Master:
                 break
             self._check_budget(time, started)
             jump = self._next_jump(index, last, next_output)
+            if self.sampled:
+                jump = min(jump, sampled_next)
             following = min(jump, next_output)
             x = integrator.advance(time_at(following), time_at(jump))
             index = following

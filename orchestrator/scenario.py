@@ -53,7 +53,12 @@ class Simulation(_Strict):
     )
     rtol: float = Field(1e-6, ge=1e-12, le=0.1, description="Relative tolerance (adaptive methods)")
     atol: float = Field(1e-8, gt=0, le=1.0, description="Absolute tolerance (adaptive methods)")
-    step: float = Field(0.01, gt=0, description="Step of RK4, largest step of the others (s)")
+    step: float = Field(
+        0.01,
+        gt=0,
+        description="Step of RK4, largest step of the others, and longest communication step "
+        "of Co-Simulation FMUs under strong coupling (s)",
+    )
     wall_time_limit: float | None = Field(
         None, gt=0, description="Stop the run with an error after this much wall time (s)"
     )
@@ -85,6 +90,12 @@ class Component(_Strict):
     )
     mount: str | None = Field(None, description="Vehicle this thruster is mounted on")
     slot: int | None = Field(None, ge=1, description="Thruster mount number on that vehicle")
+    interface: Literal["model_exchange", "co_simulation"] | None = Field(
+        None,
+        description="FMI interface to run when the FMU offers both: model_exchange (the master "
+        "integrates it) or co_simulation (it steps itself); by default model_exchange under "
+        "strong coupling and co_simulation under weak coupling ([cosimulation])",
+    )
 
     @field_validator("slot")
     @classmethod

@@ -23,6 +23,7 @@ from orchestrator.ocean import seeded_parameters
 from orchestrator.scenario import Component, Scenario
 
 CURRENT_INPUTS = ["v_c[1]", "v_c[2]", "v_c[3]"]
+INTERFACES = {"model_exchange": MODEL_EXCHANGE, "co_simulation": CO_SIMULATION}
 
 
 def expand(fmu: FMU, variable: str) -> list[str]:
@@ -80,24 +81,21 @@ class System:
     def __init__(self, scenario: Scenario, source: str, fmu_dir: Path) -> None:
         self.scenario = scenario
         self.source = source
-        self._fmus: dict[Path, FMU] = {}
+        self._fmus: dict[tuple[Path, str], FMU] = {}
         self.instances: dict[str, FMUInstance] = {}
         self.mounts: dict[str, list[tuple[int, str]]] = {}
         self._mounted_values: dict[str, dict[str, float]] = {}
         base = Path(source).parent
         try:
             for name, component in scenario.components.items():
-                path = self._fmu_path(name, component, fmu_dir, base)
-                if path not in self._fmus:
-                    prefer = CO_SIMULATION if scenario.cosimulation else MODEL_EXCHANGE
-                    self._fmus[path] = FMU(path, prefer)
-                self.instances[name] = self._fmus[path].instantiate(name)
-                if self.instances[name].kind == CO_SIMULATION and not scenario.cosimulation:
-                    raise self._error(
-                        f"components.{name}.fmu",
-                        f"{path.name} is a Co-Simulation FMU; a run with one needs a "
-                        "[cosimulation] section (macro_step)",
-                    )
+                self.instances[name] = self._fmu(name, component, fmu_dir, base).instantiate(name)
+            # Co-Simulation instances under strong coupling: sampled units of the master
+            self.sampled = [
+                i
+                for i in self.instances.values()
+                if i.kind == CO_SIMULATION and not scenario.cosimulation
+            ]
+            self._check_sampled_bodies()
             self._connections = self._resolve_connections()
             self._configure()
         except FMUError as exc:
@@ -113,7 +111,9 @@ class System:
                 self._slices.append((instance, slice(offset, offset + instance.n_states)))
                 offset += instance.n_states
         self.n_states = offset
-        self._stateless = [i for i in self.instances.values() if not i.n_states]
+        self._stateless = [
+            i for i in self.instances.values() if not i.n_states and i not in self.sampled
+        ]
         self._dx = np.zeros(offset)
         self._schedule = [] if scenario.cosimulation else self._order_connections()
         self.compiled = (
@@ -126,6 +126,37 @@ class System:
 
     def _error(self, key: str, message: str) -> ScenarioError:
         return ScenarioError(f"{self.source}: {key}: {message}")
+
+    def _fmu(self, name: str, component: Component, fmu_dir: Path, base: Path) -> FMU:
+        """The loaded FMU of a component, run through the interface it asks for (or the
+        default of the coupling: Model Exchange for strong, Co-Simulation for weak)."""
+        path = self._fmu_path(name, component, fmu_dir, base)
+        default = "co_simulation" if self.scenario.cosimulation else "model_exchange"
+        wanted = INTERFACES[component.interface or default]
+        if (path, wanted) not in self._fmus:
+            self._fmus[(path, wanted)] = FMU(path, wanted)
+        fmu = self._fmus[(path, wanted)]
+        if component.interface is not None and fmu.kind != wanted:
+            raise self._error(
+                f"components.{name}.interface",
+                f"{path.name} has no {wanted} interface (it offers {fmu.kind} only)",
+            )
+        return fmu
+
+    def _check_sampled_bodies(self) -> None:
+        """Joints and docking act on Model Exchange bodies, whose states the master holds."""
+        ends = [(f"joints[{k}]", j.a, j.b) for k, j in enumerate(self.scenario.joints)]
+        ends += [(f"docking[{k}]", d.a, d.b) for k, d in enumerate(self.scenario.docking)]
+        sampled = {i.name for i in self.sampled}
+        for key, *bodies in ends:
+            for end, body in zip("ab", bodies, strict=True):
+                if body in sampled:
+                    raise self._error(
+                        f"{key}.{end}",
+                        f"'{body}' runs as a Co-Simulation FMU; joints and docking need a Model "
+                        'Exchange body (interface = "model_exchange", or a [cosimulation] '
+                        "section)",
+                    )
 
     def _fmu_path(self, name: str, component: Component, fmu_dir: Path, base: Path) -> Path:
         if component.fmu.endswith(".fmu"):
@@ -289,21 +320,46 @@ class System:
                     values[variable] = value
             instance.set_start_values(values)
 
+    def _compiled_links(self) -> list[Link]:
+        """Links between Model Exchange instances, which the compiled right-hand side
+        propagates. Links to or from a sampled Co-Simulation unit go through the master at
+        communication points, so no input may sum sources of both kinds."""
+        compiled = [
+            c
+            for c in self._connections
+            if c.source not in self.sampled and c.target not in self.sampled
+        ]
+        first: dict[str, tuple[bool, str]] = {}  # input -> (from a sampled unit, its source)
+        for c in self._connections:
+            sampled = c.source in self.sampled
+            for name in c.target_names:
+                target = f"{c.target.name}.{name}"
+                other_sampled, other = first.setdefault(target, (sampled, c.source.name))
+                if other_sampled != sampled:
+                    raise self._error(
+                        "connections",
+                        f"{target} sums outputs of {other} and {c.source.name}, one Model "
+                        "Exchange and one Co-Simulation; under strong coupling an input's "
+                        "sources are all of one kind",
+                    )
+        return compiled
+
     def _order_connections(self) -> list[tuple[str, FMUInstance, object]]:
         """Order reading outputs and writing inputs so that no input is read stale."""
         reads: dict[str, list[str]] = {}
         inflows: dict[str, _Inflow] = {}
-        for c in self._connections:
+        links = self._compiled_links()
+        for c in links:
             reads.setdefault(c.source.name, [])
             reads[c.source.name] += [n for n in c.source_names if n not in reads[c.source.name]]
         read_ports = {n: self.instances[n].port(v) for n, v in reads.items()}
         targets: dict[str, list[str]] = {}
-        for c in self._connections:
+        for c in links:
             names = targets.setdefault(c.target.name, [])
             names += [n for n in c.target_names if n not in names]
         for name, names in targets.items():
             inflows[name] = _Inflow(self.instances[name].port(names))
-        for c in self._connections:
+        for c in links:
             src = read_ports[c.source.name]
             flow = inflows[c.target.name]
             flow.terms.append(
@@ -316,7 +372,7 @@ class System:
                 )
             )
         graph: TopologicalSorter[tuple[str, str]] = TopologicalSorter()
-        for c in self._connections:
+        for c in links:
             graph.add(("write", c.target.name), ("read", c.source.name))
         for name, flow in inflows.items():
             if name in read_ports:
