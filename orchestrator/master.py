@@ -7,7 +7,8 @@ own sample time) and recording times. Controller outputs are held constant in be
 (zero-order hold), so the integrator never steps across a discontinuous input: it is
 re-initialised at every sample and reads recording times off its dense output. A controller
 with a latency has its commands applied that much after the sample (a delay line); its
-monitoring outputs are published at the sample.
+monitoring outputs are published at the sample. Co-Simulation FMUs in the system step
+themselves between communication points like sampled controllers (``orchestrator.sampled``).
 """
 
 from __future__ import annotations

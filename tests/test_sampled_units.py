@@ -130,6 +130,8 @@ inputs = "hold"
     weak, events = run(text, "weak")
     assert "weak coupling" in events[0]["detail"]
     assert np.array_equal(strong["time"], weak["time"])
+    gaps = {c: np.max(np.abs(strong[c] - weak[c])) for c in ("one.x", "two.x", "one.F")}
+    print(f"strong vs weak: {gaps}")
     for column in ("one.x", "two.x", "one.F", "two.x_other"):
         assert np.max(np.abs(strong[column] - weak[column])) < 1e-8, column
 
