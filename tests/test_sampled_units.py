@@ -33,7 +33,9 @@ def spring_mass(request, tmp_path_factory):
 
 def two_masses(fmu: str, coupling: str) -> str:
     """Mass one (no spring) steps itself (Co-Simulation); mass two, pulled towards it by a
-    spring, is integrated by the master (Model Exchange)."""
+    spring, is integrated by the master (Model Exchange). Mass three, a copy of mass two
+    that steps itself, follows mass one without pulling it back (Co-Simulation to
+    Co-Simulation)."""
     return f"""
 [simulation]
 stop_time = 2.0
@@ -58,6 +60,14 @@ to = "two.x_other"
 [[connections]]
 from = "two.F_other"
 to = "one.F"
+[components.three]
+fmu = "{fmu}"
+interface = "co_simulation"
+parameters = {{ m = {M2}, k = {K} }}
+start = {{ x = {D0} }}
+[[connections]]
+from = "one.x"
+to = "three.x_other"
 """
 
 
@@ -112,6 +122,9 @@ def test_sampled_co_simulation_unit_is_the_exact_zero_order_hold(run, spring_mas
     errors = np.abs(cols["one.x"] - x1[at]), np.abs(cols["two.x"] - x2[at])
     print(f"max error vs sampled exact: {max(e.max() for e in errors):.3g} m")
     assert max(e.max() for e in errors) < 1e-8
+    # mass three sees what mass two sees, one's x held from t_k: the same motion
+    assert np.array_equal(cols["three.x_other"], cols["one.x"])
+    assert np.max(np.abs(cols["three.x"] - cols["two.x"])) < 1e-8
     c1, c2 = continuous_exact(cols["time"])
     assert max(np.abs(cols["one.x"] - c1).max(), np.abs(cols["two.x"] - c2).max()) > 1e-3
 
@@ -132,7 +145,7 @@ inputs = "hold"
     assert np.array_equal(strong["time"], weak["time"])
     gaps = {c: np.max(np.abs(strong[c] - weak[c])) for c in ("one.x", "two.x", "one.F")}
     print(f"strong vs weak: {gaps}")
-    for column in ("one.x", "two.x", "one.F", "two.x_other"):
+    for column in ("one.x", "two.x", "one.F", "two.x_other", "three.x", "three.x_other"):
         assert np.max(np.abs(strong[column] - weak[column])) < 1e-8, column
 
 
@@ -272,12 +285,12 @@ def test_bad_connections_of_a_sampled_unit(tmp_path, fmu_dir, spring_mass):
     message = one_line_error(tmp_path / "units.toml", mismatch, fmu_dir)
     assert message.endswith("connections[1]: two.x -> one.F: units differ ('m' -> 'N')")
     mixed = base + (
-        f'[components.three]\nfmu = "{spring_mass}"\ninterface = "model_exchange"\n'
-        '[[connections]]\nfrom = "three.x"\nto = "two.x_other"\n'
+        f'[components.four]\nfmu = "{spring_mass}"\ninterface = "model_exchange"\n'
+        '[[connections]]\nfrom = "four.x"\nto = "two.x_other"\n'
     )
     message = one_line_error(tmp_path / "mixed.toml", mixed, fmu_dir)
     assert message.endswith(
-        "connections: two.x_other sums outputs of one and three, one Model Exchange and one "
+        "connections: two.x_other sums outputs of one and four, one Model Exchange and one "
         "Co-Simulation; under strong coupling an input's sources are all of one kind"
     )
 
