@@ -390,7 +390,11 @@ class Master:
             return f"weak coupling, {c.order}, inputs {c.inputs}, macro step {c.macro_step:g} s" + (
                 ", algebraic loop iterated" if self._stepping.iterate else ""
             )
-        return f"solver {self.simulation.solver}, {self.system.n_states} states"
+        s = self.simulation
+        units = len(self.system.sampled)
+        return f"solver {s.solver}, {self.system.n_states} states" + (
+            f", {units} Co-Simulation unit(s) stepped at least every {s.step:g} s" if units else ""
+        )
 
     def _check_budget(self, time: float, started: float) -> None:
         """Stop a run that exceeds the scenario's wall-time or step budget."""

@@ -108,7 +108,9 @@ parameters = {{ k = 4.0 }}
 start = {{ x = 1.0 }}
 """
     )
-    assert events[0]["detail"] == "solver RK45, 0 states"
+    assert events[0]["detail"] == (
+        "solver RK45, 0 states, 1 Co-Simulation unit(s) stepped at least every 0.05 s"
+    )
     np.testing.assert_allclose(cols["osc.x"], np.cos(2 * cols["time"]), atol=1e-9)
 
 

@@ -115,7 +115,9 @@ def test_sampled_co_simulation_unit_is_the_exact_zero_order_hold(run, spring_mas
     schemes apart; so would a scheme that handed mass two the output at t_k+1.
     """
     cols, events = run(two_masses(spring_mass, ""), "strong")
-    assert events[0]["detail"].startswith("solver RK45, 2 states")  # strong: only two's states
+    assert events[0]["detail"] == (
+        "solver RK45, 2 states, 2 Co-Simulation unit(s) stepped at least every 0.01 s"
+    )
     t, x1, x2 = sampled_exact(2.0, STEP)
     at = np.searchsorted(t, cols["time"] - 1e-9)
     assert np.allclose(t[at], cols["time"], atol=1e-9)
@@ -197,7 +199,9 @@ def test_vehicle_with_co_simulation_thrusters_controller_and_weld(strong_pair):
     within 0.05 m of 2 m and the heading within 1.5 deg of 45 deg over the last 5 s (the
     integral depth loop is still settling); the weld is kept to 1e-9 m by the projection."""
     cols, events = strong_pair
-    assert events[0]["detail"] == "solver RK45, 26 states"
+    assert events[0]["detail"] == (
+        "solver RK45, 26 states, 16 Co-Simulation unit(s) stepped at least every 0.05 s"
+    )
     assert events[-1]["event"] == "stop"
     assert abs(cols["a.p[3]"][-1] - 2.0) < 0.05
     late = cols["time"] >= 15.0
