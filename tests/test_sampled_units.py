@@ -308,3 +308,20 @@ def test_interface_the_fmu_does_not_offer(tmp_path, fmu_dir):
         "components.two.interface: SpringMass_cs.fmu has no ModelExchange interface (it offers "
         "CoSimulation only)"
     )
+
+
+def test_factor_and_offset_on_links_of_sampled_units(run, spring_mass):
+    """to = factor * from + offset on the links Co-Simulation to Model Exchange, Model
+    Exchange to Co-Simulation and Co-Simulation to Co-Simulation, at every recorded point
+    (inputs and outputs recorded there are those held from the same communication point)."""
+    text = two_masses(spring_mass, "")
+    for target, factor, offset in (("two.x_other", 2.0, 0.5), ("one.F", -1.5, 0.25)):
+        text = text.replace(
+            f'to = "{target}"\n', f'to = "{target}"\nfactor = {factor}\noffset = {offset}\n'
+        )
+    text = text.replace('to = "three.x_other"\n', 'to = "three.x_other"\nfactor = 0.5\n')
+    cols, _ = run(text, "factors")
+    assert np.allclose(cols["two.x_other"], 2.0 * cols["one.x"] + 0.5, rtol=0, atol=1e-15)
+    assert np.allclose(cols["one.F"], -1.5 * cols["two.F_other"] + 0.25, rtol=0, atol=1e-12)
+    assert np.allclose(cols["three.x_other"], 0.5 * cols["one.x"], rtol=0, atol=1e-15)
+    assert np.ptp(cols["one.x"]) > 0.1  # the masses move
