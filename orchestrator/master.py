@@ -159,6 +159,7 @@ class Master:
         self._row = np.zeros(len(record))
         self.time = simulation.start_time
         self.sampled = None  # Co-Simulation units under strong coupling
+        self._sampled_next = 0  # tick of their next communication point at the latest
         if system.sampled and not weak:
             from orchestrator.sampled import SampledUnits
 
@@ -333,7 +334,7 @@ class Master:
                     )
                 if self.sampled:
                     self.sampled.hold_inputs(time, x)
-                    sampled_next = index + max(1, round(s.step / self._tick))
+                    self._sampled_next = index + max(1, round(s.step / self._tick))
                 integrator.reset(time, x)
             if index >= next_output or index == last:
                 self._record(time, x)
@@ -344,8 +345,6 @@ class Master:
                 break
             self._check_budget(time, started)
             jump = self._next_jump(index, last, next_output)
-            if self.sampled:
-                jump = min(jump, sampled_next)
             following = min(jump, next_output)
             x = integrator.advance(time_at(following), time_at(jump))
             index = following
@@ -415,9 +414,11 @@ class Master:
 
     def _next_jump(self, index: int, last: int, next_output: int) -> int:
         """The next tick after ``index`` where an input may jump: a controller sample, a
-        delayed command, a scheduled event, the end; with constraint coupling (projection,
-        docking) or the fixed-step RK4 every communication point counts."""
+        delayed command, a scheduled event, the longest step of Co-Simulation units, the end;
+        with constraint coupling (projection, docking) or the fixed-step RK4 every
+        communication point counts."""
         candidates = [last] + [link.next_sample for link in self.links]
+        candidates += [self._sampled_next] if self.sampled else []
         candidates += [link.pending[0][0] for link in self.links if link.pending]
         if self.scheduled:
             candidates.append(round((self.scheduled[0].time - self._start) / self._tick))
