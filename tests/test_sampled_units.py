@@ -325,3 +325,22 @@ def test_factor_and_offset_on_links_of_sampled_units(run, spring_mass):
     assert np.allclose(cols["one.F"], -1.5 * cols["two.F_other"] + 0.25, rtol=0, atol=1e-12)
     assert np.allclose(cols["three.x_other"], 0.5 * cols["one.x"], rtol=0, atol=1e-15)
     assert np.ptp(cols["one.x"]) > 0.1  # the masses move
+
+
+def test_controller_writes_an_input_of_a_sampled_unit(run, spring_mass):
+    """A schedule pushes mass three (Co-Simulation) with F = 2 N from 0.5 s. The unit takes
+    the command at that communication point for its next step: up to 0.5 s mass three moves
+    exactly like mass two (1e-8 m, as above), and 0.1 s later it is ahead by about
+    F t^2 / (2 m) = 5 mm."""
+    text = two_masses(spring_mass, "") + (
+        '[controllers.push]\ntype = "schedule"\nsample_time = 0.1\n'
+        '[[controllers.push.steps]]\ntime = 0.5\nvalues = { "three.F" = 2.0 }\n'
+    )
+    cols, _ = run(text, "push")
+    pushed = cols["time"] >= 0.5 - 1e-9  # recorded inputs: those set at the point
+    assert np.all(cols["three.F"][~pushed] == 0.0) and np.all(cols["three.F"][pushed] == 2.0)
+    before = cols["time"] <= 0.5 + 1e-9
+    gap = cols["three.x"] - cols["two.x"]
+    assert np.max(np.abs(gap[before])) < 1e-8
+    at = np.searchsorted(cols["time"], 0.6 - 1e-9)
+    assert gap[at] == pytest.approx(2.0 * 0.1**2 / (2 * M2), rel=0.05)
