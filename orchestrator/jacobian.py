@@ -52,14 +52,17 @@ class DirectionalJacobian:
         self._partials = {
             name: _Partials(instance, reads.get(name, []), writes.get(name, []))
             for name, instance in system.instances.items()
+            if instance not in system.sampled
         }
 
     @staticmethod
     def available(system: System) -> bool:
-        """Whether every instance is Model Exchange and provides directional derivatives."""
+        """Whether every Model Exchange instance provides directional derivatives (Co-Simulation
+        units sampled by the master hold their outputs between steps: constants here)."""
         return all(
             i.kind == MODEL_EXCHANGE and i.fmu.provides_directional_derivatives
             for i in system.instances.values()
+            if i not in system.sampled
         )
 
     def __call__(self, time: float, x: np.ndarray) -> np.ndarray:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
+import tomli_w
 
 from orchestrator.jacobian import DirectionalJacobian
 from orchestrator.scenario import load_scenario
@@ -14,12 +16,30 @@ from orchestrator.system import System
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_directional_jacobian_matches_difference_quotients(fmu_dir):
+def single_vehicle(folder: Path, sampled: bool) -> Path:
+    """``bluerov2_heavy_single``; with ``sampled``, its eight thrusters run through the FMI 3.0
+    Co-Simulation interface (units sampled by the master, outputs held between steps)."""
+    import tomllib
+
+    document = tomllib.loads((ROOT / "scenarios" / "bluerov2_heavy_single.toml").read_text())
+    if sampled:
+        for name in [f"t{k}" for k in range(1, 9)]:
+            document["components"][name].update(
+                fmu="fmi3/LaggedThruster", interface="co_simulation"
+            )
+    path = folder / "single.toml"
+    path.write_text(tomli_w.dumps(document))
+    return path
+
+
+@pytest.mark.parametrize("sampled", [False, True], ids=["all_me", "cs_thrusters"])
+def test_directional_jacobian_matches_difference_quotients(fmu_dir, tmp_path, sampled):
     """BlueROV2 Heavy with eight thrusters (states of all nine FMUs, thrust into the vehicle,
     relative velocity back into the thrusters) at a random state with the thrusters running:
     every entry within 1e-6 of the central difference (its truncation and rounding error at a
-    1e-6 step is about 1e-7 here)."""
-    path = ROOT / "scenarios" / "bluerov2_heavy_single.toml"
+    1e-6 step is about 1e-7 here). With the thrusters as Co-Simulation units their held thrust is a
+    constant of the vehicle's right-hand side."""
+    path = single_vehicle(tmp_path, sampled)
     scenario = load_scenario(path)
     system = System(scenario, str(path), fmu_dir)
     try:
@@ -34,6 +54,7 @@ def test_directional_jacobian_matches_difference_quotients(fmu_dir):
                 port = instance.port(["pwm"])
                 port.values[:] = 1550 + 300 * rng.random()
                 instance.write(port)
+        assert len(system.sampled) == (8 if sampled else 0)
         assert DirectionalJacobian.available(system)
         jacobian = DirectionalJacobian(system)(0.0, x)
         quotients = np.zeros_like(jacobian)
