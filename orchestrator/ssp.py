@@ -150,15 +150,15 @@ def export_ssp(scenario_path: Path, fmu_dir: Path, target: Path, version: str = 
 
 
 def _python_side(data: dict) -> dict:
-    """What SSP has no place for: every section but the system, and the thruster mounts."""
+    """What SSP has no place for: every section but the system, the thruster mounts and the
+    interface a component is run through."""
     side = {k: v for k, v in data.items() if k not in SYSTEM_KEYS}
-    mounts = {
-        name: {k: c[k] for k in ("mount", "slot") if k in c}
+    kept = {
+        name: {k: c[k] for k in ("mount", "slot", "interface") if k in c}
         for name, c in data.get("components", {}).items()
-        if "mount" in c
     }
-    if mounts:
-        side["components"] = mounts
+    if any(kept.values()):
+        side["components"] = {name: keys for name, keys in kept.items() if keys}
     return side
 
 

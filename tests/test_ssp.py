@@ -5,12 +5,14 @@ system, a parameter set file and transformations on connections."""
 from __future__ import annotations
 
 import re
+import tomllib
 import zipfile
 from pathlib import Path
 
 import fmpy
 import numpy as np
 import pytest
+import tomli_w
 from conftest import ROOT
 from foreign import spring_mass_fmu, typed_io_fmu
 from lxml import etree
@@ -27,6 +29,7 @@ SCHEMAS = {  # SSP 1.0 as FMPy ships it; SSP 2.0 from the standard (BSD licence 
     "2.0": Path(__file__).parent / "data" / "ssp-2.0",
 }
 SHIPPED = sorted((ROOT / "scenarios").glob("*.toml"))
+SHIPPED_SINGLE = ROOT / "scenarios" / "bluerov2_heavy_single.toml"
 NS = {
     "ssd": "http://ssp-standard.org/SSP1/SystemStructureDescription",
     "ssc": "http://ssp-standard.org/SSP1/SystemStructureCommon",
@@ -271,3 +274,22 @@ def test_import_errors_are_one_line(tmp_path):
     assert str(caught.value) == (
         f"{path}: DefaultExperiment.stopTime: missing, and no template gives simulation.stop_time"
     )
+
+
+def test_interface_choice_travels_with_the_archive(fmu_dir, tmp_path):
+    """A vehicle whose eight thrusters run through their FMI 3.0 Co-Simulation interface under
+    strong coupling (``interface = "co_simulation"``): the choice comes back from the archive
+    and so do the trajectories, to the last digit."""
+    document = tomllib.loads(shortened(SHIPPED_SINGLE, tmp_path, 0.5).read_text())
+    for k in range(1, 9):
+        document["components"][f"t{k}"].update(fmu="fmi3/LaggedThruster", interface="co_simulation")
+    original = tmp_path / "cs_thrusters.toml"
+    original.write_text(tomli_w.dumps(document))
+    archive = export_ssp(original, fmu_dir, tmp_path / "system.ssp", "1.0")
+    validate(archive, "1.0")
+    imported = import_ssp(archive, tmp_path / "imported" / "cs_thrusters.toml")
+    back = load_scenario(imported)
+    assert {back.components[f"t{k}"].interface for k in range(1, 9)} == {"co_simulation"}
+    before, after = run(original, fmu_dir), run(imported, fmu_dir)
+    for name in before:
+        np.testing.assert_array_equal(after[name], before[name], err_msg=name)
