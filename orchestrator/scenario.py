@@ -265,6 +265,89 @@ class PredictionModelConfig(_Strict):
     max_input: tuple[float, float, float] = (5.0, 5.0, 1.5)
 
 
+class SupervisorConfig(_Strict):
+    """Docking supervisor around the distributed MPC (two vehicles: the first is the target,
+    whose port stays put in the final approach, the second the chaser): search and
+    re-acquisition, a slow aligned final approach, abort and retry. The capture envelope must
+    be the vehicles' (their FMU parameters capture_distance, capture_speed, capture_angle)."""
+
+    lost: float = Field(
+        10.0, gt=0, lt=90, description="deg beyond a camera's cone that starts a search"
+    )
+    acquired: float = Field(
+        0.5, gt=0, le=1, description="Fraction of the half-angle that ends a search"
+    )
+    capture_distance: float = Field(0.05, gt=0, description="m between the ports that capture")
+    capture_speed: float = Field(0.3, gt=0, description="Largest closing speed (m/s) that captures")
+    capture_angle: float = Field(
+        10.0, gt=0, lt=90, description="Largest port misalignment (deg) that captures"
+    )
+    final_distance: float = Field(
+        0.5, gt=0, description="Port gap (m) within which the final approach may start"
+    )
+    final_angle: float = Field(
+        5.0,
+        gt=0,
+        lt=90,
+        description="deg: the final approach starts when both the misalignment and the chaser "
+        "port's angle off the target port's axis are within it",
+    )
+    closing_speed: float = Field(
+        0.1, gt=0, description="m/s of the final approach, below capture_speed"
+    )
+    final_time: float = Field(
+        15.0, gt=0, description="s: no capture by then in the final approach is a miss"
+    )
+    abort_angle: float = Field(
+        10.0, gt=0, lt=90, description="Misalignment (deg) in the final approach that is a miss"
+    )
+    abort_lateral: float = Field(
+        0.1, gt=0, description="Lateral port offset (m) in the final approach that is a miss"
+    )
+    standoff: float = Field(
+        1.0, gt=0, description="Port distance (m) along the axis the back-off reaches"
+    )
+    backoff_speed: float = Field(0.15, gt=0, description="m/s of the back-off")
+    retries: int = Field(
+        3, ge=0, description="Approaches after the first one; then station keeping"
+    )
+
+    @field_validator("final_distance")
+    @classmethod
+    def _outside_capture(cls, value: float, info: Any) -> float:  # noqa: ANN401
+        if value <= info.data.get("capture_distance", 0.0):
+            raise ValueError("expected more than capture_distance")
+        return value
+
+    @field_validator("closing_speed")
+    @classmethod
+    def _below_capture(cls, value: float, info: Any) -> float:  # noqa: ANN401
+        if value >= info.data.get("capture_speed", float("inf")):
+            raise ValueError("expected less than capture_speed")
+        return value
+
+    @field_validator("abort_angle")
+    @classmethod
+    def _beyond_final(cls, value: float, info: Any) -> float:  # noqa: ANN401
+        if value <= info.data.get("final_angle", 0.0):
+            raise ValueError("expected more than final_angle")
+        return value
+
+    @field_validator("standoff")
+    @classmethod
+    def _beyond_final_zone(cls, value: float, info: Any) -> float:  # noqa: ANN401
+        if value <= info.data.get("final_distance", 0.0):
+            raise ValueError("expected more than final_distance")
+        return value
+
+
+def _switch_as_table(value: object) -> object:
+    """``supervisor = true`` is the table of defaults, ``false`` none."""
+    if isinstance(value, bool):
+        return {} if value else None
+    return value
+
+
 class RendezvousConfig(_Strict):
     """Camera-constrained rendezvous MPC, distributed (dual decomposition) or centralized."""
 
@@ -278,12 +361,28 @@ class RendezvousConfig(_Strict):
     gamma: float = Field(2.0, gt=0)
     model: PredictionModelConfig = PredictionModelConfig()
     vehicles: list[RendezvousVehicle] = Field(min_length=2)
-    supervisor: bool = Field(
-        False, description="Search and re-acquisition around the distributed MPC"
+    supervisor: Annotated[SupervisorConfig | None, BeforeValidator(_switch_as_table)] = Field(
+        None, description="Docking supervisor (a table, or true for its defaults)"
     )
     budget: float = Field(
         float("inf"), gt=0, description="s per sample: no dual iteration starts after it"
     )
+
+    @field_validator("supervisor")
+    @classmethod
+    def _docking_pair(
+        cls,
+        supervisor: SupervisorConfig | None,
+        info: Any,  # noqa: ANN401
+    ) -> SupervisorConfig | None:
+        vehicles = info.data.get("vehicles")
+        if supervisor is None or vehicles is None:
+            return supervisor
+        if info.data.get("method") != "distributed":
+            raise ValueError("the supervisor runs around the distributed MPC only")
+        if len(vehicles) != 2 or vehicles[0].port == (0.0, 0.0):
+            raise ValueError("expected two vehicles, the first with a port off its origin")
+        return supervisor
 
 
 class ReferenceTerm(_Strict):

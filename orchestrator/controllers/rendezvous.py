@@ -70,7 +70,7 @@ def rendezvous_mpc(
         config.solver,
         budget=config.budget,
     )
-    return DockingSupervisor(mpc) if config.supervisor else mpc
+    return DockingSupervisor(mpc, config.supervisor) if config.supervisor else mpc
 
 
 class RendezvousController(Controller):
@@ -95,6 +95,13 @@ class RendezvousController(Controller):
         if spec.observe is not None:
             found.append(("object", spec.observe.camera))
         return found
+
+    def reconfigure(self, x: np.ndarray) -> bool:
+        """A docking captured the ports (the only change of morphology a rendezvous expects):
+        the supervisor's docking ends. The outputs stay the same."""
+        if isinstance(self.mpc, DockingSupervisor):
+            self.mpc.captured()
+        return False
 
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
         states = {}

@@ -2,8 +2,9 @@
 
 The second vehicle of a rendezvous entry (the follower) starts at random north, east and yaw
 in the given ranges (uniform, NumPy's default generator with ``seed``), at rest; the first
-stays where the scenario puts it. A case docks when the rendezvous points (the docking ports)
-come within the capture distance before ``duration``. Reported: cases, seed, successes, the
+stays where the scenario puts it. A case docks when the docking ports meet the capture envelope
+of the vehicles (the coupling's docking check: gap, closing speed, misalignment) before
+``duration``. Reported: cases, seed, successes, the
 distribution of the dock times, the cases that start with both cameras' partners out of view
 and how many of those dock, and the MPC's solve time per vehicle and sample.
 """
@@ -16,10 +17,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from orchestrator.controllers.rendezvous import vehicle_specs
+from orchestrator.mpc.ports import CaptureEnvelope
 from orchestrator.mpc.study import run_planar
 from orchestrator.scenario import RendezvousConfig
-
-CAPTURE_DISTANCE = 0.05  # m, the vehicles' capture_distance (MurCoSim.Vehicles.Vehicle)
 
 
 @dataclass
@@ -71,7 +71,9 @@ def run_cases(
         )
         states = dict(initial)
         states[follower] = np.array([start[0], start[1], np.radians(start[2]), 0.0, 0.0, 0.0])
-        result = run_planar(config, states, duration, CAPTURE_DISTANCE, stop_when_met=True)
+        result = run_planar(
+            config, states, duration, stop_when_met=True, capture=CaptureEnvelope()
+        )
         case = Case(
             start,
             _views_lost(config, states),

@@ -15,6 +15,8 @@ import numpy as np
 
 from orchestrator.controllers.rendezvous import rendezvous_mpc, vehicle_specs
 from orchestrator.kinematics import euler_angles
+from orchestrator.mpc.ports import CaptureCheck, CaptureEnvelope, port_geometry
+from orchestrator.mpc.supervisor import DockingSupervisor
 from orchestrator.scenario import RendezvousConfig, Scenario
 
 
@@ -40,11 +42,15 @@ def run_planar(
     duration: float,
     tolerance: float = 0.05,
     stop_when_met: bool = False,
+    capture: CaptureEnvelope | None = None,
 ) -> StudyResult:
     """Closed loop of ``config`` on its planar model from ``initial`` states for ``duration`` s
-    (with ``stop_when_met``, only until the rendezvous points are within ``tolerance``)."""
+    (with ``stop_when_met``, only until the rendezvous points are within ``tolerance``). With
+    a ``capture`` envelope, the first two vehicles' ports meet when the coupling's docking check
+    would capture them (:class:`CaptureCheck`) instead, and a supervisor learns of it."""
     specs = vehicle_specs(config)
     mpc = rendezvous_mpc(config, specs)
+    check = CaptureCheck(capture) if capture else None
     step = specs[0].model.step_function()
     x = {s.name: np.asarray(initial[s.name], dtype=float) for s in specs}
     cost, violation, failures, times = 0.0, 0.0, 0, []
@@ -67,7 +73,14 @@ def run_planar(
                     violation, s.cameras[s.observe.camera].violation(x[s.name], s.observe.position)
                 )
         gap = max(np.linalg.norm(points[s.name][:2] - points[specs[0].name][:2]) for s in specs)
-        if np.isnan(converged) and gap < tolerance:
+        if check:
+            pair = port_geometry(specs[0], x[specs[0].name], specs[1], x[specs[1].name])
+            met = check(pair) == "dock"
+            if met and isinstance(mpc, DockingSupervisor):
+                mpc.captured()
+        else:
+            met = gap < tolerance
+        if np.isnan(converged) and met:
             converged = k * config.sample_time
             if stop_when_met:
                 break
