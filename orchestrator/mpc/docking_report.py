@@ -3,7 +3,8 @@
 From ``timeseries.csv``, ``events.csv`` and the copy of the scenario: time of the dock event,
 gap between the rendezvous points (the docking ports, planar) and heading misalignment at the
 end, mean over the run of the sum of |thrust| over every thruster (N), the MPC's solve time
-per vehicle and sample (median, 99th percentile, largest; ms) and the run's wall time (s).
+per vehicle and sample (median, 99th percentile, largest; ms) over the samples where the MPC
+solved (the supervisor's other phases record no solve time) and the run's wall time (s).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ class DockingReport:
     final_gap: float  # m between the rendezvous points at the end
     final_misalignment: float  # deg between the rendezvous headings at the end
     mean_total_thrust: float  # N, sum over all thrusters of |thrust|, averaged over the run
-    solve_ms: dict[str, tuple[float, float, float]]  # vehicle -> median, p99, max (ms)
+    solve_ms: dict[str, tuple[float, float, float]]  # vehicle -> median, p99, max (ms) of solves
     wall_time: float  # s, from the stop event
 
 
@@ -59,6 +60,7 @@ def docking_report(folder: Path, controller: str = "rendezvous") -> DockingRepor
     solve = {}
     for v in config.vehicles:
         t = 1e3 * c[f"{controller}.{v.name}_solve_time"]
+        t = t[t > 0] if np.any(t > 0) else t
         solve[v.name] = (float(np.median(t)), float(np.percentile(t, 99)), float(np.max(t)))
     return DockingReport(
         docks[0] if docks else float("nan"),
