@@ -71,9 +71,7 @@ def run_cases(
         )
         states = dict(initial)
         states[follower] = np.array([start[0], start[1], np.radians(start[2]), 0.0, 0.0, 0.0])
-        result = run_planar(
-            config, states, duration, stop_when_met=True, capture=CaptureEnvelope()
-        )
+        result = run_planar(config, states, duration, stop_when_met=True, capture=CaptureEnvelope())
         case = Case(
             start,
             _views_lost(config, states),

@@ -92,7 +92,7 @@ class CaptureCheck:
         self.armed = True
 
     def __call__(self, g: PortGeometry) -> str | None:
-        """"dock", "dock_rejected" or None for the present geometry."""
+        """The outcome for the present geometry: "dock", "dock_rejected" or None."""
         e = self.envelope
         if not self.armed:
             self.armed = g.gap > 2 * e.distance
