@@ -6,7 +6,8 @@ stays where the scenario puts it. A case docks when the docking ports meet the c
 of the vehicles (the coupling's docking check: gap, closing speed, misalignment) before
 ``duration``. Reported: cases, seed, successes, the
 distribution of the dock times, the cases that start with both cameras' partners out of view
-and how many of those dock, and the MPC's solve time per vehicle and sample.
+and how many of those dock, the cases where the docking supervisor aborted a final approach,
+and the MPC's solve time per vehicle and sample.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class Case:
     dock_time: float  # s, nan if not docked
     solve_median: float  # s per vehicle and sample
     solve_p99: float
+    aborts: int  # missed final approaches before the dock (or the end)
 
 
 def _views_lost(config: RendezvousConfig, states: dict[str, np.ndarray]) -> bool:
@@ -78,12 +80,14 @@ def run_cases(
             result.converged_at,
             result.solve_median,
             result.solve_p99,
+            result.aborts,
         )
         cases.append(case)
         report(
             f"case {k + 1}: start N {start[0]:.2f} m, E {start[1]:.2f} m, yaw {start[2]:.1f} deg"
             f"{' (both out of view)' if case.both_out_of_view else ''}: "
             + (f"docked at {case.dock_time:.2f} s" if np.isfinite(case.dock_time) else "no dock")
+            + (f" after {case.aborts} abort(s)" if case.aborts else "")
         )
     return cases
 
@@ -105,10 +109,11 @@ def success_table(cases: list[Case], seed: int, duration: float) -> str:
         [
             "| cases | seed | docked | dock time min / median / p90 / max (s) "
             "| both cameras out of view: docked "
-            "| MPC solve: median of medians / largest p99 (ms) |",
-            "| --- | --- | --- | --- | --- | --- |",
+            "| cases with an abort | MPC solve: median of medians / largest p99 (ms) |",
+            "| --- | --- | --- | --- | --- | --- | --- |",
             f"| {len(cases)} | {seed} | {docked.size} ({100 * docked.size / len(cases):.0f} %, "
             f"within {duration:.0f} s) | {times} | {blind_docked} of {len(blind)} | "
+            f"{sum(c.aborts > 0 for c in cases)} | "
             f"{1e3 * np.median(medians):.1f} / {1e3 * np.max(p99s):.1f} |",
         ]
     )

@@ -34,6 +34,7 @@ class StudyResult:
     solve_p95: float
     failures: int
     solve_p99: float
+    aborts: int = 0  # missed final approaches (docking supervisor)
 
 
 def run_planar(
@@ -51,12 +52,16 @@ def run_planar(
     specs = vehicle_specs(config)
     mpc = rendezvous_mpc(config, specs)
     check = CaptureCheck(capture) if capture else None
+    aborts = 0
     step = specs[0].model.step_function()
     x = {s.name: np.asarray(initial[s.name], dtype=float) for s in specs}
     cost, violation, failures, times = 0.0, 0.0, 0, []
     converged = float("nan")
     for k in range(round(duration / config.sample_time)):
         report = mpc.step(x)
+        if isinstance(mpc, DockingSupervisor):
+            aborts += sum(event == "abort" for event, _ in mpc.events)
+            mpc.events.clear()
         times += list(report.seconds.values())
         failures += sum(report.failures.values())
         points = {s.name: s.rendezvous_point(x[s.name]) for s in specs}
@@ -98,6 +103,7 @@ def run_planar(
         float(np.percentile(times, 95)),
         failures,
         float(np.percentile(times, 99)),
+        aborts,
     )
 
 
