@@ -177,11 +177,25 @@ def _study(args: argparse.Namespace) -> None:
 
 
 def _docking_study(args: argparse.Namespace) -> None:
-    from orchestrator.mpc.docking_study import StartRanges, run_cases, success_table
+    from orchestrator.mpc.docking_study import (
+        StartRanges,
+        run_cases,
+        run_cosim_cases,
+        success_table,
+    )
+    from orchestrator.scenario import load_scenario
 
-    config, initial = _rendezvous(args)
-    cases = run_cases(config, initial, args.runs, args.seed, args.duration, StartRanges())
-    print(success_table(cases, args.seed, args.duration))
+    if args.model == "cosim":
+        out = args.out or Path("results") / "docking_study"
+        cases = run_cosim_cases(
+            args.scenario, args.controller, args.runs, args.seed, StartRanges(), out, args.fmu_dir
+        )
+        duration = load_scenario(args.scenario).simulation.stop_time
+    else:
+        config, initial = _rendezvous(args)
+        cases = run_cases(config, initial, args.runs, args.seed, args.duration, StartRanges())
+        duration = args.duration
+    print(success_table(cases, args.seed, duration))
 
 
 def _docking_report(args: argparse.Namespace) -> None:
@@ -389,7 +403,18 @@ def parser() -> argparse.ArgumentParser:
     )
     ds.add_argument("--runs", type=int, default=100, help="number of randomized starts")
     ds.add_argument("--seed", type=int, default=1, help="seed of the random draws")
-    ds.add_argument("--duration", type=float, default=60.0, help="s per case")
+    ds.add_argument("--duration", type=float, default=60.0, help="s per case (planar model)")
+    ds.add_argument(
+        "--model",
+        choices=("planar", "cosim"),
+        default="planar",
+        help="the MPC's planar model, or the co-simulation of the scenario (each case a sweep "
+        "run for the scenario's stop time; few cases: each takes seconds to minutes)",
+    )
+    ds.add_argument(
+        "--out", type=Path, help="results of --model cosim (default results/docking_study)"
+    )
+    ds.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help=FMU_DIR_HELP)
     ds.set_defaults(func=_docking_study)
     dr = sub.add_parser(
         "docking-report", help="dock time, final errors, thrust, MPC solve times of a run"

@@ -8,6 +8,7 @@ import pytest
 from conftest import ROOT, cli_error
 
 from orchestrator.controllers.rendezvous import rendezvous_mpc, vehicle_specs
+from orchestrator.mpc.docking_study import Case, success_table
 from orchestrator.mpc.final_approach import VELOCITY_RATE, track
 from orchestrator.mpc.ports import CaptureCheck, CaptureEnvelope, port_geometry
 from orchestrator.mpc.supervisor import DockingSupervisor
@@ -229,3 +230,19 @@ def test_cosimulation_rejected_contact_is_retried_and_docked(fmu_dir, tmp_path):
     closing = float(dock.split("closing ")[1].split(" m/s")[0])
     assert closing <= 0.3
     assert kinds[kinds.index("dock") + 1 :].count("abort") == 0
+
+
+def test_success_table_counts_docks_blind_starts_and_aborts():
+    """Three cases: docked at 10 s (both out of view), at 20 s after an abort, not docked.
+    Dock times min / median / p90 / max 10 / 15 / 19 / 20 s (linear interpolation); solve
+    medians 1, 2, 3 ms: their median 2 ms; largest p99 9 ms."""
+    cases = [
+        Case(np.zeros(3), True, 10.0, 1e-3, 4e-3, 0),
+        Case(np.zeros(3), False, 20.0, 2e-3, 9e-3, 1),
+        Case(np.zeros(3), False, float("nan"), 3e-3, 5e-3, 0),
+    ]
+    row = success_table(cases, 7, 60.0).splitlines()[-1]
+    assert (
+        row
+        == "| 3 | 7 | 2 (67 %, within 60 s) | 10.0 / 15.0 / 19.0 / 20.0 | 1 of 1 | 1 | 2.0 / 9.0 |"
+    )

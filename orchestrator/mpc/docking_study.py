@@ -1,4 +1,4 @@
-"""Docking success over randomized starts, on the MPC's planar model.
+"""Docking success over randomized starts, on the MPC's planar model or in co-simulation.
 
 The second vehicle of a rendezvous entry (the follower) starts at random north, east and yaw
 in the given ranges (uniform, NumPy's default generator with ``seed``), at rest; the first
@@ -12,15 +12,20 @@ and the MPC's solve time per vehicle and sample.
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from orchestrator.controllers.rendezvous import vehicle_specs
+from orchestrator.mpc.docking_report import docking_report
 from orchestrator.mpc.ports import CaptureEnvelope
-from orchestrator.mpc.study import run_planar
-from orchestrator.scenario import RendezvousConfig
+from orchestrator.mpc.study import initial_planar_states, run_planar
+from orchestrator.results import read_events
+from orchestrator.scenario import RendezvousConfig, load_scenario
+from orchestrator.sweep import Variation, run_sweep
 
 
 @dataclass
@@ -83,12 +88,62 @@ def run_cases(
             result.aborts,
         )
         cases.append(case)
-        report(
-            f"case {k + 1}: start N {start[0]:.2f} m, E {start[1]:.2f} m, yaw {start[2]:.1f} deg"
-            f"{' (both out of view)' if case.both_out_of_view else ''}: "
-            + (f"docked at {case.dock_time:.2f} s" if np.isfinite(case.dock_time) else "no dock")
-            + (f" after {case.aborts} abort(s)" if case.aborts else "")
-        )
+        report(_line(k, case))
+    return cases
+
+
+def _line(k: int, case: Case) -> str:
+    """One case's line of the study's progress."""
+    start = case.start
+    return (
+        f"case {k + 1}: start N {start[0]:.2f} m, E {start[1]:.2f} m, yaw {start[2]:.1f} deg"
+        f"{' (both out of view)' if case.both_out_of_view else ''}: "
+        + (f"docked at {case.dock_time:.2f} s" if np.isfinite(case.dock_time) else "no dock")
+        + (f" after {case.aborts} abort(s)" if case.aborts else "")
+    )
+
+
+def run_cosim_cases(
+    scenario: Path,
+    controller: str,
+    runs: int,
+    seed: int,
+    ranges: StartRanges,
+    out: Path,
+    fmu_dir: Path,
+    report: Callable[[str], None] = print,
+) -> list[Case]:
+    """The same randomized starts as :func:`run_cases` (the sweep draws north, east and yaw
+    per case from NumPy's default generator with ``seed``, in that order), each a full
+    co-simulation of ``scenario`` for its stop time, run one at a time by the sweep machinery
+    into ``out`` (a run folder per case); a case docks at its first dock event."""
+    config = load_scenario(scenario).controllers[controller]
+    initial = initial_planar_states(load_scenario(scenario), config)
+    follower = config.vehicles[1].name
+    variations = [
+        Variation(follower, "p[1]", *ranges.north),
+        Variation(follower, "p[2]", *ranges.east),
+        Variation(follower, "yaw", *ranges.yaw),
+    ]
+    run_sweep(scenario, variations, runs, seed, out, fmu_dir, workers=1)
+    with open(out / "sweep.csv", newline="") as table:
+        rows = list(csv.DictReader(table))
+    cases = []
+    for k, row in enumerate(rows):
+        start = np.array([float(row[v.name]) for v in variations])
+        states = dict(initial)
+        states[follower] = np.array([start[0], start[1], np.radians(start[2]), 0.0, 0.0, 0.0])
+        dock_time, median, p99, aborts = float("nan"), float("nan"), float("nan"), 0
+        if row["status"] == "done":
+            folder = out / f"run_{int(row['run']):03d}"
+            run = docking_report(folder, controller)
+            dock_time = run.dock_time
+            median = 1e-3 * max(m for m, _, _ in run.solve_ms.values())
+            p99 = 1e-3 * max(p for _, p, _ in run.solve_ms.values())
+            aborts = sum(e["event"] == "abort" for e in read_events(folder / "events.csv"))
+        case = Case(start, _views_lost(config, states), dock_time, median, p99, aborts)
+        cases.append(case)
+        report(_line(k, case))
     return cases
 
 
