@@ -120,7 +120,7 @@ def test_a_disturbed_final_approach_aborts_and_the_retry_docks(push, reason):
     pushed = []
 
     def disturb(s, x):
-        if s.phase == "final" and s._elapsed >= 1.0 and not pushed:
+        if s.phase == "final" and s.elapsed >= 1.0 and not pushed:
             x["follower"][push[0]] += push[1]
             pushed.append(True)
 
@@ -156,7 +156,7 @@ def test_retries_used_up_end_in_docking_failed_and_station_keeping():
     assert [e for e, _ in sup.events] == ["final_approach", "docking_failed"]
     assert sup.phase == "failed"
     for spec in specs:
-        held = sup._held[spec.name]
+        held = sup.held[spec.name]
         here = spec.rendezvous_point(x[spec.name])
         assert np.linalg.norm(here[:2] - held[:2]) < 0.01
         assert np.max(np.abs(x[spec.name][3:])) < 1e-3

@@ -59,8 +59,8 @@ class DockingSupervisor:
         self.phase = "approach"
         self.events: list[tuple[str, str]] = []
         self.misses = 0
-        self._elapsed = 0.0  # s in the present phase
-        self._held: dict[str, np.ndarray] = {}  # rendezvous points held (north, east, heading)
+        self.elapsed = 0.0  # s in the present phase
+        self.held: dict[str, np.ndarray] = {}  # rendezvous points held (north, east, heading)
 
     def captured(self) -> None:
         """The ports are welded: end the docking."""
@@ -69,7 +69,7 @@ class DockingSupervisor:
 
     def step(self, states: dict[str, np.ndarray]) -> SampleReport:
         """One sample: the phase from the present states, then that phase's inputs."""
-        self._elapsed += self.target.model.dt
+        self.elapsed += self.target.model.dt
         geometry = port_geometry(
             self.target, states[self.target.name], self.chaser, states[self.chaser.name]
         )
@@ -79,7 +79,7 @@ class DockingSupervisor:
         return self._report(states, self._inputs(states, geometry))
 
     def _enter(self, phase: str, event: str, detail: str) -> None:
-        self.phase, self._elapsed = phase, 0.0
+        self.phase, self.elapsed = phase, 0.0
         self.events.append((event, detail))
 
     def _bearings(self, states: dict[str, np.ndarray]) -> list[tuple[str, float, float]]:
@@ -145,13 +145,13 @@ class DockingSupervisor:
             return f"misaligned by {np.degrees(g.misalignment):.1f} deg"
         if abs(g.lateral) > s.abort_lateral:
             return f"lateral offset {g.lateral:.3f} m"
-        if self._elapsed > s.final_time:
+        if self.elapsed > s.final_time:
             return f"no capture within {s.final_time:g} s"
         return None
 
     def _hold_here(self, states: dict[str, np.ndarray], names: list[str]) -> None:
         for name in names:
-            self._held[name] = self.mpc.specs[name].rendezvous_point(states[name])
+            self.held[name] = self.mpc.specs[name].rendezvous_point(states[name])
 
     def _inputs(self, states: dict[str, np.ndarray], g: PortGeometry) -> dict[str, np.ndarray]:
         """Forces of the phases other than the MPC's approach."""
@@ -162,12 +162,12 @@ class DockingSupervisor:
         if self.phase == "docked":
             return {n: np.zeros(3) for n in self.mpc.specs}
         if self.phase == "failed":
-            return {n: hold(self.mpc.specs[n], states[n], self._held[n]) for n in self.mpc.specs}
+            return {n: hold(self.mpc.specs[n], states[n], self.held[n]) for n in self.mpc.specs}
         speed = (
             -self.settings.closing_speed if self.phase == "final" else self.settings.backoff_speed
         )
         return {
-            t.name: hold(t, x_t, self._held[t.name]),
+            t.name: hold(t, x_t, self.held[t.name]),
             c.name: move_along_axis(t, x_t, c, x_c, g, speed),
         }
 
