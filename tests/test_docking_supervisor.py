@@ -8,7 +8,7 @@ import pytest
 from conftest import ROOT, cli_error
 
 from orchestrator.controllers.rendezvous import rendezvous_mpc, vehicle_specs
-from orchestrator.mpc.docking_study import Case, success_table
+from orchestrator.mpc.docking_study import Case, StartRanges, run_cosim_cases, success_table
 from orchestrator.mpc.final_approach import VELOCITY_RATE, track
 from orchestrator.mpc.ports import CaptureCheck, CaptureEnvelope, port_geometry
 from orchestrator.mpc.supervisor import DockingSupervisor
@@ -246,3 +246,16 @@ def test_success_table_counts_docks_blind_starts_and_aborts():
         row
         == "| 3 | 7 | 2 (67 %, within 60 s) | 10.0 / 15.0 / 19.0 / 20.0 | 1 of 1 | 1 | 2.0 / 9.0 |"
     )
+
+
+@pytest.mark.slow
+def test_cosimulation_study_runs_the_planar_studys_starts(fmu_dir, tmp_path):
+    """One co-simulated case of the docking study: its start is the planar study's first draw
+    (north, east, yaw uniform in -7..-2 m, -3..3 m, -60..60 deg from NumPy's default generator,
+    seed 1) and it docks."""
+    cases = run_cosim_cases(
+        DOCKING, "rendezvous", 1, 1, StartRanges(), tmp_path / "study", fmu_dir, lambda _: None
+    )
+    draw = np.random.default_rng(1).uniform([-7.0, -3.0, -60.0], [-2.0, 3.0, 60.0])
+    np.testing.assert_allclose(cases[0].start, draw, rtol=1e-12)
+    assert np.isfinite(cases[0].dock_time) and cases[0].dock_time < 60.0
