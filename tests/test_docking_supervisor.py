@@ -208,7 +208,6 @@ def test_bad_supervisor_settings_give_clear_errors(tmp_path, capsys, fmu_dir):
         assert expected in message and "bad.toml" in message
 
 
-@pytest.mark.slow
 def test_cosimulation_rejected_contact_is_retried_and_docked(fmu_dir, tmp_path):
     """The demo's follower starts 0.3 m from the leader's port closing at 1.5 m/s: the
     coupling rejects the contact (dock_rejected), the supervisor backs off and retries, and
