@@ -5,7 +5,7 @@ The target's port (first vehicle of the pair) defines the approach axis: a = R(p
 body frame. The chaser's port relative to the target's, e = h_c - h_t (north, east, m), splits
 into the axial distance e . a (positive in front of the target's port) and the lateral offset
 e . a_perp (a_perp = a turned 90 deg clockwise, towards east when a points north). The ports
-are aligned when the rendezvous headings agree (Nielsen 2018, eq. 8.12: h_i = h_j).
+are aligned when their rendezvous headings agree (the heading part of the consensus).
 
 A capture needs the ports within ``distance``, closing at most at ``speed`` and misaligned by
 at most ``angle``, the rule of the coupling's docking check with the vehicles' capture_distance,
