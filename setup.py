@@ -6,7 +6,8 @@ setup(
     ext_modules=[
         Extension(
             "orchestrator._kernel",
-            sources=["orchestrator/_kernel.c"],
+            sources=["orchestrator/_kernel.c", "orchestrator/_coupling.c"],
+            depends=["orchestrator/_coupling.h"],
             extra_compile_args=["-O2", "-std=c11"],
         )
     ]

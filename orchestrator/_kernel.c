@@ -11,9 +11,10 @@
  * classic RK4 with a fixed step, and the Dormand-Prince 5(4) pair with error control and its
  * 4th-order continuous extension (dense output), which keeps its step size and stage data
  * across recording points and is re-initialised (one extra evaluation) only where an input
- * jumps. An optional Python callable post-processes each evaluation in place (the constraint
- * coupling replaces accelerations), and every accepted step is reported to the FMUs
- * (completedIntegratorStep) and checked for non-finite states.
+ * jumps. An optional post-process replaces accelerations in each evaluation (the constraint
+ * coupling): the compiled ``Coupling`` of ``_coupling.c``, or any Python callable. Every
+ * accepted step is reported to the FMUs (completedIntegratorStep) and checked for non-finite
+ * states.
  *
  * Reference for the Dormand-Prince coefficients and the dense output: E. Hairer, S. P.
  * Norsett, G. Wanner, "Solving Ordinary Differential Equations I", 2nd ed., Springer, 1993,
@@ -25,6 +26,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "_coupling.h"
 
 typedef int (*set_time_fn)(void *, double);
 typedef int (*set_states_fn)(void *, const double *, size_t);
@@ -77,7 +80,7 @@ typedef struct {
     long long evaluations;
     long long steps;
     long long rejected;
-    /* buffers handed to the post-processing callable as NumPy arrays */
+    /* buffers handed to a Python post-process as NumPy arrays */
     PyObject *stage_array;
     PyObject *rate_array;
     double *stage;
@@ -192,7 +195,10 @@ static int stage_rate(Kernel *self, double t, const double *x, double *k, PyObje
     memcpy(self->stage, x, (size_t)self->n_states * sizeof(double));
     if (evaluate(self, t, self->stage, self->rate) < 0)
         return -1;
-    if (post != Py_None) {
+    if (coupling_compiled(post)) {
+        if (coupling_apply(post, self->stage, self->rate) < 0)
+            return -1;
+    } else if (post != Py_None) {
         PyObject *result =
             PyObject_CallFunctionObjArgs(post, self->stage_array, self->rate_array, NULL);
         if (result == NULL)
@@ -867,6 +873,10 @@ PyMODINIT_FUNC PyInit__kernel(void)
     PyObject *module = PyModule_Create(&kernel_module);
     if (module == NULL)
         return NULL;
+    if (coupling_add_type(module) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
     FMICallError = PyErr_NewException("orchestrator._kernel.FMICallError", NULL, NULL);
     DivergenceError = PyErr_NewException("orchestrator._kernel.DivergenceError", NULL, NULL);
     Py_INCREF(&KernelType);

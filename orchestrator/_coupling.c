@@ -1,0 +1,717 @@
+/*
+ * Compiled Udwadia-Kalaba coupling: the constrained accelerations of rigid bodies joined by
+ * welds (fixed joints are welds to the world) and revolute joints, inside the kernel's
+ * right-hand side.
+ *
+ * Python (``orchestrator/coupling/compiled.py``) stays the authority on the assembly: after
+ * every topology change it hands over a flat description -- each body's state indices of p
+ * (NED, m), q (scalar-first quaternion, body to NED) and nu (body frame, [v (m/s); w
+ * (rad/s)]), its inverse generalized mass M^-1 (6x6), each joint's kind, bodies (-1 the
+ * world) and constants in the body frames, in an order that keeps G's band narrow, and the
+ * Baumgarte gains -- or switches to the Python callable (``fallback``) for what is not
+ * compiled. The motors' accelerations M^-1 tau (6 per body) are an additive term that Python
+ * sets when the commands change.
+ *
+ * Per evaluation: the rows Phi_a nu_dot_a + Phi_b nu_dot_b = b of every joint and the
+ * residual c, exactly as ``orchestrator/coupling/joints.py`` derives them (point coincidence,
+ * relative angular velocity about all three axes for a weld, about the two perpendiculars of
+ * the hinge for a revolute joint); Baumgarte stabilisation b - alpha Phi nu - beta c; then
+ *     G lambda = b - Phi a_u,   G = Phi M^-1 Phi',   a_c = a_u + M^-1 Phi' lambda
+ * with G assembled body by body into LAPACK's upper band storage and solved by banded
+ * Cholesky (dpbtrf, dpbtrs; the function pointers SciPy exports from its LAPACK). Joints
+ * without closed loops give independent rows, so G is positive definite away from singular
+ * configurations.
+ */
+#include "_coupling.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef void (*pbtrf_fn)(char *, int *, int *, double *, int *, int *);
+typedef void (*pbtrs_fn)(char *, int *, int *, int *, double *, int *, double *, int *, int *);
+
+enum { KIND_WELD = 0, KIND_REVOLUTE = 1 };
+
+/* Constants of a joint, in this order: r_a (3), r_b (3), relative R_a' R_b at creation (3x3,
+ * row-major), axis (3, A's frame), its two perpendiculars (2x3), axis_b (3, B's frame). */
+enum { P_RA = 0, P_RB = 3, P_REL = 6, P_AXIS = 15, P_PERP = 18, P_AXIS_B = 24, N_PARAMS = 27 };
+
+/* An entry of G's assembly: the rows of a joint on one of its bodies (side 0: a, 1: b). */
+typedef struct {
+    Py_ssize_t joint;
+    int side;
+} Entry;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *fallback; /* Python callable (x, dx) for what is not compiled */
+    int compiled;
+    pbtrf_fn pbtrf;
+    pbtrs_fn pbtrs;
+    PyObject *error; /* numpy.linalg.LinAlgError */
+    /* bodies */
+    Py_ssize_t n_bodies;
+    Py_ssize_t *index; /* per body: 3 of p, 4 of q, 6 of nu */
+    Py_ssize_t largest_index;
+    double *inverse;   /* per body: M^-1, 6x6 row-major */
+    double *motor;     /* per body: 6 accelerations of the motors */
+    /* joints, in band order */
+    Py_ssize_t n_joints;
+    int *kind;
+    Py_ssize_t *body; /* per joint: a, b (-1: the world) */
+    double *params;   /* per joint: N_PARAMS */
+    Py_ssize_t *start; /* per joint: first row; n_joints + 1 entries */
+    Py_ssize_t *entry_start; /* per body: first entry; n_bodies + 1 entries */
+    Entry *entries;
+    int m;  /* rows */
+    int kd; /* half band width of G */
+    double alpha, beta;
+    /* work */
+    double *frames; /* per body and the world (last): p (3), R (9), nu (6), a (6) */
+    double *phi;    /* per row: 6 on body a, 6 on body b */
+    double *weighted; /* per row: phi M^-1 on a and on b */
+    double *rhs;
+    double *band;
+} Coupling;
+
+enum { F_P = 0, F_R = 3, F_NU = 12, F_A = 18, F_SIZE = 24 };
+
+/* ---------------------------------------------------------------------------------------- */
+/* small vector algebra (3-vectors, 3x3 row-major)                                          */
+
+static void cross3(const double *a, const double *b, double *out)
+{
+    double x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2],
+           z = a[0] * b[1] - a[1] * b[0];
+    out[0] = x;
+    out[1] = y;
+    out[2] = z;
+}
+
+static void apply3(const double *R, const double *v, double *out) /* R v */
+{
+    for (int i = 0; i < 3; i++)
+        out[i] = R[3 * i] * v[0] + R[3 * i + 1] * v[1] + R[3 * i + 2] * v[2];
+}
+
+static void apply3t(const double *R, const double *v, double *out) /* R' v */
+{
+    for (int i = 0; i < 3; i++)
+        out[i] = R[i] * v[0] + R[3 + i] * v[1] + R[6 + i] * v[2];
+}
+
+static void multiply3(const double *A, const double *B, double *out) /* A B */
+{
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++)
+            out[3 * i + k] = A[3 * i] * B[k] + A[3 * i + 1] * B[3 + k] + A[3 * i + 2] * B[6 + k];
+}
+
+static void skew3(const double *a, double *S) /* S a: S(a) b = a x b */
+{
+    S[0] = 0.0, S[1] = -a[2], S[2] = a[1];
+    S[3] = a[2], S[4] = 0.0, S[5] = -a[0];
+    S[6] = -a[1], S[7] = a[0], S[8] = 0.0;
+}
+
+/* Rotation body to NED of the quaternion q = [eta, eps1, eps2, eps3] (kinematics.py). */
+static void rotation_matrix(const double *q, double *R)
+{
+    double eta = q[0], e1 = q[1], e2 = q[2], e3 = q[3];
+    R[0] = 1 - 2 * (e2 * e2 + e3 * e3);
+    R[1] = 2 * (e1 * e2 - e3 * eta);
+    R[2] = 2 * (e1 * e3 + e2 * eta);
+    R[3] = 2 * (e1 * e2 + e3 * eta);
+    R[4] = 1 - 2 * (e1 * e1 + e3 * e3);
+    R[5] = 2 * (e2 * e3 - e1 * eta);
+    R[6] = 2 * (e1 * e3 - e2 * eta);
+    R[7] = 2 * (e2 * e3 + e1 * eta);
+    R[8] = 1 - 2 * (e1 * e1 + e2 * e2);
+}
+
+/* Rotation vector (axis times angle, rad) of R, as ``joints.rotation_vector``: below 8 deg
+ * the series of angle/sin(angle) in sin^2, else through the unit quaternion (the largest of
+ * its components found first, as SciPy's Rotation.from_matrix and as_rotvec do). */
+static void rotation_vector(const double *R, double *out)
+{
+    double cosine = (R[0] + R[4] + R[8] - 1.0) / 2.0;
+    double axis[3] = {R[7] - R[5], R[2] - R[6], R[3] - R[1]};
+    if (cosine > 0.99) {
+        double s = 1.0 - cosine * cosine;
+        double series = 1.0 + s / 6.0 + 3.0 * s * s / 40.0 + 5.0 * s * s * s / 112.0;
+        for (int i = 0; i < 3; i++)
+            out[i] = 0.5 * axis[i] * series;
+        return;
+    }
+    double trace = R[0] + R[4] + R[8], decision[4] = {R[0], R[4], R[8], trace}, q[4];
+    int choice = 0;
+    for (int i = 1; i < 4; i++)
+        if (decision[i] > decision[choice])
+            choice = i;
+    if (choice != 3) {
+        int i = choice, j = (i + 1) % 3, k = (j + 1) % 3;
+        q[i] = 1 - trace + 2 * R[4 * i];
+        q[j] = R[3 * j + i] + R[3 * i + j];
+        q[k] = R[3 * k + i] + R[3 * i + k];
+        q[3] = R[3 * k + j] - R[3 * j + k];
+    } else {
+        q[0] = axis[0], q[1] = axis[1], q[2] = axis[2], q[3] = 1 + trace;
+    }
+    double norm = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int i = 0; i < 4; i++)
+        q[i] /= norm;
+    if (q[3] < 0)
+        for (int i = 0; i < 4; i++)
+            q[i] = -q[i];
+    double angle = 2 * atan2(sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]), q[3]);
+    double a2 = angle * angle;
+    double scale = angle <= 1e-3 ? 2 + a2 / 12 + 7 * a2 * a2 / 2880 : angle / sin(angle / 2);
+    for (int i = 0; i < 3; i++)
+        out[i] = scale * q[i];
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* rows of the joints                                                                       */
+
+/* Point coincidence of r_a (in A) and r_b (in B): 3 rows in NED. */
+static void point_rows(const double *a, const double *b, const double *par, double *phi,
+                       double *bias, double *c)
+{
+    const double *Ra = a + F_R, *Rb = b + F_R, *ra = par + P_RA, *rb = par + P_RB;
+    double S[9], RS[9], t[3], u[3];
+    skew3(ra, S);
+    multiply3(Ra, S, RS);
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++) {
+            phi[12 * i + k] = Ra[3 * i + k];
+            phi[12 * i + 3 + k] = -RS[3 * i + k];
+        }
+    skew3(rb, S);
+    multiply3(Rb, S, RS);
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++) {
+            phi[12 * i + 6 + k] = -Rb[3 * i + k];
+            phi[12 * i + 9 + k] = RS[3 * i + k];
+        }
+    /* b = -R_a w_a x (v_a + w_a x r_a) + R_b w_b x (v_b + w_b x r_b) */
+    double ta[3], tb[3];
+    cross3(a + F_NU + 3, ra, t);
+    for (int i = 0; i < 3; i++)
+        t[i] += a[F_NU + i];
+    cross3(a + F_NU + 3, t, u);
+    apply3(Ra, u, ta);
+    cross3(b + F_NU + 3, rb, t);
+    for (int i = 0; i < 3; i++)
+        t[i] += b[F_NU + i];
+    cross3(b + F_NU + 3, t, u);
+    apply3(Rb, u, tb);
+    double pa[3], pb[3];
+    apply3(Ra, ra, pa);
+    apply3(Rb, rb, pb);
+    for (int i = 0; i < 3; i++) {
+        bias[i] = -ta[i] + tb[i];
+        c[i] = a[F_P + i] + pa[i] - b[F_P + i] - pb[i];
+    }
+}
+
+/* No relative angular velocity along the k unit vectors E (A's frame; NULL: all three axes);
+ * ``relative`` = R_a' R_b. Residuals c are the caller's. */
+static void angular_rows(const double *a, const double *b, const double *E, int k,
+                         const double *relative, double *phi, double *bias)
+{
+    double turned[3], spin[3];
+    apply3(relative, b + F_NU + 3, turned);
+    cross3(a + F_NU + 3, turned, spin);
+    for (int r = 0; r < k; r++) {
+        double *row = phi + 12 * r;
+        memset(row, 0, 12 * sizeof(double));
+        if (E == NULL) {
+            row[3 + r] = 1.0;
+            for (int j = 0; j < 3; j++)
+                row[9 + j] = -relative[3 * r + j];
+            bias[r] = -spin[r];
+        } else {
+            const double *e = E + 3 * r;
+            for (int j = 0; j < 3; j++) {
+                row[3 + j] = e[j];
+                row[9 + j] = -(e[0] * relative[j] + e[1] * relative[3 + j] +
+                               e[2] * relative[6 + j]);
+            }
+            bias[r] = e[0] * -spin[0] + e[1] * -spin[1] + e[2] * -spin[2];
+        }
+    }
+}
+
+/* Rows of joint j: phi (n x 12), b and c (n). */
+static void joint_rows(const Coupling *self, Py_ssize_t j, double *phi, double *bias,
+                       double *c)
+{
+    const double *a = self->frames + F_SIZE * self->body[2 * j];
+    Py_ssize_t ib = self->body[2 * j + 1];
+    const double *b = self->frames + F_SIZE * (ib < 0 ? self->n_bodies : ib);
+    const double *par = self->params + N_PARAMS * j;
+    double relative[9], RaT[9];
+    point_rows(a, b, par, phi, bias, c);
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++)
+            RaT[3 * i + k] = a[F_R + 3 * k + i];
+    multiply3(RaT, b + F_R, relative);
+    if (self->kind[j] == KIND_WELD) {
+        double turned[9], rel0T[9];
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 3; k++)
+                rel0T[3 * i + k] = par[P_REL + 3 * k + i];
+        multiply3(relative, rel0T, turned);
+        rotation_vector(turned, c + 3);
+        for (int i = 3; i < 6; i++)
+            c[i] = -c[i];
+        angular_rows(a, b, NULL, 3, relative, phi + 36, bias + 3);
+    } else {
+        double axis_b[3], misalignment[3];
+        apply3(relative, par + P_AXIS_B, axis_b);
+        cross3(par + P_AXIS, axis_b, misalignment);
+        for (int r = 0; r < 2; r++) {
+            const double *e = par + P_PERP + 3 * r;
+            c[3 + r] = -(e[0] * misalignment[0] + e[1] * misalignment[1] +
+                         e[2] * misalignment[2]);
+        }
+        angular_rows(a, b, par + P_PERP, 2, relative, phi + 36, bias + 3);
+    }
+    if (ib < 0) /* the world has no columns */
+        for (int r = 0; r < self->start[j + 1] - self->start[j]; r++)
+            memset(phi + 12 * r + 6, 0, 6 * sizeof(double));
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* the solve                                                                                */
+
+static double dot6(const double *u, const double *v)
+{
+    return u[0] * v[0] + u[1] * v[1] + u[2] * v[2] + u[3] * v[3] + u[4] * v[4] + u[5] * v[5];
+}
+
+static void load_frames(Coupling *self, const double *x, const double *dx)
+{
+    for (Py_ssize_t k = 0; k < self->n_bodies; k++) {
+        const Py_ssize_t *index = self->index + 13 * k;
+        double *f = self->frames + F_SIZE * k, q[4];
+        for (int i = 0; i < 3; i++)
+            f[F_P + i] = x[index[i]];
+        for (int i = 0; i < 4; i++)
+            q[i] = x[index[3 + i]];
+        rotation_matrix(q, f + F_R);
+        for (int i = 0; i < 6; i++) {
+            f[F_NU + i] = x[index[7 + i]];
+            f[F_A + i] = dx[index[7 + i]] + self->motor[6 * k + i];
+        }
+    }
+}
+
+int coupling_apply(PyObject *post, const double *x, double *dx)
+{
+    Coupling *self = (Coupling *)post;
+    if (self->n_joints == 0)
+        return 0;
+    load_frames(self, x, dx);
+    int m = self->m, kd = self->kd, ldab = kd + 1;
+    double *phi = self->phi, *W = self->weighted, *rhs = self->rhs;
+    for (Py_ssize_t j = 0; j < self->n_joints; j++) {
+        Py_ssize_t r0 = self->start[j], n = self->start[j + 1] - r0;
+        double bias[6], c[6];
+        joint_rows(self, j, phi + 12 * r0, bias, c);
+        Py_ssize_t body[2] = {self->body[2 * j], self->body[2 * j + 1]};
+        for (Py_ssize_t r = 0; r < n; r++) {
+            double *row = phi + 12 * (r0 + r), *w = W + 12 * (r0 + r);
+            double b = bias[r], rate = 0.0, pushed = 0.0;
+            for (int side = 0; side < 2; side++) {
+                if (body[side] < 0) {
+                    memset(w + 6 * side, 0, 6 * sizeof(double));
+                    continue;
+                }
+                const double *f = self->frames + F_SIZE * body[side];
+                const double *inverse = self->inverse + 36 * body[side];
+                rate += dot6(row + 6 * side, f + F_NU);
+                pushed += dot6(row + 6 * side, f + F_A);
+                for (int i = 0; i < 6; i++) { /* phi M^-1 (M^-1 symmetric) */
+                    double s = 0.0;
+                    for (int l = 0; l < 6; l++)
+                        s += row[6 * side + l] * inverse[6 * l + i];
+                    w[6 * side + i] = s;
+                }
+            }
+            if (self->alpha != 0.0 || self->beta != 0.0)
+                b = b - self->alpha * rate - self->beta * c[r];
+            rhs[r0 + r] = b - pushed;
+        }
+    }
+    /* G = sum over bodies of the entries' (phi M^-1) phi', upper band storage */
+    memset(self->band, 0, (size_t)ldab * (size_t)m * sizeof(double));
+    for (Py_ssize_t k = 0; k < self->n_bodies; k++) {
+        for (Py_ssize_t e = self->entry_start[k]; e < self->entry_start[k + 1]; e++) {
+            Entry first = self->entries[e];
+            for (Py_ssize_t g = e; g < self->entry_start[k + 1]; g++) {
+                Entry second = self->entries[g];
+                Entry lo = first.joint <= second.joint ? first : second;
+                Entry hi = first.joint <= second.joint ? second : first;
+                for (Py_ssize_t i = self->start[lo.joint]; i < self->start[lo.joint + 1]; i++)
+                    for (Py_ssize_t l = self->start[hi.joint]; l < self->start[hi.joint + 1];
+                         l++) {
+                        if (i > l)
+                            continue;
+                        self->band[(kd + i - l) + ldab * l] +=
+                            dot6(W + 12 * i + 6 * lo.side, phi + 12 * l + 6 * hi.side);
+                    }
+            }
+        }
+    }
+    int info = 0, one = 1;
+    char upper = 'U';
+    self->pbtrf(&upper, &m, &kd, self->band, &ldab, &info);
+    if (info > 0) {
+        PyErr_Format(self->error,
+                     "constraint rows became dependent (leading minor %d of Phi M^-1 Phi' is "
+                     "not positive definite): a joint at a singular configuration",
+                     info);
+        return -1;
+    }
+    self->pbtrs(&upper, &m, &kd, &one, self->band, &ldab, rhs, &m, &info);
+    /* a_c = a_u + M^-1 Phi' lambda */
+    for (Py_ssize_t j = 0; j < self->n_joints; j++)
+        for (Py_ssize_t r = self->start[j]; r < self->start[j + 1]; r++)
+            for (int side = 0; side < 2; side++) {
+                Py_ssize_t k = self->body[2 * j + side];
+                if (k < 0)
+                    continue;
+                double *a = self->frames + F_SIZE * k + F_A;
+                for (int i = 0; i < 6; i++)
+                    a[i] += W[12 * r + 6 * side + i] * rhs[r];
+            }
+    for (Py_ssize_t k = 0; k < self->n_bodies; k++)
+        for (int i = 0; i < 6; i++)
+            dx[self->index[13 * k + 7 + i]] = self->frames[F_SIZE * k + F_A + i];
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* the Python type                                                                          */
+
+static void Coupling_clear_joints(Coupling *self)
+{
+    PyMem_Free(self->kind);
+    PyMem_Free(self->body);
+    PyMem_Free(self->params);
+    PyMem_Free(self->start);
+    PyMem_Free(self->entry_start);
+    PyMem_Free(self->entries);
+    PyMem_Free(self->phi);
+    PyMem_Free(self->weighted);
+    PyMem_Free(self->rhs);
+    PyMem_Free(self->band);
+    self->kind = NULL, self->body = NULL, self->params = NULL, self->start = NULL;
+    self->entry_start = NULL, self->entries = NULL, self->phi = NULL, self->weighted = NULL;
+    self->rhs = NULL, self->band = NULL;
+    self->n_joints = 0;
+    self->compiled = 0;
+}
+
+static void Coupling_dealloc(Coupling *self)
+{
+    Coupling_clear_joints(self);
+    PyMem_Free(self->index);
+    PyMem_Free(self->inverse);
+    PyMem_Free(self->motor);
+    PyMem_Free(self->frames);
+    Py_XDECREF(self->fallback);
+    Py_XDECREF(self->error);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Copy of a contiguous buffer of n float64 ("d") or int64 ("q") items into ``out`` (allocated
+ * here; the caller frees it). */
+static int copy_buffer(PyObject *array, Py_ssize_t n, const char *format, size_t size,
+                       void **out, const char *what)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(array, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    int integer = format[0] == 'q' && view.format != NULL &&
+                  (strcmp(view.format, "q") == 0 || strcmp(view.format, "l") == 0);
+    int ok = view.itemsize == (Py_ssize_t)size && view.len == n * (Py_ssize_t)size &&
+             view.format != NULL && (integer || strcmp(view.format, format) == 0);
+    *out = ok ? PyMem_Calloc((size_t)(n ? n : 1), size) : NULL;
+    if (ok && *out != NULL)
+        memcpy(*out, view.buf, (size_t)n * size);
+    PyBuffer_Release(&view);
+    if (!ok) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd contiguous values of type '%s'", what,
+                     n, format);
+        return -1;
+    }
+    if (*out == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void *lapack_function(PyObject *capsule, const char *what)
+{
+    if (!PyCapsule_CheckExact(capsule)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected SciPy's LAPACK capsule", what);
+        return NULL;
+    }
+    return PyCapsule_GetPointer(capsule, PyCapsule_GetName(capsule));
+}
+
+static int Coupling_init(Coupling *self, PyObject *args, PyObject *kwds)
+{
+    static char *keywords[] = {"fallback", "dpbtrf", "dpbtrs", "index", "inverse", NULL};
+    PyObject *fallback, *pbtrf, *pbtrs, *index, *inverse;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOO", keywords, &fallback, &pbtrf, &pbtrs,
+                                     &index, &inverse))
+        return -1;
+    if (!PyCallable_Check(fallback)) {
+        PyErr_SetString(PyExc_TypeError, "fallback: expected a callable (x, dx)");
+        return -1;
+    }
+    self->pbtrf = (pbtrf_fn)lapack_function(pbtrf, "dpbtrf");
+    self->pbtrs = (pbtrs_fn)lapack_function(pbtrs, "dpbtrs");
+    if (self->pbtrf == NULL || self->pbtrs == NULL)
+        return -1;
+    Py_ssize_t length = PyObject_Length(index);
+    if (length < 0)
+        return -1;
+    if (length % 13) {
+        PyErr_SetString(PyExc_ValueError, "index: expected 13 state indices per body");
+        return -1;
+    }
+    self->n_bodies = length / 13;
+    if (copy_buffer(index, length, "q", sizeof(Py_ssize_t), (void **)&self->index, "index") <
+            0 ||
+        copy_buffer(inverse, 36 * self->n_bodies, "d", sizeof(double), (void **)&self->inverse,
+                    "inverse") < 0)
+        return -1;
+    self->largest_index = -1;
+    for (Py_ssize_t i = 0; i < length; i++) {
+        if (self->index[i] < 0) {
+            PyErr_SetString(PyExc_ValueError, "index: negative state index");
+            return -1;
+        }
+        if (self->index[i] > self->largest_index)
+            self->largest_index = self->index[i];
+    }
+    self->motor = PyMem_Calloc((size_t)(6 * self->n_bodies + 1), sizeof(double));
+    self->frames = PyMem_Calloc((size_t)(F_SIZE * (self->n_bodies + 1)), sizeof(double));
+    if (self->motor == NULL || self->frames == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    double *world = self->frames + F_SIZE * self->n_bodies; /* at rest at the origin */
+    world[F_R] = world[F_R + 4] = world[F_R + 8] = 1.0;
+    PyObject *linalg = PyImport_ImportModule("numpy.linalg");
+    if (linalg == NULL)
+        return -1;
+    self->error = PyObject_GetAttrString(linalg, "LinAlgError");
+    Py_DECREF(linalg);
+    if (self->error == NULL)
+        return -1;
+    Py_INCREF(fallback);
+    Py_XSETREF(self->fallback, fallback);
+    return 0;
+}
+
+static PyObject *Coupling_set_joints(Coupling *self, PyObject *args)
+{
+    PyObject *kinds, *bodies, *params;
+    double alpha, beta;
+    if (!PyArg_ParseTuple(args, "OOOdd", &kinds, &bodies, &params, &alpha, &beta))
+        return NULL;
+    Coupling_clear_joints(self);
+    Py_ssize_t n = PyObject_Length(kinds);
+    if (n < 0)
+        return NULL;
+    Py_ssize_t *kind = NULL;
+    if (copy_buffer(kinds, n, "q", sizeof(Py_ssize_t), (void **)&kind, "kinds") < 0 ||
+        copy_buffer(bodies, 2 * n, "q", sizeof(Py_ssize_t), (void **)&self->body, "bodies") <
+            0 ||
+        copy_buffer(params, N_PARAMS * n, "d", sizeof(double), (void **)&self->params,
+                    "parameters") < 0) {
+        PyMem_Free(kind);
+        Coupling_clear_joints(self);
+        return NULL;
+    }
+    self->kind = PyMem_Calloc((size_t)(n ? n : 1), sizeof(int));
+    self->start = PyMem_Calloc((size_t)(n + 1), sizeof(Py_ssize_t));
+    self->entry_start = PyMem_Calloc((size_t)(self->n_bodies + 2), sizeof(Py_ssize_t));
+    self->entries = PyMem_Calloc((size_t)(2 * n + 1), sizeof(Entry));
+    int bad = self->kind == NULL || self->start == NULL || self->entry_start == NULL ||
+              self->entries == NULL;
+    for (Py_ssize_t j = 0; !bad && j < n; j++) {
+        Py_ssize_t a = self->body[2 * j], b = self->body[2 * j + 1];
+        if ((kind[j] != KIND_WELD && kind[j] != KIND_REVOLUTE) || a < 0 ||
+            a >= self->n_bodies || b < -1 || b >= self->n_bodies || a == b) {
+            PyErr_Format(PyExc_ValueError, "joint %zd: unknown kind or bodies", j);
+            bad = 1;
+            break;
+        }
+        self->kind[j] = (int)kind[j];
+        self->start[j + 1] = self->start[j] + (kind[j] == KIND_WELD ? 6 : 5);
+        self->entry_start[a + 1]++;
+        if (b >= 0)
+            self->entry_start[b + 1]++;
+    }
+    PyMem_Free(kind);
+    if (bad) {
+        if (!PyErr_Occurred())
+            PyErr_NoMemory();
+        Coupling_clear_joints(self);
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < self->n_bodies; k++)
+        self->entry_start[k + 1] += self->entry_start[k];
+    Py_ssize_t *fill = PyMem_Calloc((size_t)(self->n_bodies + 1), sizeof(Py_ssize_t));
+    if (fill == NULL) {
+        Coupling_clear_joints(self);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t j = 0; j < n; j++)
+        for (int side = 0; side < 2; side++) {
+            Py_ssize_t k = self->body[2 * j + side];
+            if (k >= 0)
+                self->entries[self->entry_start[k] + fill[k]++] = (Entry){j, side};
+        }
+    PyMem_Free(fill);
+    /* half band width: the farthest pair of rows that share a body */
+    Py_ssize_t kd = 0;
+    for (Py_ssize_t j = 0; j < n; j++)
+        kd = Py_MAX(kd, self->start[j + 1] - 1 - self->start[j]);
+    for (Py_ssize_t k = 0; k < self->n_bodies; k++)
+        for (Py_ssize_t e = self->entry_start[k]; e < self->entry_start[k + 1]; e++)
+            for (Py_ssize_t g = e + 1; g < self->entry_start[k + 1]; g++) {
+                Py_ssize_t lo = Py_MIN(self->entries[e].joint, self->entries[g].joint);
+                Py_ssize_t hi = Py_MAX(self->entries[e].joint, self->entries[g].joint);
+                kd = Py_MAX(kd, self->start[hi + 1] - 1 - self->start[lo]);
+            }
+    self->n_joints = n;
+    self->m = (int)self->start[n];
+    self->kd = (int)kd;
+    self->alpha = alpha;
+    self->beta = beta;
+    size_t m = (size_t)(self->m ? self->m : 1);
+    self->phi = PyMem_Calloc(12 * m, sizeof(double));
+    self->weighted = PyMem_Calloc(12 * m, sizeof(double));
+    self->rhs = PyMem_Calloc(m, sizeof(double));
+    self->band = PyMem_Calloc((size_t)(kd + 1) * m, sizeof(double));
+    if (self->phi == NULL || self->weighted == NULL || self->rhs == NULL ||
+        self->band == NULL) {
+        Coupling_clear_joints(self);
+        return PyErr_NoMemory();
+    }
+    self->compiled = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Coupling_use_fallback(Coupling *self, PyObject *Py_UNUSED(ignored))
+{
+    Coupling_clear_joints(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Coupling_set_motor(Coupling *self, PyObject *accelerations)
+{
+    double *values = NULL;
+    if (copy_buffer(accelerations, 6 * self->n_bodies, "d", sizeof(double), (void **)&values,
+                    "motor accelerations") < 0)
+        return NULL;
+    memcpy(self->motor, values, (size_t)(6 * self->n_bodies) * sizeof(double));
+    PyMem_Free(values);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Coupling_call(Coupling *self, PyObject *args, PyObject *kwds)
+{
+    if (!self->compiled)
+        return PyObject_Call(self->fallback, args, kwds);
+    PyObject *x_array, *dx_array;
+    if (!PyArg_ParseTuple(args, "OO", &x_array, &dx_array))
+        return NULL;
+    Py_buffer x, dx;
+    if (PyObject_GetBuffer(x_array, &x, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(dx_array, &dx, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) <
+        0) {
+        PyBuffer_Release(&x);
+        return NULL;
+    }
+    Py_ssize_t need = (self->largest_index + 1) * (Py_ssize_t)sizeof(double);
+    int ok = x.format != NULL && dx.format != NULL && strcmp(x.format, "d") == 0 &&
+             strcmp(dx.format, "d") == 0 && x.len >= need && dx.len == x.len;
+    int status = -1;
+    if (!ok)
+        PyErr_SetString(PyExc_ValueError, "x, dx: expected contiguous float64 state vectors");
+    else
+        status = coupling_apply((PyObject *)self, x.buf, dx.buf);
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&dx);
+    if (status < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Coupling_get_compiled(Coupling *self, void *Py_UNUSED(closure))
+{
+    return PyBool_FromLong(self->compiled);
+}
+
+static PyMethodDef Coupling_methods[] = {
+    {"set_joints", (PyCFunction)Coupling_set_joints, METH_VARARGS,
+     "set_joints(kinds, bodies, parameters, alpha, beta): evaluate these joints in C from now "
+     "on, their rows in this order (G's band follows it); kinds (J,) int64 (0 weld, 1 "
+     "revolute), bodies (J, 2) int64 (-1 the world), parameters (J, 27) float64 (r_a, r_b, "
+     "relative, axis, perpendiculars, axis_b), Baumgarte gains alpha (1/s), beta (1/s^2)"},
+    {"use_fallback", (PyCFunction)Coupling_use_fallback, METH_NOARGS,
+     "use_fallback(): call the Python fallback in every evaluation from now on"},
+    {"set_motor", (PyCFunction)Coupling_set_motor, METH_O,
+     "set_motor(accelerations): the motors' M^-1 tau (N, 6) float64, added to the bodies' "
+     "unconstrained accelerations until set again"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Coupling_getset[] = {
+    {"compiled", (getter)Coupling_get_compiled, NULL,
+     "Whether the joints are evaluated in C (else by the fallback)", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject CouplingType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "orchestrator._kernel.Coupling",
+    .tp_doc = PyDoc_STR("Coupling(fallback, dpbtrf, dpbtrs, index, inverse): the constrained "
+                        "accelerations of rigid bodies, called as coupling(x, dx) (dx "
+                        "replaced in place); index (N, 13) int64 state indices of p, q, nu "
+                        "per body, inverse (N, 6, 6) float64 M^-1"),
+    .tp_basicsize = sizeof(Coupling),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Coupling_init,
+    .tp_dealloc = (destructor)Coupling_dealloc,
+    .tp_call = (ternaryfunc)Coupling_call,
+    .tp_methods = Coupling_methods,
+    .tp_getset = Coupling_getset,
+};
+
+int coupling_compiled(PyObject *post)
+{
+    return PyObject_TypeCheck(post, &CouplingType) && ((Coupling *)post)->compiled;
+}
+
+int coupling_add_type(PyObject *module)
+{
+    if (PyType_Ready(&CouplingType) < 0)
+        return -1;
+    Py_INCREF(&CouplingType);
+    if (PyModule_AddObject(module, "Coupling", (PyObject *)&CouplingType) < 0) {
+        Py_DECREF(&CouplingType);
+        return -1;
+    }
+    return 0;
+}

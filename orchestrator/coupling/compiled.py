@@ -1,0 +1,124 @@
+"""The Udwadia-Kalaba accelerations of an assembly, evaluated inside the compiled kernel.
+
+The kernel's ``Coupling`` (``orchestrator/_coupling.c``) replaces the bodies' der(nu) in
+every right-hand side with no Python per evaluation, for the joint kinds it knows: welds
+(fixed joints are welds to the world) and revolute joints, joined without closed loops, with
+the Baumgarte stabilisation of ``Assembly.constrained``. The :class:`Assembly` stays the
+authority: after every topology change :meth:`CompiledCoupling.describe` hands the kernel the
+joints' kinds, bodies and constants (body frames) in an order that keeps G = Phi M^-1 Phi'
+narrowly banded, or makes it call the Python fallback where something is not compiled
+(other joint kinds, closed loops with redundant rows, the "svd" solver). The motors'
+accelerations M^-1 tau, constant between commands, are an additive term set with
+:meth:`CompiledCoupling.set_motor`. The banded Cholesky solve is LAPACK's (dpbtrf/dpbtrs),
+reached through the function pointers SciPy exports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from scipy.linalg.cython_lapack import __pyx_capi__ as lapack
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import reverse_cuthill_mckee
+
+from orchestrator import _kernel
+from orchestrator.coupling.assembly import Assembly
+from orchestrator.coupling.joint_space import spanning_forest
+from orchestrator.coupling.joints import Joint, Revolute, Weld
+
+# Kernel codes of the compiled joint kinds (exact classes: subclasses add rows of their own).
+KINDS: dict[type[Joint], int] = {Weld: 0, Revolute: 1}
+N_PARAMETERS = 27
+
+
+def parameters(joint: Joint) -> np.ndarray:
+    """The constants the kernel reads of one joint (27): r_a, r_b (m, own body frames), the
+    relative rotation R_a' R_b at creation (row-major), and for a revolute joint its axis (A's
+    frame), the axis' two perpendiculars and the axis in B's frame (zeros for a weld)."""
+    out = np.zeros(N_PARAMETERS)
+    out[:3], out[3:6], out[6:15] = joint.r_a, joint.r_b, np.ravel(joint.relative)
+    if isinstance(joint, Revolute):
+        out[15:18], out[18:24], out[24:27] = joint.axis, np.ravel(joint.perpendicular), joint.axis_b
+    return out
+
+
+def band_order(body_a: np.ndarray, body_b: np.ndarray) -> np.ndarray:
+    """An order of the joints (bodies a, b; -1 the world) in which joints sharing a body are
+    close: reverse Cuthill-McKee on the graph of joints joined by their bodies."""
+    n = len(body_a)
+    ends = np.stack([body_a, body_b], axis=1)
+    first, second = np.nonzero(
+        ((ends[:, None, :, None] == ends[None, :, None, :]) & (ends[:, None, :, None] >= 0)).any(
+            axis=(2, 3)
+        )
+    )
+    graph = csr_matrix((np.ones(len(first)), (first, second)), shape=(n, n))
+    return reverse_cuthill_mckee(graph, symmetric_mode=True)
+
+
+class CompiledCoupling:
+    """The kernel's compiled coupling of an assembly whose bodies' p, q, nu sit at
+    ``index`` (N, 13: 3 of p, 4 of q, 6 of nu) in the state vector; ``fallback(x, dx)`` is
+    the Python coupling used for what is not compiled; ``baumgarte`` = (alpha (1/s),
+    beta (1/s^2)). Pass :attr:`kernel` to the integrators as their post-process."""
+
+    def __init__(
+        self,
+        assembly: Assembly,
+        index: np.ndarray,
+        fallback: Callable[[np.ndarray, np.ndarray], None],
+        baumgarte: tuple[float, float],
+    ) -> None:
+        self.assembly = assembly
+        self.baumgarte = (float(baumgarte[0]), float(baumgarte[1]))
+        self.kernel = _kernel.Coupling(
+            fallback,
+            lapack["dpbtrf"],
+            lapack["dpbtrs"],
+            np.ascontiguousarray(index, dtype=np.int64).ravel(),
+            np.ascontiguousarray(assembly.inverse_blocks, dtype=float).ravel(),
+        )
+        self.describe()
+
+    def compilable(self) -> bool:
+        """Whether the kernel can evaluate the present joints: known kinds, no closed loop
+        (every joint in the spanning forest), the joint-space solve."""
+        joints = self.assembly.joints
+        if self.assembly.solver == "svd" or any(type(j) not in KINDS for j in joints):
+            return False
+        body_a, body_b = self._bodies()
+        return bool(np.all(spanning_forest(body_a, body_b, len(self.assembly.bodies))))
+
+    def describe(self) -> None:
+        """Hand the kernel the present joints (after a topology change), or the fallback."""
+        if not self.compilable():
+            self.kernel.use_fallback()
+            return
+        joints = self.assembly.joints
+        body_a, body_b = self._bodies()
+        order = band_order(body_a, body_b) if joints else np.zeros(0, dtype=int)
+        self.kernel.set_joints(
+            np.array([KINDS[type(joints[k])] for k in order], dtype=np.int64),
+            np.ascontiguousarray(np.stack([body_a[order], body_b[order]], axis=1)).ravel(),
+            np.array([parameters(joints[k]) for k in order]).reshape(-1),
+            *self.baumgarte,
+        )
+
+    def set_motor(self, accelerations: np.ndarray) -> None:
+        """The motors' M^-1 tau (6 per body, body frames), added to the bodies' unconstrained
+        accelerations in every evaluation until set again."""
+        self.kernel.set_motor(np.ascontiguousarray(accelerations, dtype=float))
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the kernel evaluates the joints itself (else it calls the fallback)."""
+        return self.kernel.compiled
+
+    def _bodies(self) -> tuple[np.ndarray, np.ndarray]:
+        index = self.assembly.index
+        body_a = np.array([index[j.a] for j in self.assembly.joints], dtype=np.int64)
+        body_b = np.array(
+            [-1 if j.b is None else index[j.b] for j in self.assembly.joints], dtype=np.int64
+        )
+        return body_a, body_b
