@@ -3,7 +3,8 @@
 Chains of N GenericVehicles (N = 1 ... 64) welded end to end, 0.5 m apart along y, and a
 grid of R x R GenericVehicles welded to their neighbours in x and y (closed loops), all
 integrated by RK4 with a 0.01 s step. For each system: the cost of the coupling in one
-right-hand side (``ConstraintCoupling.apply``: joint rows, Phi M^-1 Phi', solve), the same for
+right-hand side (the integrators' post-process: joint rows, Phi M^-1 Phi', solve; compiled for
+welded chains, ``ConstraintCoupling.apply`` for the grid's closed loops), the same for
 the dense SVD form (``[coupling] solver = "svd"``) as the reference, and a whole run
 (start-up excluded: the cost of the same scenario stopped after its first output interval
 is subtracted): real-time factor and the coupling's share of the run. The exponent of the
@@ -132,7 +133,7 @@ def coupling_cost(path: Path, fmu_dir: Path, evaluations: int) -> tuple[float, f
 
         def apply() -> None:
             work[:] = dx
-            coupling.apply(x, work)
+            coupling.post_process()(x, work)
 
         fmus = _per_call(lambda: system.derivatives(0.0, x), evaluations)
         return _per_call(apply, evaluations), fmus

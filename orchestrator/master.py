@@ -178,7 +178,7 @@ class Master:
         """What the compiled integrators call after every evaluation: the coupling."""
         if self.coupling is None:
             return None
-        return self.coupling.apply
+        return self.coupling.post_process()
 
     # -- the run ---------------------------------------------------------------------------
 

@@ -8,7 +8,9 @@ Between macro steps it projects positions and velocities onto the constraint man
 makes topology changes: docking (plastic impact, then a weld at the captured relative pose)
 and undocking. Motors on revolute joints add their torque pairs to the unconstrained
 accelerations before the solve (``motors.py``); joints with ``at_b`` place their body b at
-the start (``placement.py``). Driven joints take their angles, rates and accelerations from
+the start (``placement.py``). The integrators' post-process is the kernel's compiled coupling
+(``compiled.py``), told of every topology change and motor command; it calls :meth:`apply`
+for what it does not compile. Driven joints take their angles, rates and accelerations from
 their actuator's states and state derivatives (``driven.py``).
 """
 
@@ -19,11 +21,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from orchestrator.coupling.assembly import Assembly
+from orchestrator.coupling.compiled import CompiledCoupling
 from orchestrator.coupling.driven import Drive, DrivenUniversal, actuator_indices
 from orchestrator.coupling.joints import JOINT_TYPES, WORLD, Frames, Joint, Pose, Revolute
 from orchestrator.coupling.motors import JointMotors, Motor
 from orchestrator.coupling.placement import check_rotation, placed_pose, quaternion
 from orchestrator.errors import ScenarioError
+from orchestrator.kernel import PostProcess
 from orchestrator.kinematics import cross
 from orchestrator.scenario import CouplingConfig, DockingConfig, JointConfig
 from orchestrator.system import System, expand
@@ -107,6 +111,12 @@ class ConstraintCoupling:
                 motors.append(Motor(joint, spec.motor.max_torque))
         self.motors = JointMotors(self.assembly, motors) if self.assembly else None
         self.forces: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self.compiled = None
+        if self.assembly is not None:
+            index = np.concatenate([self._p, self._q, self._nu], axis=1)
+            self.compiled = CompiledCoupling(
+                self.assembly, index, self.apply, tuple(config.baumgarte)
+            )
 
     # -- set-up -----------------------------------------------------------------------------
 
@@ -311,6 +321,7 @@ class ConstraintCoupling:
         """Hold new motor torque commands (N.m) by signal name ``<joint>.torque``."""
         if self.motors is not None:
             self.motors.set_commands(torques)
+            self.compiled.set_motor(self.motors.accelerations())
 
     def rigid_group(self, body: str) -> list[str]:
         """The bodies welded (directly or through others) to ``body``, itself first."""
@@ -320,6 +331,11 @@ class ConstraintCoupling:
         return [body]
 
     # -- right-hand side ----------------------------------------------------------------------
+
+    def post_process(self) -> PostProcess:
+        """What the compiled integrators run after every evaluation: the kernel's compiled
+        coupling (which calls :meth:`apply` for joints it does not compile)."""
+        return self.apply if self.compiled is None else self.compiled.kernel
 
     def apply(self, x: np.ndarray, dx: np.ndarray) -> None:
         """Replace the bodies' der(nu) in ``dx`` by the constrained accelerations."""
@@ -397,6 +413,7 @@ class ConstraintCoupling:
                 pair.name, pair.a.body, a, pair.b.body, b, pair.a.position
             )
             self.assembly.add(weld, poses)
+            self.compiled.describe()
             x = x.copy()
             x[self._nu] = self.assembly.impact(self.poses(x))
             pair.armed = False
@@ -419,6 +436,8 @@ class ConstraintCoupling:
         except ValueError as exc:
             raise ScenarioError(f"{self.system.source}: events: {exc}") from None
         self.motors.release(name)
+        self.compiled.describe()
+        self.compiled.set_motor(self.motors.accelerations())
         return "undock", f"{name}: {joint.a} - {joint.b or 'world'} released ({reason})"
 
     def _kinetic_energy(self, x: np.ndarray) -> float:
