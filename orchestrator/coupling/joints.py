@@ -366,12 +366,26 @@ class Revolute(Joint):
         misalignment = np.cross(self.axis, a.R.T @ b.R @ self.axis_b)
         return float(np.arcsin(min(1.0, np.linalg.norm(misalignment))))
 
+    @classmethod
+    def batch_motion(
+        cls, parameters: dict[str, np.ndarray], a: Frames, b: Frames
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Angles (rad, in (-pi, pi]) and rates (rad/s) of J revolute joints: B's rotation
+        relative to its reference attitude (``relative``: the pose at creation) about the
+        axis, and B's angular velocity relative to A along the axis."""
+        relative = relative_rotation(a, b)
+        turned = relative @ np.swapaxes(parameters["relative"], 1, 2)  # in A's frame
+        # e1, e2 = axis x e1: perpendicular to the axis
+        e1, e2 = parameters["perpendicular"][:, 0], parameters["perpendicular"][:, 1]
+        along = _apply(turned, e1)
+        angles = np.arctan2(np.einsum("ji,ji->j", e2, along), np.einsum("ji,ji->j", e1, along))
+        rates = np.einsum("ji,ji->j", parameters["axis"], _apply(relative, b.w) - a.w)
+        return angles, rates
+
     def angle(self, a: Pose, b: Pose) -> float:
-        """Joint angle (rad, in (-pi, pi]): rotation of B relative to its reference attitude
-        (``relative``: the pose at creation) about the axis."""
-        turned = a.R.T @ b.R @ self.relative.T  # that rotation, in A's frame
-        e1, e2 = self.perpendicular  # e1, e2 = axis x e1: perpendicular to the axis
-        return float(np.arctan2(e2 @ turned @ e1, e1 @ turned @ e1))
+        """Joint angle (rad, in (-pi, pi]), see :meth:`batch_motion`."""
+        angles, _ = self.batch_motion(self.parameters([self]), Frames.of([a]), Frames.of([b]))
+        return float(angles[0])
 
 
 @dataclass

@@ -20,12 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from orchestrator.coupling.assembly import Assembly
-from orchestrator.coupling.joints import WORLD, Pose, Revolute
-
-
-def joint_rate(joint: Revolute, a: Pose, b: Pose) -> float:
-    """Rate of the joint angle (rad/s): B's angular velocity relative to A along the hinge."""
-    return float(joint.axis @ (a.R.T @ (b.R @ b.w) - a.w))
+from orchestrator.coupling.joints import Frames, Pose, Revolute
 
 
 @dataclass
@@ -50,6 +45,8 @@ class JointMotors:
         self.motors = motors
         self._gains = self._accelerations_per_torque()
         self._accelerations = np.zeros(len(assembly.M))
+        # revolute joints measured last, their stacked parameters and bodies (-1 the world)
+        self._measured: tuple[list[Revolute], dict, np.ndarray, np.ndarray] | None = None
 
     def _accelerations_per_torque(self) -> np.ndarray:
         """M^-1 times each motor's generalized forces per N.m (one column per motor)."""
@@ -81,14 +78,27 @@ class JointMotors:
         """The motors' torque commands (N.m)."""
         return [f"{m.joint.name}.torque" for m in self.motors]
 
-    def measure(self, poses: list[Pose]) -> dict[str, float]:
+    def measure(self, poses: list[Pose] | Frames) -> dict[str, float]:
         """Angle (rad) and rate (rad/s) of every revolute joint at ``poses``."""
+        joints = self.revolute_joints()
+        if not joints:
+            return {}
+        if self._measured is None or self._measured[0] != joints:
+            index = self.assembly.index
+            bodies = [
+                [index[j.a] for j in joints],
+                [-1 if j.b is None else index[j.b] for j in joints],
+            ]
+            self._measured = (joints, Revolute.parameters(joints), *np.array(bodies))
+        _, parameters, body_a, body_b = self._measured
+        frames = Frames.of(poses).with_world()
+        angles, rates = Revolute.batch_motion(
+            parameters, frames.select(body_a), frames.select(body_b)
+        )
         values = {}
-        for joint in self.revolute_joints():
-            a = poses[self.assembly.index[joint.a]]
-            b = WORLD if joint.b is None else poses[self.assembly.index[joint.b]]
-            values[f"{joint.name}.angle"] = joint.angle(a, b)
-            values[f"{joint.name}.rate"] = joint_rate(joint, a, b)
+        for joint, angle, rate in zip(joints, angles.tolist(), rates.tolist(), strict=True):
+            values[f"{joint.name}.angle"] = angle
+            values[f"{joint.name}.rate"] = rate
         return values
 
     def set_commands(self, torques: dict[str, float]) -> None:
