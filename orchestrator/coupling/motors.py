@@ -34,7 +34,7 @@ class Motor:
     @property
     def torque(self) -> float:
         """The applied torque (N.m): the command, limited."""
-        return float(np.clip(self.command, -self.max_torque, self.max_torque))
+        return float(min(max(float(self.command), -self.max_torque), self.max_torque))
 
 
 class JointMotors:
