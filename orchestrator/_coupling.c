@@ -414,15 +414,31 @@ static void Coupling_clear_joints(Coupling *self)
     self->compiled = 0;
 }
 
+/* The fallback is usually a bound method of the object that owns this one: a cycle the
+ * garbage collector must see. */
+static int Coupling_traverse(Coupling *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->fallback);
+    Py_VISIT(self->error);
+    return 0;
+}
+
+static int Coupling_clear(Coupling *self)
+{
+    Py_CLEAR(self->fallback);
+    Py_CLEAR(self->error);
+    return 0;
+}
+
 static void Coupling_dealloc(Coupling *self)
 {
+    PyObject_GC_UnTrack(self);
+    Coupling_clear(self);
     Coupling_clear_joints(self);
     PyMem_Free(self->index);
     PyMem_Free(self->inverse);
     PyMem_Free(self->motor);
     PyMem_Free(self->frames);
-    Py_XDECREF(self->fallback);
-    Py_XDECREF(self->error);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -470,6 +486,10 @@ static int Coupling_init(Coupling *self, PyObject *args, PyObject *kwds)
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOO", keywords, &fallback, &pbtrf, &pbtrs,
                                      &index, &inverse))
         return -1;
+    if (self->index != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Coupling is initialised once");
+        return -1;
+    }
     if (!PyCallable_Check(fallback)) {
         PyErr_SetString(PyExc_TypeError, "fallback: expected a callable (x, dx)");
         return -1;
@@ -630,8 +650,13 @@ static PyObject *Coupling_set_motor(Coupling *self, PyObject *accelerations)
 
 static PyObject *Coupling_call(Coupling *self, PyObject *args, PyObject *kwds)
 {
-    if (!self->compiled)
+    if (!self->compiled) {
+        if (self->fallback == NULL) {
+            PyErr_SetString(PyExc_RuntimeError, "coupling without its fallback");
+            return NULL;
+        }
         return PyObject_Call(self->fallback, args, kwds);
+    }
     PyObject *x_array, *dx_array;
     if (!PyArg_ParseTuple(args, "OO", &x_array, &dx_array))
         return NULL;
@@ -690,10 +715,12 @@ static PyTypeObject CouplingType = {
                         "replaced in place); index (N, 13) int64 state indices of p, q, nu "
                         "per body, inverse (N, 6, 6) float64 M^-1"),
     .tp_basicsize = sizeof(Coupling),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Coupling_init,
     .tp_dealloc = (destructor)Coupling_dealloc,
+    .tp_traverse = (traverseproc)Coupling_traverse,
+    .tp_clear = (inquiry)Coupling_clear,
     .tp_call = (ternaryfunc)Coupling_call,
     .tp_methods = Coupling_methods,
     .tp_getset = Coupling_getset,

@@ -1,4 +1,4 @@
-"""The compiled Udwadia-Kalaba coupling against the Python assembly (no FMUs).
+"""The compiled Udwadia-Kalaba coupling against the Python assembly.
 
 Welded chains, revolute chains with motors, a tree and a body fixed to the world, with random
 masses, joints made at random poses, then random states off the constraint manifold (positions,
@@ -7,11 +7,15 @@ and velocities), so that every term of b, the Baumgarte terms included, acts. Th
 sit scattered in a longer state vector between other states, which the kernel must leave alone.
 The compiled path must give the Python path's accelerations to 1e-12 relative: both solve the
 same well-conditioned system (random masses), differing only in the order of round-off.
+The last test checks the wiring to a running system's state vector on a shipped scenario.
 """
 
 from __future__ import annotations
 
+import gc
+import weakref
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,7 +25,10 @@ from orchestrator.coupling.assembly import Assembly
 from orchestrator.coupling.compiled import CompiledCoupling
 from orchestrator.coupling.joints import WORLD, Frames, Revolute, Spherical, Weld
 from orchestrator.coupling.motors import JointMotors, Motor
+from orchestrator.coupling.runtime import ConstraintCoupling
 from orchestrator.kinematics import rotation_matrix
+from orchestrator.scenario import load_scenario
+from orchestrator.system import System
 
 
 @pytest.fixture(autouse=True)
@@ -218,3 +225,48 @@ def test_closed_loop_falls_back():
     assembly.add(ring, frames)
     compiled = CompiledCoupling(assembly, index, lambda x, dx: None, (0.0, 0.0))
     assert not compiled.compiled
+
+
+def test_owner_and_compiled_coupling_are_collected():
+    """The fallback is a bound method of the coupling's owner: the reference cycle through
+    the compiled object must be collectable (an owner holds the system's FMU instances)."""
+
+    class Owner:
+        def __init__(self, layout):
+            self.compiled = CompiledCoupling(layout.assembly, layout.index, self.apply, (0, 0))
+
+        def apply(self, x, dx):
+            pass
+
+    layout, _ = setup(2, weld_chain, 8)
+    owner = Owner(layout)
+    alive = weakref.ref(owner)
+    del owner
+    gc.collect()
+    assert alive() is None
+
+
+def test_shipped_arm_scenario_runs_compiled(fmu_dir):
+    """uvms_spiral (a vehicle with four three-link arms, motors on the joints): the system's
+    post-process evaluates in C and gives the Python coupling's der(nu) for motor commands."""
+    path = Path(__file__).resolve().parents[1] / "scenarios" / "uvms_spiral.toml"
+    scenario = load_scenario(path)
+    system = System(scenario, str(path), fmu_dir)
+    try:
+        x = system.initialize(0.0, scenario.environment.current)
+        coupling = ConstraintCoupling(
+            system, scenario.joints, scenario.docking, scenario.coupling, x
+        )
+        rng = np.random.default_rng(9)
+        coupling.command({name: rng.normal() for name in coupling.command_names()})
+        post = coupling.post_process()
+        assert coupling.compiled.compiled and post is coupling.compiled.kernel
+        x = x + 0.01 * rng.normal(size=len(x))  # off the joints: Baumgarte terms act
+        dx = system.derivatives(0.0, x).copy()
+        expected, out = dx.copy(), dx.copy()
+        coupling.apply(x, expected)
+        post(x, out)
+        np.testing.assert_allclose(out, expected, rtol=0, atol=1e-12 * np.abs(expected).max())
+        assert np.abs(expected - dx).max() > 1e-3 * np.abs(expected).max()
+    finally:
+        system.close()
