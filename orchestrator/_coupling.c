@@ -307,9 +307,14 @@ static void load_frames(Coupling *self, const double *x, const double *dx)
     }
 }
 
-int coupling_apply(PyObject *post, const double *x, double *dx)
+int coupling_apply(PyObject *post, const double *x, double *dx, Py_ssize_t n_states)
 {
     Coupling *self = (Coupling *)post;
+    if (self->largest_index >= n_states) {
+        PyErr_Format(PyExc_ValueError, "coupling: state index %zd outside the %zd states",
+                     self->largest_index, n_states);
+        return -1;
+    }
     if (self->n_joints == 0)
         return 0;
     load_frames(self, x, dx);
@@ -668,14 +673,14 @@ static PyObject *Coupling_call(Coupling *self, PyObject *args, PyObject *kwds)
         PyBuffer_Release(&x);
         return NULL;
     }
-    Py_ssize_t need = (self->largest_index + 1) * (Py_ssize_t)sizeof(double);
     int ok = x.format != NULL && dx.format != NULL && strcmp(x.format, "d") == 0 &&
-             strcmp(dx.format, "d") == 0 && x.len >= need && dx.len == x.len;
+             strcmp(dx.format, "d") == 0 && dx.len == x.len;
     int status = -1;
     if (!ok)
         PyErr_SetString(PyExc_ValueError, "x, dx: expected contiguous float64 state vectors");
     else
-        status = coupling_apply((PyObject *)self, x.buf, dx.buf);
+        status = coupling_apply((PyObject *)self, x.buf, dx.buf,
+                                x.len / (Py_ssize_t)sizeof(double));
     PyBuffer_Release(&x);
     PyBuffer_Release(&dx);
     if (status < 0)

@@ -15,8 +15,8 @@ int coupling_add_type(PyObject *module);
 /* Whether ``post`` is a Coupling whose joints are all evaluated in C. */
 int coupling_compiled(PyObject *post);
 
-/* Replaces the bodies' der(nu) in ``dx`` (state ``x``) by the constrained accelerations;
- * ``post`` must be a compiled Coupling. 0 on success, -1 with an exception. */
-int coupling_apply(PyObject *post, const double *x, double *dx);
+/* Replaces the bodies' der(nu) in ``dx`` (state ``x``, ``n`` states) by the constrained
+ * accelerations; ``post`` must be a compiled Coupling. 0 on success, -1 with an exception. */
+int coupling_apply(PyObject *post, const double *x, double *dx, Py_ssize_t n);
 
 #endif

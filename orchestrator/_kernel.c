@@ -196,7 +196,7 @@ static int stage_rate(Kernel *self, double t, const double *x, double *k, PyObje
     if (evaluate(self, t, self->stage, self->rate) < 0)
         return -1;
     if (coupling_compiled(post)) {
-        if (coupling_apply(post, self->stage, self->rate) < 0)
+        if (coupling_apply(post, self->stage, self->rate, self->n_states) < 0)
             return -1;
     } else if (post != Py_None) {
         PyObject *result =

@@ -270,3 +270,12 @@ def test_shipped_arm_scenario_runs_compiled(fmu_dir):
         assert np.abs(expected - dx).max() > 1e-3 * np.abs(expected).max()
     finally:
         system.close()
+
+
+def test_state_vector_shorter_than_the_bodies_states_is_refused():
+    layout, rng = setup(2, weld_chain, 10)
+    compiled = CompiledCoupling(layout.assembly, layout.index, lambda x, dx: None, (0, 0))
+    x, dx = random_state(rng, layout, 0.1)
+    short = int(layout.index.max())
+    with pytest.raises(ValueError, match="outside the"):
+        compiled.kernel(x[:short].copy(), dx[:short].copy())
