@@ -247,6 +247,15 @@ def test_success_table_counts_docks_blind_starts_and_aborts():
     )
 
 
+def test_success_table_leaves_out_cases_without_solve_times():
+    """A co-simulated case that stopped early (a failed run) has no solve times: the solve
+    columns summarize the others; with none left they read "-"."""
+    stopped = Case(np.zeros(3), False, float("nan"), float("nan"), float("nan"), 0)
+    docked = Case(np.zeros(3), False, 12.0, 3e-3, 7e-3, 0)
+    assert success_table([docked, stopped], 1, 60.0).endswith("| 0 | 3.0 / 7.0 |")
+    assert success_table([stopped], 1, 60.0).endswith("| 0 | - |")
+
+
 @pytest.mark.slow
 def test_cosimulation_study_runs_the_planar_studys_starts(fmu_dir, tmp_path):
     """One co-simulated case of the docking study: its start is the planar study's first draw

@@ -158,8 +158,14 @@ def success_table(cases: list[Case], seed: int, duration: float) -> str:
         if docked.size
         else "-"
     )
-    medians = [c.solve_median for c in cases]
-    p99s = [c.solve_p99 for c in cases]
+    medians = np.array([c.solve_median for c in cases])
+    p99s = np.array([c.solve_p99 for c in cases])
+    solved = np.isfinite(medians)  # a case that stopped early has no solve times
+    solves = (
+        f"{1e3 * np.median(medians[solved]):.1f} / {1e3 * np.max(p99s[solved]):.1f}"
+        if solved.any()
+        else "-"
+    )
     return "\n".join(
         [
             "| cases | seed | docked | dock time min / median / p90 / max (s) "
@@ -169,6 +175,6 @@ def success_table(cases: list[Case], seed: int, duration: float) -> str:
             f"| {len(cases)} | {seed} | {docked.size} ({100 * docked.size / len(cases):.0f} %, "
             f"within {duration:.0f} s) | {times} | {blind_docked} of {len(blind)} | "
             f"{sum(c.aborts > 0 for c in cases)} | "
-            f"{1e3 * np.median(medians):.1f} / {1e3 * np.max(p99s):.1f} |",
+            f"{solves} |",
         ]
     )
