@@ -268,3 +268,32 @@ def test_hot_started_daqp_agrees_with_qpoases(thrusters):
         z = np.asarray(reference["x"]).ravel()
         np.testing.assert_allclose(ours, np.clip(z[:n] - z[n : 2 * n], low, high), atol=1e-7)
         previous = ours
+
+
+def test_program_daqp_cannot_solve_goes_to_qpoases():
+    """A program recorded just after a docking (16 thrusters, most held at zero by the dead-zone
+    passes) on which DAQP cycles: the allocation still returns a solution, the one qpOASES (an
+    independent active-set solver) finds for the program, and no fault reaches the controller."""
+    import daqp
+
+    data = np.load(ROOT / "tests" / "data" / "allocation_degenerate.npz")
+    solver = ConstrainedAllocator(
+        data["configuration"],
+        data["limits"],
+        data["dead_band"],
+        float(data["step_limit"]) / 0.05,
+        0.05,
+        tuple(data["priorities"]),
+    )
+    tau, low, high = data["tau"], data["low"], data["high"]
+    n = solver.n
+    lower = np.concatenate([np.maximum(low, 0), np.maximum(-high, 0), np.zeros(6), tau, -tau])
+    upper = np.concatenate([np.maximum(high, 0), np.maximum(-low, 0), np.full(18, 1e30)])
+    alone = daqp.Model()
+    alone.setup(solver.hessian, solver.gradient, solver.rows, upper, lower)
+    alone.settings = {"eps_prox": 0.0, "primal_tol": 1e-9}
+    assert alone.solve()[2] < 1  # DAQP by itself gives no solution here
+    thrusts = solver._solve(tau, low, high)
+    z = solver._solve_qpoases(lower, upper)
+    np.testing.assert_allclose(thrusts, np.clip(z[:n] - z[n : 2 * n], low, high), atol=1e-12)
+    assert np.all((thrusts >= low - 1e-9) & (thrusts <= high + 1e-9))

@@ -29,11 +29,15 @@ solver for embedded quadratic programming using recursive LDL' updates", IEEE Tr
 Automatic Control 67(8), 2022), through its Python package. One workspace per vehicle is kept
 across samples: only the bounds change, and every solve starts from the previous active set
 (a hot start, mostly one or two iterations). Its solutions agree with qpOASES' to 1e-7 N
-(test) at a fifth of the cost.
+(test) at a fifth of the cost. Where DAQP stops without a solution (it can cycle on a
+degenerate program, e.g. after a docking, with many thrusters held at zero by the dead-zone
+passes), qpOASES through CasADi solves that sample's program instead.
 """
 
 from __future__ import annotations
 
+import io
+from contextlib import redirect_stdout
 from dataclasses import dataclass
 
 import daqp
@@ -119,6 +123,7 @@ class ConstrainedAllocator:
         self.rows = np.block([[self.T, -self.T, np.eye(6)], [-self.T, self.T, np.eye(6)]])
         self.carried = np.zeros(6)  # N, N.m: dead-zone error of the last sample
         self._workspace: daqp.Model | None = None
+        self._fallback = None  # qpOASES, built on first need
 
     def _solve(self, tau: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
         """Thrusts (N) minimizing power plus weighted force error within [low, high] (N)."""
@@ -136,10 +141,41 @@ class ConstrainedAllocator:
         else:
             self._workspace.update(bupper=upper, blower=lower)
         z, _, status, _ = self._workspace.solve()
-        if status < 1:
-            self._workspace = None  # start the next solve from scratch
-            raise RuntimeError(f"thrust allocation QP failed: DAQP exit flag {status}")
+        if status < 1:  # e.g. cycling (-2) on a degenerate program: many thrusters held at 0
+            self._workspace = None  # the next solve starts from scratch
+            z = self._solve_qpoases(lower, upper)
         return np.clip(z[: self.n] - z[self.n : 2 * self.n], low, high)
+
+    def _solve_qpoases(self, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
+        """The same program by qpOASES through CasADi (cold start, about five times slower): the
+        fallback where DAQP stops without a solution."""
+        import casadi as ca
+
+        if self._fallback is None:
+            sparsity = {
+                "h": ca.Sparsity.dense(*self.hessian.shape),
+                "a": ca.Sparsity.dense(*self.rows.shape),
+            }
+            # qpOASES prints its licence notice (through CasADi's output stream, i.e. Python's
+            # standard output) whenever a solver is built, whatever its print level.
+            with redirect_stdout(io.StringIO()):
+                options = {"printLevel": "none", "error_on_fail": False}
+                self._fallback = ca.conic("allocation", "qpoases", sparsity, options)
+        variables = len(self.gradient)
+        result = self._fallback(
+            h=self.hessian,
+            g=self.gradient,
+            a=self.rows,
+            lbx=lower[:variables],
+            ubx=np.where(upper[:variables] >= UNBOUNDED, np.inf, upper[:variables]),
+            lba=lower[variables:],
+            uba=np.inf,
+        )
+        if not self._fallback.stats()["success"]:
+            raise RuntimeError(
+                f"thrust allocation QP failed: {self._fallback.stats()['return_status']}"
+            )
+        return np.asarray(result["x"]).ravel()
 
     def allocate(self, tau: np.ndarray, previous: np.ndarray, available: np.ndarray) -> np.ndarray:
         """Thrusts (N) for command ``tau`` (6, body frame) after thrusts ``previous`` (N),
