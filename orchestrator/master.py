@@ -54,32 +54,49 @@ class _SignalBus:
         self.index = {n: k for k, n in enumerate(names)}
         self.values = np.zeros(len(names))
 
+    def put(self, signals: dict[str, float]) -> None:
+        """Set signals by name."""
+        index, values = self.index, self.values
+        for name, value in signals.items():
+            values[index[name]] = value
+
+    def get(self, names: list[str]) -> dict[str, float]:
+        """Present values of signals by name (plain floats)."""
+        index, values = self.index, self.values
+        return dict(zip(names, values[[index[n] for n in names]].tolist(), strict=True))
+
 
 class _ControllerLink:
-    """Where one controller reads its inputs and where its outputs go."""
+    """Where one controller reads its inputs and where its outputs go.
+
+    The positions are resolved once, so a sample moves every signal with one fancy-indexed
+    copy per FMU instance and one for the bus (no loop over single signals).
+    """
 
     def __init__(self, controller: Controller, system: System, bus: _SignalBus) -> None:
         self.controller = controller
         key = f"controllers.{controller.name}"
-        self.bus_inputs = [
-            (k, bus.index[n]) for k, n in enumerate(controller.inputs) if n in bus.index
+        on_bus_in = [n in bus.index for n in controller.inputs]
+        self._bus_inputs = _BusSlots(controller.inputs, on_bus_in, bus)
+        fmu_inputs = [n for n, on in zip(controller.inputs, on_bus_in, strict=True) if not on]
+        fmu_input_positions = np.flatnonzero(~np.array(on_bus_in, dtype=bool))
+        # (instance, port, positions of the port's values among the controller's inputs)
+        self.fmu_reads = [
+            (instance, port, fmu_input_positions[positions])
+            for instance, port, positions in (system.port(fmu_inputs, key) if fmu_inputs else [])
         ]
-        fmu_inputs = [n for n in controller.inputs if n not in bus.index]
-        self.fmu_reads = system.port(fmu_inputs, key) if fmu_inputs else []
-        self._fmu_input_positions = [
-            k for k, n in enumerate(controller.inputs) if n not in bus.index
-        ]
-        self.bus_outputs = [
-            (k, bus.index[n]) for k, n in enumerate(controller.outputs) if n in bus.index
-        ]
-        fmu_outputs = [n for n in controller.outputs if n not in bus.index]
+        on_bus_out = [n in bus.index for n in controller.outputs]
+        self._bus_outputs = _BusSlots(controller.outputs, on_bus_out, bus)
+        fmu_outputs = [n for n, on in zip(controller.outputs, on_bus_out, strict=True) if not on]
         driven = system.connected_inputs
         for name in fmu_outputs:
             if name in driven:
                 raise SimulationError(f"{key}: {name} is already driven by a connection")
-        self.fmu_writes = system.port(fmu_outputs, key) if fmu_outputs else []
-        self._fmu_output_positions = [
-            k for k, n in enumerate(controller.outputs) if n not in bus.index
+        fmu_output_positions = np.flatnonzero(~np.array(on_bus_out, dtype=bool))
+        # (instance, port, positions of the port's values among the controller's outputs)
+        self.fmu_writes = [
+            (instance, port, fmu_output_positions[positions])
+            for instance, port, positions in (system.port(fmu_outputs, key) if fmu_outputs else [])
         ]
         for instance, port, _ in self.fmu_writes:
             for name in port.names:
@@ -93,13 +110,11 @@ class _ControllerLink:
         self._applied = np.zeros(len(controller.outputs))
 
     def gather(self, bus: _SignalBus) -> np.ndarray:
+        """The controller's inputs, read from the FMUs and the bus (buffer reused)."""
         u = self.inputs
-        fmu_values = np.zeros(len(self._fmu_input_positions))
         for instance, port, positions in self.fmu_reads:
-            fmu_values[positions] = instance.read(port)
-        u[self._fmu_input_positions] = fmu_values
-        for k, b in self.bus_inputs:
-            u[k] = bus.values[b]
+            u[positions] = instance.read(port)
+        self._bus_inputs.copy(bus.values, u, to_bus=False)
         return u
 
     def apply(self, outputs: np.ndarray, bus: _SignalBus, which: np.ndarray | None = None) -> None:
@@ -108,12 +123,27 @@ class _ControllerLink:
         if which is not None:
             outputs = np.where(which, outputs, self._applied)
         self._applied = outputs
-        for k, b in self.bus_outputs:
-            bus.values[b] = outputs[k]
-        fmu_values = outputs[self._fmu_output_positions]
+        self._bus_outputs.copy(bus.values, outputs, to_bus=True)
         for instance, port, positions in self.fmu_writes:
-            port.values[:] = fmu_values[positions]
+            port.values[:] = outputs[positions]
             instance.write(port)
+
+
+class _BusSlots:
+    """Which of a controller's signals (inputs or outputs) live on the bus, and where."""
+
+    def __init__(self, names: list[str], on_bus: list[bool], bus: _SignalBus) -> None:
+        self.signals = np.flatnonzero(np.array(on_bus, dtype=bool))  # among the controller's
+        self.bus = np.array([bus.index[names[k]] for k in self.signals], dtype=int)
+
+    def copy(self, bus_values: np.ndarray, signals: np.ndarray, to_bus: bool) -> None:
+        """Copy the signals to the bus (``to_bus``) or from it, in place."""
+        if not self.signals.size:
+            return
+        if to_bus:
+            bus_values[self.bus] = signals[self.signals]
+        else:
+            signals[self.signals] = bus_values[self.bus]
 
 
 class Master:
@@ -148,14 +178,18 @@ class Master:
         joint_columns = set(coupling.column_names()) if coupling else set()
         self._record_joints = [(k, n) for k, n in enumerate(record) if n in joint_columns]
         fmu_record = [n for n in record if n not in self.bus.index and n not in joint_columns]
-        self._record_ports = system.port(fmu_record, "record") if fmu_record else []
-        self._record_fmu_positions = np.array(
+        fmu_positions = np.array(
             [k for k, n in enumerate(record) if n not in self.bus.index and n not in joint_columns],
             dtype=int,
         )
-        self._record_bus = [
-            (k, self.bus.index[n]) for k, n in enumerate(record) if n in self.bus.index
+        # (instance, port, positions of the port's values in the row)
+        self._record_ports = [
+            (instance, port, fmu_positions[positions])
+            for instance, port, positions in (
+                system.port(fmu_record, "record") if fmu_record else []
+            )
         ]
+        self._record_bus = _BusSlots(record, [n in self.bus.index for n in record], self.bus)
         self._row = np.zeros(len(record))
         self.time = simulation.start_time
         self.sampled = None  # Co-Simulation units under strong coupling
@@ -193,7 +227,7 @@ class Master:
             self.statistics.controller_samples += 1
             try:
                 outputs = np.asarray(c.step(time, link.gather(self.bus)), dtype=float)
-                if outputs.shape != (len(c.outputs),) or not np.all(np.isfinite(outputs)):
+                if outputs.shape != (len(c.outputs),) or not np.isfinite(outputs).all():
                     raise ValueError(f"expected {len(c.outputs)} finite outputs, got {outputs!r}")
             except FMUError:
                 raise
@@ -222,15 +256,14 @@ class Master:
         dx = self._stepping.rates if self.weak else self.system.derivatives(time, x)
         for instance, port, positions in self._record_ports:
             values = instance.read(port)
-            if not np.all(np.isfinite(values)):
+            if not np.isfinite(values).all():
                 name = port.names[int(np.flatnonzero(~np.isfinite(values))[0])]
                 raise SimulationError(
                     f"{instance.name}.{name} is no longer finite at t = {time:.6g} s "
                     "(diverging run or a failing FMU)"
                 )
-            row[self._record_fmu_positions[positions]] = values
-        for k, b in self._record_bus:
-            row[k] = self.bus.values[b]
+            row[positions] = values
+        self._record_bus.copy(self.bus.values, row, to_bus=False)
         if self._record_joints:
             values = self.coupling.columns(x, dx.copy())
             for k, name in self._record_joints:
@@ -324,14 +357,10 @@ class Master:
                 if not self.weak:
                     self.system.derivatives(time, x)  # outputs consistent with (time, x)
                 if self.coupling is not None:  # joint angles and rates in, motor torques out
-                    for name, value in self.coupling.measure(x).items():
-                        self.bus.values[self.bus.index[name]] = value
+                    self.bus.put(self.coupling.measure(x))
                 self._run_controllers(time, index)
                 if self.coupling is not None:
-                    bus = self.bus
-                    self.coupling.command(
-                        {n: bus.values[bus.index[n]] for n in self.coupling.command_names()}
-                    )
+                    self.coupling.command(self.bus.get(self.coupling.command_names()))
                 if self.sampled:
                     self.sampled.hold_inputs(time, x)
                     self._sampled_next = index + max(1, round(s.step / self._tick))
