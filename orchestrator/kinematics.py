@@ -37,6 +37,10 @@ def rotation_matrix(q: np.ndarray) -> np.ndarray:
 def euler_angles(q: np.ndarray) -> np.ndarray:
     """Roll, pitch, yaw (rad, zyx convention) of one or a stack of quaternions."""
     R = rotation_matrix(q)
+    if R.ndim == 2:  # one quaternion: a single arctan2 for roll and yaw, the clamp on floats
+        roll, yaw = np.arctan2((R[2, 1], R[1, 0]), (R[2, 2], R[0, 0])).tolist()
+        pitch = -float(np.arcsin(min(max(float(R[2, 0]), -1.0), 1.0)))
+        return np.array([roll, pitch, yaw])
     roll = np.arctan2(R[..., 2, 1], R[..., 2, 2])
     pitch = -np.arcsin(np.clip(R[..., 2, 0], -1.0, 1.0))
     yaw = np.arctan2(R[..., 1, 0], R[..., 0, 0])

@@ -64,5 +64,7 @@ class PIDLoop:
         g = self.gains
         if g.ki:
             limit = g.integral_limit / g.ki
-            self.integral = float(np.clip(self.integral + error * self.sample_time, -limit, limit))
+            integral = self.integral + error * self.sample_time
+            # clamped by float comparisons: np.clip of one number costs ~15 us, these ~0.2 us
+            self.integral = float(min(max(integral, -limit), limit))
         return g.kp * error + g.ki * self.integral + g.kd * error_rate
