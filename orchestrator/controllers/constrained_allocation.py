@@ -124,16 +124,31 @@ class ConstrainedAllocator:
         self.carried = np.zeros(6)  # N, N.m: dead-zone error of the last sample
         self._workspace: daqp.Model | None = None
         self._fallback = None  # qpOASES, built on first need
+        # bounds of z = [f, r, e] and of the rows, filled in place at every solve
+        self._lower = np.zeros(2 * self.n + 18)
+        self._upper = np.zeros(2 * self.n + 18)
+
+    def _bounds(
+        self, tau: np.ndarray, low: np.ndarray, high: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Lower and upper bounds of the program for thrusts in [low, high] (N): f in
+        [max(low, 0), max(high, 0)], r in [max(-high, 0), max(-low, 0)], e >= 0, and the rows
+        T (f - r) + e >= tau, -T (f - r) + e >= -tau. Written into two reused buffers (the
+        solver copies them); every part is rewritten, none assumed to have kept its value."""
+        n, lower, upper = self.n, self._lower, self._upper
+        np.maximum(low, 0.0, out=lower[:n])
+        np.maximum(-high, 0.0, out=lower[n : 2 * n])
+        lower[2 * n : 2 * n + 6] = 0.0
+        lower[2 * n + 6 : 2 * n + 12] = tau
+        np.negative(tau, out=lower[2 * n + 12 :])
+        np.maximum(high, 0.0, out=upper[:n])
+        np.maximum(-low, 0.0, out=upper[n : 2 * n])
+        upper[2 * n :] = UNBOUNDED
+        return lower, upper
 
     def _solve(self, tau: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
         """Thrusts (N) minimizing power plus weighted force error within [low, high] (N)."""
-        zero = np.zeros(self.n)
-        lower = np.concatenate(
-            [np.maximum(low, 0.0), np.maximum(-high, 0.0), np.zeros(6), tau, -tau]
-        )
-        upper = np.concatenate(
-            [np.maximum(high, zero), np.maximum(-low, zero), np.full(18, UNBOUNDED)]
-        )
+        lower, upper = self._bounds(tau, low, high)
         if self._workspace is None:
             self._workspace = daqp.Model()
             self._workspace.setup(self.hessian, self.gradient, self.rows, upper, lower)
