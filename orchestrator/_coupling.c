@@ -70,6 +70,9 @@ typedef struct {
     double *frames; /* per body and the world (last): p (3), R (9), nu (6), a (6) */
     double *phi;    /* per row: 6 on body a, 6 on body b */
     double *weighted; /* per row: phi M^-1 on a and on b */
+    double *bias;     /* per row: b */
+    double *residual; /* per row: c */
+    double *angle;    /* per joint: angle error (rad) */
     double *rhs;
     double *band;
 } Coupling;
@@ -92,12 +95,6 @@ static void apply3(const double *R, const double *v, double *out) /* R v */
 {
     for (int i = 0; i < 3; i++)
         out[i] = R[3 * i] * v[0] + R[3 * i + 1] * v[1] + R[3 * i + 2] * v[2];
-}
-
-static void apply3t(const double *R, const double *v, double *out) /* R' v */
-{
-    for (int i = 0; i < 3; i++)
-        out[i] = R[i] * v[0] + R[3 + i] * v[1] + R[6 + i] * v[2];
 }
 
 static void multiply3(const double *A, const double *B, double *out) /* A B */
@@ -242,9 +239,11 @@ static void angular_rows(const double *a, const double *b, const double *E, int 
     }
 }
 
-/* Rows of joint j: phi (n x 12), b and c (n). */
+/* Rows of joint j: phi (n x 12), b and c (n), and its angle error (rad) as
+ * ``Joint.violation`` gives it: the weld's rotation angle, the arcsine of the revolute
+ * joint's axis misalignment. */
 static void joint_rows(const Coupling *self, Py_ssize_t j, double *phi, double *bias,
-                       double *c)
+                       double *c, double *angle)
 {
     const double *a = self->frames + F_SIZE * self->body[2 * j];
     Py_ssize_t ib = self->body[2 * j + 1];
@@ -265,11 +264,15 @@ static void joint_rows(const Coupling *self, Py_ssize_t j, double *phi, double *
         rotation_vector(turned, c + 3);
         for (int i = 3; i < 6; i++)
             c[i] = -c[i];
+        *angle = sqrt(c[3] * c[3] + c[4] * c[4] + c[5] * c[5]);
         angular_rows(a, b, NULL, 3, relative, phi + 36, bias + 3);
     } else {
         double axis_b[3], misalignment[3];
         apply3(relative, par + P_AXIS_B, axis_b);
         cross3(par + P_AXIS, axis_b, misalignment);
+        double sine = sqrt(misalignment[0] * misalignment[0] + misalignment[1] * misalignment[1] +
+                           misalignment[2] * misalignment[2]);
+        *angle = asin(sine < 1.0 ? sine : 1.0);
         for (int r = 0; r < 2; r++) {
             const double *e = par + P_PERP + 3 * r;
             c[3 + r] = -(e[0] * misalignment[0] + e[1] * misalignment[1] +
@@ -290,6 +293,8 @@ static double dot6(const double *u, const double *v)
     return u[0] * v[0] + u[1] * v[1] + u[2] * v[2] + u[3] * v[3] + u[4] * v[4] + u[5] * v[5];
 }
 
+/* The bodies' frames from the state x: p, R, nu, and (``dx`` given) the unconstrained
+ * accelerations der(nu) plus the motors' (else zero). */
 static void load_frames(Coupling *self, const double *x, const double *dx)
 {
     for (Py_ssize_t k = 0; k < self->n_bodies; k++) {
@@ -302,54 +307,57 @@ static void load_frames(Coupling *self, const double *x, const double *dx)
         rotation_matrix(q, f + F_R);
         for (int i = 0; i < 6; i++) {
             f[F_NU + i] = x[index[7 + i]];
-            f[F_A + i] = dx[index[7 + i]] + self->motor[6 * k + i];
+            f[F_A + i] = dx == NULL ? 0.0 : dx[index[7 + i]] + self->motor[6 * k + i];
         }
     }
 }
 
-int coupling_apply(PyObject *post, const double *x, double *dx, Py_ssize_t n_states)
+/* Every joint's rows at the loaded frames: phi, b, c, the angle errors and the weighted rows
+ * phi M^-1 (zero on the world). */
+static void build_rows(Coupling *self)
 {
-    Coupling *self = (Coupling *)post;
-    if (self->largest_index >= n_states) {
-        PyErr_Format(PyExc_ValueError, "coupling: state index %zd outside the %zd states",
-                     self->largest_index, n_states);
-        return -1;
-    }
-    if (self->n_joints == 0)
-        return 0;
-    load_frames(self, x, dx);
-    int m = self->m, kd = self->kd, ldab = kd + 1;
-    double *phi = self->phi, *W = self->weighted, *rhs = self->rhs;
+    double *phi = self->phi, *W = self->weighted;
     for (Py_ssize_t j = 0; j < self->n_joints; j++) {
         Py_ssize_t r0 = self->start[j], n = self->start[j + 1] - r0;
-        double bias[6], c[6];
-        joint_rows(self, j, phi + 12 * r0, bias, c);
-        Py_ssize_t body[2] = {self->body[2 * j], self->body[2 * j + 1]};
-        for (Py_ssize_t r = 0; r < n; r++) {
-            double *row = phi + 12 * (r0 + r), *w = W + 12 * (r0 + r);
-            double b = bias[r], rate = 0.0, pushed = 0.0;
+        joint_rows(self, j, phi + 12 * r0, self->bias + r0, self->residual + r0,
+                   self->angle + j);
+        for (Py_ssize_t r = r0; r < r0 + n; r++)
             for (int side = 0; side < 2; side++) {
-                if (body[side] < 0) {
-                    memset(w + 6 * side, 0, 6 * sizeof(double));
+                Py_ssize_t k = self->body[2 * j + side];
+                double *w = W + 12 * r + 6 * side;
+                if (k < 0) {
+                    memset(w, 0, 6 * sizeof(double));
                     continue;
                 }
-                const double *f = self->frames + F_SIZE * body[side];
-                const double *inverse = self->inverse + 36 * body[side];
-                rate += dot6(row + 6 * side, f + F_NU);
-                pushed += dot6(row + 6 * side, f + F_A);
+                const double *inverse = self->inverse + 36 * k;
                 for (int i = 0; i < 6; i++) { /* phi M^-1 (M^-1 symmetric) */
                     double s = 0.0;
                     for (int l = 0; l < 6; l++)
-                        s += row[6 * side + l] * inverse[6 * l + i];
-                    w[6 * side + i] = s;
+                        s += phi[12 * r + 6 * side + l] * inverse[6 * l + i];
+                    w[i] = s;
                 }
             }
-            if (self->alpha != 0.0 || self->beta != 0.0)
-                b = b - self->alpha * rate - self->beta * c[r];
-            rhs[r0 + r] = b - pushed;
-        }
     }
-    /* G = sum over bodies of the entries' (phi M^-1) phi', upper band storage */
+}
+
+/* Row r of Phi times the bodies' 6-vectors at ``offset`` of their frames (F_NU, F_A). */
+static double row_times(const Coupling *self, Py_ssize_t j, Py_ssize_t r, int offset)
+{
+    double sum = 0.0;
+    for (int side = 0; side < 2; side++) {
+        Py_ssize_t k = self->body[2 * j + side];
+        if (k >= 0)
+            sum += dot6(self->phi + 12 * r + 6 * side, self->frames + F_SIZE * k + offset);
+    }
+    return sum;
+}
+
+/* G = Phi M^-1 Phi' of the built rows, assembled body by body into upper band storage, and
+ * its Cholesky factor; -1 with numpy's LinAlgError at a singular configuration. */
+static int factorize(Coupling *self)
+{
+    int m = self->m, kd = self->kd, ldab = kd + 1;
+    const double *phi = self->phi, *W = self->weighted;
     memset(self->band, 0, (size_t)ldab * (size_t)m * sizeof(double));
     for (Py_ssize_t k = 0; k < self->n_bodies; k++) {
         for (Py_ssize_t e = self->entry_start[k]; e < self->entry_start[k + 1]; e++) {
@@ -369,7 +377,7 @@ int coupling_apply(PyObject *post, const double *x, double *dx, Py_ssize_t n_sta
             }
         }
     }
-    int info = 0, one = 1;
+    int info = 0;
     char upper = 'U';
     self->pbtrf(&upper, &m, &kd, self->band, &ldab, &info);
     if (info > 0) {
@@ -379,21 +387,186 @@ int coupling_apply(PyObject *post, const double *x, double *dx, Py_ssize_t n_sta
                      info);
         return -1;
     }
-    self->pbtrs(&upper, &m, &kd, &one, self->band, &ldab, rhs, &m, &info);
-    /* a_c = a_u + M^-1 Phi' lambda */
+    return 0;
+}
+
+/* lambda = G^-1 rhs, in place, with the factor of ``factorize``. */
+static void solve(Coupling *self)
+{
+    int m = self->m, kd = self->kd, ldab = kd + 1, one = 1, info = 0;
+    char upper = 'U';
+    self->pbtrs(&upper, &m, &kd, &one, self->band, &ldab, self->rhs, &m, &info);
+}
+
+/* Adds M^-1 Phi' lambda (lambda in rhs) to the bodies' 6-vectors at ``offset``. */
+static void add_correction(Coupling *self, int offset)
+{
     for (Py_ssize_t j = 0; j < self->n_joints; j++)
         for (Py_ssize_t r = self->start[j]; r < self->start[j + 1]; r++)
             for (int side = 0; side < 2; side++) {
                 Py_ssize_t k = self->body[2 * j + side];
                 if (k < 0)
                     continue;
-                double *a = self->frames + F_SIZE * k + F_A;
+                double *v = self->frames + F_SIZE * k + offset;
                 for (int i = 0; i < 6; i++)
-                    a[i] += W[12 * r + 6 * side + i] * rhs[r];
+                    v[i] += self->weighted[12 * r + 6 * side + i] * self->rhs[r];
             }
+}
+
+/* The multipliers of the stabilised acceleration rows at the loaded frames (built rows):
+ * G lambda = b - alpha Phi nu - beta c - Phi a_u. */
+static int acceleration_multipliers(Coupling *self)
+{
+    if (factorize(self) < 0)
+        return -1;
+    for (Py_ssize_t j = 0; j < self->n_joints; j++)
+        for (Py_ssize_t r = self->start[j]; r < self->start[j + 1]; r++) {
+            double b = self->bias[r];
+            if (self->alpha != 0.0 || self->beta != 0.0)
+                b = b - self->alpha * row_times(self, j, r, F_NU) - self->beta * self->residual[r];
+            self->rhs[r] = b - row_times(self, j, r, F_A);
+        }
+    solve(self);
+    return 0;
+}
+
+static int check_length(const Coupling *self, Py_ssize_t n_states)
+{
+    if (self->largest_index >= n_states) {
+        PyErr_Format(PyExc_ValueError, "coupling: state index %zd outside the %zd states",
+                     self->largest_index, n_states);
+        return -1;
+    }
+    return 0;
+}
+
+int coupling_apply(PyObject *post, const double *x, double *dx, Py_ssize_t n_states)
+{
+    Coupling *self = (Coupling *)post;
+    if (check_length(self, n_states) < 0)
+        return -1;
+    if (self->n_joints == 0)
+        return 0;
+    load_frames(self, x, dx);
+    build_rows(self);
+    if (acceleration_multipliers(self) < 0)
+        return -1;
+    add_correction(self, F_A); /* a_c = a_u + M^-1 Phi' lambda */
     for (Py_ssize_t k = 0; k < self->n_bodies; k++)
         for (int i = 0; i < 6; i++)
             dx[self->index[13 * k + 7 + i]] = self->frames[F_SIZE * k + F_A + i];
+    return 0;
+}
+
+/* q turned by the rotation vector v (body frame, rad): q (x) exp(v/2), as
+ * ``kinematics.rotate_quaternion``. */
+static void rotate_quaternion(double *q, const double *v)
+{
+    double angle = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (angle == 0.0)
+        return;
+    double s = sin(angle / 2), h[4] = {cos(angle / 2), s * v[0] / angle, s * v[1] / angle,
+                                       s * v[2] / angle};
+    double turn[3], scalar = q[0] * h[0] - (q[1] * h[1] + q[2] * h[2] + q[3] * h[3]);
+    cross3(q + 1, h + 1, turn);
+    for (int i = 0; i < 3; i++)
+        turn[i] += q[0] * h[1 + i] + h[0] * q[1 + i];
+    q[0] = scalar;
+    q[1] = turn[0], q[2] = turn[1], q[3] = turn[2];
+}
+
+/* Positions, attitudes and velocities of x moved onto the constraint manifold, in place, as
+ * ``Assembly.project_positions`` then ``Assembly.project_velocities``: quaternions made
+ * unit, then up to ``iterations`` Newton steps of the least mass-weighted correction
+ * (G lambda = -c) until every |c| < tolerance, then nu + M^-1 Phi' lambda with
+ * G lambda = -Phi nu. */
+static int coupling_project(Coupling *self, double *x, Py_ssize_t n_states, double tolerance,
+                            int iterations)
+{
+    if (check_length(self, n_states) < 0)
+        return -1;
+    if (self->n_joints == 0)
+        return 0;
+    for (Py_ssize_t k = 0; k < self->n_bodies; k++) {
+        const Py_ssize_t *q = self->index + 13 * k + 3;
+        double norm = sqrt(x[q[0]] * x[q[0]] + x[q[1]] * x[q[1]] + x[q[2]] * x[q[2]] +
+                           x[q[3]] * x[q[3]]);
+        for (int i = 0; i < 4; i++)
+            x[q[i]] /= norm;
+    }
+    for (int iteration = 0; iteration < iterations; iteration++) {
+        load_frames(self, x, NULL);
+        build_rows(self);
+        double largest = 0.0;
+        for (int r = 0; r < self->m; r++) {
+            double size = fabs(self->residual[r]);
+            if (!(size <= largest)) /* NaN propagates, as numpy's max */
+                largest = size;
+        }
+        if (largest < tolerance)
+            break;
+        if (factorize(self) < 0)
+            return -1;
+        for (int r = 0; r < self->m; r++)
+            self->rhs[r] = -self->residual[r];
+        solve(self);
+        add_correction(self, F_A); /* F_A holds the step (zero from load_frames) */
+        for (Py_ssize_t k = 0; k < self->n_bodies; k++) {
+            const Py_ssize_t *index = self->index + 13 * k;
+            const double *f = self->frames + F_SIZE * k;
+            double moved[3], q[4];
+            apply3(f + F_R, f + F_A, moved);
+            for (int i = 0; i < 3; i++)
+                x[index[i]] = f[F_P + i] + moved[i];
+            for (int i = 0; i < 4; i++)
+                q[i] = x[index[3 + i]];
+            rotate_quaternion(q, f + F_A + 3);
+            for (int i = 0; i < 4; i++)
+                x[index[3 + i]] = q[i];
+        }
+    }
+    load_frames(self, x, NULL);
+    build_rows(self);
+    if (factorize(self) < 0)
+        return -1;
+    for (Py_ssize_t j = 0; j < self->n_joints; j++)
+        for (Py_ssize_t r = self->start[j]; r < self->start[j + 1]; r++)
+            self->rhs[r] = -row_times(self, j, r, F_NU);
+    solve(self);
+    add_correction(self, F_NU);
+    for (Py_ssize_t k = 0; k < self->n_bodies; k++)
+        for (int i = 0; i < 6; i++)
+            x[self->index[13 * k + 7 + i]] = self->frames[F_SIZE * k + F_NU + i];
+    return 0;
+}
+
+/* The recorded columns of every joint (band order), N_COLUMNS each: position error (m),
+ * angle error (rad), generalized constraint force on body a and on body b (body frames;
+ * zero on the world), at state x with the unconstrained rates dx. */
+enum { N_COLUMNS = 14 };
+
+static int coupling_columns(Coupling *self, const double *x, const double *dx,
+                            Py_ssize_t n_states, double *out)
+{
+    if (check_length(self, n_states) < 0)
+        return -1;
+    if (self->n_joints == 0)
+        return 0;
+    load_frames(self, x, dx);
+    build_rows(self);
+    if (acceleration_multipliers(self) < 0)
+        return -1;
+    for (Py_ssize_t j = 0; j < self->n_joints; j++) {
+        double *column = out + N_COLUMNS * j, *c = self->residual + self->start[j];
+        column[0] = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+        column[1] = self->angle[j];
+        for (int i = 0; i < 12; i++) {
+            double force = 0.0;
+            for (Py_ssize_t r = self->start[j]; r < self->start[j + 1]; r++)
+                force += self->phi[12 * r + i] * self->rhs[r];
+            column[2 + i] = force;
+        }
+    }
     return 0;
 }
 
@@ -410,11 +583,15 @@ static void Coupling_clear_joints(Coupling *self)
     PyMem_Free(self->entries);
     PyMem_Free(self->phi);
     PyMem_Free(self->weighted);
+    PyMem_Free(self->bias);
+    PyMem_Free(self->residual);
+    PyMem_Free(self->angle);
     PyMem_Free(self->rhs);
     PyMem_Free(self->band);
     self->kind = NULL, self->body = NULL, self->params = NULL, self->start = NULL;
     self->entry_start = NULL, self->entries = NULL, self->phi = NULL, self->weighted = NULL;
-    self->rhs = NULL, self->band = NULL;
+    self->bias = NULL, self->residual = NULL, self->angle = NULL, self->rhs = NULL;
+    self->band = NULL;
     self->n_joints = 0;
     self->compiled = 0;
 }
@@ -625,9 +802,13 @@ static PyObject *Coupling_set_joints(Coupling *self, PyObject *args)
     size_t m = (size_t)(self->m ? self->m : 1);
     self->phi = PyMem_Calloc(12 * m, sizeof(double));
     self->weighted = PyMem_Calloc(12 * m, sizeof(double));
+    self->bias = PyMem_Calloc(m, sizeof(double));
+    self->residual = PyMem_Calloc(m, sizeof(double));
+    self->angle = PyMem_Calloc((size_t)(n ? n : 1), sizeof(double));
     self->rhs = PyMem_Calloc(m, sizeof(double));
     self->band = PyMem_Calloc((size_t)(kd + 1) * m, sizeof(double));
-    if (self->phi == NULL || self->weighted == NULL || self->rhs == NULL ||
+    if (self->phi == NULL || self->weighted == NULL || self->bias == NULL ||
+        self->residual == NULL || self->angle == NULL || self->rhs == NULL ||
         self->band == NULL) {
         Coupling_clear_joints(self);
         return PyErr_NoMemory();
@@ -653,6 +834,30 @@ static PyObject *Coupling_set_motor(Coupling *self, PyObject *accelerations)
     Py_RETURN_NONE;
 }
 
+/* Contiguous float64 buffers of the state vectors ``arrays`` (writable where asked), all of
+ * one length; on failure none is held and an exception is set. */
+static int state_buffers(PyObject **arrays, const int *writable, Py_buffer *views, int n,
+                         const char *what)
+{
+    for (int i = 0; i < n; i++) {
+        int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable[i] ? PyBUF_WRITABLE : 0);
+        int ok = PyObject_GetBuffer(arrays[i], &views[i], flags) == 0;
+        if (ok && (views[i].format == NULL || strcmp(views[i].format, "d") != 0 ||
+                   views[i].len != views[0].len)) {
+            PyBuffer_Release(&views[i]);
+            PyErr_Format(PyExc_ValueError, "%s: expected contiguous float64 state vectors",
+                         what);
+            ok = 0;
+        }
+        if (!ok) {
+            while (i-- > 0)
+                PyBuffer_Release(&views[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static PyObject *Coupling_call(Coupling *self, PyObject *args, PyObject *kwds)
 {
     if (!self->compiled) {
@@ -662,27 +867,70 @@ static PyObject *Coupling_call(Coupling *self, PyObject *args, PyObject *kwds)
         }
         return PyObject_Call(self->fallback, args, kwds);
     }
-    PyObject *x_array, *dx_array;
-    if (!PyArg_ParseTuple(args, "OO", &x_array, &dx_array))
+    PyObject *arrays[2];
+    if (!PyArg_ParseTuple(args, "OO", &arrays[0], &arrays[1]))
         return NULL;
-    Py_buffer x, dx;
-    if (PyObject_GetBuffer(x_array, &x, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+    Py_buffer views[2];
+    if (state_buffers(arrays, (int[]){0, 1}, views, 2, "x, dx") < 0)
         return NULL;
-    if (PyObject_GetBuffer(dx_array, &dx, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) <
-        0) {
-        PyBuffer_Release(&x);
+    int status = coupling_apply((PyObject *)self, views[0].buf, views[1].buf,
+                                views[0].len / (Py_ssize_t)sizeof(double));
+    PyBuffer_Release(&views[0]);
+    PyBuffer_Release(&views[1]);
+    if (status < 0)
         return NULL;
-    }
-    int ok = x.format != NULL && dx.format != NULL && strcmp(x.format, "d") == 0 &&
-             strcmp(dx.format, "d") == 0 && dx.len == x.len;
+    Py_RETURN_NONE;
+}
+
+static int require_compiled(const Coupling *self, const char *what)
+{
+    if (!self->compiled)
+        PyErr_Format(PyExc_RuntimeError, "%s: the joints are not compiled", what);
+    return self->compiled ? 0 : -1;
+}
+
+static PyObject *Coupling_project(Coupling *self, PyObject *args)
+{
+    PyObject *array;
+    double tolerance;
+    int iterations;
+    if (!PyArg_ParseTuple(args, "Odi", &array, &tolerance, &iterations) ||
+        require_compiled(self, "project") < 0)
+        return NULL;
+    Py_buffer view;
+    if (state_buffers(&array, (int[]){1}, &view, 1, "x") < 0)
+        return NULL;
+    int status = coupling_project(self, view.buf, view.len / (Py_ssize_t)sizeof(double),
+                                  tolerance, iterations);
+    PyBuffer_Release(&view);
+    if (status < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Coupling_columns(Coupling *self, PyObject *args)
+{
+    PyObject *arrays[2], *out;
+    if (!PyArg_ParseTuple(args, "OOO", &arrays[0], &arrays[1], &out) ||
+        require_compiled(self, "columns") < 0)
+        return NULL;
+    Py_buffer views[2], values;
+    if (state_buffers(arrays, (int[]){0, 0}, views, 2, "x, dx") < 0)
+        return NULL;
     int status = -1;
-    if (!ok)
-        PyErr_SetString(PyExc_ValueError, "x, dx: expected contiguous float64 state vectors");
-    else
-        status = coupling_apply((PyObject *)self, x.buf, dx.buf,
-                                x.len / (Py_ssize_t)sizeof(double));
-    PyBuffer_Release(&x);
-    PyBuffer_Release(&dx);
+    if (PyObject_GetBuffer(out, &values, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) ==
+        0) {
+        if (values.format == NULL || strcmp(values.format, "d") != 0 ||
+            values.len != (Py_ssize_t)sizeof(double) * N_COLUMNS * self->n_joints)
+            PyErr_Format(PyExc_ValueError, "out: expected %zd contiguous float64 values",
+                         N_COLUMNS * self->n_joints);
+        else
+            status = coupling_columns(self, views[0].buf, views[1].buf,
+                                      views[0].len / (Py_ssize_t)sizeof(double), values.buf);
+        PyBuffer_Release(&values);
+    }
+    PyBuffer_Release(&views[0]);
+    PyBuffer_Release(&views[1]);
     if (status < 0)
         return NULL;
     Py_RETURN_NONE;
@@ -704,6 +952,15 @@ static PyMethodDef Coupling_methods[] = {
     {"set_motor", (PyCFunction)Coupling_set_motor, METH_O,
      "set_motor(accelerations): the motors' M^-1 tau (N, 6) float64, added to the bodies' "
      "unconstrained accelerations until set again"},
+    {"project", (PyCFunction)Coupling_project, METH_VARARGS,
+     "project(x, tolerance, iterations): x (float64 state vector) moved onto the constraint "
+     "manifold in place: unit quaternions, up to ``iterations`` Newton steps of the least "
+     "mass-weighted position and attitude correction until every residual is below "
+     "``tolerance``, then the velocities projected onto Phi nu = 0 in the mass metric"},
+    {"columns", (PyCFunction)Coupling_columns, METH_VARARGS,
+     "columns(x, dx, out): every joint's (in the order of set_joints) position error (m), "
+     "angle error (rad), generalized constraint force on a and on b (6 each, body frames) "
+     "at state x with unconstrained rates dx, written into out (J, 14) float64"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -6,8 +6,12 @@ attitudes far from the joints' -- so the weld's rotation vector takes both of it
 and velocities), so that every term of b, the Baumgarte terms included, acts. The bodies' states
 sit scattered in a longer state vector between other states, which the kernel must leave alone.
 The compiled path must give the Python path's accelerations to 1e-12 relative: both solve the
-same well-conditioned system (random masses), differing only in the order of round-off.
-The last test checks the wiring to a running system's state vector on a shipped scenario.
+same well-conditioned system (random masses), differing only in the order of round-off. The
+same holds for the projection onto the constraint manifold (from states near it) and for the
+recorded joint columns (errors and generalized constraint forces); besides agreeing with
+Python, the projected states must satisfy the joints and the forces must sum, on every body,
+to M (a_c - a_u) of the compiled accelerations. The last tests check the wiring to a running
+system's state vector on shipped scenarios.
 """
 
 from __future__ import annotations
@@ -98,21 +102,23 @@ def setup(n_bodies, joints_of, seed):
     assembly = Assembly(names, [random_mass(rng) for _ in range(n_bodies)])
     q = np.array([unit(v) for v in rng.normal(size=(n_bodies, 4))])
     frames = Frames(rng.normal(size=(n_bodies, 3)), rotation_matrix(q), np.zeros((n_bodies, 6)))
-    for joint in joints_of(names, frames, rng):  # at these attitudes
+    for joint in joints_of(names, frames, rng):  # at these poses
         assembly.add(joint, frames)
     n_states = 13 * n_bodies + 7
     index = rng.permutation(n_states)[: 13 * n_bodies].reshape(n_bodies, 13)
-    return Layout(assembly, index, n_states, q), rng
+    return Layout(assembly, index, n_states, q, frames.p), rng
 
 
 @dataclass
 class Layout:
-    """An assembly, where its bodies' states sit, and their attitudes when joined."""
+    """An assembly, where its bodies' states sit, and their attitudes and positions when
+    joined."""
 
     assembly: Assembly
     index: np.ndarray
     n_states: int
     joined: np.ndarray
+    positions: np.ndarray
 
 
 def random_state(rng, layout, spread):
@@ -189,6 +195,90 @@ def test_revolute_chain_with_motors():
     joints = layout.assembly.joints[::2]
     motors = JointMotors(layout.assembly, [Motor(j, max_torque=3.0) for j in joints])
     check(layout, rng, (2.0, 3.0), motors)
+
+
+def near_manifold(rng, layout, size):
+    """A state whose bodies are displaced from their joined poses by about ``size`` (m, rad),
+    their quaternions off unit length, with random velocities."""
+    x, _ = random_state(rng, layout, size)
+    index = layout.index
+    x[index[:, :3]] = layout.positions + size * rng.normal(size=layout.positions.shape)
+    x[index[:, 3:7]] *= 1.0 + size * rng.normal(size=(len(index), 1))
+    return x
+
+
+def python_projection(assembly, index, x):
+    """The Python path's projected positions, quaternions and velocities of state x."""
+    P, Q = assembly.project_positions(x[index[:, :3]], x[index[:, 3:7]])
+    nu = assembly.project_velocities(assembly.poses(P, Q, x[index[:, 7:]]))
+    return P, Q, nu
+
+
+@pytest.mark.parametrize(("shape", "n_bodies", "joints_of", "seed"), CASES)
+def test_compiled_projection_equals_python(shape, n_bodies, joints_of, seed):
+    """Positions, attitudes and velocities projected in C agree with Assembly's projection to
+    1e-12 relative (the Newton iterations may stop one step apart, below 1e-13); the result
+    satisfies the joints (errors below 1e-12 m / rad, Phi nu below 1e-12 of the velocities)
+    and leaves other states alone."""
+    layout, rng = setup(n_bodies, joints_of, seed + 20)
+    assembly, index = layout.assembly, layout.index
+    compiled = CompiledCoupling(assembly, index, lambda x, dx: None, (0.0, 0.0))
+    for size in (1e-6, 1e-3, 3e-2):
+        x = near_manifold(rng, layout, size)
+        P, Q, nu = python_projection(assembly, index, x)
+        out = compiled.project(x)
+        for got, expected in ((out[index[:, :3]], P), (out[index[:, 3:7]], Q)):
+            np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12 * np.abs(P).max())
+        speed = np.abs(x[index[:, 7:]]).max()  # the velocities' scale before projection
+        np.testing.assert_allclose(out[index[:, 7:]], nu, rtol=0, atol=1e-12 * speed)
+        others = np.setdiff1d(np.arange(layout.n_states), index)
+        np.testing.assert_array_equal(out[others], x[others])
+        assert np.abs(out[index] - x[index]).max() > 0.1 * size  # the projection acts
+        frames = assembly.poses(P, Q, nu)
+        errors = np.array(list(assembly.violations(frames).values()))
+        assert errors.max() < 1e-12
+        assert np.abs(assembly.stack(frames).times(nu)).max() < 1e-12 * speed
+
+
+@pytest.mark.parametrize(("shape", "n_bodies", "joints_of", "seed"), CASES)
+def test_compiled_columns_equal_python(shape, n_bodies, joints_of, seed):
+    """Position and angle errors and the generalized forces on a and b from C agree with
+    Assembly.violations and joint_forces to 1e-12 relative; on every body the forces sum to
+    M (a_c - a_u) of the compiled accelerations (the motors' included)."""
+    layout, rng = setup(n_bodies, joints_of, seed + 40)
+    assembly, index = layout.assembly, layout.index
+    baumgarte = (2.0, 3.0)
+    compiled = CompiledCoupling(assembly, index, lambda x, dx: None, baumgarte)
+    motors = JointMotors(assembly, [Motor(j, 3.0) for j in assembly.joints if j.kind == "revolute"])
+    motors.set_commands({name: rng.normal() * 5 for name in motors.command_names()})
+    compiled.set_motor(motors.accelerations())
+    for spread in (0.05, 2.0):
+        x, dx = random_state(rng, layout, spread)
+        columns = compiled.columns(x, dx)
+        assert set(columns) == {j.name for j in assembly.joints}
+        frames = assembly.poses(x[index[:, :3]], x[index[:, 3:7]], x[index[:, 7:]])
+        a_u = dx[index[:, 7:]].ravel() + motors.accelerations()
+        _, lam, stacked = assembly.accelerations(frames, a_u, baumgarte)
+        forces = assembly.joint_forces(stacked, lam)
+        violations = assembly.violations(frames)
+        errors = np.array([violations[name] for name in columns])
+        got = np.array(list(columns.values()))
+        np.testing.assert_allclose(got[:, :2], errors, rtol=0, atol=1e-12 * errors.max())
+        expected = np.array([np.concatenate(forces[name]) for name in columns])
+        scale = np.abs(expected).max()
+        np.testing.assert_allclose(got[:, 2:], expected, rtol=0, atol=1e-12 * scale)
+        a_c = dx.copy()
+        compiled.kernel(x, a_c)
+        change = (a_c[index[:, 7:]].ravel() - a_u).reshape(-1, 6)
+        total = np.zeros_like(change)
+        for joint in assembly.joints:
+            total[assembly.index[joint.a]] += columns[joint.name][2:8]
+            if joint.b is not None:
+                total[assembly.index[joint.b]] += columns[joint.name][8:]
+        mass = np.array([np.linalg.inv(m) for m in assembly.inverse_blocks])
+        np.testing.assert_allclose(
+            total, np.einsum("nij,nj->ni", mass, change), rtol=0, atol=1e-10 * scale
+        )
 
 
 def test_topology_changes_follow_the_assembly():

@@ -30,6 +30,9 @@ from orchestrator.coupling.udwadia_kalaba import (
 from orchestrator.kinematics import rotate_quaternion, rotation_matrix
 
 SOLVERS = ("auto", "svd", "cholesky")
+# The position projection's Newton iteration: largest residual (m, rad) and step count.
+PROJECTION_TOLERANCE = 1e-13
+PROJECTION_ITERATIONS = 8
 
 
 @dataclass
@@ -359,7 +362,11 @@ class Assembly:
         return frames.nu + change
 
     def project_positions(
-        self, P: np.ndarray, Q: np.ndarray, tolerance: float = 1e-13, iterations: int = 8
+        self,
+        P: np.ndarray,
+        Q: np.ndarray,
+        tolerance: float = PROJECTION_TOLERANCE,
+        iterations: int = PROJECTION_ITERATIONS,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Positions and attitudes moved (least mass-weighted) onto the constraint manifold."""
         P, Q = P.copy(), Q / np.linalg.norm(Q, axis=1, keepdims=True)

@@ -10,7 +10,10 @@ narrowly banded, or makes it call the Python fallback where something is not com
 (other joint kinds, closed loops with redundant rows, the "svd" solver). The motors'
 accelerations M^-1 tau, constant between commands, are an additive term set with
 :meth:`CompiledCoupling.set_motor`. The banded Cholesky solve is LAPACK's (dpbtrf/dpbtrs),
-reached through the function pointers SciPy exports.
+reached through the function pointers SciPy exports. The same rows and solve also give, in
+one call each, the projection onto the constraint manifold done between macro steps
+(:meth:`CompiledCoupling.project`) and every joint's recorded errors and generalized forces
+(:meth:`CompiledCoupling.columns`).
 """
 
 from __future__ import annotations
@@ -23,13 +26,16 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from orchestrator import _kernel
-from orchestrator.coupling.assembly import Assembly
+from orchestrator.coupling.assembly import PROJECTION_ITERATIONS, PROJECTION_TOLERANCE, Assembly
 from orchestrator.coupling.joint_space import spanning_forest
 from orchestrator.coupling.joints import Joint, Revolute, Weld
 
 # Kernel codes of the compiled joint kinds (exact classes: subclasses add rows of their own).
 KINDS: dict[type[Joint], int] = {Weld: 0, Revolute: 1}
 N_PARAMETERS = 27
+# Per joint, the kernel's recorded columns: position error (m), angle error (rad), force on a
+# and on b (6 each: N, N.m, body frames).
+N_COLUMNS = 14
 
 
 def parameters(joint: Joint) -> np.ndarray:
@@ -79,6 +85,7 @@ class CompiledCoupling:
             np.ascontiguousarray(index, dtype=np.int64).ravel(),
             np.ascontiguousarray(assembly.inverse_blocks, dtype=float).ravel(),
         )
+        self.names: list[str] = []  # the compiled joints, in the kernel's order
         self.describe()
 
     def compilable(self) -> bool:
@@ -94,10 +101,12 @@ class CompiledCoupling:
         """Hand the kernel the present joints (after a topology change), or the fallback."""
         if not self.compilable():
             self.kernel.use_fallback()
+            self.names = []
             return
         joints = self.assembly.joints
         body_a, body_b = self._bodies()
         order = band_order(body_a, body_b) if joints else np.zeros(0, dtype=int)
+        self.names = [joints[k].name for k in order]
         self.kernel.set_joints(
             np.array([KINDS[type(joints[k])] for k in order], dtype=np.int64),
             np.ascontiguousarray(np.stack([body_a[order], body_b[order]], axis=1)).ravel(),
@@ -109,6 +118,26 @@ class CompiledCoupling:
         """The motors' M^-1 tau (6 per body, body frames), added to the bodies' unconstrained
         accelerations in every evaluation until set again."""
         self.kernel.set_motor(np.ascontiguousarray(accelerations, dtype=float))
+
+    def project(self, x: np.ndarray) -> np.ndarray:
+        """A copy of the state ``x`` with positions, attitudes and velocities on the constraint
+        manifold, as ``Assembly.project_positions`` then ``project_velocities`` give them
+        (same tolerance and iteration count). Only while :attr:`compiled`."""
+        out = np.array(x, dtype=float)
+        self.kernel.project(out, PROJECTION_TOLERANCE, PROJECTION_ITERATIONS)
+        return out
+
+    def columns(self, x: np.ndarray, dx: np.ndarray) -> dict[str, np.ndarray]:
+        """Every joint's position error (m), angle error (rad) and generalized constraint
+        forces on body a and on body b (6 each, body frames; zero on the world) at state ``x``
+        with unconstrained rates ``dx`` (the motors' accelerations added as in evaluations),
+        as ``Assembly.violations`` and ``joint_forces`` give them: (14,) per joint name. Only
+        while :attr:`compiled`."""
+        out = np.empty((len(self.names), N_COLUMNS))
+        self.kernel.columns(
+            np.ascontiguousarray(x, dtype=float), np.ascontiguousarray(dx, dtype=float), out
+        )
+        return dict(zip(self.names, out, strict=True))
 
     @property
     def compiled(self) -> bool:

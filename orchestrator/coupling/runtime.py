@@ -17,6 +17,7 @@ their actuator's states and state derivatives (``driven.py``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -274,16 +275,27 @@ class ConstraintCoupling:
     def column_names(self) -> list[str]:
         """Recorded columns of every joint: errors and generalized forces on a and b; angle,
         rate and motor torque of revolute joints; the two torques of driven joints."""
-        names = []
-        for joint in self.joint_names():
-            names += [f"{joint}.{c}" for c in VIOLATION_COLUMNS]
-            names += [f"{joint}.force_{side}[{i}]" for side in "ab" for i in range(1, 7)]
+        names = [name for joint in self.joint_names() for name in _joint_columns(joint)]
         names += [f"{d.joint.name}.torque[{i}]" for d in self.drives for i in (1, 2)]
         return names + self.signal_names()
 
     def columns(self, x: np.ndarray, dx: np.ndarray) -> dict[str, float]:
-        """Values of the recorded joint columns at ``x`` (``dx`` without constraint forces)."""
+        """Values of the recorded joint columns at ``x`` (``dx`` without constraint forces).
+        The errors and forces of compiled joints come from the kernel in one call."""
         values: dict[str, float] = {}
+        if self.compiled is not None and self.compiled.compiled:
+            for joint, column in self.compiled.columns(x, dx).items():
+                values.update(zip(_joint_columns(joint), column.tolist(), strict=True))
+        else:
+            self._python_columns(x, dx, values)
+        if self.motors is not None:
+            poses = self.poses(x, dx)
+            values.update(self.motors.measure(poses))
+            values.update(self.motors.applied())
+        return values
+
+    def _python_columns(self, x: np.ndarray, dx: np.ndarray, values: dict[str, float]) -> None:
+        """The joints' errors and forces and the driven joints' torques into ``values``."""
         for joint, (position, angle) in self.violations(x).items():
             values[f"{joint}.position_error"] = position
             values[f"{joint}.angle_error"] = angle
@@ -298,10 +310,6 @@ class ConstraintCoupling:
                 poses[self.assembly.index[j.a]], poses[self.assembly.index[j.b]], forces[j.name][1]
             )
             values.update({f"{j.name}.torque[{i + 1}]": t for i, t in enumerate(torques)})
-        if self.motors is not None:
-            values.update(self.motors.measure(poses))
-            values.update(self.motors.applied())
-        return values
 
     # -- joint signals ------------------------------------------------------------------------
 
@@ -370,9 +378,12 @@ class ConstraintCoupling:
     # -- between macro steps -----------------------------------------------------------------
 
     def project(self, x: np.ndarray) -> np.ndarray:
-        """Positions, attitudes and velocities moved onto the constraint manifold."""
+        """Positions, attitudes and velocities moved onto the constraint manifold (by the
+        kernel while it compiles the joints)."""
         if not self.config.projection or not self.assembly.joints:
             return x
+        if self.compiled.compiled:
+            return self.compiled.project(x)
         x = x.copy()
         self.poses(x)  # driven joints follow the actuators' angles of x
         P, Q = self.assembly.project_positions(x[self._p], x[self._q])
@@ -443,6 +454,13 @@ class ConstraintCoupling:
     def _kinetic_energy(self, x: np.ndarray) -> float:
         nu = x[self._nu].ravel()
         return float(0.5 * nu @ self.assembly.M @ nu)
+
+
+@cache
+def _joint_columns(joint: str) -> tuple[str, ...]:
+    """Recorded columns of one joint: position and angle error, force on a and on b."""
+    names = [f"{joint}.{c}" for c in VIOLATION_COLUMNS]
+    return (*names, *(f"{joint}.force_{side}[{i}]" for side in "ab" for i in range(1, 7)))
 
 
 def _approach(pair: DockingPair, a: Pose, b: Pose) -> tuple[float, float, float]:
