@@ -362,6 +362,39 @@ def test_shipped_arm_scenario_runs_compiled(fmu_dir):
         system.close()
 
 
+@pytest.mark.parametrize("name", ["bluerov2_heavy_welded_pair", "uvms_spiral"])
+def test_shipped_scenario_projects_and_records_compiled(fmu_dir, name):
+    """ConstraintCoupling.project and columns of a running system (a welded pair; a vehicle
+    with motored arms) take the compiled path and give what the Python path gives, to 1e-12
+    relative, from a state off the joints (the motors' commands set; projection on)."""
+    path = Path(__file__).resolve().parents[1] / "scenarios" / f"{name}.toml"
+    scenario = load_scenario(path)
+    system = System(scenario, str(path), fmu_dir)
+    try:
+        x0 = system.initialize(0.0, scenario.environment.current)
+        config = scenario.coupling.model_copy(update={"projection": True})
+        coupling = ConstraintCoupling(system, scenario.joints, scenario.docking, config, x0)
+        rng = np.random.default_rng(11)
+        coupling.command({name: rng.normal() for name in coupling.command_names()})
+        x = x0 + 1e-3 * rng.normal(size=len(x0))
+        dx = system.derivatives(0.0, x).copy()
+        assert coupling.compiled.compiled
+        projected, columns = coupling.project(x), coupling.columns(x, dx)
+        coupling.compiled.kernel.use_fallback()  # the Python path
+        expected_x, expected = coupling.project(x), coupling.columns(x, dx)
+        coupling.compiled.describe()
+        assert coupling.compiled.compiled
+        np.testing.assert_allclose(projected, expected_x, rtol=0, atol=1e-12 * np.abs(x).max())
+        assert np.abs(expected_x - x).max() > 1e-4  # the projection acts
+        assert columns.keys() == expected.keys()
+        assert set(coupling.column_names()) >= set(columns)
+        names = list(expected)
+        got, want = np.array([columns[n] for n in names]), np.array([expected[n] for n in names])
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-12 * np.abs(want).max())
+    finally:
+        system.close()
+
+
 def test_state_vector_shorter_than_the_bodies_states_is_refused():
     layout, rng = setup(2, weld_chain, 10)
     compiled = CompiledCoupling(layout.assembly, layout.index, lambda x, dx: None, (0, 0))
