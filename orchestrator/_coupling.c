@@ -21,6 +21,13 @@
  * Cholesky (dpbtrf, dpbtrs; the function pointers SciPy exports from its LAPACK). Joints
  * without closed loops give independent rows, so G is positive definite away from singular
  * configurations.
+ *
+ * Between macro steps the same rows and solve project a state onto the constraint manifold
+ * (``Assembly.project_positions``, then ``project_velocities``): Newton steps of the least
+ * mass-weighted correction, G lambda = -c, moving p by R dp and turning q by the rotation
+ * vector dtheta, then nu + M^-1 Phi' lambda with G lambda = -Phi nu. At every recorded row
+ * they give each joint's position and angle errors and its generalized constraint forces
+ * Phi_a' lambda, Phi_b' lambda (``Assembly.violations``, ``joint_forces``).
  */
 #include "_coupling.h"
 
