@@ -288,9 +288,8 @@ class ConstraintCoupling:
                 values.update(zip(_joint_columns(joint), column.tolist(), strict=True))
         else:
             self._python_columns(x, dx, values)
+        values.update(self.measure(x))
         if self.motors is not None:
-            poses = self.poses(x, dx)
-            values.update(self.motors.measure(poses))
             values.update(self.motors.applied())
         return values
 
@@ -318,8 +317,11 @@ class ConstraintCoupling:
         return self.motors.signal_names() if self.motors is not None else []
 
     def measure(self, x: np.ndarray) -> dict[str, float]:
-        """Angle (rad) and rate (rad/s) of every revolute joint at state ``x``."""
-        return self.motors.measure(self.poses(x)) if self.motors is not None else {}
+        """Angle (rad) and rate (rad/s) of every revolute joint at state ``x`` (none: no
+        poses are computed)."""
+        if self.motors is None or not self.motors.revolute_joints():
+            return {}
+        return self.motors.measure(self.poses(x))
 
     def command_names(self) -> list[str]:
         """The motor torque commands (N.m) a controller may write."""
