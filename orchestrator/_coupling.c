@@ -447,17 +447,25 @@ static int check_length(const Coupling *self, Py_ssize_t n_states)
     return 0;
 }
 
-int coupling_apply(PyObject *post, const double *x, double *dx, Py_ssize_t n_states)
+/* Frames, rows and the acceleration-level multipliers at state x with the unconstrained
+ * rates dx: 1 when solved, 0 when there are no joints, -1 on an error (set). */
+static int multipliers_at(Coupling *self, const double *x, const double *dx, Py_ssize_t n_states)
 {
-    Coupling *self = (Coupling *)post;
     if (check_length(self, n_states) < 0)
         return -1;
     if (self->n_joints == 0)
         return 0;
     load_frames(self, x, dx);
     build_rows(self);
-    if (acceleration_multipliers(self) < 0)
-        return -1;
+    return acceleration_multipliers(self) < 0 ? -1 : 1;
+}
+
+int coupling_apply(PyObject *post, const double *x, double *dx, Py_ssize_t n_states)
+{
+    Coupling *self = (Coupling *)post;
+    int solved = multipliers_at(self, x, dx, n_states);
+    if (solved <= 0)
+        return solved;
     add_correction(self, F_A); /* a_c = a_u + M^-1 Phi' lambda */
     for (Py_ssize_t k = 0; k < self->n_bodies; k++)
         for (int i = 0; i < 6; i++)
@@ -555,14 +563,9 @@ enum { N_COLUMNS = 14 };
 static int coupling_columns(Coupling *self, const double *x, const double *dx,
                             Py_ssize_t n_states, double *out)
 {
-    if (check_length(self, n_states) < 0)
-        return -1;
-    if (self->n_joints == 0)
-        return 0;
-    load_frames(self, x, dx);
-    build_rows(self);
-    if (acceleration_multipliers(self) < 0)
-        return -1;
+    int solved = multipliers_at(self, x, dx, n_states);
+    if (solved <= 0)
+        return solved;
     for (Py_ssize_t j = 0; j < self->n_joints; j++) {
         double *column = out + N_COLUMNS * j, *c = self->residual + self->start[j];
         column[0] = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
