@@ -86,7 +86,8 @@ class FMU:
             raise FMUError(f"{self.path}: FMU file not found")
         if not zipfile.is_zipfile(self.path):
             raise FMUError(f"{self.path}: not an FMU (not a zip archive)")
-        version = _declared_fmi_version(self.path)
+        root = _model_description_root(self.path)  # parsed once, as FMPy reads it again
+        version = root.get("fmiVersion", "(no fmiVersion)")
         if not (version.startswith("2.") or version.startswith("3.")):
             raise FMUError(f"{self.path}: FMI {version} is not supported (FMI 2.0, 3.0)")
         try:
@@ -135,9 +136,7 @@ class FMU:
         # numbers go into the results; texts and bytes are read and set only
         self.recordable = {n for n, v in self.variables.items() if v.type not in _TEXT}
         self._binary_check()
-        self.provides_directional_derivatives = _provides_directional_derivatives(
-            self.path, self.kind
-        )
+        self.provides_directional_derivatives = _provides_directional_derivatives(root, self.kind)
         self._unpacked = Path(tempfile.mkdtemp(prefix=f"murcosim-{self.path.stem}-"))
         extract(str(self.path), str(self._unpacked))
 
@@ -232,22 +231,20 @@ class FMU:
         shutil.rmtree(self._unpacked, ignore_errors=True)
 
 
-def _declared_fmi_version(path: Path) -> str:
-    """The fmiVersion attribute of an archive's modelDescription.xml, read before parsing."""
+def _model_description_root(path: Path) -> ElementTree.Element:
+    """The root element of an archive's modelDescription.xml (its fmiVersion is checked before
+    FMPy parses the file; FMPy does not read FMI 3.0's providesDirectionalDerivatives)."""
     try:
         with zipfile.ZipFile(path) as archive:
-            root = ElementTree.fromstring(archive.read("modelDescription.xml"))
+            return ElementTree.fromstring(archive.read("modelDescription.xml"))
     except KeyError:
         raise FMUError(f"{path}: not an FMU (no modelDescription.xml)") from None
     except (zipfile.BadZipFile, ElementTree.ParseError, OSError) as exc:
         raise FMUError(f"{path}: unreadable modelDescription.xml: {exc}") from None
-    return root.get("fmiVersion", "(no fmiVersion)")
 
 
-def _provides_directional_derivatives(path: Path, kind: str) -> bool:
+def _provides_directional_derivatives(root: ElementTree.Element, kind: str) -> bool:
     """The interface's ``providesDirectionalDerivative(s)`` flag (FMI 2 and 3 spellings)."""
-    with zipfile.ZipFile(path) as archive:
-        root = ElementTree.fromstring(archive.read("modelDescription.xml"))
     element = root.find(kind)
     if element is None:
         return False
