@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import numpy as np
@@ -100,3 +101,13 @@ def run(fmu_dir, tmp_path):
         return read_timeseries(out / "timeseries.csv"), read_events(out / "events.csv")
 
     return go
+
+
+@pytest.fixture
+def ctrl_c():
+    """Ctrl-C (SIGINT) delivered to this process and its children as at a terminal, also when
+    the suite itself runs with SIGINT ignored (a shell without job control ignores it in
+    commands started with ``&``, and children inherit that)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)

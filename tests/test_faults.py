@@ -149,7 +149,7 @@ def test_hung_fmu_is_ended_by_the_stall_timeout(tmp_path, capsys):
 
 
 @pytest.mark.slow
-def test_ctrl_c_ends_a_run_stuck_in_c(tmp_path):
+def test_ctrl_c_ends_a_run_stuck_in_c(tmp_path, ctrl_c):
     """The FMU sleeps in fmi2GetDerivatives, deaf to signals: Ctrl-C (SIGINT to the command)
     still ends the run within the grace period, with an 'interrupted' row naming the call."""
     path, out = faulty_run(tmp_path, "fmi2GetDerivatives", "HANG", 100)

@@ -42,7 +42,7 @@ start = {{ x = {X0}, v = {V0} }}
     return path
 
 
-def test_interrupted_run_says_so_and_when(free_mass, tmp_path):
+def test_interrupted_run_says_so_and_when(free_mass, tmp_path, ctrl_c):
     """Ctrl-C (SIGINT) once the run has started: events.csv ends with 'interrupted' and
     'stop' at the time reached, after the last row written; the rows are the free motion."""
     out = tmp_path / "out"

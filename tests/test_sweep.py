@@ -135,7 +135,7 @@ def _finished(manifest) -> int:
 
 
 @pytest.mark.slow
-def test_sweep_isolates_a_crash_resumes_and_runs_on_dask(tmp_path):
+def test_sweep_isolates_a_crash_resumes_and_runs_on_dask(tmp_path, ctrl_c):
     """20 cases, one of which segfaults: 19 done and 1 failed (the one drawn above the crash
     speed). Interrupted (Ctrl-C) after 10 finished cases and re-run, the finished cases are not
     run again (their files are untouched) and the others are run once. The same sweep on a
