@@ -221,6 +221,20 @@ def _buoy_study(args: argparse.Namespace) -> None:
     print(f"written to {run_studies(parts, args.out, args.fmu_dir, model)}")
 
 
+def _rendezvous_arguments(parser: argparse.ArgumentParser, scenario: str) -> None:
+    """The scenario (default ``scenario``) and controller arguments of the MPC studies."""
+    parser.add_argument(
+        "scenario",
+        type=Path,
+        nargs="?",
+        default=Path(scenario),
+        help="scenario file with a rendezvous_mpc controller",
+    )
+    parser.add_argument(
+        "--controller", default="rendezvous", help="name of the rendezvous_mpc controller"
+    )
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser of the ``murcosim`` command."""
     p = argparse.ArgumentParser(
@@ -371,16 +385,7 @@ def parser() -> argparse.ArgumentParser:
     st = sub.add_parser(
         "rendezvous-study", help="distributed vs centralized MPC on the planar model"
     )
-    st.add_argument(
-        "scenario",
-        type=Path,
-        nargs="?",
-        default=Path("scenarios/monitoring_rendezvous.toml"),
-        help="scenario file with a rendezvous_mpc controller",
-    )
-    st.add_argument(
-        "--controller", default="rendezvous", help="name of the rendezvous_mpc controller"
-    )
+    _rendezvous_arguments(st, "scenarios/monitoring_rendezvous.toml")
     st.add_argument("--duration", type=float, default=60.0, help="simulated time per method (s)")
     st.add_argument(
         "--tolerance", type=float, default=0.1, help="rendezvous gap counted as met (m)"
@@ -388,19 +393,10 @@ def parser() -> argparse.ArgumentParser:
     st.set_defaults(func=_study)
     ds = sub.add_parser(
         "docking-study",
-        help="docking success over randomized follower starts (planar model): N -7..-2 m, "
-        "E -3..3 m, yaw -60..60 deg",
+        help="docking success over randomized follower starts (planar model or co-simulation): "
+        "N -7..-2 m, E -3..3 m, yaw -60..60 deg",
     )
-    ds.add_argument(
-        "scenario",
-        type=Path,
-        nargs="?",
-        default=Path("scenarios/docking_mpc.toml"),
-        help="scenario file with a rendezvous_mpc controller",
-    )
-    ds.add_argument(
-        "--controller", default="rendezvous", help="name of the rendezvous_mpc controller"
-    )
+    _rendezvous_arguments(ds, "scenarios/docking_mpc.toml")
     ds.add_argument("--runs", type=int, default=100, help="number of randomized starts")
     ds.add_argument("--seed", type=int, default=1, help="seed of the random draws")
     ds.add_argument("--duration", type=float, default=60.0, help="s per case (planar model)")
