@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from importlib.metadata import version
 from pathlib import Path
 
 from orchestrator.errors import MurcosimError
@@ -235,12 +234,23 @@ def _rendezvous_arguments(parser: argparse.ArgumentParser, scenario: str) -> Non
     )
 
 
+class _Version(argparse.Action):
+    """``--version``: the installed package's version, looked up only when asked for
+    (importlib.metadata is a tenth of a short run's start-up)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        from importlib.metadata import version
+
+        print(f"murcosim {version('murcosim')}")
+        parser.exit()
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser of the ``murcosim`` command."""
     p = argparse.ArgumentParser(
         prog="murcosim", description="Co-simulation of modular underwater robots"
     )
-    p.add_argument("--version", action="version", version=f"murcosim {version('murcosim')}")
+    p.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     sub = p.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="export the Modelica library as FMUs")
     b.add_argument("--library", type=Path, default=DEFAULT_LIBRARY, help="Modelica package folder")

@@ -142,13 +142,15 @@ def _child(
     sender: Any,
     formats: tuple[str, ...] = ("csv",),
 ) -> None:  # noqa: ANN401
-    from tqdm import tqdm
-
     from orchestrator.run import run_scenario
 
-    # a thread lock for the progress bar: tqdm's default one is a semaphore of multiprocessing,
-    # which a child killed in C would leave behind (with a warning from the resource tracker)
-    tqdm.set_lock(threading.RLock())
+    if progress:
+        from tqdm import tqdm
+
+        # a thread lock for the progress bar: tqdm's default one is a semaphore of
+        # multiprocessing, which a child killed in C would leave behind (with a warning from
+        # the resource tracker)
+        tqdm.set_lock(threading.RLock())
     # Ctrl-C belongs to the supervisor, which asks the child to stop with SIGTERM.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _interrupt_once)
