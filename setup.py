@@ -6,8 +6,12 @@ setup(
     ext_modules=[
         Extension(
             "orchestrator._kernel",
-            sources=["orchestrator/_kernel.c", "orchestrator/_coupling.c"],
-            depends=["orchestrator/_coupling.h"],
+            sources=[
+                "orchestrator/_kernel.c",
+                "orchestrator/_coupling.c",
+                "orchestrator/_transfer.c",
+            ],
+            depends=["orchestrator/_coupling.h", "orchestrator/_transfer.h"],
             extra_compile_args=["-O2", "-std=c11"],
         )
     ]

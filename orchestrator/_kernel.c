@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "_coupling.h"
+#include "_transfer.h"
 
 typedef int (*set_time_fn)(void *, double);
 typedef int (*set_states_fn)(void *, const double *, size_t);
@@ -873,7 +874,7 @@ PyMODINIT_FUNC PyInit__kernel(void)
     PyObject *module = PyModule_Create(&kernel_module);
     if (module == NULL)
         return NULL;
-    if (coupling_add_type(module) < 0) {
+    if (coupling_add_type(module) < 0 || transfer_add_type(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -428,6 +428,22 @@ class Port:
     def __len__(self) -> int:
         return len(self.names)
 
+    @property
+    def plain(self) -> bool:
+        """Whether the port holds Float64 scalars only (read and written through ``values``
+        directly)."""
+        return not self._groups
+
+    def bind(self, values: np.ndarray) -> None:
+        """Use ``values`` (a contiguous float64 array of the port's length, e.g. a slice of a
+        larger buffer) as the port's value buffer from now on; plain ports only."""
+        if not self.plain or values.shape != (len(self.names),) or values.dtype != np.float64:
+            raise ValueError(f"port {self.names}: cannot bind a buffer of {values.shape}")
+        if not values.flags.c_contiguous:
+            raise ValueError(f"port {self.names}: the buffer must be contiguous")
+        self.values = values
+        self._values_ptr = values.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+
 
 class FMUInstance:
     """One running instance: parameters, initialization, ports; states (Model Exchange) or

@@ -103,6 +103,13 @@ class _ControllerLink:
             for name in port.names:
                 if instance.fmu.variables[name].causality != "input":
                     raise SimulationError(f"{key}: {instance.name}.{name} is not an input")
+        # every FMU port of the link read (written) by one compiled call per sample
+        self._reads = system.batch([(i, p) for i, p, _ in self.fmu_reads], write=False)
+        self._read_positions = np.concatenate([q for _, _, q in self.fmu_reads] or [[]]).astype(int)
+        self._writes = system.batch([(i, p) for i, p, _ in self.fmu_writes], write=True)
+        self._write_positions = np.concatenate([q for _, _, q in self.fmu_writes] or [[]]).astype(
+            int
+        )
         self.inputs = np.zeros(len(controller.inputs))
         self.last_outputs = np.zeros(len(controller.outputs))
         self.next_sample = 0
@@ -113,8 +120,9 @@ class _ControllerLink:
     def gather(self, bus: _SignalBus) -> np.ndarray:
         """The controller's inputs, read from the FMUs and the bus (buffer reused)."""
         u = self.inputs
-        for instance, port, positions in self.fmu_reads:
-            u[positions] = instance.read(port)
+        if self.fmu_reads:
+            self._reads.run()
+            u[self._read_positions] = self._reads.values
         self._bus_inputs.copy(bus.values, u, to_bus=False)
         return u
 
@@ -125,9 +133,9 @@ class _ControllerLink:
             outputs = np.where(which, outputs, self._applied)
         self._applied = outputs
         self._bus_outputs.copy(bus.values, outputs, to_bus=True)
-        for instance, port, positions in self.fmu_writes:
-            port.values[:] = outputs[positions]
-            instance.write(port)
+        if self.fmu_writes:
+            self._writes.values[:] = outputs[self._write_positions]
+            self._writes.run()
 
 
 class _BusSlots:
@@ -190,6 +198,10 @@ class Master:
                 system.port(fmu_record, "record") if fmu_record else []
             )
         ]
+        self._recorded = system.batch([(i, p) for i, p, _ in self._record_ports], write=False)
+        self._recorded_positions = np.concatenate(
+            [q for _, _, q in self._record_ports] or [[]]
+        ).astype(int)
         self._record_bus = _BusSlots(record, [n in self.bus.index for n in record], self.bus)
         self._row = np.zeros(len(record))
         self.time = simulation.start_time
@@ -255,15 +267,19 @@ class Master:
     def _record(self, time: float, x: np.ndarray) -> None:
         row = self._row
         dx = self._stepping.rates if self.weak else self.system.derivatives(time, x)
-        for instance, port, positions in self._record_ports:
-            values = instance.read(port)
+        if self._record_ports:
+            self._recorded.run()
+            values = self._recorded.values
             if not np.isfinite(values).all():
-                name = port.names[int(np.flatnonzero(~np.isfinite(values))[0])]
+                k = int(np.flatnonzero(~np.isfinite(values))[0])
+                p = int(np.searchsorted(self._recorded.starts, k, side="right")) - 1
+                instance, port, _ = self._record_ports[p]
+                name = port.names[k - self._recorded.starts[p]]
                 raise SimulationError(
                     f"{instance.name}.{name} is no longer finite at t = {time:.6g} s "
                     "(diverging run or a failing FMU)"
                 )
-            row[positions] = values
+            row[self._recorded_positions] = values
         self._record_bus.copy(self.bus.values, row, to_bus=False)
         if self._record_joints:
             values = self.coupling.columns(x, dx.copy())

@@ -80,8 +80,9 @@ class Breadcrumbs:
 
     def watch(self, system: System) -> None:
         """Record every later FMI call of the system's instances on the way in: one store in
-        shared memory per call, by the compiled right-hand side for the calls it makes and by
-        a wrapper around each instance's methods for the calls made from Python."""
+        shared memory per call, by the compiled code for the calls it makes (right-hand side,
+        port batches) and by a wrapper around each instance's methods for the calls made from
+        Python."""
         instances = list(system.instances.values())
         labels = [f"{inst.name}:{int(inst.fmu.fmi_version.startswith('3.'))}" for inst in instances]
         self.names.value = "\n".join(labels).encode()[: NAMES_BYTES - 1]
@@ -95,9 +96,8 @@ class Breadcrumbs:
             for method in METHODS:
                 wrapped = _recorded(getattr(instance, method), slots, code(instance, method))
                 setattr(instance, method, wrapped)
-        if system.compiled is not None:
-            address = ctypes.addressof(self.values) + CALL * ctypes.sizeof(ctypes.c_double)
-            system.compiled.watch(address, code)
+        address = ctypes.addressof(self.values) + CALL * ctypes.sizeof(ctypes.c_double)
+        system.watch(address, code)
 
     def steps(self) -> int:
         """Macro steps made so far."""

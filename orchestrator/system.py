@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
@@ -21,6 +22,7 @@ from orchestrator.fmu import CO_SIMULATION, FMU, MODEL_EXCHANGE, FMUInstance, Po
 from orchestrator.kernel import CompiledSystem
 from orchestrator.ocean import seeded_parameters
 from orchestrator.scenario import Component, Scenario
+from orchestrator.transfer import PortBatch, Watch
 
 CURRENT_INPUTS = ["v_c[1]", "v_c[2]", "v_c[3]"]
 INTERFACES = {"model_exchange": MODEL_EXCHANGE, "co_simulation": CO_SIMULATION}
@@ -121,6 +123,7 @@ class System:
             if scenario.cosimulation
             else CompiledSystem(self._slices, self._stateless, self._schedule, offset)
         )
+        self.watched: Watch | None = None  # breadcrumbs of FMI calls made in C
 
     # -- assembly -------------------------------------------------------------------------
 
@@ -453,6 +456,18 @@ class System:
         if patterns:
             names = [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
         return names
+
+    def watch(self, address: int, code: Callable[[FMUInstance, str], float]) -> None:
+        """Before every FMI call made in C (the compiled right-hand side, and the port batches
+        made after this), store ``code(instance, method)`` in the double at ``address``."""
+        self.watched = (address, code)
+        if self.compiled is not None:
+            self.compiled.watch(address, code)
+
+    def batch(self, ports: list[tuple[FMUInstance, Port]], write: bool) -> PortBatch:
+        """The ports read (or written) together by one compiled call (see
+        :class:`~orchestrator.transfer.PortBatch`)."""
+        return PortBatch(ports, write, self.watched)
 
     def port(self, qualified: list[str], key: str) -> list[tuple[FMUInstance, Port, np.ndarray]]:
         """Ports reading or writing qualified FMU variable names, grouped by instance.

@@ -126,6 +126,7 @@ CRASHES = [
     ("fmi3DoStep", "SEGV", 30, "killed by SIGSEGV"),
     ("fmi3SetContinuousStates", "EXIT", 30, "process exited with status 3"),
     ("fmi2CompletedIntegratorStep", "SEGV", 3, "killed by SIGSEGV"),
+    ("fmi3GetFloat64", "SEGV", 5, "killed by SIGSEGV"),  # a recorded row's compiled batch
 ]
 
 

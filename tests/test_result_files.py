@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from conftest import ROOT
 from mcap.reader import make_reader
 
 import murcosim
