@@ -231,6 +231,65 @@ def test_thruster_failure_keeps_depth_and_heading(fmu_dir, tmp_path):
     assert depth_error[after].max() < 0.03 and heading_error[after].max() < 1.0
 
 
+def qpoases_thrusts(solver: ConstrainedAllocator, tau, low, high) -> np.ndarray:
+    """Thrusts (N) of the full program (with force errors) by qpOASES through CasADi, an
+    independent active-set method started cold."""
+    import casadi as ca
+
+    n = solver.n
+    qpoases = ca.conic(
+        "reference",
+        "qpoases",
+        {"h": ca.Sparsity.dense(2 * n + 6, 2 * n + 6), "a": ca.Sparsity.dense(12, 2 * n + 6)},
+        {"printLevel": "none"},
+    )
+    zero = np.zeros(n)
+    reference = qpoases(
+        h=solver.hessian,
+        g=solver.gradient,
+        a=solver.rows,
+        lba=np.concatenate([tau, -tau]),
+        uba=np.inf,
+        lbx=np.concatenate([np.maximum(low, 0), np.maximum(-high, 0), np.zeros(6)]),
+        ubx=np.concatenate([np.maximum(high, zero), np.maximum(-low, zero), np.full(6, np.inf)]),
+    )
+    z = np.asarray(reference["x"]).ravel()
+    return np.clip(z[:n] - z[n : 2 * n], low, high)
+
+
+@pytest.mark.parametrize("weights", [PRIORITIES, (0.5, 0.5, 2.0, 0.05, 0.05, 0.05)])
+def test_exact_program_answers_only_where_it_is_the_full_programs_solution(thrusters, weights):
+    """The program without force errors (hot-started across samples) answers where the
+    command can be met and the weights make meeting it optimal, and then with the full
+    program's thrusts (qpOASES, within 1e-7 N); it declines saturated commands, and commands
+    whose exact force would cost more power than the (here small) weights of an error."""
+    T, limits, bands = thrusters
+    solver = ConstrainedAllocator(T, limits, bands, 200.0, 0.05, weights)
+    rng = np.random.default_rng(5)
+    previous = np.zeros(solver.n)
+    answered = declined = 0
+    for k in range(40):
+        scale = 0.3 if k % 2 else 1.5  # within the limits, or beyond them
+        tau = rng.uniform(-1, 1, 6) * np.array([60, 60, 60, 4, 4, 5]) * scale
+        low = np.maximum(-solver.limits, np.minimum(previous, 0.0) - solver.step_limit)
+        high = np.minimum(solver.limits, np.maximum(previous, 0.0) + solver.step_limit)
+        reference = qpoases_thrusts(solver, tau, low, high)
+        exact = solver._solve_exact(tau, low, high)
+        if exact is None:
+            declined += 1
+            meets = np.allclose(T @ reference, tau, atol=1e-6)
+            assert not meets or weights != PRIORITIES  # only a true error is declined here
+        else:
+            answered += 1
+            np.testing.assert_allclose(exact, reference, atol=1e-7)
+            np.testing.assert_allclose(T @ exact, tau, atol=1e-7)
+        previous = reference
+    if weights == PRIORITIES:
+        assert answered >= 15 and declined >= 5, (answered, declined)
+    else:  # small weights: an exact force is rarely worth its power
+        assert declined >= 30, (answered, declined)
+
+
 def test_hot_started_daqp_agrees_with_qpoases(thrusters):
     """Each QP the allocation solves (hot-started DAQP, changing bounds and commands from
     sample to sample, saturated ones included) has the solution qpOASES (through CasADi, an
