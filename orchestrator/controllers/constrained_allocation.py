@@ -137,26 +137,37 @@ class ConstrainedAllocator:
         self._exact_sense = np.zeros(2 * self.n + 6, dtype=np.int32)
         self._exact_sense[2 * self.n :] = DAQP_EQUALITY
         self._fallback = None  # qpOASES, built on first need
-        # bounds of z = [f, r, e] and of the rows, filled in place at every solve
-        self._lower = np.zeros(2 * self.n + 18)
-        self._upper = np.zeros(2 * self.n + 18)
+        # Bounds of the full program (z = [f, r, e], then the rows) and of the exact one
+        # (z = [f, r], then T (f - r) = tau), in reused buffers (DAQP copies them): the parts
+        # that never change are set here, the others at every solve.
+        n = self.n
+        self._lower = np.zeros(2 * n + 18)  # e >= 0
+        self._upper = np.full(2 * n + 18, UNBOUNDED)  # e and the rows unbounded above
+        self._exact_lower = np.zeros(2 * n + 6)
+        self._exact_upper = np.zeros(2 * n + 6)
+
+    def _thrust_bounds(
+        self, low: np.ndarray, high: np.ndarray, lower: np.ndarray, upper: np.ndarray
+    ) -> None:
+        """Bounds of f and r for thrusts in [low, high] (N): f in [max(low, 0), max(high, 0)],
+        r in [max(-high, 0), max(-low, 0)], written into the first 2n entries."""
+        n = self.n
+        np.maximum(low, 0.0, out=lower[:n])
+        np.maximum(high, 0.0, out=upper[:n])
+        np.negative(high, out=lower[n : 2 * n])
+        np.negative(low, out=upper[n : 2 * n])
+        np.maximum(lower[n : 2 * n], 0.0, out=lower[n : 2 * n])
+        np.maximum(upper[n : 2 * n], 0.0, out=upper[n : 2 * n])
 
     def _bounds(
         self, tau: np.ndarray, low: np.ndarray, high: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Lower and upper bounds of the program for thrusts in [low, high] (N): f in
-        [max(low, 0), max(high, 0)], r in [max(-high, 0), max(-low, 0)], e >= 0, and the rows
-        T (f - r) + e >= tau, -T (f - r) + e >= -tau. Written into two reused buffers (the
-        solver copies them); every part is rewritten, none assumed to have kept its value."""
+        """Lower and upper bounds of the full program for thrusts in [low, high] (N): those of
+        f and r, e >= 0, and the rows T (f - r) + e >= tau, -T (f - r) + e >= -tau."""
         n, lower, upper = self.n, self._lower, self._upper
-        np.maximum(low, 0.0, out=lower[:n])
-        np.maximum(-high, 0.0, out=lower[n : 2 * n])
-        lower[2 * n : 2 * n + 6] = 0.0
+        self._thrust_bounds(low, high, lower, upper)
         lower[2 * n + 6 : 2 * n + 12] = tau
         np.negative(tau, out=lower[2 * n + 12 :])
-        np.maximum(high, 0.0, out=upper[:n])
-        np.maximum(-low, 0.0, out=upper[n : 2 * n])
-        upper[2 * n :] = UNBOUNDED
         return lower, upper
 
     def _solve(self, tau: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
@@ -172,15 +183,15 @@ class ConstrainedAllocator:
         if status < 1:  # e.g. cycling (-2) on a degenerate program: many thrusters held at 0
             self._workspace = None  # the next solve starts from scratch
             z = self._solve_qpoases(lower, upper)
-        return np.clip(z[: self.n] - z[self.n : 2 * self.n], low, high)
+        return np.minimum(np.maximum(z[: self.n] - z[self.n : 2 * self.n], low), high)
 
     def _solve_exact(self, tau: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray | None:
         """Thrusts (N) within [low, high] meeting ``tau`` exactly at least power, if that is
         the full program's solution (see the module's docstring); None otherwise."""
-        n = 2 * self.n
-        lower, upper = self._bounds(tau, low, high)
-        lower, upper = lower[: n + 6], upper[: n + 6]
-        lower[n:] = upper[n:] = tau  # the rows: T (f - r) = tau
+        n, lower, upper = 2 * self.n, self._exact_lower, self._exact_upper
+        self._thrust_bounds(low, high, lower, upper)
+        lower[n:] = tau  # the rows: T (f - r) = tau
+        upper[n:] = tau
         if self._exact is None:
             model = daqp.Model()
             status, _ = model.setup(
@@ -201,7 +212,7 @@ class ConstrainedAllocator:
         if status < 1:  # no thrusts meet the command within the limits
             self._exact = None  # an infeasible program leaves no active set to start from
             return None
-        if np.any(np.abs(info["lam"][n:]) > self.weights):  # an error would be cheaper
+        if (np.abs(info["lam"][n:]) > self.weights).any():  # an error would be cheaper
             return None
         return np.minimum(np.maximum(z[: self.n] - z[self.n :], low), high)
 
@@ -249,17 +260,19 @@ class ConstrainedAllocator:
         if thrusts is None:
             thrusts = self._solve(tau, low, high)
         continuous = thrusts
-        fixed = np.zeros(self.n, dtype=bool)
+        band = self.dead_band
+        free = np.ones(self.n, dtype=bool)
         for _ in range(self.n):
-            inside = (np.abs(thrusts) < self.dead_band) & (thrusts != 0.0) & ~fixed
+            magnitude = np.abs(thrusts)
+            inside = (magnitude < band) & (thrusts != 0.0) & free
             if not inside.any():
                 break
-            edge = np.copysign(self.dead_band, thrusts)
-            to_edge = np.abs(thrusts) >= 0.5 * self.dead_band
-            target = np.clip(np.where(to_edge, edge, 0.0), low, high)
+            to_edge = magnitude >= 0.5 * band
+            target = np.where(to_edge, np.copysign(band, thrusts), 0.0)
+            target = np.minimum(np.maximum(target, low), high)
             low = np.where(inside & (target >= 0), target, low)
             high = np.where(inside & (target <= 0), target, high)
-            fixed |= inside
+            free &= ~inside
             thrusts = self._solve(tau, low, high)
         self.carried = self.T @ (continuous - thrusts)
         return thrusts
