@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -36,7 +38,12 @@ def rotation_matrix(q: np.ndarray) -> np.ndarray:
 
 def euler_angles(q: np.ndarray) -> np.ndarray:
     """Roll, pitch, yaw (rad, zyx convention) of one or a stack of quaternions."""
-    R = rotation_matrix(q)
+    return euler_from_rotation(rotation_matrix(q))
+
+
+def euler_from_rotation(R: np.ndarray) -> np.ndarray:
+    """Roll, pitch, yaw (rad, zyx convention) of one rotation matrix body to NED (3, 3) or a
+    stack (..., 3, 3)."""
     if R.ndim == 2:  # one quaternion: a single arctan2 for roll and yaw, the clamp on floats
         roll, yaw = np.arctan2((R[2, 1], R[1, 0]), (R[2, 2], R[0, 0])).tolist()
         pitch = -float(np.arcsin(min(max(float(R[2, 0]), -1.0), 1.0)))
@@ -63,7 +70,9 @@ def quaternion_from_euler(roll: float, pitch: float, yaw: float) -> np.ndarray:
 
 
 def wrap_angle(angle: float | np.ndarray) -> float | np.ndarray:
-    """Angle wrapped into [-pi, pi)."""
+    """Angle wrapped into [-pi, pi) (a float for a float)."""
+    if isinstance(angle, float):  # Python's float % is NumPy's remainder without the array
+        return (angle + math.pi) % (2 * math.pi) - math.pi
     return (np.asarray(angle) + np.pi) % (2 * np.pi) - np.pi
 
 

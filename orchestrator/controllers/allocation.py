@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -50,14 +51,21 @@ class ThrusterModel:
             -self.thrust(self.pwm_min - self.pwm_neutral),
         )
 
+    @cached_property
+    def _inverse(self) -> tuple[float | np.ndarray, ...]:
+        """Constants of :meth:`pwm`: -K_L, K_L^2, 4 K_Q, 2 K_Q (per thruster of a bank), the
+        offset just outside the dead zone (us) and half the thrust there (N)."""
+        edge = self.dead_zone + 1e-9
+        return -self.K_L, self.K_L**2, 4 * self.K_Q, 2 * self.K_Q, edge, 0.5 * self.thrust(edge)
+
     def pwm(self, thrust: float | np.ndarray) -> float | np.ndarray:
         """PWM command (us) giving ``thrust`` (N): inverse of the static map with dead zone.
         Elementwise for arrays (a :func:`bank` of thrusters and one thrust each)."""
+        minus_k_l, k_l_squared, four_k_q, two_k_q, edge, half_thrust = self._inverse
         magnitude = np.abs(thrust)
-        offset = (-self.K_L + np.sqrt(self.K_L**2 + 4 * self.K_Q * magnitude)) / (2 * self.K_Q)
+        offset = (minus_k_l + np.sqrt(k_l_squared + four_k_q * magnitude)) / two_k_q
         # Below the dead-zone edge: round to zero or to the edge, whichever is closer.
-        edge = self.thrust(self.dead_zone + 1e-9)
-        inside = np.where(magnitude < 0.5 * edge, 0.0, self.dead_zone + 1e-9)
+        inside = np.where(magnitude < half_thrust, 0.0, edge)
         offset = np.where(offset <= self.dead_zone, inside, offset)
         return self.pwm_neutral + np.copysign(offset, thrust)
 

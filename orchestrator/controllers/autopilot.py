@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from orchestrator.controllers.base import Controller, PIDLoop, body_state_signals
-from orchestrator.kinematics import euler_angles, rotation_matrix, wrap_angle
+from orchestrator.kinematics import euler_from_rotation, rotation_matrix, wrap_angle
 from orchestrator.scenario import AutopilotConfig
 
 
@@ -41,17 +43,21 @@ class DepthHeadingSpeedAutopilot(Controller):
         return depth, heading, speed
 
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
-        p, q, nu = inputs[:3], inputs[3:7], inputs[7:13]
-        R = rotation_matrix(q)
-        roll, pitch, yaw = euler_angles(q)
-        heave_rate = float(R[2] @ nu[:3])
+        R = rotation_matrix(inputs[3:7])
+        roll, pitch, yaw = euler_from_rotation(R).tolist()
+        down = R[2].tolist()  # NED z in body axes (R' [0, 0, 1])
+        depth_now = float(inputs[2])
+        u, v, w, p, q, r = inputs[7:13].tolist()  # body velocity, plain floats (m/s, rad/s)
+        heave_rate = down[0] * u + down[1] * v + down[2] * w
         depth, heading, speed = self.set_points(time)
-        force_down = self.depth.update(depth - p[2], -heave_rate)
-        tau = np.zeros(6)
-        tau[:3] = R[2] * force_down  # R' [0, 0, F] : the NED vertical force in body axes
-        tau[0] += self.surge.update(speed - nu[0], 0.0)
-        tau[1] += self.sway.update(0.0, -nu[1])
-        tau[3] = self.roll.update(-roll, -nu[3])
-        tau[4] = self.pitch.update(-pitch, -nu[4])
-        tau[5] = self.heading.update(float(wrap_angle(np.radians(heading) - yaw)), -nu[5])
-        return tau
+        force_down = self.depth.update(depth - depth_now, -heave_rate)
+        return np.array(
+            [
+                down[0] * force_down + self.surge.update(speed - u, 0.0),
+                down[1] * force_down + self.sway.update(0.0, -v),
+                down[2] * force_down,
+                self.roll.update(-roll, -p),
+                self.pitch.update(-pitch, -q),
+                self.heading.update(wrap_angle(math.radians(heading) - yaw), -r),
+            ]
+        )

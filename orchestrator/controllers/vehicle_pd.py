@@ -7,7 +7,7 @@ import numpy as np
 
 from orchestrator.controllers.base import Controller, body_state_signals
 from orchestrator.controllers.reference import TimeReference
-from orchestrator.kinematics import euler_angles, rotation_matrix, wrap_angle
+from orchestrator.kinematics import euler_from_rotation, rotation_matrix, wrap_angle
 from orchestrator.scenario import VehiclePDConfig
 
 
@@ -49,7 +49,7 @@ class VehiclePD(Controller):
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
         p, q, nu = inputs[:3], inputs[3:7], inputs[7:13]
         R = rotation_matrix(q)
-        attitude = euler_angles(q)
+        attitude = euler_from_rotation(R)
         T = euler_rate_matrix(attitude[0], attitude[1])
         eta_d, rate_d = self.set_point(time)
         error = np.concatenate([eta_d[:3] - p, wrap_angle(eta_d[3:] - attitude)])
