@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import ctypes
 import functools
+import gc
 import multiprocessing
 import signal
 import threading
@@ -211,7 +212,14 @@ def run_supervised(
         ),
     )
     started = clock.perf_counter()
-    child.start()
+    # A forked child's garbage collections leave the objects it inherits alone (Python's advice
+    # for fork without exec: no pass over, and no copy of, the parent's memory); the parent
+    # collects as before.
+    gc.freeze()
+    try:
+        child.start()
+    finally:
+        gc.unfreeze()
     sender.close()
     try:
         outcome = _wait(child, receiver, crumbs, stall_seconds, stop)
