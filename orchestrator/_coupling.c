@@ -580,6 +580,39 @@ static int coupling_columns(Coupling *self, const double *x, const double *dx,
     return 0;
 }
 
+/* Angle (rad, in (-pi, pi]) and rate (rad/s) of every revolute joint (NaN for the others)
+ * at state x, as ``Revolute.batch_motion``: B's rotation relative to its attitude at
+ * creation about the axis, and B's angular velocity relative to A's along the axis. */
+static void coupling_motion(Coupling *self, const double *x, double *out)
+{
+    load_frames(self, x, NULL);
+    for (Py_ssize_t j = 0; j < self->n_joints; j++) {
+        if (self->kind[j] != KIND_REVOLUTE) {
+            out[2 * j] = out[2 * j + 1] = NAN;
+            continue;
+        }
+        const double *a = self->frames + F_SIZE * self->body[2 * j];
+        Py_ssize_t ib = self->body[2 * j + 1];
+        const double *b = self->frames + F_SIZE * (ib < 0 ? self->n_bodies : ib);
+        const double *par = self->params + N_PARAMS * j;
+        double RaT[9], relative[9], rel0T[9], turned[9], along[3], spin[3];
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 3; k++) {
+                RaT[3 * i + k] = a[F_R + 3 * k + i];
+                rel0T[3 * i + k] = par[P_REL + 3 * k + i];
+            }
+        multiply3(RaT, b + F_R, relative);
+        multiply3(relative, rel0T, turned); /* in A's frame */
+        const double *e1 = par + P_PERP, *e2 = par + P_PERP + 3, *axis = par + P_AXIS;
+        apply3(turned, e1, along);
+        out[2 * j] = atan2(e2[0] * along[0] + e2[1] * along[1] + e2[2] * along[2],
+                           e1[0] * along[0] + e1[1] * along[1] + e1[2] * along[2]);
+        apply3(relative, b + F_NU + 3, spin);
+        out[2 * j + 1] = axis[0] * (spin[0] - a[F_NU + 3]) + axis[1] * (spin[1] - a[F_NU + 4]) +
+                         axis[2] * (spin[2] - a[F_NU + 5]);
+    }
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* the Python type                                                                          */
 
@@ -946,6 +979,36 @@ static PyObject *Coupling_columns(Coupling *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static PyObject *Coupling_motion(Coupling *self, PyObject *args)
+{
+    PyObject *arrays[2];
+    if (!PyArg_ParseTuple(args, "OO", &arrays[0], &arrays[1]) ||
+        require_compiled(self, "motion") < 0)
+        return NULL;
+    Py_buffer state, values;
+    if (state_buffers(arrays, (int[]){0}, &state, 1, "x") < 0)
+        return NULL;
+    int status = -1;
+    if (state.len / (Py_ssize_t)sizeof(double) <= self->largest_index)
+        PyErr_SetString(PyExc_ValueError, "x: shorter than the bodies' state indices");
+    else if (PyObject_GetBuffer(arrays[1], &values,
+                                PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) == 0) {
+        if (values.format == NULL || strcmp(values.format, "d") != 0 ||
+            values.len != (Py_ssize_t)sizeof(double) * 2 * self->n_joints)
+            PyErr_Format(PyExc_ValueError, "out: expected %zd contiguous float64 values",
+                         2 * self->n_joints);
+        else {
+            coupling_motion(self, state.buf, values.buf);
+            status = 0;
+        }
+        PyBuffer_Release(&values);
+    }
+    PyBuffer_Release(&state);
+    if (status < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyObject *Coupling_get_compiled(Coupling *self, void *Py_UNUSED(closure))
 {
     return PyBool_FromLong(self->compiled);
@@ -971,6 +1034,9 @@ static PyMethodDef Coupling_methods[] = {
      "columns(x, dx, out): every joint's (in the order of set_joints) position error (m), "
      "angle error (rad), generalized constraint force on a and on b (6 each, body frames) "
      "at state x with unconstrained rates dx, written into out (J, 14) float64"},
+    {"motion", (PyCFunction)Coupling_motion, METH_VARARGS,
+     "motion(x, out): angle (rad) and rate (rad/s) of every revolute joint (in the order of "
+     "set_joints; NaN for the others) at state x, written into out (J, 2) float64"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -11,6 +11,8 @@ point, in the vehicle frame (m), is
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -28,19 +30,19 @@ def inverse(point: np.ndarray, upper_arm: float, forearm: float, elbow_down: boo
     attachment). ``elbow_down``: the elbow below the line from shoulder to end effector.
     Raises ValueError for a point out of reach.
     """
-    x, y, z = point
-    reach = float(np.hypot(x, y))
+    x, y, z = (float(v) for v in point)  # plain floats: math is many times NumPy's speed here
+    reach = math.hypot(x, y)
     cosine = (reach**2 + z**2 - upper_arm**2 - forearm**2) / (2 * upper_arm * forearm)
     if abs(cosine) > 1.0:
-        distance = float(np.hypot(reach, z))
+        distance = math.hypot(reach, z)
         raise ValueError(
             f"end-effector point {np.round(point, 4).tolist()} m is out of reach "
             f"({distance:.4g} m from the shoulder; reach {abs(upper_arm - forearm):.4g} to "
             f"{upper_arm + forearm:.4g} m)"
         )
-    bend = np.arccos(cosine) * (1.0 if elbow_down else -1.0)  # forearm from upper arm
-    shoulder = np.arctan2(reach, z) - np.arctan2(
-        forearm * np.sin(bend), upper_arm + forearm * np.cos(bend)
+    bend = math.acos(cosine) * (1.0 if elbow_down else -1.0)  # forearm from upper arm
+    shoulder = math.atan2(reach, z) - math.atan2(
+        forearm * math.sin(bend), upper_arm + forearm * math.cos(bend)
     )
-    yaw = float(np.arctan2(y, x)) if reach > 0 else 0.0
+    yaw = math.atan2(y, x) if reach > 0 else 0.0
     return np.array([yaw, -shoulder, -bend])

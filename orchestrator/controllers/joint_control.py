@@ -65,12 +65,16 @@ class JointPID(Controller):
         return angles, rates
 
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
-        reference, reference_rate = self.set_points(time)
-        error, error_rate = reference - inputs[0::2], reference_rate - inputs[1::2]
-        loops = zip(self.loops, error, error_rate, strict=True)
-        feedback = [loop.update(e, de) for loop, e, de in loops]
-        torques = np.array(feedback) + np.array([f(time)[0] for f in self.feedforward])
-        return np.concatenate([torques, reference])
+        reference, reference_rate = (values.tolist() for values in self.set_points(time))
+        angles, rates = inputs[0::2].tolist(), inputs[1::2].tolist()  # measured, plain floats
+        signals = zip(reference, reference_rate, angles, rates, strict=True)
+        torques = [
+            loop.update(angle_ref - angle, rate_ref - rate) + feedforward(time)[0]
+            for loop, feedforward, (angle_ref, rate_ref, angle, rate) in zip(
+                self.loops, self.feedforward, signals, strict=True
+            )
+        ]
+        return np.array(torques + reference)
 
 
 def check(config: JointPIDConfig, motors: list[str]) -> None:

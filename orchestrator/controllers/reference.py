@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
+import math
 
 from orchestrator.scenario import ReferenceTerm
 
@@ -17,16 +17,19 @@ class TimeReference:
     """
 
     def __init__(self, terms: list[ReferenceTerm]) -> None:
-        self.terms = list(terms)
+        # per term: window (s), angular frequency (rad/s), phase, offset, slope, amplitude
+        self._terms = [
+            (t.start, t.stop, 2 * math.pi / t.period, t.phase, t.offset, t.slope, t.amplitude)
+            for t in terms
+        ]
 
     def __call__(self, time: float) -> tuple[float, float]:
         """Value and time derivative (per second) at ``time``."""
         value = rate = 0.0
-        for term in self.terms:
-            if not term.start < time <= term.stop:
+        for start, stop, omega, phase, offset, slope, amplitude in self._terms:
+            if not start < time <= stop:
                 continue
-            omega = 2 * np.pi / term.period
-            angle = omega * time + term.phase
-            value += term.offset + term.slope * time + term.amplitude * np.sin(angle)
-            rate += term.slope + term.amplitude * omega * np.cos(angle)
+            angle = omega * time + phase
+            value += offset + slope * time + amplitude * math.sin(angle)
+            rate += slope + amplitude * omega * math.cos(angle)
         return float(value), float(rate)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from orchestrator.controllers.base import Controller, body_state_signals
@@ -13,7 +15,7 @@ from orchestrator.scenario import VehiclePDConfig
 
 def euler_rate_matrix(roll: float, pitch: float) -> np.ndarray:
     """T(Theta) of Fossen (2011, eq. 2.29): zyx Euler-angle rates = T @ body angular velocity."""
-    sr, cr, tp, cp = np.sin(roll), np.cos(roll), np.tan(pitch), np.cos(pitch)
+    sr, cr, tp, cp = math.sin(roll), math.cos(roll), math.tan(pitch), math.cos(pitch)
     return np.array([[1.0, sr * tp, cr * tp], [0.0, cr, -sr], [0.0, sr / cp, cr / cp]])
 
 

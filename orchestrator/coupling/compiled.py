@@ -139,6 +139,17 @@ class CompiledCoupling:
         )
         return dict(zip(self.names, out, strict=True))
 
+    def motion(self, x: np.ndarray) -> dict[str, tuple[float, float]]:
+        """Angle (rad, in (-pi, pi]) and rate (rad/s) of every revolute joint at state ``x``,
+        as ``Revolute.batch_motion`` gives them, by joint name. Only while :attr:`compiled`."""
+        out = np.empty((len(self.names), 2))
+        self.kernel.motion(np.ascontiguousarray(x, dtype=float), out)
+        return {
+            name: (angle, rate)
+            for name, (angle, rate) in zip(self.names, out.tolist(), strict=True)
+            if angle == angle  # not NaN: a revolute joint
+        }
+
     @property
     def compiled(self) -> bool:
         """Whether the kernel evaluates the joints itself (else it calls the fallback)."""

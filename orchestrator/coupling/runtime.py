@@ -321,6 +321,13 @@ class ConstraintCoupling:
         poses are computed)."""
         if self.motors is None or not self.motors.revolute_joints():
             return {}
+        if self.compiled is not None and self.compiled.compiled and not self.drives:
+            motion = self.compiled.motion(x)  # the same values, computed in C
+            return {
+                f"{joint.name}.{signal}": value
+                for joint in self.motors.revolute_joints()
+                for signal, value in zip(("angle", "rate"), motion[joint.name], strict=True)
+            }
         return self.motors.measure(self.poses(x))
 
     def command_names(self) -> list[str]:
