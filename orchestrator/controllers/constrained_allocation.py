@@ -44,6 +44,7 @@ program instead.
 from __future__ import annotations
 
 import io
+import math
 from contextlib import redirect_stdout
 from dataclasses import dataclass
 
@@ -116,6 +117,7 @@ class ConstrainedAllocator:
         self.n = self.T.shape[1]
         self.limits = np.asarray(limits, dtype=float)
         self.dead_band = np.asarray(dead_band, dtype=float)
+        self._band = self.dead_band.tolist()
         self.step_limit = max_rate * sample_time
         self.power = power
         fits = np.array([power.quadratic_fit(limit) for limit in self.limits])  # (n, 2, 2)
@@ -260,19 +262,33 @@ class ConstrainedAllocator:
         if thrusts is None:
             thrusts = self._solve(tau, low, high)
         continuous = thrusts
-        band = self.dead_band
-        free = np.ones(self.n, dtype=bool)
+        free = [True] * self.n
         for _ in range(self.n):
-            magnitude = np.abs(thrusts)
-            inside = (magnitude < band) & (thrusts != 0.0) & free
-            if not inside.any():
+            pinned = self._pin_dead_zones(thrusts, low, high, free)
+            if pinned is None:
                 break
-            to_edge = magnitude >= 0.5 * band
-            target = np.where(to_edge, np.copysign(band, thrusts), 0.0)
-            target = np.minimum(np.maximum(target, low), high)
-            low = np.where(inside & (target >= 0), target, low)
-            high = np.where(inside & (target <= 0), target, high)
-            free &= ~inside
+            low, high = pinned
             thrusts = self._solve(tau, low, high)
         self.carried = self.T @ (continuous - thrusts)
         return thrusts
+
+    def _pin_dead_zones(
+        self, thrusts: np.ndarray, low: np.ndarray, high: np.ndarray, free: list[bool]
+    ) -> tuple[np.ndarray, np.ndarray] | None:
+        """Bounds (N) that pin every free thruster ``thrusts`` leaves inside its dead band: at
+        zero below half the band's edge, else at the edge with its sign (within [low, high]);
+        those thrusters are no longer ``free``. None when no free thruster is inside its band.
+        On plain floats: for a vehicle's few thrusters a loop costs less than NumPy's calls."""
+        low, high = low.tolist(), high.tolist()
+        pinned = False
+        for i, (thrust, band) in enumerate(zip(thrusts.tolist(), self._band, strict=True)):
+            if free[i] and thrust != 0.0 and abs(thrust) < band:
+                target = math.copysign(band, thrust) if abs(thrust) >= 0.5 * band else 0.0
+                target = min(max(target, low[i]), high[i])
+                if target >= 0:
+                    low[i] = target
+                if target <= 0:
+                    high[i] = target
+                free[i] = False
+                pinned = True
+        return (np.array(low), np.array(high)) if pinned else None
