@@ -286,7 +286,7 @@ def run_suite(fmu_dir: Path, parts: tuple[str, ...] = PARTS, repeats: int = 5) -
     makers: dict[str, Callable[[], list[Row]]] = {
         "rhs": lambda: rhs_rows(fmu_dir, repeats),
         "fmpy": lambda: fmpy_rows(fmu_dir, max(3, repeats // 2)),
-        "scenarios": lambda: scenario_rows(fmu_dir, max(1, repeats // 2)),
+        "scenarios": lambda: scenario_rows(fmu_dir, repeats),
         "coupling": lambda: _coupling_rows(fmu_dir),
         "startup": lambda: startup_rows(fmu_dir, max(5, repeats)),
     }
