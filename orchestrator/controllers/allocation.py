@@ -182,7 +182,7 @@ class ThrustAllocation(Controller):
         return thrusts / peak if peak > 1.0 else thrusts
 
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
-        tau = inputs.reshape(-1, 6).sum(axis=0)
+        tau = inputs if len(inputs) == 6 else inputs.reshape(-1, 6).sum(axis=0)  # N, N.m
         available = time < self.fail_times
         if self.method == "qp":
             thrusts = self.allocator.allocate(tau, self.thrusts, available)

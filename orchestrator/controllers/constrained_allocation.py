@@ -154,12 +154,8 @@ class ConstrainedAllocator:
         """Bounds of f and r for thrusts in [low, high] (N): f in [max(low, 0), max(high, 0)],
         r in [max(-high, 0), max(-low, 0)], written into the first 2n entries."""
         n = self.n
-        np.maximum(low, 0.0, out=lower[:n])
-        np.maximum(high, 0.0, out=upper[:n])
-        np.negative(high, out=lower[n : 2 * n])
-        np.negative(low, out=upper[n : 2 * n])
-        np.maximum(lower[n : 2 * n], 0.0, out=lower[n : 2 * n])
-        np.maximum(upper[n : 2 * n], 0.0, out=upper[n : 2 * n])
+        np.maximum(np.array((low, -high)), 0.0, out=lower[: 2 * n].reshape(2, n))
+        np.maximum(np.array((high, -low)), 0.0, out=upper[: 2 * n].reshape(2, n))
 
     def _bounds(
         self, tau: np.ndarray, low: np.ndarray, high: np.ndarray
