@@ -290,6 +290,60 @@ def test_exact_program_answers_only_where_it_is_the_full_programs_solution(thrus
         assert declined >= 30, (answered, declined)
 
 
+@pytest.mark.parametrize("case", ["eight", "four vertical"])
+def test_first_solve_is_the_full_programs_solution(thrusters, case):
+    """Without dead bands an allocation is its first solve: it equals the full program's
+    solution (qpOASES, within 1e-7 N) for the eight thrusters and for the four vertical ones
+    (which do not span all six degrees of freedom), on commands they meet and on commands they
+    can only partly meet."""
+    T, limits, _ = thrusters
+    scale = np.array([40, 40, 60, 3, 3, 4])
+    if case == "four vertical":
+        T, limits, scale = T[:, 4:], limits[4:], np.array([0.01, 0.001, 60, 0.1, 3, 0.01])
+    solver = ConstrainedAllocator(T, limits, np.zeros(len(limits)), 200.0, 0.05, PRIORITIES)
+    rng = np.random.default_rng(11)
+    previous = np.zeros(solver.n)
+    for _ in range(30):
+        tau = rng.uniform(-1, 1, 6) * scale
+        low = np.maximum(-solver.limits, np.minimum(previous, 0.0) - solver.step_limit)
+        high = np.minimum(solver.limits, np.maximum(previous, 0.0) + solver.step_limit)
+        thrusts = solver.allocate(tau, previous, np.ones(solver.n, dtype=bool))
+        np.testing.assert_allclose(thrusts, qpoases_thrusts(solver, tau, low, high), atol=1e-7)
+        previous = thrusts
+
+
+def test_exact_program_never_answers_what_it_does_not_meet():
+    """The samples of bluerov_pair_straight's depth hold on a BlueROV's three vertical thrusters
+    (no force along x and y at all), replayed: DAQP reports success on some of those programs
+    without meeting them (zero thrust); the exact program's answer is refused there, and the
+    allocation keeps the vehicle's vertical thrust (the full program's solution, qpOASES)."""
+    data = np.load(ROOT / "tests" / "data" / "allocation_bluerov_vertical.npz")
+    solver = ConstrainedAllocator(
+        data["configuration"],
+        data["limits"],
+        data["dead_band"],
+        float(data["max_rate"]),
+        float(data["sample_time"]),
+        tuple(data["priorities"]),
+    )
+    answered = 0
+    for tau, previous, available in zip(
+        data["tau"], data["previous"], data["available"], strict=True
+    ):
+        low = np.maximum(-solver.limits, np.minimum(previous, 0.0) - solver.step_limit)
+        high = np.minimum(solver.limits, np.maximum(previous, 0.0) + solver.step_limit)
+        command = tau + solver.carried
+        exact = solver._solve_exact(command, low, high)
+        if exact is not None:
+            answered += 1
+            np.testing.assert_allclose(solver.T @ exact, command, atol=1e-6)
+        reference = qpoases_thrusts(solver, command, low, high)
+        thrusts = solver.allocate(tau, previous, available)
+    assert answered < len(data["tau"])  # the replay reaches the programs it must refuse
+    assert np.abs(reference).max() > 1.0  # the hold needs thrust at the end of the replay
+    assert np.abs(thrusts).max() > 1.0  # and gets it
+
+
 def test_hot_started_daqp_agrees_with_qpoases(thrusters):
     """Each QP the allocation solves (hot-started DAQP, changing bounds and commands from
     sample to sample, saturated ones included) has the solution qpOASES (through CasADi, an

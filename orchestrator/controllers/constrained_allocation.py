@@ -31,14 +31,14 @@ command exactly, so it is first posed as the smaller program without error varia
 power subject to T (f - r) = tau and the thrust bounds (2n variables, 6 equality rows). Its
 solution is the L1 program's solution whenever it exists and every equality multiplier is at
 most its degree of freedom's weight in magnitude (the exact-penalty condition: leaving a force
-error would then save less power than it costs); otherwise, and in the dead-zone passes, the
-full program is solved. Each of the two programs keeps its DAQP workspace across samples (only
-the bounds change; every solve starts from that program's previous active set). On
-bluerov2_heavy_single the first solve then takes about 11 iterations instead of 39. The
-solutions agree with qpOASES' to 1e-7 N (test) at a fifth of the cost. Where DAQP stops
-without a solution (it can cycle on a degenerate program, e.g. after a docking, with many
-thrusters held at zero by the dead-zone passes), qpOASES through CasADi solves that sample's
-program instead.
+error would then save less power than it costs); otherwise, in the dead-zone passes, and for
+thrusters that do not span all six degrees of freedom, the full program is solved. Each of the
+two programs keeps its DAQP workspace across samples (only the bounds change; every solve
+starts from that program's previous active set). On bluerov2_heavy_single the first solve
+then takes about 11 iterations instead of 39. The solutions agree with qpOASES' to 1e-7 N
+(test) at a fifth of the cost. Where DAQP stops without a solution (it can cycle on a
+degenerate program, e.g. after a docking, with many thrusters held at zero by the dead-zone
+passes), qpOASES through CasADi solves that sample's program instead.
 """
 
 from __future__ import annotations
@@ -60,6 +60,7 @@ ERROR_CURVATURE = 1e-6
 DAQP_SETTINGS = {"eps_prox": 0.0, "primal_tol": 1e-9}
 UNBOUNDED = 1e30  # DAQP's infinity
 DAQP_EQUALITY = 5  # DAQP's constraint sense: active and immutable
+EXACT_TOLERANCE = 1e-7  # largest force error (relative to 1 + |tau|) of an exact solution
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,9 @@ class ConstrainedAllocator:
         # Rows: e >= tau - T (f - r) and e >= T (f - r) - tau.
         self.rows = np.block([[self.T, -self.T, np.eye(6)], [-self.T, self.T, np.eye(6)]])
         self.weights = np.asarray(priorities, float)
+        # The program without force errors needs independent rows T (f - r) = tau: the thrusters
+        # must span all six degrees of freedom (not so for e.g. a vehicle's vertical ones alone).
+        self._exact_rows = np.linalg.matrix_rank(self.T) == 6
         self.carried = np.zeros(6)  # N, N.m: dead-zone error of the last sample
         self._workspace: daqp.Model | None = None
         # the program without error variables: z = [f, r], rows T (f - r) = tau
@@ -212,7 +216,10 @@ class ConstrainedAllocator:
             return None
         if (np.abs(info["lam"][n:]) > self.weights).any():  # an error would be cheaper
             return None
-        return np.minimum(np.maximum(z[: self.n] - z[self.n :], low), high)
+        thrusts = np.minimum(np.maximum(z[: self.n] - z[self.n :], low), high)
+        if np.abs(self.T @ thrusts - tau).max() > EXACT_TOLERANCE * (1.0 + np.abs(tau).max()):
+            return None  # not met after all (DAQP solves to primal_tol): the full program
+        return thrusts
 
     def _solve_qpoases(self, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
         """The same program by qpOASES through CasADi (cold start, about five times slower): the
@@ -254,7 +261,7 @@ class ConstrainedAllocator:
         high = np.minimum(self.limits, np.maximum(previous, 0.0) + self.step_limit)
         low, high = np.where(available, low, 0.0), np.where(available, high, 0.0)
         tau = tau + self.carried
-        thrusts = self._solve_exact(tau, low, high)
+        thrusts = self._solve_exact(tau, low, high) if self._exact_rows else None
         if thrusts is None:
             thrusts = self._solve(tau, low, high)
         continuous = thrusts
