@@ -34,6 +34,8 @@ if TYPE_CHECKING:  # imported for annotations only: controllers and coupling loa
     from orchestrator.controllers.base import Controller
     from orchestrator.cosim import WeakCoupling
     from orchestrator.coupling.runtime import ConstraintCoupling
+    from orchestrator.fmu import FMUInstance, Port
+    from orchestrator.transfer import PortBatch
 
 
 @dataclass
@@ -65,6 +67,15 @@ class _SignalBus:
         """Present values of signals by name (plain floats)."""
         index, values = self.index, self.values
         return dict(zip(names, values[[index[n] for n in names]].tolist(), strict=True))
+
+
+def _batch(
+    system: System, ports: list[tuple[FMUInstance, Port, np.ndarray]], write: bool
+) -> tuple[PortBatch, np.ndarray]:
+    """One compiled batch over (instance, port, positions) triples, and the positions of its
+    values among the signals they come from (write) or go to (read)."""
+    batch = system.batch([(instance, port) for instance, port, _ in ports], write)
+    return batch, np.concatenate([positions for _, _, positions in ports] or [[]]).astype(int)
 
 
 class _ControllerLink:
@@ -104,12 +115,8 @@ class _ControllerLink:
                 if instance.fmu.variables[name].causality != "input":
                     raise SimulationError(f"{key}: {instance.name}.{name} is not an input")
         # every FMU port of the link read (written) by one compiled call per sample
-        self._reads = system.batch([(i, p) for i, p, _ in self.fmu_reads], write=False)
-        self._read_positions = np.concatenate([q for _, _, q in self.fmu_reads] or [[]]).astype(int)
-        self._writes = system.batch([(i, p) for i, p, _ in self.fmu_writes], write=True)
-        self._write_positions = np.concatenate([q for _, _, q in self.fmu_writes] or [[]]).astype(
-            int
-        )
+        self._reads, self._read_positions = _batch(system, self.fmu_reads, write=False)
+        self._writes, self._write_positions = _batch(system, self.fmu_writes, write=True)
         self.inputs = np.zeros(len(controller.inputs))
         self.last_outputs = np.zeros(len(controller.outputs))
         self.next_sample = 0
@@ -198,10 +205,7 @@ class Master:
                 system.port(fmu_record, "record") if fmu_record else []
             )
         ]
-        self._recorded = system.batch([(i, p) for i, p, _ in self._record_ports], write=False)
-        self._recorded_positions = np.concatenate(
-            [q for _, _, q in self._record_ports] or [[]]
-        ).astype(int)
+        self._recorded, self._recorded_positions = _batch(system, self._record_ports, write=False)
         self._record_bus = _BusSlots(record, [n in self.bus.index for n in record], self.bus)
         self._row = np.zeros(len(record))
         self.time = simulation.start_time
@@ -271,10 +275,9 @@ class Master:
             self._recorded.run()
             values = self._recorded.values
             if not np.isfinite(values).all():
-                k = int(np.flatnonzero(~np.isfinite(values))[0])
-                p = int(np.searchsorted(self._recorded.starts, k, side="right")) - 1
-                instance, port, _ = self._record_ports[p]
-                name = port.names[k - self._recorded.starts[p]]
+                instance, name = self._recorded.variable(
+                    int(np.flatnonzero(~np.isfinite(values))[0])
+                )
                 raise SimulationError(
                     f"{instance.name}.{name} is no longer finite at t = {time:.6g} s "
                     "(diverging run or a failing FMU)"

@@ -63,6 +63,12 @@ class PortBatch:
             instance, port = self.ports[k]
             instance._check(status, f"{'set' if self.write else 'get'} {port.names}")
 
+    def variable(self, k: int) -> tuple[FMUInstance, str]:
+        """The instance and the variable name of entry ``k`` of ``values``."""
+        p = int(np.searchsorted(self.starts, k, side="right")) - 1
+        instance, port = self.ports[p]
+        return instance, port.names[k - int(self.starts[p])]
+
     def _one_by_one(self) -> None:
         for (instance, port), start, end in zip(
             self.ports, self.starts[:-1], self.starts[1:], strict=True
