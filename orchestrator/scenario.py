@@ -13,7 +13,7 @@ import math
 import tomllib
 from pathlib import Path
 from types import UnionType
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, ClassVar, Literal, Union, get_args, get_origin
 
 from pydantic import (
     BaseModel,
@@ -312,32 +312,21 @@ class SupervisorConfig(_Strict):
         3, ge=0, description="Approaches after the first one; then station keeping"
     )
 
-    @field_validator("final_distance")
-    @classmethod
-    def _outside_capture(cls, value: float, info: Any) -> float:  # noqa: ANN401
-        if value <= info.data.get("capture_distance", 0.0):
-            raise ValueError("expected more than capture_distance")
-        return value
+    # field: (the field it must exceed (+1) or stay below (-1), which)
+    _ORDER: ClassVar[dict[str, tuple[str, int]]] = {
+        "final_distance": ("capture_distance", +1),
+        "closing_speed": ("capture_speed", -1),
+        "abort_angle": ("final_angle", +1),
+        "standoff": ("final_distance", +1),
+    }
 
-    @field_validator("closing_speed")
+    @field_validator(*_ORDER)
     @classmethod
-    def _below_capture(cls, value: float, info: Any) -> float:  # noqa: ANN401
-        if value >= info.data.get("capture_speed", float("inf")):
-            raise ValueError("expected less than capture_speed")
-        return value
-
-    @field_validator("abort_angle")
-    @classmethod
-    def _beyond_final(cls, value: float, info: Any) -> float:  # noqa: ANN401
-        if value <= info.data.get("final_angle", 0.0):
-            raise ValueError("expected more than final_angle")
-        return value
-
-    @field_validator("standoff")
-    @classmethod
-    def _beyond_final_zone(cls, value: float, info: Any) -> float:  # noqa: ANN401
-        if value <= info.data.get("final_distance", 0.0):
-            raise ValueError("expected more than final_distance")
+    def _ordered(cls, value: float, info: Any) -> float:  # noqa: ANN401
+        other, sign = cls._ORDER[info.field_name]
+        bound = info.data.get(other)
+        if bound is not None and (value - bound) * sign <= 0:
+            raise ValueError(f"expected {'more' if sign > 0 else 'less'} than {other}")
         return value
 
 
