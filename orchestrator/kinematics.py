@@ -6,6 +6,27 @@ import math
 
 import numpy as np
 
+Rows = list[list[float]]
+
+
+def rotation_rows(q: list[float]) -> Rows:
+    """Rotation matrix body to NED of one quaternion ``q = [eta, eps1, eps2, eps3]`` as rows of
+    plain floats (for per-sample code, where NumPy's per-call cost exceeds the arithmetic)."""
+    eta, e1, e2, e3 = q
+    return [
+        [1 - 2 * (e2 * e2 + e3 * e3), 2 * (e1 * e2 - e3 * eta), 2 * (e1 * e3 + e2 * eta)],
+        [2 * (e1 * e2 + e3 * eta), 1 - 2 * (e1 * e1 + e3 * e3), 2 * (e2 * e3 - e1 * eta)],
+        [2 * (e1 * e3 - e2 * eta), 2 * (e2 * e3 + e1 * eta), 1 - 2 * (e1 * e1 + e2 * e2)],
+    ]
+
+
+def euler_from_rows(R: Rows) -> tuple[float, float, float]:
+    """Roll, pitch, yaw (rad, zyx convention) of one rotation matrix body to NED given as rows
+    of plain floats (:func:`rotation_rows`)."""
+    roll = math.atan2(R[2][1], R[2][2])
+    pitch = -math.asin(min(max(R[2][0], -1.0), 1.0))
+    return roll, pitch, math.atan2(R[1][0], R[0][0])
+
 
 def rotation_matrix(q: np.ndarray) -> np.ndarray:
     """Rotation matrix body to NED of the quaternion ``q = [eta, eps1, eps2, eps3]``.
@@ -14,14 +35,7 @@ def rotation_matrix(q: np.ndarray) -> np.ndarray:
     """
     q = np.asarray(q, dtype=float)
     if q.ndim == 1:  # one quaternion: plain floats are many times faster than array views
-        eta, e1, e2, e3 = q.tolist()
-        return np.array(
-            [
-                [1 - 2 * (e2 * e2 + e3 * e3), 2 * (e1 * e2 - e3 * eta), 2 * (e1 * e3 + e2 * eta)],
-                [2 * (e1 * e2 + e3 * eta), 1 - 2 * (e1 * e1 + e3 * e3), 2 * (e2 * e3 - e1 * eta)],
-                [2 * (e1 * e3 - e2 * eta), 2 * (e2 * e3 + e1 * eta), 1 - 2 * (e1 * e1 + e2 * e2)],
-            ]
-        )
+        return np.array(rotation_rows(q.tolist()))
     eta, e1, e2, e3 = np.moveaxis(q, -1, 0)
     R = np.empty(q.shape[:-1] + (3, 3))
     R[..., 0, 0] = 1 - 2 * (e2 * e2 + e3 * e3)
@@ -44,10 +58,8 @@ def euler_angles(q: np.ndarray) -> np.ndarray:
 def euler_from_rotation(R: np.ndarray) -> np.ndarray:
     """Roll, pitch, yaw (rad, zyx convention) of one rotation matrix body to NED (3, 3) or a
     stack (..., 3, 3)."""
-    if R.ndim == 2:  # one quaternion: a single arctan2 for roll and yaw, the clamp on floats
-        roll, yaw = np.arctan2((R[2, 1], R[1, 0]), (R[2, 2], R[0, 0])).tolist()
-        pitch = -float(np.arcsin(min(max(float(R[2, 0]), -1.0), 1.0)))
-        return np.array([roll, pitch, yaw])
+    if R.ndim == 2:  # one matrix: plain floats
+        return np.array(euler_from_rows(R.tolist()))
     roll = np.arctan2(R[..., 2, 1], R[..., 2, 2])
     pitch = -np.arcsin(np.clip(R[..., 2, 0], -1.0, 1.0))
     yaw = np.arctan2(R[..., 1, 0], R[..., 0, 0])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -36,8 +37,8 @@ class ThrusterModel:
         )
         return np.concatenate([self.direction, moment])
 
-    def thrust(self, offset: float | np.ndarray) -> float | np.ndarray:
-        """Static thrust (N) at a command offset (us), no advance speed (elementwise)."""
+    def thrust(self, offset: float) -> float:
+        """Static thrust (N) at a command offset (us), no advance speed."""
         return self.K_L * offset + self.K_Q * abs(offset) * offset
 
     def dead_band(self) -> float:
@@ -52,39 +53,25 @@ class ThrusterModel:
         )
 
     @cached_property
-    def _inverse(self) -> tuple[float | np.ndarray, ...]:
-        """Constants of :meth:`pwm`: -K_L, K_L^2, 4 K_Q, 2 K_Q (per thruster of a bank), the
-        offset just outside the dead zone (us) and half the thrust there (N)."""
+    def _inverse(self) -> tuple[float, ...]:
+        """Constants of :meth:`pwm`: -K_L, K_L^2, 4 K_Q, 2 K_Q, the offset just outside the
+        dead zone (us) and half the thrust there (N)."""
         edge = self.dead_zone + 1e-9
         return -self.K_L, self.K_L**2, 4 * self.K_Q, 2 * self.K_Q, edge, 0.5 * self.thrust(edge)
 
-    def pwm(self, thrust: float | np.ndarray) -> float | np.ndarray:
-        """PWM command (us) giving ``thrust`` (N): inverse of the static map with dead zone.
-        Elementwise for arrays (a :func:`bank` of thrusters and one thrust each)."""
+    def pwm(self, thrust: float) -> float:
+        """PWM command (us) giving ``thrust`` (N): inverse of the static map with dead zone."""
         minus_k_l, k_l_squared, four_k_q, two_k_q, edge, half_thrust = self._inverse
-        magnitude = np.abs(thrust)
-        offset = (minus_k_l + np.sqrt(k_l_squared + four_k_q * magnitude)) / two_k_q
-        # Below the dead-zone edge: round to zero or to the edge, whichever is closer.
-        inside = np.where(magnitude < half_thrust, 0.0, edge)
-        offset = np.where(offset <= self.dead_zone, inside, offset)
-        return self.pwm_neutral + np.copysign(offset, thrust)
+        magnitude = abs(thrust)
+        offset = (minus_k_l + math.sqrt(k_l_squared + four_k_q * magnitude)) / two_k_q
+        if offset <= self.dead_zone:  # below the edge: round to zero or to it, whichever is closer
+            offset = 0.0 if magnitude < half_thrust else edge
+        return self.pwm_neutral + math.copysign(offset, thrust)
 
-    def realized(self, pwm: float | np.ndarray) -> float | np.ndarray:
+    def realized(self, pwm: float) -> float:
         """Static thrust (N) a PWM command (us) gives: none inside the dead zone."""
         offset = pwm - self.pwm_neutral
-        return np.where(np.abs(offset) > self.dead_zone, self.thrust(offset), 0.0)
-
-
-def bank(thrusters: list[ThrusterModel]) -> ThrusterModel:
-    """The thrusters as one model with an array per parameter (for elementwise maps)."""
-    fields = ("K_L", "K_Q", "dead_zone", "pwm_neutral", "pwm_min", "pwm_max", "spin", "torque_arm")
-    arrays = {f: np.array([getattr(t, f) for t in thrusters]) for f in fields}
-    return ThrusterModel(
-        instance="",
-        position=np.array([t.position for t in thrusters]),
-        direction=np.array([t.direction for t in thrusters]),
-        **arrays,
-    )
+        return self.thrust(offset) if abs(offset) > self.dead_zone else 0.0
 
 
 def balanced_groups(configuration: np.ndarray) -> list[np.ndarray]:
@@ -149,11 +136,11 @@ class ThrustAllocation(Controller):
         self.thrusters = thrusters
         self.outputs = [f"{t.instance}.pwm" for t in thrusters]
         self.thrusts = np.array([previous.get(o, 0.0) for o in self.outputs])
-        self.bank = bank(thrusters)
         self.fail_times = np.array([self.failed.get(t.instance, np.inf) for t in thrusters])
         self.configuration = np.column_stack([t.column for t in thrusters])
         self.limits = np.array([t.max_thrust() for t in thrusters])
         self.groups = balanced_groups(self.configuration) if self.bias > 0 else []
+        self._inverses: dict[bytes, np.ndarray] = {}
         if self.method == "qp":
             self.allocator = ConstrainedAllocator(
                 self.configuration,
@@ -164,13 +151,21 @@ class ThrustAllocation(Controller):
                 self.priorities,
             )
 
+    def _inverse_of(self, key: bytes, available: np.ndarray) -> np.ndarray:
+        """T^+ of the available thrusters' columns (the others zero), once per set of
+        available thrusters (``key``: the mask's bytes)."""
+        inverse = self._inverses.get(key)
+        if inverse is None:
+            inverse = self._inverses[key] = np.linalg.pinv(self.configuration * available)
+        return inverse
+
     def reconfigure(self, x: np.ndarray) -> bool:
         before = list(self.outputs)
         self._configure(self._thrusters(x))
         return self.outputs != before
 
     def _pseudo_inverse(self, tau: np.ndarray, available: np.ndarray) -> np.ndarray:
-        thrusts = np.linalg.pinv(self.configuration * available) @ tau
+        thrusts = self._inverse_of(available.tobytes(), available) @ tau
         for group in self.groups:
             members = (group > 0) & available
             if not members.any():
@@ -178,7 +173,7 @@ class ThrustAllocation(Controller):
             raise_by = np.max((self.bias - thrusts[members]) / group[members])
             if raise_by > 0:
                 thrusts = thrusts + raise_by * group * available
-        peak = np.max(np.abs(thrusts) / self.limits)
+        peak = (np.abs(thrusts) / self.limits).max()
         return thrusts / peak if peak > 1.0 else thrusts
 
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
@@ -188,6 +183,10 @@ class ThrustAllocation(Controller):
             thrusts = self.allocator.allocate(tau, self.thrusts, available)
         else:
             thrusts = self._pseudo_inverse(tau, available)
-        pwm = np.where(available, self.bank.pwm(thrusts), self.bank.pwm_neutral)
-        self.thrusts = self.bank.realized(pwm)
-        return pwm
+        # one thruster at a time on plain floats (NumPy's per-call cost exceeds the arithmetic)
+        pwm = [
+            t.pwm(u) if on else t.pwm_neutral
+            for t, u, on in zip(self.thrusters, thrusts.tolist(), available.tolist(), strict=True)
+        ]
+        self.thrusts = np.array([t.realized(p) for t, p in zip(self.thrusters, pwm, strict=True)])
+        return np.array(pwm)

@@ -12,6 +12,7 @@ point, in the vehicle frame (m), is
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -23,7 +24,9 @@ def forward(q: np.ndarray, upper_arm: float, forearm: float) -> np.ndarray:
     return np.array([reach * np.cos(q[0]), reach * np.sin(q[0]), depth])
 
 
-def inverse(point: np.ndarray, upper_arm: float, forearm: float, elbow_down: bool) -> np.ndarray:
+def inverse(
+    point: Sequence[float], upper_arm: float, forearm: float, elbow_down: bool
+) -> tuple[float, float, float]:
     """Joint angles (rad) that put the end effector at ``point`` (m, as :func:`forward`).
 
     The arm reaches out along its yaw (q1 = atan2(y, x), 0 on the vertical through the
@@ -45,4 +48,4 @@ def inverse(point: np.ndarray, upper_arm: float, forearm: float, elbow_down: boo
         forearm * math.sin(bend), upper_arm + forearm * math.cos(bend)
     )
     yaw = math.atan2(y, x) if reach > 0 else 0.0
-    return np.array([yaw, -shoulder, -bend])
+    return yaw, -shoulder, -bend

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from orchestrator.controllers.base import Controller, PIDLoop, body_state_signals
-from orchestrator.kinematics import euler_from_rotation, rotation_matrix, wrap_angle
+from orchestrator.kinematics import euler_from_rows, rotation_rows, wrap_angle
 from orchestrator.scenario import AutopilotConfig
 
 
@@ -43,11 +43,12 @@ class DepthHeadingSpeedAutopilot(Controller):
         return depth, heading, speed
 
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
-        R = rotation_matrix(inputs[3:7])
-        roll, pitch, yaw = euler_from_rotation(R).tolist()
-        down = R[2].tolist()  # NED z in body axes (R' [0, 0, 1])
-        depth_now = float(inputs[2])
-        u, v, w, p, q, r = inputs[7:13].tolist()  # body velocity, plain floats (m/s, rad/s)
+        state = inputs.tolist()  # plain floats
+        R = rotation_rows(state[3:7])
+        roll, pitch, yaw = euler_from_rows(R)
+        down = R[2]  # NED z in body axes (R' [0, 0, 1])
+        depth_now = state[2]
+        u, v, w, p, q, r = state[7:13]  # body velocity (m/s, rad/s)
         heave_rate = down[0] * u + down[1] * v + down[2] * w
         depth, heading, speed = self.set_points(time)
         force_down = self.depth.update(depth - depth_now, -heave_rate)

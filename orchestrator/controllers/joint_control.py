@@ -20,13 +20,15 @@ class EndEffectorPath:
         self.target = target
         self.path = [TimeReference(r) for r in (target.x, target.y, target.z)]
 
-    def angles(self, time: float) -> np.ndarray:
-        point = np.array([axis(time)[0] for axis in self.path])
+    def angles(self, time: float) -> tuple[float, float, float]:
+        """Joint angles (rad) putting the end effector on the path at ``time`` (s)."""
         t = self.target
+        point = [axis(time)[0] for axis in self.path]
         return arm_kinematics.inverse(point, t.upper_arm, t.forearm, t.elbow == "down")
 
-    def __call__(self, time: float) -> tuple[np.ndarray, np.ndarray]:
-        rates = (self.angles(time + RATE_STEP) - self.angles(time - RATE_STEP)) / (2 * RATE_STEP)
+    def __call__(self, time: float) -> tuple[tuple[float, ...], list[float]]:
+        ahead, behind = self.angles(time + RATE_STEP), self.angles(time - RATE_STEP)
+        rates = [(a - b) / (2 * RATE_STEP) for a, b in zip(ahead, behind, strict=True)]
         return self.angles(time), rates
 
 
@@ -50,30 +52,44 @@ class JointPID(Controller):
         )
         self.monitors = tuple(references)
         self.loops = [PIDLoop(config.loops[j].gains, config.sample_time) for j in joints]
-        self.feedforward = [TimeReference(config.loops[j].feedforward) for j in joints]
-        self.references = [TimeReference(config.loops[j].reference) for j in joints]
+        # (loop, signal) of the loops that have a feedforward or a joint-space reference
+        self.feedforward = [
+            (k, TimeReference(config.loops[j].feedforward))
+            for k, j in enumerate(joints)
+            if config.loops[j].feedforward
+        ]
+        self.references = [
+            (k, TimeReference(config.loops[j].reference))
+            for k, j in enumerate(joints)
+            if config.loops[j].reference
+        ]
         self.paths = [
             (EndEffectorPath(t), [joints.index(j) for j in t.joints])
             for t in config.targets.values()
         ]
 
-    def set_points(self, time: float) -> tuple[np.ndarray, np.ndarray]:
-        """Reference angles (rad) and rates (rad/s) of every loop at ``time``."""
-        angles, rates = np.array([r(time) for r in self.references]).T.copy()
+    def set_points(self, time: float) -> tuple[list[float], list[float]]:
+        """Reference angles (rad) and rates (rad/s) of every loop at ``time`` (zero without a
+        reference)."""
+        angles, rates = [0.0] * len(self.loops), [0.0] * len(self.loops)
+        for k, reference in self.references:
+            angles[k], rates[k] = reference(time)
         for path, loops in self.paths:
-            angles[loops], rates[loops] = path(time)
+            path_angles, path_rates = path(time)
+            for k, angle, rate in zip(loops, path_angles, path_rates, strict=True):
+                angles[k], rates[k] = angle, rate
         return angles, rates
 
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
-        reference, reference_rate = (values.tolist() for values in self.set_points(time))
+        reference, reference_rate = self.set_points(time)
         angles, rates = inputs[0::2].tolist(), inputs[1::2].tolist()  # measured, plain floats
-        signals = zip(reference, reference_rate, angles, rates, strict=True)
+        signals = zip(self.loops, reference, reference_rate, angles, rates, strict=True)
         torques = [
-            loop.update(angle_ref - angle, rate_ref - rate) + feedforward(time)[0]
-            for loop, feedforward, (angle_ref, rate_ref, angle, rate) in zip(
-                self.loops, self.feedforward, signals, strict=True
-            )
+            loop.update(ref - angle, rate_ref - rate)
+            for loop, ref, rate_ref, angle, rate in signals
         ]
+        for k, feedforward in self.feedforward:
+            torques[k] += feedforward(time)[0]
         return np.array(torques + reference)
 
 

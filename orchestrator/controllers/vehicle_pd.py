@@ -9,14 +9,25 @@ import numpy as np
 
 from orchestrator.controllers.base import Controller, body_state_signals
 from orchestrator.controllers.reference import TimeReference
-from orchestrator.kinematics import euler_from_rotation, rotation_matrix, wrap_angle
+from orchestrator.kinematics import Rows, euler_from_rows, rotation_rows, wrap_angle
 from orchestrator.scenario import VehiclePDConfig
 
 
-def euler_rate_matrix(roll: float, pitch: float) -> np.ndarray:
-    """T(Theta) of Fossen (2011, eq. 2.29): zyx Euler-angle rates = T @ body angular velocity."""
+def euler_rate_matrix(roll: float, pitch: float) -> Rows:
+    """T(Theta) of Fossen (2011, eq. 2.29): zyx Euler-angle rates = T @ body angular velocity
+    (rows of plain floats)."""
     sr, cr, tp, cp = math.sin(roll), math.cos(roll), math.tan(pitch), math.cos(pitch)
-    return np.array([[1.0, sr * tp, cr * tp], [0.0, cr, -sr], [0.0, sr / cp, cr / cp]])
+    return [[1.0, sr * tp, cr * tp], [0.0, cr, -sr], [0.0, sr / cp, cr / cp]]
+
+
+def _times(A: Rows, v: list[float]) -> list[float]:
+    """A v of a 3x3 matrix and a 3-vector (plain floats)."""
+    return [row[0] * v[0] + row[1] * v[1] + row[2] * v[2] for row in A]
+
+
+def _transpose_times(A: Rows, v: list[float]) -> list[float]:
+    """A' v of a 3x3 matrix and a 3-vector (plain floats)."""
+    return [A[0][i] * v[0] + A[1][i] * v[1] + A[2][i] * v[2] for i in range(3)]
 
 
 class VehiclePD(Controller):
@@ -39,22 +50,29 @@ class VehiclePD(Controller):
     def __init__(self, name: str, config: VehiclePDConfig) -> None:
         outputs = [f"{name}.tau[{i}]" for i in range(1, 7)]
         super().__init__(name, config.sample_time, body_state_signals(config.vehicle), outputs)
-        self.kp, self.kd = np.array(config.kp), np.array(config.kd)
+        self.kp, self.kd = list(config.kp), list(config.kd)
         r = config.reference
         self.reference = [TimeReference(c) for c in (r.x, r.y, r.z, r.roll, r.pitch, r.yaw)]
 
-    def set_point(self, time: float) -> tuple[np.ndarray, np.ndarray]:
+    def set_point(self, time: float) -> tuple[list[float], list[float]]:
         """Reference pose eta_d and its rate at ``time``."""
-        values = np.array([r(time) for r in self.reference])
-        return values[:, 0], values[:, 1]
+        values, rates = zip(*(r(time) for r in self.reference), strict=True)
+        return list(values), list(rates)
 
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
-        p, q, nu = inputs[:3], inputs[3:7], inputs[7:13]
-        R = rotation_matrix(q)
-        attitude = euler_from_rotation(R)
+        # plain floats throughout: NumPy's per-call cost exceeds this arithmetic many times
+        state = inputs.tolist()
+        position, velocity, angular_velocity = state[:3], state[7:10], state[10:13]
+        R = rotation_rows(state[3:7])
+        attitude = euler_from_rows(R)
         T = euler_rate_matrix(attitude[0], attitude[1])
         eta_d, rate_d = self.set_point(time)
-        error = np.concatenate([eta_d[:3] - p, wrap_angle(eta_d[3:] - attitude)])
-        error_rate = rate_d - np.concatenate([R @ nu[:3], T @ nu[3:]])
-        command = self.kp * error + self.kd * error_rate
-        return np.concatenate([R.T @ command[:3], T.T @ command[3:]])
+        error = [eta_d[i] - position[i] for i in range(3)] + [
+            wrap_angle(eta_d[3 + i] - attitude[i]) for i in range(3)
+        ]
+        rate = _times(R, velocity) + _times(T, angular_velocity)
+        command = [
+            kp * e + kd * (r_d - r)
+            for kp, kd, e, r_d, r in zip(self.kp, self.kd, error, rate_d, rate, strict=True)
+        ]
+        return np.array(_transpose_times(R, command[:3]) + _transpose_times(T, command[3:]))
