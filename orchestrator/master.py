@@ -82,16 +82,26 @@ class _ControllerLink:
     """Where one controller reads its inputs and where its outputs go.
 
     The positions are resolved once, so a sample moves every signal with one fancy-indexed
-    copy per FMU instance and one for the bus (no loop over single signals).
+    copy per FMU instance and one for the bus (no loop over single signals). Inputs that are
+    continuous states of the integrated FMUs (``states``: their positions in the state vector)
+    are read from the state vector itself: the value an FMU would return for them is the one
+    the master set.
     """
 
-    def __init__(self, controller: Controller, system: System, bus: _SignalBus) -> None:
+    def __init__(
+        self, controller: Controller, system: System, bus: _SignalBus, states: dict[str, int]
+    ) -> None:
         self.controller = controller
         key = f"controllers.{controller.name}"
         on_bus_in = [n in bus.index for n in controller.inputs]
         self._bus_inputs = _BusSlots(controller.inputs, on_bus_in, bus)
-        fmu_inputs = [n for n, on in zip(controller.inputs, on_bus_in, strict=True) if not on]
-        fmu_input_positions = np.flatnonzero(~np.array(on_bus_in, dtype=bool))
+        inputs = list(zip(controller.inputs, on_bus_in, strict=True))
+        from_state = np.array([not on and n in states for n, on in inputs], dtype=bool)
+        from_fmu = np.array([not on and n not in states for n, on in inputs], dtype=bool)
+        self._state_positions = np.flatnonzero(from_state)  # among the controller's inputs
+        self._states = np.array([states[controller.inputs[k]] for k in self._state_positions], int)
+        fmu_input_positions = np.flatnonzero(from_fmu)
+        fmu_inputs = [controller.inputs[k] for k in fmu_input_positions]
         # (instance, port, positions of the port's values among the controller's inputs)
         self.fmu_reads = [
             (instance, port, fmu_input_positions[positions])
@@ -124,9 +134,12 @@ class _ControllerLink:
         self.pending: deque[tuple[int, np.ndarray]] = deque()  # (tick due, outputs)
         self._applied = np.zeros(len(controller.outputs))
 
-    def gather(self, bus: _SignalBus) -> np.ndarray:
-        """The controller's inputs, read from the FMUs and the bus (buffer reused)."""
+    def gather(self, bus: _SignalBus, x: np.ndarray) -> np.ndarray:
+        """The controller's inputs, read from the state ``x``, the FMUs and the bus (buffer
+        reused)."""
         u = self.inputs
+        if self._states.size:
+            u[self._state_positions] = x[self._states]
         if self.fmu_reads:
             self._reads.run()
             u[self._read_positions] = self._reads.values
@@ -190,7 +203,9 @@ class Master:
         own = [n for c in controllers for n in c.outputs if n.startswith(c.name + ".")]
         joint_signals = coupling.signal_names() if coupling else []  # <joint>.angle, ...
         self.bus = _SignalBus(own + [n for n in joint_signals if n not in own])
-        self.links = [_ControllerLink(c, system, self.bus) for c in controllers]
+        # controller inputs read from the state vector (strong coupling: it holds the states)
+        self._states = {} if weak else system.state_index()
+        self.links = [_ControllerLink(c, system, self.bus, self._states) for c in controllers]
         joint_columns = set(coupling.column_names()) if coupling else set()
         self._record_joints = [(k, n) for k, n in enumerate(record) if n in joint_columns]
         fmu_record = [n for n in record if n not in self.bus.index and n not in joint_columns]
@@ -233,7 +248,7 @@ class Master:
 
     # -- the run ---------------------------------------------------------------------------
 
-    def _run_controllers(self, time: float, index: int) -> None:
+    def _run_controllers(self, time: float, index: int, x: np.ndarray) -> None:
         for link in self.links:
             while link.pending and link.pending[0][0] <= index:
                 link.apply(link.pending.popleft()[1], self.bus, ~link.monitors)
@@ -243,7 +258,7 @@ class Master:
             link.next_sample += max(1, round(c.sample_time / self._tick))
             self.statistics.controller_samples += 1
             try:
-                outputs = np.asarray(c.step(time, link.gather(self.bus)), dtype=float)
+                outputs = np.asarray(c.step(time, link.gather(self.bus, x)), dtype=float)
                 if outputs.shape != (len(c.outputs),) or not np.isfinite(outputs).all():
                     raise ValueError(f"expected {len(c.outputs)} finite outputs, got {outputs!r}")
             except FMUError:
@@ -267,6 +282,12 @@ class Master:
             for kind, detail in c.events:
                 self.events.log(time, kind, detail)
             c.events.clear()
+
+    def _reads_outputs(self) -> bool:
+        """Whether a sample reads FMU outputs other than states: controllers' inputs, or the
+        Co-Simulation units' inputs under strong coupling (then the FMUs are evaluated at the
+        sample's time and state first)."""
+        return self.sampled is not None or any(link.fmu_reads for link in self.links)
 
     def _record(self, time: float, x: np.ndarray) -> None:
         row = self._row
@@ -311,7 +332,7 @@ class Master:
         for k, link in enumerate(self.links):
             before = list(link.controller.outputs)
             if link.controller.reconfigure(x):
-                new = _ControllerLink(link.controller, self.system, self.bus)
+                new = _ControllerLink(link.controller, self.system, self.bus, self._states)
                 new.next_sample = link.next_sample
                 self.links[k] = new
                 released = [n for n in before if n not in link.controller.outputs]
@@ -374,11 +395,11 @@ class Master:
                     self.sampled.communicate(time)
                 if self.coupling is not None:
                     x = self._topology(time, index, x if self.weak else self.coupling.project(x))
-                if not self.weak:
+                if not self.weak and self._reads_outputs():
                     self.system.derivatives(time, x)  # outputs consistent with (time, x)
                 if self.coupling is not None:  # joint angles and rates in, motor torques out
                     self.bus.put(self.coupling.measure(x))
-                self._run_controllers(time, index)
+                self._run_controllers(time, index, x)
                 if self.coupling is not None:
                     self.coupling.command(self.bus.get(self.coupling.command_names()))
                 if self.sampled:

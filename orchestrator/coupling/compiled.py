@@ -86,6 +86,8 @@ class CompiledCoupling:
             np.ascontiguousarray(assembly.inverse_blocks, dtype=float).ravel(),
         )
         self.names: list[str] = []  # the compiled joints, in the kernel's order
+        self._hinges = np.zeros(0, dtype=int)  # positions of the revolute joints among them
+        self._signals: list[str] = []  # their <joint>.angle and <joint>.rate, interleaved
         self.describe()
 
     def compilable(self) -> bool:
@@ -101,12 +103,15 @@ class CompiledCoupling:
         """Hand the kernel the present joints (after a topology change), or the fallback."""
         if not self.compilable():
             self.kernel.use_fallback()
-            self.names = []
+            self.names, self._hinges, self._signals = [], np.zeros(0, dtype=int), []
             return
         joints = self.assembly.joints
         body_a, body_b = self._bodies()
         order = band_order(body_a, body_b) if joints else np.zeros(0, dtype=int)
         self.names = [joints[k].name for k in order]
+        hinges = [i for i, k in enumerate(order) if type(joints[k]) is Revolute]
+        self._hinges = np.array(hinges, dtype=int)
+        self._signals = [f"{self.names[i]}.{s}" for i in hinges for s in ("angle", "rate")]
         self.kernel.set_joints(
             np.array([KINDS[type(joints[k])] for k in order], dtype=np.int64),
             np.ascontiguousarray(np.stack([body_a[order], body_b[order]], axis=1)).ravel(),
@@ -139,16 +144,13 @@ class CompiledCoupling:
         )
         return dict(zip(self.names, out, strict=True))
 
-    def motion(self, x: np.ndarray) -> dict[str, tuple[float, float]]:
+    def motion(self, x: np.ndarray) -> dict[str, float]:
         """Angle (rad, in (-pi, pi]) and rate (rad/s) of every revolute joint at state ``x``,
-        as ``Revolute.batch_motion`` gives them, by joint name. Only while :attr:`compiled`."""
+        as ``Revolute.batch_motion`` gives them, by signal name (``<joint>.angle``,
+        ``<joint>.rate``). Only while :attr:`compiled`."""
         out = np.empty((len(self.names), 2))
         self.kernel.motion(np.ascontiguousarray(x, dtype=float), out)
-        return {
-            name: (angle, rate)
-            for name, (angle, rate) in zip(self.names, out.tolist(), strict=True)
-            if angle == angle  # not NaN: a revolute joint
-        }
+        return dict(zip(self._signals, out[self._hinges].ravel().tolist(), strict=True))
 
     @property
     def compiled(self) -> bool:

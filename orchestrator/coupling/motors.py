@@ -34,7 +34,7 @@ class Motor:
     @property
     def torque(self) -> float:
         """The applied torque (N.m): the command, limited."""
-        return float(min(max(float(self.command), -self.max_torque), self.max_torque))
+        return min(max(self.command, -self.max_torque), self.max_torque)
 
 
 class JointMotors:
@@ -43,6 +43,7 @@ class JointMotors:
     def __init__(self, assembly: Assembly, motors: list[Motor]) -> None:
         self.assembly = assembly
         self.motors = motors
+        self._commands = [f"{m.joint.name}.torque" for m in motors]
         self._gains = self._accelerations_per_torque()
         self._accelerations = np.zeros(len(assembly.M))
         # revolute joints measured last, their stacked parameters and bodies (-1 the world)
@@ -76,7 +77,7 @@ class JointMotors:
 
     def command_names(self) -> list[str]:
         """The motors' torque commands (N.m)."""
-        return [f"{m.joint.name}.torque" for m in self.motors]
+        return self._commands
 
     def measure(self, poses: list[Pose] | Frames) -> dict[str, float]:
         """Angle (rad) and rate (rad/s) of every revolute joint at ``poses``."""
@@ -103,8 +104,8 @@ class JointMotors:
 
     def set_commands(self, torques: dict[str, float]) -> None:
         """New torque commands (N.m) by signal name ``<joint>.torque``."""
-        for motor in self.motors:
-            motor.command = float(torques[f"{motor.joint.name}.torque"])
+        for motor, name in zip(self.motors, self._commands, strict=True):
+            motor.command = float(torques[name])
         self._update()
 
     def _update(self) -> None:
@@ -122,5 +123,6 @@ class JointMotors:
     def release(self, joint: str) -> None:
         """Remove the motor of a joint that left the assembly."""
         self.motors = [m for m in self.motors if m.joint.name != joint]
+        self._commands = [f"{m.joint.name}.torque" for m in self.motors]
         self._gains = self._accelerations_per_torque()
         self._update()

@@ -319,15 +319,12 @@ class ConstraintCoupling:
     def measure(self, x: np.ndarray) -> dict[str, float]:
         """Angle (rad) and rate (rad/s) of every revolute joint at state ``x`` (none: no
         poses are computed)."""
-        if self.motors is None or not self.motors.revolute_joints():
+        if self.motors is None:
             return {}
         if self.compiled is not None and self.compiled.compiled and not self.drives:
-            motion = self.compiled.motion(x)  # the same values, computed in C
-            return {
-                f"{joint.name}.{signal}": value
-                for joint in self.motors.revolute_joints()
-                for signal, value in zip(("angle", "rate"), motion[joint.name], strict=True)
-            }
+            return self.compiled.motion(x)  # the same values, computed in C
+        if not self.motors.revolute_joints():
+            return {}
         return self.motors.measure(self.poses(x))
 
     def command_names(self) -> list[str]:
