@@ -10,8 +10,6 @@ from orchestrator.controllers.base import Controller, PIDLoop
 from orchestrator.controllers.reference import TimeReference
 from orchestrator.scenario import EndEffectorTarget, JointPIDConfig
 
-RATE_STEP = 1e-5  # s, central difference of the inverse kinematics for the reference rates
-
 
 class EndEffectorPath:
     """Joint references (rad) and rates (rad/s) of an arm following a task-space path."""
@@ -20,16 +18,12 @@ class EndEffectorPath:
         self.target = target
         self.path = [TimeReference(r) for r in (target.x, target.y, target.z)]
 
-    def angles(self, time: float) -> tuple[float, float, float]:
-        """Joint angles (rad) putting the end effector on the path at ``time`` (s)."""
+    def __call__(self, time: float) -> tuple[tuple[float, ...], tuple[float, ...]]:
         t = self.target
-        point = [axis(time)[0] for axis in self.path]
-        return arm_kinematics.inverse(point, t.upper_arm, t.forearm, t.elbow == "down")
-
-    def __call__(self, time: float) -> tuple[tuple[float, ...], list[float]]:
-        ahead, behind = self.angles(time + RATE_STEP), self.angles(time - RATE_STEP)
-        rates = [(a - b) / (2 * RATE_STEP) for a, b in zip(ahead, behind, strict=True)]
-        return self.angles(time), rates
+        point, velocity = zip(*(axis(time) for axis in self.path), strict=True)
+        return arm_kinematics.inverse_motion(
+            point, velocity, t.upper_arm, t.forearm, t.elbow == "down"
+        )
 
 
 class JointPID(Controller):
