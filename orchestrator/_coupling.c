@@ -7,7 +7,7 @@
  * every topology change it hands over a flat description -- each body's state indices of p
  * (NED, m), q (scalar-first quaternion, body to NED) and nu (body frame, [v (m/s); w
  * (rad/s)]), its inverse generalized mass M^-1 (6x6), each joint's kind, bodies (-1 the
- * world) and constants in the body frames, in an order that keeps G's band narrow, and the
+ * world) and constants in the body frames, in an elimination order of the forest, and the
  * Baumgarte gains -- or switches to the Python callable (``fallback``) for what is not
  * compiled. The motors' accelerations M^-1 tau (6 per body) are an additive term that Python
  * sets when the commands change.
@@ -17,10 +17,16 @@
  * relative angular velocity about all three axes for a weld, about the two perpendiculars of
  * the hinge for a revolute joint); Baumgarte stabilisation b - alpha Phi nu - beta c; then
  *     G lambda = b - Phi a_u,   G = Phi M^-1 Phi',   a_c = a_u + M^-1 Phi' lambda
- * with G assembled body by body into LAPACK's upper band storage and solved by banded
- * Cholesky (dpbtrf, dpbtrs; the function pointers SciPy exports from its LAPACK). Joints
- * without closed loops give independent rows, so G is positive definite away from singular
- * configurations.
+ * with G assembled body by body in blocks, one per pair of joints that share a body, and
+ * solved by a block Cholesky factorization in the joints' order. Two joints' rows are coupled
+ * only through a body they share, so the blocks form the pattern of the assembly's joint
+ * graph; Python orders the joints leaves first (deepest joints of each tree first), an
+ * elimination order of a forest that creates no fill: every joint's later neighbours share
+ * one body, so their blocks already exist. The factorization then costs O(N) for N joints
+ * with a bounded number of joints per body (the symbolic pass adds the blocks any other
+ * order would fill). Blocks are at most 6 x 6, where the calls of a BLAS cost more than the
+ * arithmetic, so the small dense kernels are written out here. Joints without closed loops
+ * give independent rows, so G is positive definite away from singular configurations.
  *
  * Between macro steps the same rows and solve project a state onto the constraint manifold
  * (``Assembly.project_positions``, then ``project_velocities``): Newton steps of the least
@@ -33,9 +39,6 @@
 
 #include <math.h>
 #include <string.h>
-
-typedef void (*pbtrf_fn)(char *, int *, int *, double *, int *, int *);
-typedef void (*pbtrs_fn)(char *, int *, int *, int *, double *, int *, double *, int *, int *);
 
 enum { KIND_WELD = 0, KIND_REVOLUTE = 1 };
 
@@ -53,8 +56,6 @@ typedef struct {
     PyObject_HEAD
     PyObject *fallback; /* Python callable (x, dx) for what is not compiled */
     int compiled;
-    pbtrf_fn pbtrf;
-    pbtrs_fn pbtrs;
     PyObject *error; /* numpy.linalg.LinAlgError */
     /* bodies */
     Py_ssize_t n_bodies;
@@ -62,7 +63,7 @@ typedef struct {
     Py_ssize_t largest_index;
     double *inverse;   /* per body: M^-1, 6x6 row-major */
     double *motor;     /* per body: 6 accelerations of the motors */
-    /* joints, in band order */
+    /* joints, in elimination order */
     Py_ssize_t n_joints;
     int *kind;
     Py_ssize_t *body; /* per joint: a, b (-1: the world) */
@@ -70,8 +71,21 @@ typedef struct {
     Py_ssize_t *start; /* per joint: first row; n_joints + 1 entries */
     Py_ssize_t *entry_start; /* per body: first entry; n_bodies + 1 entries */
     Entry *entries;
-    int m;  /* rows */
-    int kd; /* half band width of G */
+    int m; /* rows */
+    /* G and its factor L in blocks of rows(j) x rows(i), row-major, in ``block``: joint i's
+     * diagonal block at diagonal[i]; its later neighbours (joints j > i sharing a body with
+     * it, ascending) later[later_start[i] ...], block (j, i) at later_block[...] */
+    Py_ssize_t *later_start;
+    Py_ssize_t *later;
+    Py_ssize_t *later_block;
+    Py_ssize_t *diagonal;
+    /* per joint i, per pair e <= f of its later neighbours: where block (later[f], later[e])
+     * is (its Schur update); per body, per pair of its entries: where their block of G is */
+    Py_ssize_t *schur_start;
+    Py_ssize_t *schur_block;
+    Py_ssize_t *assembly_block;
+    Py_ssize_t n_values;
+    double *pivot; /* per row: the reciprocal of L's diagonal */
     double alpha, beta;
     /* work */
     double *frames; /* per body and the world (last): p (3), R (9), nu (6), a (6) */
@@ -81,7 +95,7 @@ typedef struct {
     double *residual; /* per row: c */
     double *angle;    /* per joint: angle error (rad) */
     double *rhs;
-    double *band;
+    double *block;
 } Coupling;
 
 enum { F_P = 0, F_R = 3, F_NU = 12, F_A = 18, F_SIZE = 24 };
@@ -359,50 +373,147 @@ static double row_times(const Coupling *self, Py_ssize_t j, Py_ssize_t r, int of
     return sum;
 }
 
-/* G = Phi M^-1 Phi' of the built rows, assembled body by body into upper band storage, and
- * its Cholesky factor; -1 with numpy's LinAlgError at a singular configuration. */
-static int factorize(Coupling *self)
+/* Cholesky factor of one diagonal block (r x r, row-major, lower triangle read) in place,
+ * lower triangle, and the reciprocals of its diagonal in ``inverse``: the number (from 1) of
+ * its first non-positive pivot, else 0. */
+static int factor_block(double *D, double *inverse, Py_ssize_t r)
 {
-    int m = self->m, kd = self->kd, ldab = kd + 1;
-    const double *phi = self->phi, *W = self->weighted;
-    memset(self->band, 0, (size_t)ldab * (size_t)m * sizeof(double));
-    for (Py_ssize_t k = 0; k < self->n_bodies; k++) {
-        for (Py_ssize_t e = self->entry_start[k]; e < self->entry_start[k + 1]; e++) {
-            Entry first = self->entries[e];
-            for (Py_ssize_t g = e; g < self->entry_start[k + 1]; g++) {
-                Entry second = self->entries[g];
-                Entry lo = first.joint <= second.joint ? first : second;
-                Entry hi = first.joint <= second.joint ? second : first;
-                for (Py_ssize_t i = self->start[lo.joint]; i < self->start[lo.joint + 1]; i++)
-                    for (Py_ssize_t l = self->start[hi.joint]; l < self->start[hi.joint + 1];
-                         l++) {
-                        if (i > l)
-                            continue;
-                        self->band[(kd + i - l) + ldab * l] +=
-                            dot6(W + 12 * i + 6 * lo.side, phi + 12 * l + 6 * hi.side);
-                    }
-            }
+    for (Py_ssize_t k = 0; k < r; k++) {
+        double pivot = D[r * k + k];
+        for (Py_ssize_t l = 0; l < k; l++)
+            pivot -= D[r * k + l] * D[r * k + l];
+        if (!(pivot > 0.0))
+            return (int)k + 1;
+        D[r * k + k] = sqrt(pivot);
+        inverse[k] = 1.0 / D[r * k + k];
+        for (Py_ssize_t i = k + 1; i < r; i++) {
+            double sum = D[r * i + k];
+            for (Py_ssize_t l = 0; l < k; l++)
+                sum -= D[r * i + l] * D[r * k + l];
+            D[r * i + k] = sum * inverse[k];
         }
-    }
-    int info = 0;
-    char upper = 'U';
-    self->pbtrf(&upper, &m, &kd, self->band, &ldab, &info);
-    if (info > 0) {
-        PyErr_Format(self->error,
-                     "constraint rows became dependent (leading minor %d of Phi M^-1 Phi' is "
-                     "not positive definite): a joint at a singular configuration",
-                     info);
-        return -1;
     }
     return 0;
 }
 
-/* lambda = G^-1 rhs, in place, with the factor of ``factorize``. */
+/* B := B L^-T in place for B (rows x r) and the lower factor L (r x r) of factor_block with
+ * the reciprocals of its diagonal. */
+static void divide_block(double *B, Py_ssize_t rows, const double *L, const double *inverse,
+                         Py_ssize_t r)
+{
+    for (Py_ssize_t i = 0; i < rows; i++)
+        for (Py_ssize_t k = 0; k < r; k++) {
+            double sum = B[r * i + k];
+            for (Py_ssize_t l = 0; l < k; l++)
+                sum -= B[r * i + l] * L[r * k + l];
+            B[r * i + k] = sum * inverse[k];
+        }
+}
+
+/* G = Phi M^-1 Phi' of the built rows, assembled body by body into its blocks, and its block
+ * Cholesky factor L (G = L L') in place; -1 with numpy's LinAlgError at a singular
+ * configuration. */
+static int factorize(Coupling *self)
+{
+    const Py_ssize_t *start = self->start;
+    const double *phi = self->phi, *W = self->weighted;
+    memset(self->block, 0, (size_t)self->n_values * sizeof(double));
+    const Py_ssize_t *where = self->assembly_block;
+    for (Py_ssize_t k = 0; k < self->n_bodies; k++)
+        for (Py_ssize_t e = self->entry_start[k]; e < self->entry_start[k + 1]; e++)
+            for (Py_ssize_t g = e; g < self->entry_start[k + 1]; g++) {
+                Entry first = self->entries[e], second = self->entries[g];
+                Entry lo = first.joint <= second.joint ? first : second;
+                Entry hi = first.joint <= second.joint ? second : first;
+                Py_ssize_t r_lo = start[lo.joint + 1] - start[lo.joint];
+                double *G = self->block + *where++;
+                for (Py_ssize_t a = start[hi.joint]; a < start[hi.joint + 1]; a++) {
+                    /* a diagonal block: its lower triangle (all the factorization reads) */
+                    Py_ssize_t last = e == g ? a + 1 : start[lo.joint + 1];
+                    for (Py_ssize_t b = start[lo.joint]; b < last; b++)
+                        G[r_lo * (a - start[hi.joint]) + (b - start[lo.joint])] +=
+                            dot6(W + 12 * a + 6 * hi.side, phi + 12 * b + 6 * lo.side);
+                }
+            }
+    for (Py_ssize_t i = 0; i < self->n_joints; i++) {
+        Py_ssize_t r_i = start[i + 1] - start[i];
+        double *D = self->block + self->diagonal[i], *inverse = self->pivot + start[i];
+        int minor = factor_block(D, inverse, r_i);
+        if (minor > 0) {
+            PyErr_Format(self->error,
+                         "constraint rows became dependent (leading minor %zd of Phi M^-1 Phi' "
+                         "is not positive definite): a joint at a singular configuration",
+                         start[i] + minor);
+            return -1;
+        }
+        for (Py_ssize_t e = self->later_start[i]; e < self->later_start[i + 1]; e++) {
+            Py_ssize_t j = self->later[e];
+            divide_block(self->block + self->later_block[e], start[j + 1] - start[j], D, inverse,
+                         r_i);
+        }
+        /* Schur complement: block (l, j) -= L(l, i) L(j, i)' for later neighbours j <= l */
+        const Py_ssize_t *target = self->schur_block + self->schur_start[i];
+        for (Py_ssize_t e = self->later_start[i]; e < self->later_start[i + 1]; e++) {
+            Py_ssize_t j = self->later[e], r_j = start[j + 1] - start[j];
+            const double *Lj = self->block + self->later_block[e];
+            for (Py_ssize_t f = e; f < self->later_start[i + 1]; f++) {
+                Py_ssize_t l = self->later[f], r_l = start[l + 1] - start[l];
+                const double *Ll = self->block + self->later_block[f];
+                double *S = self->block + *target++;
+                for (Py_ssize_t a = 0; a < r_l; a++)
+                    for (Py_ssize_t b = 0; b < r_j; b++) {
+                        double sum = 0.0;
+                        for (Py_ssize_t c = 0; c < r_i; c++)
+                            sum += Ll[r_i * a + c] * Lj[r_i * b + c];
+                        S[r_j * a + b] -= sum;
+                    }
+            }
+        }
+    }
+    return 0;
+}
+
+/* lambda = G^-1 rhs, in place, with the factor of ``factorize``: L y = rhs forward, then
+ * L' lambda = y backward, block by block. */
 static void solve(Coupling *self)
 {
-    int m = self->m, kd = self->kd, ldab = kd + 1, one = 1, info = 0;
-    char upper = 'U';
-    self->pbtrs(&upper, &m, &kd, &one, self->band, &ldab, self->rhs, &m, &info);
+    Py_ssize_t n = self->n_joints;
+    const Py_ssize_t *start = self->start;
+    double *x = self->rhs;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t r_i = start[i + 1] - start[i];
+        const double *D = self->block + self->diagonal[i], *inverse = self->pivot + start[i];
+        double *xi = x + start[i];
+        for (Py_ssize_t k = 0; k < r_i; k++) {
+            for (Py_ssize_t l = 0; l < k; l++)
+                xi[k] -= D[r_i * k + l] * xi[l];
+            xi[k] *= inverse[k];
+        }
+        for (Py_ssize_t e = self->later_start[i]; e < self->later_start[i + 1]; e++) {
+            Py_ssize_t j = self->later[e];
+            const double *B = self->block + self->later_block[e];
+            for (Py_ssize_t a = start[j]; a < start[j + 1]; a++)
+                for (Py_ssize_t k = 0; k < r_i; k++)
+                    x[a] -= B[r_i * (a - start[j]) + k] * xi[k];
+        }
+    }
+    for (Py_ssize_t i = n - 1; i >= 0; i--) {
+        Py_ssize_t r_i = start[i + 1] - start[i];
+        const double *D = self->block + self->diagonal[i], *inverse = self->pivot + start[i];
+        double *xi = x + start[i];
+        for (Py_ssize_t e = self->later_start[i]; e < self->later_start[i + 1]; e++) {
+            Py_ssize_t j = self->later[e];
+            const double *B = self->block + self->later_block[e];
+            for (Py_ssize_t a = start[j]; a < start[j + 1]; a++)
+                for (Py_ssize_t k = 0; k < r_i; k++)
+                    xi[k] -= B[r_i * (a - start[j]) + k] * x[a];
+        }
+        for (Py_ssize_t k = r_i - 1; k >= 0; k--) {
+            for (Py_ssize_t l = k + 1; l < r_i; l++)
+                xi[k] -= D[r_i * l + k] * xi[l];
+            xi[k] *= inverse[k];
+        }
+    }
 }
 
 /* Adds M^-1 Phi' lambda (lambda in rhs) to the bodies' 6-vectors at ``offset``. */
@@ -555,7 +666,7 @@ static int coupling_project(Coupling *self, double *x, Py_ssize_t n_states, doub
     return 0;
 }
 
-/* The recorded columns of every joint (band order), N_COLUMNS each: position error (m),
+/* The recorded columns of every joint (in the order of set_joints), N_COLUMNS each: position error (m),
  * angle error (rad), generalized constraint force on body a and on body b (body frames;
  * zero on the world), at state x with the unconstrained rates dx. */
 enum { N_COLUMNS = 14 };
@@ -630,11 +741,21 @@ static void Coupling_clear_joints(Coupling *self)
     PyMem_Free(self->residual);
     PyMem_Free(self->angle);
     PyMem_Free(self->rhs);
-    PyMem_Free(self->band);
+    PyMem_Free(self->block);
+    PyMem_Free(self->pivot);
+    PyMem_Free(self->later_start);
+    PyMem_Free(self->later);
+    PyMem_Free(self->later_block);
+    PyMem_Free(self->diagonal);
+    PyMem_Free(self->schur_start);
+    PyMem_Free(self->schur_block);
+    PyMem_Free(self->assembly_block);
     self->kind = NULL, self->body = NULL, self->params = NULL, self->start = NULL;
     self->entry_start = NULL, self->entries = NULL, self->phi = NULL, self->weighted = NULL;
     self->bias = NULL, self->residual = NULL, self->angle = NULL, self->rhs = NULL;
-    self->band = NULL;
+    self->block = NULL, self->later_start = NULL, self->later = NULL, self->later_block = NULL;
+    self->diagonal = NULL, self->schur_start = NULL, self->schur_block = NULL;
+    self->assembly_block = NULL, self->n_values = 0, self->pivot = NULL;
     self->n_joints = 0;
     self->compiled = 0;
 }
@@ -695,21 +816,11 @@ static int copy_buffer(PyObject *array, Py_ssize_t n, const char *format, size_t
     return 0;
 }
 
-static void *lapack_function(PyObject *capsule, const char *what)
-{
-    if (!PyCapsule_CheckExact(capsule)) {
-        PyErr_Format(PyExc_TypeError, "%s: expected SciPy's LAPACK capsule", what);
-        return NULL;
-    }
-    return PyCapsule_GetPointer(capsule, PyCapsule_GetName(capsule));
-}
-
 static int Coupling_init(Coupling *self, PyObject *args, PyObject *kwds)
 {
-    static char *keywords[] = {"fallback", "dpbtrf", "dpbtrs", "index", "inverse", NULL};
-    PyObject *fallback, *pbtrf, *pbtrs, *index, *inverse;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOO", keywords, &fallback, &pbtrf, &pbtrs,
-                                     &index, &inverse))
+    static char *keywords[] = {"fallback", "index", "inverse", NULL};
+    PyObject *fallback, *index, *inverse;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOO", keywords, &fallback, &index, &inverse))
         return -1;
     if (self->index != NULL) {
         PyErr_SetString(PyExc_RuntimeError, "Coupling is initialised once");
@@ -719,10 +830,6 @@ static int Coupling_init(Coupling *self, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_TypeError, "fallback: expected a callable (x, dx)");
         return -1;
     }
-    self->pbtrf = (pbtrf_fn)lapack_function(pbtrf, "dpbtrf");
-    self->pbtrs = (pbtrs_fn)lapack_function(pbtrs, "dpbtrs");
-    if (self->pbtrf == NULL || self->pbtrs == NULL)
-        return -1;
     Py_ssize_t length = PyObject_Length(index);
     if (length < 0)
         return -1;
@@ -762,6 +869,115 @@ static int Coupling_init(Coupling *self, PyObject *args, PyObject *kwds)
         return -1;
     Py_INCREF(fallback);
     Py_XSETREF(self->fallback, fallback);
+    return 0;
+}
+
+/* Position of block (j, i), j > i, among i's later neighbours' blocks; -1 if there is none. */
+static Py_ssize_t later_block_of(const Coupling *self, Py_ssize_t i, Py_ssize_t j)
+{
+    for (Py_ssize_t e = self->later_start[i]; e < self->later_start[i + 1]; e++)
+        if (self->later[e] == j)
+            return self->later_block[e];
+    return -1;
+}
+
+/* Where G's and L's blocks are (set_joints, after start, entries): every joint's later
+ * neighbours and the blocks of the assembly and of the Schur updates. The joints must come
+ * in an elimination order without fill (every two later neighbours of a joint share a body,
+ * as leaves-first orders of a forest give); -1 with ValueError otherwise. */
+static int block_pattern(Coupling *self)
+{
+    Py_ssize_t n = self->n_joints, *start = self->start, values = 0, pairs = 0, schur = 0;
+    self->later_start = PyMem_Calloc((size_t)(n + 2), sizeof(Py_ssize_t));
+    self->diagonal = PyMem_Calloc((size_t)(n + 1), sizeof(Py_ssize_t));
+    self->schur_start = PyMem_Calloc((size_t)(n + 2), sizeof(Py_ssize_t));
+    if (self->later_start == NULL || self->diagonal == NULL || self->schur_start == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < self->n_bodies; k++)
+        for (Py_ssize_t e = self->entry_start[k]; e < self->entry_start[k + 1]; e++)
+            for (Py_ssize_t g = e + 1; g < self->entry_start[k + 1]; g++)
+                self->later_start[Py_MIN(self->entries[e].joint, self->entries[g].joint) + 1]++;
+    for (Py_ssize_t i = 0; i < n; i++)
+        self->later_start[i + 1] += self->later_start[i];
+    Py_ssize_t n_later = self->later_start[n];
+    self->later = PyMem_Calloc((size_t)(n_later + 1), sizeof(Py_ssize_t));
+    self->later_block = PyMem_Calloc((size_t)(n_later + 1), sizeof(Py_ssize_t));
+    Py_ssize_t *fill = PyMem_Calloc((size_t)(n + 1), sizeof(Py_ssize_t));
+    if (self->later == NULL || self->later_block == NULL || fill == NULL) {
+        PyMem_Free(fill);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < self->n_bodies; k++)
+        for (Py_ssize_t e = self->entry_start[k]; e < self->entry_start[k + 1]; e++)
+            for (Py_ssize_t g = e + 1; g < self->entry_start[k + 1]; g++) {
+                Py_ssize_t a = self->entries[e].joint, b = self->entries[g].joint;
+                Py_ssize_t lo = Py_MIN(a, b);
+                self->later[self->later_start[lo] + fill[lo]++] = Py_MAX(a, b);
+            }
+    PyMem_Free(fill);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t *list = self->later + self->later_start[i];
+        Py_ssize_t count = self->later_start[i + 1] - self->later_start[i];
+        for (Py_ssize_t e = 1; e < count; e++) /* insertion sort: a few joints per body */
+            for (Py_ssize_t f = e; f > 0 && list[f - 1] > list[f]; f--) {
+                Py_ssize_t swap = list[f];
+                list[f] = list[f - 1];
+                list[f - 1] = swap;
+            }
+        self->diagonal[i] = values;
+        values += (start[i + 1] - start[i]) * (start[i + 1] - start[i]);
+        for (Py_ssize_t e = 0; e < count; e++) {
+            if (e > 0 && list[e] == list[e - 1]) {
+                PyErr_Format(PyExc_ValueError,
+                             "joints %zd and %zd join the same two bodies (a closed loop)", i,
+                             list[e]);
+                return -1;
+            }
+            self->later_block[self->later_start[i] + e] = values;
+            values += (start[list[e] + 1] - start[list[e]]) * (start[i + 1] - start[i]);
+        }
+        self->schur_start[i + 1] = self->schur_start[i] + count * (count + 1) / 2;
+    }
+    self->n_values = values;
+    schur = self->schur_start[n];
+    for (Py_ssize_t k = 0; k < self->n_bodies; k++) {
+        Py_ssize_t d = self->entry_start[k + 1] - self->entry_start[k];
+        pairs += d * (d + 1) / 2;
+    }
+    self->block = PyMem_Calloc((size_t)(values + 1), sizeof(double));
+    self->schur_block = PyMem_Calloc((size_t)(schur + 1), sizeof(Py_ssize_t));
+    self->assembly_block = PyMem_Calloc((size_t)(pairs + 1), sizeof(Py_ssize_t));
+    if (self->block == NULL || self->schur_block == NULL || self->assembly_block == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t *target = self->schur_block;
+    for (Py_ssize_t i = 0; i < n; i++)
+        for (Py_ssize_t e = self->later_start[i]; e < self->later_start[i + 1]; e++)
+            for (Py_ssize_t f = e; f < self->later_start[i + 1]; f++) {
+                Py_ssize_t j = self->later[e], l = self->later[f];
+                Py_ssize_t where = l == j ? self->diagonal[j] : later_block_of(self, j, l);
+                if (where < 0) {
+                    PyErr_Format(PyExc_ValueError,
+                                 "joint order: joints %zd and %zd, later neighbours of joint "
+                                 "%zd, share no body (the order would fill in; order a "
+                                 "forest's joints leaves first)",
+                                 j, l, i);
+                    return -1;
+                }
+                *target++ = where;
+            }
+    target = self->assembly_block;
+    for (Py_ssize_t k = 0; k < self->n_bodies; k++)
+        for (Py_ssize_t e = self->entry_start[k]; e < self->entry_start[k + 1]; e++)
+            for (Py_ssize_t g = e; g < self->entry_start[k + 1]; g++) {
+                Py_ssize_t a = self->entries[e].joint, b = self->entries[g].joint;
+                *target++ = a == b ? self->diagonal[a]
+                                   : later_block_of(self, Py_MIN(a, b), Py_MAX(a, b));
+            }
     return 0;
 }
 
@@ -826,20 +1042,8 @@ static PyObject *Coupling_set_joints(Coupling *self, PyObject *args)
                 self->entries[self->entry_start[k] + fill[k]++] = (Entry){j, side};
         }
     PyMem_Free(fill);
-    /* half band width: the farthest pair of rows that share a body */
-    Py_ssize_t kd = 0;
-    for (Py_ssize_t j = 0; j < n; j++)
-        kd = Py_MAX(kd, self->start[j + 1] - 1 - self->start[j]);
-    for (Py_ssize_t k = 0; k < self->n_bodies; k++)
-        for (Py_ssize_t e = self->entry_start[k]; e < self->entry_start[k + 1]; e++)
-            for (Py_ssize_t g = e + 1; g < self->entry_start[k + 1]; g++) {
-                Py_ssize_t lo = Py_MIN(self->entries[e].joint, self->entries[g].joint);
-                Py_ssize_t hi = Py_MAX(self->entries[e].joint, self->entries[g].joint);
-                kd = Py_MAX(kd, self->start[hi + 1] - 1 - self->start[lo]);
-            }
     self->n_joints = n;
     self->m = (int)self->start[n];
-    self->kd = (int)kd;
     self->alpha = alpha;
     self->beta = beta;
     size_t m = (size_t)(self->m ? self->m : 1);
@@ -849,12 +1053,16 @@ static PyObject *Coupling_set_joints(Coupling *self, PyObject *args)
     self->residual = PyMem_Calloc(m, sizeof(double));
     self->angle = PyMem_Calloc((size_t)(n ? n : 1), sizeof(double));
     self->rhs = PyMem_Calloc(m, sizeof(double));
-    self->band = PyMem_Calloc((size_t)(kd + 1) * m, sizeof(double));
+    self->pivot = PyMem_Calloc(m, sizeof(double));
     if (self->phi == NULL || self->weighted == NULL || self->bias == NULL ||
         self->residual == NULL || self->angle == NULL || self->rhs == NULL ||
-        self->band == NULL) {
+        self->pivot == NULL) {
         Coupling_clear_joints(self);
         return PyErr_NoMemory();
+    }
+    if (block_pattern(self) < 0) {
+        Coupling_clear_joints(self);
+        return NULL;
     }
     self->compiled = 1;
     Py_RETURN_NONE;
@@ -1017,7 +1225,7 @@ static PyObject *Coupling_get_compiled(Coupling *self, void *Py_UNUSED(closure))
 static PyMethodDef Coupling_methods[] = {
     {"set_joints", (PyCFunction)Coupling_set_joints, METH_VARARGS,
      "set_joints(kinds, bodies, parameters, alpha, beta): evaluate these joints in C from now "
-     "on, their rows in this order (G's band follows it); kinds (J,) int64 (0 weld, 1 "
+     "on, their rows in this order (leaves first: an order with fill is refused); kinds (J,) int64 (0 weld, 1 "
      "revolute), bodies (J, 2) int64 (-1 the world), parameters (J, 27) float64 (r_a, r_b, "
      "relative, axis, perpendiculars, axis_b), Baumgarte gains alpha (1/s), beta (1/s^2)"},
     {"use_fallback", (PyCFunction)Coupling_use_fallback, METH_NOARGS,
@@ -1048,7 +1256,7 @@ static PyGetSetDef Coupling_getset[] = {
 
 static PyTypeObject CouplingType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "orchestrator._kernel.Coupling",
-    .tp_doc = PyDoc_STR("Coupling(fallback, dpbtrf, dpbtrs, index, inverse): the constrained "
+    .tp_doc = PyDoc_STR("Coupling(fallback, index, inverse): the constrained "
                         "accelerations of rigid bodies, called as coupling(x, dx) (dx "
                         "replaced in place); index (N, 13) int64 state indices of p, q, nu "
                         "per body, inverse (N, 6, 6) float64 M^-1"),

@@ -5,12 +5,13 @@ every right-hand side with no Python per evaluation, for the joint kinds it know
 (fixed joints are welds to the world) and revolute joints, joined without closed loops, with
 the Baumgarte stabilisation of ``Assembly.constrained``. The :class:`Assembly` stays the
 authority: after every topology change :meth:`CompiledCoupling.describe` hands the kernel the
-joints' kinds, bodies and constants (body frames) in an order that keeps G = Phi M^-1 Phi'
-narrowly banded, or makes it call the Python fallback where something is not compiled
-(other joint kinds, closed loops with redundant rows, the "svd" solver). The motors'
-accelerations M^-1 tau, constant between commands, are an additive term set with
-:meth:`CompiledCoupling.set_motor`. The banded Cholesky solve is LAPACK's (dpbtrf/dpbtrs),
-reached through the function pointers SciPy exports. The same rows and solve also give, in
+joints' kinds, bodies and constants (body frames) in an elimination order of the forest
+(:func:`elimination_order`, deepest joints first), or makes it call the Python fallback where
+something is not compiled (other joint kinds, closed loops with redundant rows, the "svd"
+solver). The motors' accelerations M^-1 tau, constant between commands, are an additive term
+set with :meth:`CompiledCoupling.set_motor`. G = Phi M^-1 Phi' is solved by a block Cholesky
+factorization in that order, one block per pair of joints sharing a body, with no fill: O(N)
+per evaluation. The same rows and solve also give, in
 one call each, the projection onto the constraint manifold done between macro steps
 (:meth:`CompiledCoupling.project`) and every joint's recorded errors and generalized forces
 (:meth:`CompiledCoupling.columns`).
@@ -18,12 +19,10 @@ one call each, the projection onto the constraint manifold done between macro st
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 
 import numpy as np
-from scipy.linalg.cython_lapack import __pyx_capi__ as lapack
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from orchestrator import _kernel
 from orchestrator.coupling.assembly import PROJECTION_ITERATIONS, PROJECTION_TOLERANCE, Assembly
@@ -49,18 +48,32 @@ def parameters(joint: Joint) -> np.ndarray:
     return out
 
 
-def band_order(body_a: np.ndarray, body_b: np.ndarray) -> np.ndarray:
-    """An order of the joints (bodies a, b; -1 the world) in which joints sharing a body are
-    close: reverse Cuthill-McKee on the graph of joints joined by their bodies."""
-    n = len(body_a)
-    ends = np.stack([body_a, body_b], axis=1)
-    first, second = np.nonzero(
-        ((ends[:, None, :, None] == ends[None, :, None, :]) & (ends[:, None, :, None] >= 0)).any(
-            axis=(2, 3)
-        )
-    )
-    graph = csr_matrix((np.ones(len(first)), (first, second)), shape=(n, n))
-    return reverse_cuthill_mckee(graph, symmetric_mode=True)
+def elimination_order(body_a: np.ndarray, body_b: np.ndarray, n_bodies: int) -> np.ndarray:
+    """An order of the joints of a forest (bodies a, b; -1 the world) in which the kernel's block
+    Cholesky of G = Phi M^-1 Phi' creates no fill: the deepest joints first, depth counted from
+    the world (trees not attached to it from their first body). A joint then meets, at its
+    elimination, only the joints at its shallower body, which share that body already."""
+    world = n_bodies
+    ends = [
+        (a, world if b < 0 else b) for a, b in zip(body_a.tolist(), body_b.tolist(), strict=True)
+    ]
+    neighbours: list[list[int]] = [[] for _ in range(n_bodies + 1)]
+    for a, b in ends:
+        neighbours[a].append(b)
+        neighbours[b].append(a)
+    depth = [-1] * (n_bodies + 1)
+    for root in [world, *range(n_bodies)]:
+        if depth[root] >= 0:
+            continue
+        depth[root], queue = 0, deque([root])
+        while queue:
+            body = queue.popleft()
+            for other in neighbours[body]:
+                if depth[other] < 0:
+                    depth[other] = depth[body] + 1
+                    queue.append(other)
+    joint_depth = np.array([max(depth[a], depth[b]) for a, b in ends], dtype=int)
+    return np.argsort(-joint_depth, kind="stable")
 
 
 class CompiledCoupling:
@@ -80,8 +93,6 @@ class CompiledCoupling:
         self.baumgarte = (float(baumgarte[0]), float(baumgarte[1]))
         self.kernel = _kernel.Coupling(
             fallback,
-            lapack["dpbtrf"],
-            lapack["dpbtrs"],
             np.ascontiguousarray(index, dtype=np.int64).ravel(),
             np.ascontiguousarray(assembly.inverse_blocks, dtype=float).ravel(),
         )
@@ -107,7 +118,7 @@ class CompiledCoupling:
             return
         joints = self.assembly.joints
         body_a, body_b = self._bodies()
-        order = band_order(body_a, body_b) if joints else np.zeros(0, dtype=int)
+        order = elimination_order(body_a, body_b, len(self.assembly.bodies))
         self.names = [joints[k].name for k in order]
         hinges = [i for i, k in enumerate(order) if type(joints[k]) is Revolute]
         self._hinges = np.array(hinges, dtype=int)
