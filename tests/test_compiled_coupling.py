@@ -26,7 +26,7 @@ import pytest
 from threadpoolctl import threadpool_limits
 
 from orchestrator.coupling.assembly import Assembly
-from orchestrator.coupling.compiled import CompiledCoupling
+from orchestrator.coupling.compiled import CompiledCoupling, parameters
 from orchestrator.coupling.joints import WORLD, Frames, Revolute, Spherical, Weld
 from orchestrator.coupling.motors import JointMotors, Motor
 from orchestrator.coupling.runtime import ConstraintCoupling
@@ -329,6 +329,27 @@ def test_topology_changes_follow_the_assembly():
     assert not compiled.compiled
     compiled.kernel(x, dx.copy())
     assert calls == [1]
+
+
+def test_elimination_order_is_fill_free_and_another_order_is_refused():
+    """The kernel factorizes G block by block in the given joint order without fill, which a
+    forest's deepest-first order guarantees (the tree cases above run in it); on a chain
+    B0-B1-B2-B3 the order w1, w0, w2 would fill in (w0 and w2, both later neighbours of w1,
+    share no body) and is refused with one line."""
+    layout, _ = setup(4, weld_chain, 8)
+    compiled = CompiledCoupling(layout.assembly, layout.index, lambda x, dx: None, (0.0, 0.0))
+    assert compiled.names == ["w2", "w1", "w0"]  # from the free end: B0 is the first root
+    joints = {j.name: j for j in layout.assembly.joints}
+    bodies = {"w0": (0, 1), "w1": (1, 2), "w2": (2, 3)}
+    order = ["w1", "w0", "w2"]
+    with pytest.raises(ValueError, match="joints 1 and 2, later neighbours of joint 0, share no"):
+        compiled.kernel.set_joints(
+            np.zeros(3, dtype=np.int64),
+            np.array([bodies[n] for n in order], dtype=np.int64).ravel(),
+            np.array([parameters(joints[n]) for n in order]).ravel(),
+            0.0,
+            0.0,
+        )
 
 
 def test_closed_loop_falls_back():
