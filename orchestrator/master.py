@@ -56,17 +56,14 @@ class _SignalBus:
     def __init__(self, names: list[str]) -> None:
         self.index = {n: k for k, n in enumerate(names)}
         self.values = np.zeros(len(names))
+        self._slots: dict[tuple[str, ...], np.ndarray] = {}
 
-    def put(self, signals: dict[str, float]) -> None:
-        """Set signals by name."""
-        index, values = self.index, self.values
-        for name, value in signals.items():
-            values[index[name]] = value
-
-    def get(self, names: list[str]) -> dict[str, float]:
-        """Present values of signals by name (plain floats)."""
-        index, values = self.index, self.values
-        return dict(zip(names, values[[index[n] for n in names]].tolist(), strict=True))
+    def slots(self, names: tuple[str, ...]) -> np.ndarray:
+        """Positions of the signals ``names`` in :attr:`values` (looked up once per tuple)."""
+        slots = self._slots.get(names)
+        if slots is None:
+            slots = self._slots[names] = np.array([self.index[n] for n in names], dtype=int)
+        return slots
 
 
 def _batch(
@@ -398,10 +395,12 @@ class Master:
                 if not self.weak and self._reads_outputs():
                     self.system.derivatives(time, x)  # outputs consistent with (time, x)
                 if self.coupling is not None:  # joint angles and rates in, motor torques out
-                    self.bus.put(self.coupling.measure(x))
+                    names, values = self.coupling.joint_signals(x)
+                    self.bus.values[self.bus.slots(names)] = values
                 self._run_controllers(time, index, x)
                 if self.coupling is not None:
-                    self.coupling.command(self.bus.get(self.coupling.command_names()))
+                    commands = self.bus.slots(self.coupling.command_names())
+                    self.coupling.command(self.bus.values[commands])
                 if self.sampled:
                     self.sampled.hold_inputs(time, x)
                     self._sampled_next = index + max(1, round(s.step / self._tick))

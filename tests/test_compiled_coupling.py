@@ -154,7 +154,7 @@ def check(layout, rng, baumgarte, motors=None, samples=4):
     assert compiled.compiled
     motor = np.zeros(6 * len(index))
     if motors is not None:
-        motors.set_commands({name: rng.normal() * 5 for name in motors.command_names()})
+        motors.set_command_values(rng.normal(size=len(motors.command_names())) * 5)
         motor = motors.accelerations()
         assert np.any(motor != 0)
         compiled.set_motor(motor)
@@ -250,7 +250,7 @@ def test_compiled_columns_equal_python(shape, n_bodies, joints_of, seed):
     baumgarte = (2.0, 3.0)
     compiled = CompiledCoupling(assembly, index, lambda x, dx: None, baumgarte)
     motors = JointMotors(assembly, [Motor(j, 3.0) for j in assembly.joints if j.kind == "revolute"])
-    motors.set_commands({name: rng.normal() * 5 for name in motors.command_names()})
+    motors.set_command_values(rng.normal(size=len(motors.command_names())) * 5)
     compiled.set_motor(motors.accelerations())
     for spread in (0.05, 2.0):
         x, dx = random_state(rng, layout, spread)
@@ -294,7 +294,7 @@ def test_compiled_joint_motion_equals_python(shape, n_bodies, joints_of, seed):
     revolute = {j.name for j in hinges}
     for spread in (0.05, 2.0):
         x, _ = random_state(rng, layout, spread)
-        motion = compiled.motion(x)
+        motion = dict(zip(compiled.signals, compiled.motion_values(x), strict=True))
         assert set(motion) == {f"{j}.{s}" for j in revolute for s in ("angle", "rate")}
         frames = assembly.poses(x[index[:, :3]], x[index[:, 3:7]], x[index[:, 7:]])
         expected = motors.measure(frames) if revolute else {}
@@ -396,7 +396,7 @@ def test_shipped_arm_scenario_runs_compiled(fmu_dir):
             system, scenario.joints, scenario.docking, scenario.coupling, x
         )
         rng = np.random.default_rng(9)
-        coupling.command({name: rng.normal() for name in coupling.command_names()})
+        coupling.command(rng.normal(size=len(coupling.command_names())))
         post = coupling.post_process()
         assert coupling.compiled.compiled and post is coupling.compiled.kernel
         x = x + 0.01 * rng.normal(size=len(x))  # off the joints: Baumgarte terms act
@@ -423,7 +423,7 @@ def test_shipped_scenario_projects_and_records_compiled(fmu_dir, name):
         config = scenario.coupling.model_copy(update={"projection": True})
         coupling = ConstraintCoupling(system, scenario.joints, scenario.docking, config, x0)
         rng = np.random.default_rng(11)
-        coupling.command({name: rng.normal() for name in coupling.command_names()})
+        coupling.command(rng.normal(size=len(coupling.command_names())))
         x = x0 + 1e-3 * rng.normal(size=len(x0))
         dx = system.derivatives(0.0, x).copy()
         assert coupling.compiled.compiled

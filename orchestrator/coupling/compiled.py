@@ -98,7 +98,7 @@ class CompiledCoupling:
         )
         self.names: list[str] = []  # the compiled joints, in the kernel's order
         self._hinges = np.zeros(0, dtype=int)  # positions of the revolute joints among them
-        self._signals: list[str] = []  # their <joint>.angle and <joint>.rate, interleaved
+        self.signals: tuple[str, ...] = ()  # their <joint>.angle and <joint>.rate, interleaved
         self.describe()
 
     def compilable(self) -> bool:
@@ -114,7 +114,7 @@ class CompiledCoupling:
         """Hand the kernel the present joints (after a topology change), or the fallback."""
         if not self.compilable():
             self.kernel.use_fallback()
-            self.names, self._hinges, self._signals = [], np.zeros(0, dtype=int), []
+            self.names, self._hinges, self.signals = [], np.zeros(0, dtype=int), ()
             return
         joints = self.assembly.joints
         body_a, body_b = self._bodies()
@@ -122,7 +122,7 @@ class CompiledCoupling:
         self.names = [joints[k].name for k in order]
         hinges = [i for i, k in enumerate(order) if type(joints[k]) is Revolute]
         self._hinges = np.array(hinges, dtype=int)
-        self._signals = [f"{self.names[i]}.{s}" for i in hinges for s in ("angle", "rate")]
+        self.signals = tuple(f"{self.names[i]}.{s}" for i in hinges for s in ("angle", "rate"))
         self.kernel.set_joints(
             np.array([KINDS[type(joints[k])] for k in order], dtype=np.int64),
             np.ascontiguousarray(np.stack([body_a[order], body_b[order]], axis=1)).ravel(),
@@ -155,13 +155,13 @@ class CompiledCoupling:
         )
         return dict(zip(self.names, out, strict=True))
 
-    def motion(self, x: np.ndarray) -> dict[str, float]:
+    def motion_values(self, x: np.ndarray) -> np.ndarray:
         """Angle (rad, in (-pi, pi]) and rate (rad/s) of every revolute joint at state ``x``,
-        as ``Revolute.batch_motion`` gives them, by signal name (``<joint>.angle``,
-        ``<joint>.rate``). Only while :attr:`compiled`."""
+        as ``Revolute.batch_motion`` gives them, in the order of :attr:`signals`
+        (``<joint>.angle``, ``<joint>.rate``). Only while :attr:`compiled`."""
         out = np.empty((len(self.names), 2))
         self.kernel.motion(np.ascontiguousarray(x, dtype=float), out)
-        return dict(zip(self._signals, out[self._hinges].ravel().tolist(), strict=True))
+        return out[self._hinges].ravel()
 
     @property
     def compiled(self) -> bool:

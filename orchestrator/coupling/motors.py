@@ -29,12 +29,6 @@ class Motor:
 
     joint: Revolute
     max_torque: float = np.inf
-    command: float = 0.0
-
-    @property
-    def torque(self) -> float:
-        """The applied torque (N.m): the command, limited."""
-        return min(max(self.command, -self.max_torque), self.max_torque)
 
 
 class JointMotors:
@@ -43,7 +37,9 @@ class JointMotors:
     def __init__(self, assembly: Assembly, motors: list[Motor]) -> None:
         self.assembly = assembly
         self.motors = motors
-        self._commands = [f"{m.joint.name}.torque" for m in motors]
+        self._commands = tuple(f"{m.joint.name}.torque" for m in motors)
+        self._limits = np.array([m.max_torque for m in motors], dtype=float)
+        self._applied = np.zeros(len(motors))  # N.m, the commands limited
         self._gains = self._accelerations_per_torque()
         self._accelerations = np.zeros(len(assembly.M))
         # revolute joints measured last, their stacked parameters and bodies (-1 the world)
@@ -73,9 +69,9 @@ class JointMotors:
     def signal_names(self) -> list[str]:
         """Angle and rate of every revolute joint, then the torque command of every motor."""
         names = [f"{j.name}.{s}" for j in self.revolute_joints() for s in ("angle", "rate")]
-        return names + self.command_names()
+        return names + list(self.command_names())
 
-    def command_names(self) -> list[str]:
+    def command_names(self) -> tuple[str, ...]:
         """The motors' torque commands (N.m)."""
         return self._commands
 
@@ -102,19 +98,16 @@ class JointMotors:
             values[f"{joint.name}.rate"] = rate
         return values
 
-    def set_commands(self, torques: dict[str, float]) -> None:
-        """New torque commands (N.m) by signal name ``<joint>.torque``."""
-        for motor, name in zip(self.motors, self._commands, strict=True):
-            motor.command = float(torques[name])
-        self._update()
-
-    def _update(self) -> None:
-        """Accelerations of the applied torques, held until the commands change."""
-        self._accelerations = self._gains @ np.array([m.torque for m in self.motors])
+    def set_command_values(self, commands: np.ndarray) -> None:
+        """New torque commands (N.m), one per motor in the order of :meth:`command_names`;
+        each motor applies its command limited to +-max_torque, and the accelerations of the
+        applied torques are held until the commands change."""
+        self._applied = np.clip(commands, -self._limits, self._limits)
+        self._accelerations = self._gains @ self._applied
 
     def applied(self) -> dict[str, float]:
         """The torque each motor applies (N.m), by signal name."""
-        return {f"{m.joint.name}.torque": m.torque for m in self.motors}
+        return dict(zip(self._commands, self._applied.tolist(), strict=True))
 
     def accelerations(self) -> np.ndarray:
         """M^-1 times the generalized forces of all motors (6 per body, body frames)."""
@@ -122,7 +115,9 @@ class JointMotors:
 
     def release(self, joint: str) -> None:
         """Remove the motor of a joint that left the assembly."""
-        self.motors = [m for m in self.motors if m.joint.name != joint]
-        self._commands = [f"{m.joint.name}.torque" for m in self.motors]
+        kept = [k for k, m in enumerate(self.motors) if m.joint.name != joint]
+        self.motors = [self.motors[k] for k in kept]
+        self._commands = tuple(self._commands[k] for k in kept)
+        self._limits = self._limits[kept]
         self._gains = self._accelerations_per_torque()
-        self._update()
+        self.set_command_values(self._applied[kept])

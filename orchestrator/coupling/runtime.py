@@ -317,24 +317,30 @@ class ConstraintCoupling:
         return self.motors.signal_names() if self.motors is not None else []
 
     def measure(self, x: np.ndarray) -> dict[str, float]:
-        """Angle (rad) and rate (rad/s) of every revolute joint at state ``x`` (none: no
-        poses are computed)."""
+        """Angle (rad) and rate (rad/s) of every revolute joint at state ``x``, by signal name
+        (none: no poses are computed)."""
+        return dict(zip(*self.joint_signals(x), strict=True))
+
+    def joint_signals(self, x: np.ndarray) -> tuple[tuple[str, ...], np.ndarray]:
+        """The signal names ``<joint>.angle``, ``<joint>.rate`` of every revolute joint and
+        their values (rad, rad/s) at state ``x``, in one array."""
         if self.motors is None:
-            return {}
+            return (), np.zeros(0)
         if self.compiled is not None and self.compiled.compiled and not self.drives:
-            return self.compiled.motion(x)  # the same values, computed in C
+            return self.compiled.signals, self.compiled.motion_values(x)  # computed in C
         if not self.motors.revolute_joints():
-            return {}
-        return self.motors.measure(self.poses(x))
+            return (), np.zeros(0)
+        values = self.motors.measure(self.poses(x))
+        return tuple(values), np.array(list(values.values()))
 
-    def command_names(self) -> list[str]:
+    def command_names(self) -> tuple[str, ...]:
         """The motor torque commands (N.m) a controller may write."""
-        return self.motors.command_names() if self.motors is not None else []
+        return self.motors.command_names() if self.motors is not None else ()
 
-    def command(self, torques: dict[str, float]) -> None:
-        """Hold new motor torque commands (N.m) by signal name ``<joint>.torque``."""
+    def command(self, torques: np.ndarray) -> None:
+        """Hold new motor torque commands (N.m), in the order of :meth:`command_names`."""
         if self.motors is not None:
-            self.motors.set_commands(torques)
+            self.motors.set_command_values(torques)
             self.compiled.set_motor(self.motors.accelerations())
 
     def rigid_group(self, body: str) -> list[str]:
