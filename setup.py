@@ -12,7 +12,7 @@ setup(
                 "orchestrator/_transfer.c",
             ],
             depends=["orchestrator/_coupling.h", "orchestrator/_transfer.h"],
-            extra_compile_args=["-O2", "-std=c11"],
+            extra_compile_args=["-O3", "-std=c11"],
         )
     ]
 )

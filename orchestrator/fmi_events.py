@@ -48,11 +48,8 @@ class EventDriver:
             )
         self._z = np.zeros(0)
         self._pending: tuple[float, str, list[FMUInstance]] | None = None  # (s, kind, who)
-
-    @property
-    def active(self) -> bool:
-        """Whether any instance can have events (else the integrator runs unwrapped)."""
-        return bool(self._indicated) or self.next_time_event() < math.inf
+        # announced at initialization and by event updates, which all go through _handle
+        self._time_event = self.next_time_event()
 
     def next_time_event(self) -> float:
         """The earliest time event (s) any instance has announced (inf: none)."""
@@ -90,7 +87,7 @@ class EventDriver:
                 x = self._handle(when, self.integrator.dense(when), instances, kind)
                 if when == target:
                     return x
-            time_event = self.next_time_event()
+            time_event = self._time_event
             now = self.integrator.time
             if time_event < now:
                 raise FMUError(
@@ -157,6 +154,7 @@ class EventDriver:
         """Event mode for ``instances`` at (``time``, ``x``); the state after the event."""
         self.system.derivatives(time, x)  # time, states and inputs at the event
         changed = [i for i in instances if i.handle_event(time)]
+        self._time_event = self.next_time_event()
         x = np.array(x, dtype=float)
         for instance, part in self.system._slices:
             if instance in changed:

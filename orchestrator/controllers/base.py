@@ -55,16 +55,16 @@ class PIDLoop:
     """One PID loop with a clamped integral, derivative on a measured rate."""
 
     def __init__(self, gains: PID, sample_time: float) -> None:
-        self.gains = gains
         self.sample_time = sample_time
         self.integral = 0.0
+        # plain floats read at every sample; the integral's bound (none without an I term)
+        self._kp, self._ki, self._kd = float(gains.kp), float(gains.ki), float(gains.kd)
+        self._limit = gains.integral_limit / gains.ki if gains.ki else 0.0
 
     def update(self, error: float, error_rate: float) -> float:
         """Control action for ``error`` and its time derivative ``error_rate``."""
-        g = self.gains
-        if g.ki:
-            limit = g.integral_limit / g.ki
+        if self._ki:
             integral = self.integral + error * self.sample_time
             # clamped by float comparisons: np.clip of one number costs ~15 us, these ~0.2 us
-            self.integral = float(min(max(integral, -limit), limit))
-        return g.kp * error + g.ki * self.integral + g.kd * error_rate
+            self.integral = min(max(integral, -self._limit), self._limit)
+        return self._kp * error + self._ki * self.integral + self._kd * error_rate

@@ -102,7 +102,7 @@ class JointMotors:
         """New torque commands (N.m), one per motor in the order of :meth:`command_names`;
         each motor applies its command limited to +-max_torque, and the accelerations of the
         applied torques are held until the commands change."""
-        self._applied = np.clip(commands, -self._limits, self._limits)
+        self._applied = np.minimum(np.maximum(commands, -self._limits), self._limits)
         self._accelerations = self._gains @ self._applied
 
     def applied(self) -> dict[str, float]:
