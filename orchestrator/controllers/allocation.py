@@ -151,9 +151,10 @@ class ThrustAllocation(Controller):
                 self.priorities,
             )
 
-    def _inverse_of(self, key: bytes, available: np.ndarray) -> np.ndarray:
-        """T^+ of the available thrusters' columns (the others zero), once per set of
-        available thrusters (``key``: the mask's bytes)."""
+    def _inverse_of(self, available: np.ndarray) -> np.ndarray:
+        """T^+ of the available thrusters' columns (the others zero), computed once per set
+        of available thrusters."""
+        key = available.tobytes()
         inverse = self._inverses.get(key)
         if inverse is None:
             inverse = self._inverses[key] = np.linalg.pinv(self.configuration * available)
@@ -165,7 +166,7 @@ class ThrustAllocation(Controller):
         return self.outputs != before
 
     def _pseudo_inverse(self, tau: np.ndarray, available: np.ndarray) -> np.ndarray:
-        thrusts = self._inverse_of(available.tobytes(), available) @ tau
+        thrusts = self._inverse_of(available) @ tau
         for group in self.groups:
             members = (group > 0) & available
             if not members.any():
