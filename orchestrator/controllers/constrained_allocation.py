@@ -133,6 +133,7 @@ class ConstrainedAllocator:
         # Rows: e >= tau - T (f - r) and e >= T (f - r) - tau.
         self.rows = np.block([[self.T, -self.T, np.eye(6)], [-self.T, self.T, np.eye(6)]])
         self.weights = np.asarray(priorities, float)
+        self._weights = self.weights.tolist()
         # The program without force errors needs independent rows T (f - r) = tau: the thrusters
         # must span all six degrees of freedom (not so for e.g. a vehicle's vertical ones alone).
         self._exact_rows = np.linalg.matrix_rank(self.T) == 6
@@ -151,15 +152,20 @@ class ConstrainedAllocator:
         self._upper = np.full(2 * n + 18, UNBOUNDED)  # e and the rows unbounded above
         self._exact_lower = np.zeros(2 * n + 6)
         self._exact_upper = np.zeros(2 * n + 6)
+        self._scratch = np.zeros(2 * n)
 
     def _thrust_bounds(
         self, low: np.ndarray, high: np.ndarray, lower: np.ndarray, upper: np.ndarray
     ) -> None:
         """Bounds of f and r for thrusts in [low, high] (N): f in [max(low, 0), max(high, 0)],
         r in [max(-high, 0), max(-low, 0)], written into the first 2n entries."""
-        n = self.n
-        np.maximum(np.array((low, -high)), 0.0, out=lower[: 2 * n].reshape(2, n))
-        np.maximum(np.array((high, -low)), 0.0, out=upper[: 2 * n].reshape(2, n))
+        n, scratch = self.n, self._scratch
+        scratch[:n] = low
+        np.negative(high, out=scratch[n:])
+        np.maximum(scratch, 0.0, out=lower[: 2 * n])
+        scratch[:n] = high
+        np.negative(low, out=scratch[n:])
+        np.maximum(scratch, 0.0, out=upper[: 2 * n])
 
     def _bounds(
         self, tau: np.ndarray, low: np.ndarray, high: np.ndarray
@@ -185,7 +191,7 @@ class ConstrainedAllocator:
         if status < 1:  # e.g. cycling (-2) on a degenerate program: many thrusters held at 0
             self._workspace = None  # the next solve starts from scratch
             z = self._solve_qpoases(lower, upper)
-        return np.minimum(np.maximum(z[: self.n] - z[self.n : 2 * self.n], low), high)
+        return self._thrusts(z, low, high)
 
     def _solve_exact(self, tau: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray | None:
         """Thrusts (N) within [low, high] meeting ``tau`` exactly at least power, if that is
@@ -214,12 +220,21 @@ class ConstrainedAllocator:
         if status < 1:  # no thrusts meet the command within the limits
             self._exact = None  # an infeasible program leaves no active set to start from
             return None
-        if (np.abs(info["lam"][n:]) > self.weights).any():  # an error would be cheaper
-            return None
-        thrusts = np.minimum(np.maximum(z[: self.n] - z[self.n :], low), high)
-        if np.abs(self.T @ thrusts - tau).max() > EXACT_TOLERANCE * (1.0 + np.abs(tau).max()):
+        multipliers = info["lam"][n:].tolist()
+        if any(abs(m) > w for m, w in zip(multipliers, self._weights, strict=True)):
+            return None  # an error would be cheaper
+        thrusts = self._thrusts(z, low, high)
+        error = (self.T @ thrusts - tau).tolist()
+        if max(map(abs, error)) > EXACT_TOLERANCE * (1.0 + max(map(abs, tau.tolist()))):
             return None  # not met after all (DAQP solves to primal_tol): the full program
         return thrusts
+
+    def _thrusts(self, z: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+        """Thrusts f - r (N) of a program's solution ``z``, within [low, high] (N)."""
+        n = self.n
+        thrusts = np.subtract(z[:n], z[n : 2 * n])
+        np.maximum(thrusts, low, out=thrusts)
+        return np.minimum(thrusts, high, out=thrusts)
 
     def _solve_qpoases(self, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
         """The same program by qpOASES through CasADi (cold start, about five times slower): the
@@ -266,32 +281,28 @@ class ConstrainedAllocator:
             thrusts = self._solve(tau, low, high)
         continuous = thrusts
         free = [True] * self.n
-        for _ in range(self.n):
-            pinned = self._pin_dead_zones(thrusts, low, high, free)
-            if pinned is None:
-                break
-            low, high = pinned
+        while self._pin_dead_zones(thrusts, low, high, free):  # each pass pins one at least
             thrusts = self._solve(tau, low, high)
         self.carried = self.T @ (continuous - thrusts)
         return thrusts
 
     def _pin_dead_zones(
         self, thrusts: np.ndarray, low: np.ndarray, high: np.ndarray, free: list[bool]
-    ) -> tuple[np.ndarray, np.ndarray] | None:
-        """Bounds (N) that pin every free thruster ``thrusts`` leaves inside its dead band: at
-        zero below half the band's edge, else at the edge with its sign (within [low, high]);
-        those thrusters are no longer ``free``. None when no free thruster is inside its band.
-        On plain floats: for a vehicle's few thrusters a loop costs less than NumPy's calls."""
-        low, high = low.tolist(), high.tolist()
+    ) -> bool:
+        """Narrow ``low`` and ``high`` (N, in place) to pin every free thruster ``thrusts``
+        leaves inside its dead band: at zero below half the band's edge, else at the edge with
+        its sign (within [low, high]); those thrusters are no longer ``free``. Whether any was
+        pinned. On plain floats: for a vehicle's few thrusters a loop costs less than NumPy's
+        calls."""
         pinned = False
         for i, (thrust, band) in enumerate(zip(thrusts.tolist(), self._band, strict=True)):
             if free[i] and thrust != 0.0 and abs(thrust) < band:
                 target = math.copysign(band, thrust) if abs(thrust) >= 0.5 * band else 0.0
-                target = min(max(target, low[i]), high[i])
+                target = min(max(target, float(low[i])), float(high[i]))
                 if target >= 0:
                     low[i] = target
                 if target <= 0:
                     high[i] = target
                 free[i] = False
                 pinned = True
-        return (np.array(low), np.array(high)) if pinned else None
+        return pinned
