@@ -204,7 +204,11 @@ class Master:
         self._states = {} if weak else system.state_index()
         self.links = [_ControllerLink(c, system, self.bus, self._states) for c in controllers]
         joint_columns = set(coupling.column_names()) if coupling else set()
-        self._record_joints = [(k, n) for k, n in enumerate(record) if n in joint_columns]
+        self._record_joint_names = [n for n in record if n in joint_columns]
+        self._record_joints = np.array(
+            [k for k, n in enumerate(record) if n in joint_columns], dtype=int
+        )
+        self._sources: dict[tuple[str, ...], np.ndarray] = {}  # see _joint_sources
         fmu_record = [n for n in record if n not in self.bus.index and n not in joint_columns]
         fmu_positions = np.array(
             [k for k, n in enumerate(record) if n not in self.bus.index and n not in joint_columns],
@@ -303,11 +307,20 @@ class Master:
                 )
             row[self._recorded_positions] = values
         self._record_bus.copy(self.bus.values, row, to_bus=False)
-        if self._record_joints:
-            values = self.coupling.columns(x, dx.copy())
-            for k, name in self._record_joints:
-                row[k] = values.get(name, np.nan)
+        if self._record_joint_names:
+            names, values = self.coupling.column_values(x, dx.copy())
+            row[self._record_joints] = np.append(values, math.nan)[self._joint_sources(names)]
         self.timeseries.write(time, row)
+
+    def _joint_sources(self, names: tuple[str, ...]) -> np.ndarray:
+        """Where each recorded joint column is among the coupling's ``names`` (one past the
+        end for a joint not present now: NaN), kept per set of names."""
+        sources = self._sources.get(names)
+        if sources is None:
+            position = {name: k for k, name in enumerate(names)}
+            sources = np.array([position.get(n, len(names)) for n in self._record_joint_names])
+            self._sources[names] = sources
+        return sources
 
     def _topology(self, time: float, index: int, x: np.ndarray) -> np.ndarray:
         """Scheduled undocking and docking captures at a communication point."""

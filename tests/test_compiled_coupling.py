@@ -254,7 +254,7 @@ def test_compiled_columns_equal_python(shape, n_bodies, joints_of, seed):
     compiled.set_motor(motors.accelerations())
     for spread in (0.05, 2.0):
         x, dx = random_state(rng, layout, spread)
-        columns = compiled.columns(x, dx)
+        columns = dict(zip(compiled.names, compiled.columns(x, dx), strict=True))
         assert set(columns) == {j.name for j in assembly.joints}
         frames = assembly.poses(x[index[:, :3]], x[index[:, 3:7]], x[index[:, 7:]])
         a_u = dx[index[:, 7:]].ravel() + motors.accelerations()

@@ -189,5 +189,8 @@ class ThrustAllocation(Controller):
             t.pwm(u) if on else t.pwm_neutral
             for t, u, on in zip(self.thrusters, thrusts.tolist(), available.tolist(), strict=True)
         ]
-        self.thrusts = np.array([t.realized(p) for t, p in zip(self.thrusters, pwm, strict=True)])
+        if self.method == "qp":  # its rate limits start from the thrusts these commands give
+            self.thrusts = np.array(
+                [t.realized(p) for t, p in zip(self.thrusters, pwm, strict=True)]
+            )
         return np.array(pwm)

@@ -143,17 +143,17 @@ class CompiledCoupling:
         self.kernel.project(out, PROJECTION_TOLERANCE, PROJECTION_ITERATIONS)
         return out
 
-    def columns(self, x: np.ndarray, dx: np.ndarray) -> dict[str, np.ndarray]:
+    def columns(self, x: np.ndarray, dx: np.ndarray) -> np.ndarray:
         """Every joint's position error (m), angle error (rad) and generalized constraint
         forces on body a and on body b (6 each, body frames; zero on the world) at state ``x``
         with unconstrained rates ``dx`` (the motors' accelerations added as in evaluations),
-        as ``Assembly.violations`` and ``joint_forces`` give them: (14,) per joint name. Only
-        while :attr:`compiled`."""
+        as ``Assembly.violations`` and ``joint_forces`` give them: one row of 14 per joint, in
+        the order of :attr:`names`. Only while :attr:`compiled`."""
         out = np.empty((len(self.names), N_COLUMNS))
         self.kernel.columns(
             np.ascontiguousarray(x, dtype=float), np.ascontiguousarray(dx, dtype=float), out
         )
-        return dict(zip(self.names, out, strict=True))
+        return out
 
     def motion_values(self, x: np.ndarray) -> np.ndarray:
         """Angle (rad, in (-pi, pi]) and rate (rad/s) of every revolute joint at state ``x``,

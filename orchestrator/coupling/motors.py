@@ -105,9 +105,9 @@ class JointMotors:
         self._applied = np.minimum(np.maximum(commands, -self._limits), self._limits)
         self._accelerations = self._gains @ self._applied
 
-    def applied(self) -> dict[str, float]:
-        """The torque each motor applies (N.m), by signal name."""
-        return dict(zip(self._commands, self._applied.tolist(), strict=True))
+    def applied(self) -> np.ndarray:
+        """The torque each motor applies (N.m), in the order of :meth:`command_names`."""
+        return self._applied
 
     def accelerations(self) -> np.ndarray:
         """M^-1 times the generalized forces of all motors (6 per body, body frames)."""

@@ -279,19 +279,27 @@ class ConstraintCoupling:
         names += [f"{d.joint.name}.torque[{i}]" for d in self.drives for i in (1, 2)]
         return names + self.signal_names()
 
-    def columns(self, x: np.ndarray, dx: np.ndarray) -> dict[str, float]:
-        """Values of the recorded joint columns at ``x`` (``dx`` without constraint forces).
-        The errors and forces of compiled joints come from the kernel in one call."""
-        values: dict[str, float] = {}
+    def column_values(self, x: np.ndarray, dx: np.ndarray) -> tuple[tuple[str, ...], np.ndarray]:
+        """Names and values of the recorded joint columns at ``x`` (``dx`` without constraint
+        forces), the values in one array. The errors and forces of compiled joints come from
+        the kernel in one call."""
         if self.compiled is not None and self.compiled.compiled:
-            for joint, column in self.compiled.columns(x, dx).items():
-                values.update(zip(_joint_columns(joint), column.tolist(), strict=True))
+            names = _columns_of(tuple(self.compiled.names))
+            parts = [self.compiled.columns(x, dx).ravel()]
         else:
+            values: dict[str, float] = {}
             self._python_columns(x, dx, values)
-        values.update(self.measure(x))
+            names, parts = tuple(values), [np.array(list(values.values()), dtype=float)]
+        signals, motion = self.joint_signals(x)
+        names, parts = names + signals, [*parts, motion]
         if self.motors is not None:
-            values.update(self.motors.applied())
-        return values
+            names, parts = names + self.motors.command_names(), [*parts, self.motors.applied()]
+        return names, np.concatenate(parts)
+
+    def columns(self, x: np.ndarray, dx: np.ndarray) -> dict[str, float]:
+        """:meth:`column_values` by name."""
+        names, values = self.column_values(x, dx)
+        return dict(zip(names, values.tolist(), strict=True))
 
     def _python_columns(self, x: np.ndarray, dx: np.ndarray, values: dict[str, float]) -> None:
         """The joints' errors and forces and the driven joints' torques into ``values``."""
@@ -315,11 +323,6 @@ class ConstraintCoupling:
     def signal_names(self) -> list[str]:
         """Joint signals for controllers: ``<joint>.angle``, ``.rate``, motor ``.torque``."""
         return self.motors.signal_names() if self.motors is not None else []
-
-    def measure(self, x: np.ndarray) -> dict[str, float]:
-        """Angle (rad) and rate (rad/s) of every revolute joint at state ``x``, by signal name
-        (none: no poses are computed)."""
-        return dict(zip(*self.joint_signals(x), strict=True))
 
     def joint_signals(self, x: np.ndarray) -> tuple[tuple[str, ...], np.ndarray]:
         """The signal names ``<joint>.angle``, ``<joint>.rate`` of every revolute joint and
@@ -469,6 +472,12 @@ class ConstraintCoupling:
 
 
 @cache
+def _columns_of(joints: tuple[str, ...]) -> tuple[str, ...]:
+    """Recorded columns of some joints, in order (named once per set of joints: the master
+    records them at every output)."""
+    return tuple(name for joint in joints for name in _joint_columns(joint))
+
+
 def _joint_columns(joint: str) -> tuple[str, ...]:
     """Recorded columns of one joint: position and angle error, force on a and on b."""
     names = [f"{joint}.{c}" for c in VIOLATION_COLUMNS]
