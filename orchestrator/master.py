@@ -126,7 +126,8 @@ class _ControllerLink:
         self._writes, self._write_positions = _batch(system, self.fmu_writes, write=True)
         self.inputs = np.zeros(len(controller.inputs))
         self.last_outputs = np.zeros(len(controller.outputs))
-        self.next_sample = 0
+        self.next_sample = 0  # tick of the next sample
+        self.period = 1  # ticks between samples (set when the run's tick is known)
         self.monitors = np.array([n in controller.monitors for n in controller.outputs], bool)
         self.pending: deque[tuple[int, np.ndarray]] = deque()  # (tick due, outputs)
         self._applied = np.zeros(len(controller.outputs))
@@ -256,7 +257,7 @@ class Master:
             if link.next_sample > index:
                 continue
             c = link.controller
-            link.next_sample += max(1, round(c.sample_time / self._tick))
+            link.next_sample += link.period
             self.statistics.controller_samples += 1
             try:
                 outputs = np.asarray(c.step(time, link.gather(self.bus, x)), dtype=float)
@@ -344,8 +345,9 @@ class Master:
             before = list(link.controller.outputs)
             if link.controller.reconfigure(x):
                 new = _ControllerLink(link.controller, self.system, self.bus, self._states)
-                new.next_sample = link.next_sample
+                new.next_sample, new.period = link.next_sample, link.period
                 self.links[k] = new
+                self._reading = self._reads_outputs()
                 released = [n for n in before if n not in link.controller.outputs]
                 self._release(released)
         if self.weak:
@@ -385,6 +387,9 @@ class Master:
         periods += [self.weak.macro_step] if self.weak else []
         periods += [s.step] if self.sampled else []
         self._tick = _common_tick(periods)
+        for link in self.links:  # ticks between samples
+            link.period = max(1, round(link.controller.sample_time / self._tick))
+        self._reading = self._reads_outputs()
         self._stepping = integrator = self._strategy()
         output_every = max(1, round(s.output_interval / self._tick))
         last = max(1, math.ceil((s.stop_time - s.start_time) / self._tick - 1e-9))
@@ -406,7 +411,7 @@ class Master:
                     self.sampled.communicate(time)
                 if self.coupling is not None:
                     x = self._topology(time, index, x if self.weak else self.coupling.project(x))
-                if not self.weak and self._reads_outputs():
+                if not self.weak and self._reading:
                     self.system.derivatives(time, x)  # outputs consistent with (time, x)
                 if self.coupling is not None:  # joint angles and rates in, motor torques out
                     names, values = self.coupling.joint_signals(x)
