@@ -64,7 +64,7 @@ class PIDLoop:
     def update(self, error: float, error_rate: float) -> float:
         """Control action for ``error`` and its time derivative ``error_rate``."""
         if self._ki:
-            integral = self.integral + error * self.sample_time
-            # clamped by float comparisons: np.clip of one number costs ~15 us, these ~0.2 us
-            self.integral = min(max(integral, -self._limit), self._limit)
+            integral, limit = self.integral + error * self.sample_time, self._limit
+            # clamped by float comparisons: np.clip of one number costs ~15 us, min/max ~0.3 us
+            self.integral = -limit if integral < -limit else limit if integral > limit else integral
         return self._kp * error + self._ki * self.integral + self._kd * error_rate
