@@ -401,8 +401,8 @@ static int factor_block(double *D, double *inverse, Py_ssize_t r)
 static void divide_block(double *B, Py_ssize_t rows, const double *L, const double *inverse,
                          Py_ssize_t r)
 {
-    for (Py_ssize_t i = 0; i < rows; i++)
-        for (Py_ssize_t k = 0; k < r; k++) {
+    for (Py_ssize_t k = 0; k < r; k++) /* column by column: the rows are independent */
+        for (Py_ssize_t i = 0; i < rows; i++) {
             double sum = B[r * i + k];
             for (Py_ssize_t l = 0; l < k; l++)
                 sum -= B[r * i + l] * L[r * k + l];
