@@ -194,10 +194,12 @@ class ConstrainedAllocator:
         return self._thrusts(z, low, high)
 
     def _solve_exact(self, tau: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray | None:
-        """Thrusts (N) within [low, high] meeting ``tau`` exactly at least power, if that is
-        the full program's solution (see the module's docstring); None otherwise."""
+        """Thrusts (N) within [low, high] (an interval that contains zero, as the rate limits
+        give it) meeting ``tau`` exactly at least power, if that is the full program's
+        solution (see the module's docstring); None otherwise."""
         n, lower, upper = 2 * self.n, self._exact_lower, self._exact_upper
-        self._thrust_bounds(low, high, lower, upper)
+        upper[: self.n] = high  # [low, high] contains zero: f in [0, high], r in [0, -low]
+        np.negative(low, out=upper[self.n : n])
         lower[n:] = tau  # the rows: T (f - r) = tau
         upper[n:] = tau
         if self._exact is None:
