@@ -296,11 +296,6 @@ class ConstraintCoupling:
             names, parts = names + self.motors.command_names(), [*parts, self.motors.applied()]
         return names, np.concatenate(parts)
 
-    def columns(self, x: np.ndarray, dx: np.ndarray) -> dict[str, float]:
-        """:meth:`column_values` by name."""
-        names, values = self.column_values(x, dx)
-        return dict(zip(names, values.tolist(), strict=True))
-
     def _python_columns(self, x: np.ndarray, dx: np.ndarray, values: dict[str, float]) -> None:
         """The joints' errors and forces and the driven joints' torques into ``values``."""
         for joint, (position, angle) in self.violations(x).items():
