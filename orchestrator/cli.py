@@ -20,7 +20,14 @@ def _build(args: argparse.Namespace) -> None:
     from orchestrator.build import build_library
 
     variants = tuple(args.variant) if args.variant else None
-    build_library(args.library, args.out, backend=args.backend, force=args.force, variants=variants)
+    build_library(
+        args.library,
+        args.out,
+        backend=args.backend,
+        force=args.force,
+        variants=variants,
+        library_path=args.library_path,
+    )
 
 
 def _run(args: argparse.Namespace) -> None:
@@ -259,8 +266,17 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument(
         "--backend",
         default="pymoca",
-        choices=["pymoca", "openmodelica"],
-        help="Modelica front end: pymoca + CasADi (default) or OpenModelica (needs omc)",
+        choices=["pymoca", "rumoca", "openmodelica"],
+        help="Modelica front end: pymoca (default), rumoca (MSL-style libraries, library "
+        "path, index reduction), both with CasADi and the project's FMI layer; or "
+        "OpenModelica (needs omc)",
+    )
+    b.add_argument(
+        "--library-path",
+        type=Path,
+        action="append",
+        help="folder holding other Modelica libraries the library uses (e.g. the Modelica "
+        "Standard Library), repeatable; MODELICAPATH is searched after (rumoca backend)",
     )
     b.add_argument("--force", action="store_true", help="rebuild even if up to date")
     b.add_argument(

@@ -7,9 +7,12 @@ Layout of the output folder, one file per variant:
 - ``fmi2``: ``fmi2/<Name>.fmu``, FMI 2.0 Model Exchange and Co-Simulation.
 
 The default backend is pure PyPI (pymoca + causalization + CasADi + the project's C FMI layer
-+ gcc) and writes all three. The OpenModelica backend exports the same sources (``me`` only)
-with OMPython when ``omc`` is installed. FMUs are rebuilt only when the library sources, the
-build code or the toolchain versions change.
++ gcc) and writes all three. The ``rumoca`` backend puts the rumoca compiler in pymoca's place
+(MSL-style libraries: short connector classes, ``flow``, ``inner``/``outer``, redeclared
+records, component arrays, package constants, a library path, index reduction) with the same
+causalization, code generation and FMI layer behind it. The OpenModelica backend exports the
+same sources (``me`` only) with OMPython when ``omc`` is installed. FMUs are rebuilt only when
+the library sources, the build code or the toolchain versions change.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from pathlib import Path
 from orchestrator.errors import BuildError
 
 STAMP = ".build-stamp.json"
-BACKENDS = ("pymoca", "openmodelica")
+BACKENDS = ("pymoca", "rumoca", "openmodelica")
 VARIANTS = ("me", "fmi3", "fmi2")
 
 
@@ -47,7 +50,7 @@ def source_hash(library: Path, backend: str) -> str:
     for path in sorted(library.rglob("*.mo")) + code:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
-    for package in ("pymoca", "casadi", "fmpy"):
+    for package in ("pymoca", "rumoca", "casadi", "fmpy"):
         digest.update(f"{package}={metadata.version(package)}".encode())
     return digest.hexdigest()
 
@@ -70,13 +73,15 @@ def build_library(
     force: bool = False,
     report: Callable[[str], None] = print,
     variants: tuple[str, ...] | None = None,
+    library_path: list[Path] | None = None,
 ) -> list[Path]:
     """Export every model of ``library`` into ``out``; returns the FMU paths (the ``me`` ones
     first).
 
     Up-to-date FMUs (same source hash, file present) are kept unless ``force`` is set.
     ``variants`` selects some of :data:`VARIANTS`, by default all the backend offers: all for
-    pymoca, ``me`` for OpenModelica.
+    pymoca and rumoca, ``me`` for OpenModelica. ``library_path`` lists folders of other
+    libraries the library uses (rumoca backend; ``MODELICAPATH`` is searched too).
     """
     if backend not in BACKENDS:
         raise BuildError(f"unknown backend '{backend}', expected one of {', '.join(BACKENDS)}")
@@ -99,6 +104,21 @@ def build_library(
 
         def export(model: str, targets: dict[str, Path]) -> list[Path]:
             return [exporter.export(model, targets["me"])]
+    elif backend == "rumoca":
+        from orchestrator.build.flat_dae import flat_dae
+        from orchestrator.build.fmu_package import package_fmus
+        from orchestrator.build.model_code import model_code
+        from orchestrator.build.modelica import load_library
+        from orchestrator.build.rumoca_front import RumocaLibrary
+        from orchestrator.build.rumoca_front import library_path as search_path
+
+        classes = load_library(library)
+        models = classes.models()
+        front = RumocaLibrary(library, search_path(library_path))
+
+        def export(model: str, targets: dict[str, Path]) -> list[Path]:
+            code = model_code(flat_dae(front.flatten(model)), classes.description(model))
+            return package_fmus(code, targets)
     else:
         from orchestrator.build.fmu_export import export_fmus
         from orchestrator.build.modelica import load_library

@@ -14,7 +14,7 @@ from pathlib import Path
 import casadi as ca
 from pymoca.backends.casadi.model import Model, Variable
 
-from orchestrator.build.causalize import causalize, scalarize
+from orchestrator.build.causalize import Assignment, causalize, scalarize
 from orchestrator.build.fmu_package import package_fmus
 from orchestrator.build.model_code import model_code
 from orchestrator.build.modelica import VariableInfo
@@ -93,30 +93,62 @@ def build_dae(model_name: str, model: Model, info: dict[str, VariableInfo]) -> c
         return opts
 
     outputs = set(model.outputs)
-    dae = ca.DaeBuilder(identifier)
-    dae.add("time", "independent", "continuous", model.time, dict(unit="s"))
+    declared: list[DeclaredVariable] = [
+        DeclaredVariable("time", "independent", "continuous", model.time, dict(unit="s"))
+    ]
     for par in free_parameters:
         name = par.symbol.name()
         value = _number(par.value, f"parameter {name}", model_name)
-        dae.add(name, "parameter", "tunable", par.symbol, dict(start=value, **meta(name)))
+        opts = dict(start=value, **meta(name))
+        declared.append(DeclaredVariable(name, "parameter", "tunable", par.symbol, opts))
     for inp in model.inputs:
         name = inp.symbol.name()
         start = _fixed_start(inp, model_name) if not _is_nan(inp.start) else 0.0
-        dae.add(name, "input", "continuous", inp.symbol, dict(start=start, **meta(name)))
+        opts = dict(start=start, **meta(name))
+        declared.append(DeclaredVariable(name, "input", "continuous", inp.symbol, opts))
     for state in model.states:
         name = state.symbol.name()
         causality = "output" if _declared(name) in outputs or name in outputs else "local"
         opts = dict(start=_fixed_start(state, model_name), initial="exact", **meta(name))
-        dae.add(name, causality, "continuous", state.symbol, opts)
+        declared.append(DeclaredVariable(name, causality, "continuous", state.symbol, opts))
     for var in list(model.alg_states) + dependent_parameters:
         name = var.symbol.name()
         causality = "output" if _declared(name) in outputs or name in outputs else "local"
-        dae.add(name, causality, "continuous", var.symbol, meta(name))
-
-    mx_of = {s.name(): s for s in symbols}
+        declared.append(DeclaredVariable(name, causality, "continuous", var.symbol, meta(name)))
     state_of = {
         d.symbol.name(): s.symbol for d, s in zip(model.der_states, model.states, strict=True)
     }
+    return explicit_dae(identifier, declared, assignments, state_of)
+
+
+@dataclass(frozen=True)
+class DeclaredVariable:
+    """A variable of the explicit model: name, FMI causality and variability, its MX symbol
+    and the DaeBuilder options (start, unit, description, initial)."""
+
+    name: str
+    causality: str
+    variability: str
+    symbol: ca.MX
+    options: dict
+
+
+def explicit_dae(
+    identifier: str,
+    declared: list[DeclaredVariable],
+    assignments: list[Assignment],
+    state_of: dict[str, ca.MX],
+) -> ca.DaeBuilder:
+    """A DaeBuilder of ``declared`` variables defined by the causalized ``assignments``.
+
+    ``state_of`` maps the name of each derivative unknown to its state's MX symbol; a
+    derivative used by a later assignment is replaced by its own expression, so that every
+    definition is in states, inputs, parameters and dependent variables only.
+    """
+    dae = ca.DaeBuilder(identifier)
+    for var in declared:
+        dae.add(var.name, var.causality, var.variability, var.symbol, var.options)
+    mx_of = {var.name: var.symbol for var in declared}
     der_symbols: list[ca.SX] = []
     der_values: list[ca.SX] = []
     for k, item in enumerate(assignments):

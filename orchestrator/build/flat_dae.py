@@ -1,0 +1,166 @@
+"""From a flat model (rumoca front end) to the explicit model the FMUs are generated from.
+
+The scalar variables of :class:`~orchestrator.build.flat_model.FlatModel` are sorted into
+FMI's roles — tunable parameters, inputs, states, dependent variables — and its residuals are
+brought into explicit form: structural index reduction where the residuals cannot be matched
+to the derivatives and algebraic variables (``index_reduction``), then matching, block sorting
+and symbolic solution (``causalize``). The result is the same ``DaeBuilder`` the pymoca path
+gives, so code generation and the FMI layer are shared.
+"""
+
+from __future__ import annotations
+
+import casadi as ca
+
+from orchestrator.build.causalize import causalize
+from orchestrator.build.flat_model import FlatModel, FlatVariable
+from orchestrator.build.fmu_export import DeclaredVariable, explicit_dae
+from orchestrator.build.index_reduction import reduce_index
+from orchestrator.errors import BuildError
+
+
+def _value(expression: object, what: str, model: str) -> float:
+    """The number of a start or parameter value that must be known when the FMU is built."""
+    if expression is None:
+        raise BuildError(f"{model}: {what} has no value")
+    sx = ca.SX(expression)
+    if not sx.is_constant():
+        raise BuildError(
+            f"{model}: {what} = {sx} depends on other variables; such values are computed "
+            "at initialization, which this build does not do yet: give a number"
+        )
+    return float(ca.evalf(sx))
+
+
+class _Roles:
+    """The flat variables sorted by what the FMU does with them."""
+
+    def __init__(self, model: FlatModel) -> None:
+        self.model = model
+        used = set()
+        for residual in model.residuals:
+            used.update(s.name() for s in ca.symvar(residual))
+        self.used = used
+        self.constants: list[FlatVariable] = []
+        self.parameters: list[FlatVariable] = []
+        self.dependent: list[FlatVariable] = []
+        self.inputs: list[FlatVariable] = []
+        self.states: list[FlatVariable] = []
+        self.algebraics: list[FlatVariable] = []
+        for var in model.variables:
+            self._sort(var)
+
+    def _sort(self, var: FlatVariable) -> None:
+        name = self.model.name
+        if var.variability in ("constant", "parameter"):
+            binding = var.binding
+            if binding is None:
+                raise BuildError(f"{name}: parameter {var.name} has no value")
+            if not ca.SX(binding).is_constant():
+                self.dependent.append(var)
+            elif var.variability == "constant" or (var.protected and var.name in self.used):
+                self.constants.append(var)
+            elif var.type_name == "Real" or var.name in self.used:
+                self.parameters.append(var)
+            # Unused Integer and Boolean parameters only sized arrays or chose components.
+            return
+        if var.variability == "discrete":
+            raise BuildError(
+                f"{name}: discrete variable {var.name} ({var.type_name}) needs events, "
+                "which this build does not translate yet"
+            )
+        if var.name in self.model.derivatives:
+            self.states.append(var)
+        elif var.causality == "input":
+            self.inputs.append(var)
+        else:
+            self.algebraics.append(var)
+
+
+def flat_dae(model: FlatModel) -> ca.DaeBuilder:
+    """The explicit model of ``model`` as a CasADi ``DaeBuilder``."""
+    name = model.name
+    if model.initial_residuals:
+        raise BuildError(
+            f"{name}: initial equations are not supported yet; give states start values "
+            "with fixed = true instead"
+        )
+    roles = _Roles(model)
+    constants = [v.symbol for v in roles.constants]
+    values = [ca.SX(_value(v.binding, f"constant {v.name}", name)) for v in roles.constants]
+    residuals = list(model.residuals)
+    residuals += [v.symbol - v.binding for v in roles.dependent]
+    if constants:
+        residuals = (
+            list(
+                ca.vertsplit(
+                    ca.substitute(
+                        ca.vertcat(*residuals), ca.vertcat(*constants), ca.vertcat(*values)
+                    )
+                )
+            )
+            if residuals
+            else []
+        )
+    states = [v.symbol for v in roles.states]
+    derivatives = [model.derivatives[v.name] for v in roles.states]
+    algebraics = [v.symbol for v in roles.algebraics] + [v.symbol for v in roles.dependent]
+    priority = [v.state_select for v in roles.states]
+    reduced = reduce_index(residuals, states, derivatives, algebraics, model.time, priority, name)
+    assignments = causalize(reduced.residuals, reduced.derivatives + reduced.algebraics, name)
+
+    mx: dict[str, ca.MX] = {}
+
+    def symbol(var_name: str) -> ca.MX:
+        return mx.setdefault(var_name, ca.MX.sym(var_name))
+
+    def meta(var: FlatVariable) -> dict:
+        opts: dict = {}
+        if var.unit:
+            opts["unit"] = var.unit
+        if var.description:
+            opts["description"] = var.description
+        return opts
+
+    declared = [
+        DeclaredVariable("time", "independent", "continuous", symbol("time"), dict(unit="s"))
+    ]
+    for var in roles.parameters:
+        start = _value(var.binding, f"parameter {var.name}", name)
+        declared.append(
+            DeclaredVariable(
+                var.name, "parameter", "tunable", symbol(var.name), dict(start=start, **meta(var))
+            )
+        )
+    for var in roles.inputs:
+        start = (
+            _value(var.start, f"start value of input {var.name}", name)
+            if var.start is not None
+            else 0.0
+        )
+        declared.append(
+            DeclaredVariable(
+                var.name, "input", "continuous", symbol(var.name), dict(start=start, **meta(var))
+            )
+        )
+    dummy = {s.name() for s in reduced.dummy_states}
+    kept_states = [v for v in roles.states if v.name not in dummy]
+    for var in kept_states:
+        start = (
+            _value(var.start, f"start value of state {var.name}", name)
+            if var.start is not None
+            else 0.0
+        )
+        causality = "output" if var.causality == "output" else "local"
+        opts = dict(start=start, initial="exact", **meta(var))
+        declared.append(DeclaredVariable(var.name, causality, "continuous", symbol(var.name), opts))
+    by_name = {v.name: v for v in model.variables}
+    for unknown in reduced.algebraics:
+        var = by_name.get(unknown.name())
+        causality = "output" if var is not None and var.causality == "output" else "local"
+        opts = meta(var) if var is not None else {}
+        declared.append(
+            DeclaredVariable(unknown.name(), causality, "continuous", symbol(unknown.name()), opts)
+        )
+    state_of = {model.derivatives[v.name].name(): symbol(v.name) for v in kept_states}
+    return explicit_dae(name.split(".")[-1], declared, assignments, state_of)
