@@ -117,6 +117,13 @@ def build_library(
         front = RumocaLibrary(library, search_path(library_path))
 
         def export(model: str, targets: dict[str, Path]) -> list[Path]:
+            repeated = classes.repeated_redeclares(model)
+            if repeated:
+                raise BuildError(
+                    f"{model}: component(s) {', '.join(repeated)} redeclared again over a base "
+                    "class's redeclaration; rumoca 0.10 would keep the base's choice: "
+                    "build this model with --backend pymoca"
+                )
             code = model_code(flat_dae(front.flatten(model)), classes.description(model))
             return package_fmus(code, targets)
     else:

@@ -105,8 +105,13 @@ def flat_dae(model: FlatModel) -> ca.DaeBuilder:
     states = [v.symbol for v in roles.states]
     derivatives = [model.derivatives[v.name] for v in roles.states]
     algebraics = [v.symbol for v in roles.algebraics] + [v.symbol for v in roles.dependent]
-    priority = [v.state_select for v in roles.states]
-    reduced = reduce_index(residuals, states, derivatives, algebraics, model.time, priority, name)
+    # stateSelect first; among equal ones a state with a fixed start value stays a state, so
+    # that its initial value can be honoured.
+    priority = [2 * v.state_select + bool(v.fixed) for v in roles.states]
+    inputs = [v.symbol for v in roles.inputs]
+    reduced = reduce_index(
+        residuals, states, derivatives, algebraics, model.time, priority, name, inputs=inputs
+    )
     assignments = causalize(reduced.residuals, reduced.derivatives + reduced.algebraics, name)
 
     mx: dict[str, ca.MX] = {}
@@ -144,6 +149,13 @@ def flat_dae(model: FlatModel) -> ca.DaeBuilder:
             )
         )
     dummy = {s.name() for s in reduced.dummy_states}
+    for var in roles.states:
+        if var.name in dummy and var.fixed:
+            raise BuildError(
+                f"{name}: index reduction made {var.name} an algebraic variable, so its "
+                "start value (fixed = true) would need an initialization system, which this "
+                "build does not have yet; fix the start values of the other states instead"
+            )
     kept_states = [v for v in roles.states if v.name not in dummy]
     for var in kept_states:
         start = (

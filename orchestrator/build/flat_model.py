@@ -197,6 +197,40 @@ class Translator:
             )
         return int(number) - 1
 
+    def _FieldAccess(self, body: dict, local: dict) -> object:
+        """``thr[i].y``: a field of one element of a component array, by its flat name."""
+        base = self._path(body["base"], local)
+        value = self.lookup(f"{base}.{body['field']}")
+        if value is None:
+            raise UnsupportedConstructError(
+                f"reference to '{base}.{body['field']}'", body.get("span")
+            )
+        return value
+
+    def _path(self, node: dict, local: dict) -> str:
+        """The flat name a component reference stands for, subscripts evaluated."""
+        kind, body = _kind(node)
+        if kind == "VarRef" and not body["subscripts"]:
+            return body["name"]["name"]
+        if kind == "VarRef" or kind == "Index":
+            base = body["name"]["name"] if kind == "VarRef" else self._path(body["base"], local)
+            positions = []
+            for sub in body["subscripts"]:
+                sub_kind, sub_body = _kind(sub)
+                if sub_kind == "Index":
+                    positions.append(int(sub_body["value"]))
+                else:
+                    value = self.expr(sub_body["expr"], local)
+                    positions.append(int(self._position(value, body.get("span"))) + 1)
+            return f"{base}[{','.join(map(str, positions))}]"
+        if kind == "FieldAccess":
+            return f"{self._path(body['base'], local)}.{body['field']}"
+        raise UnsupportedConstructError(f"component reference through {kind}", body.get("span"))
+
+    def _Index(self, body: dict, local: dict) -> object:
+        base = self.expr(body["base"], local)
+        return self._subscript(base, body["subscripts"], local, body.get("span"))
+
     def _Unary(self, body: dict, local: dict) -> object:
         operand = self.expr(body["rhs"], local)
         op = body["op"]
@@ -253,7 +287,9 @@ class Translator:
         indices = body.get("indices", [])
         if len(indices) != 1:
             raise UnsupportedConstructError("comprehension over several indices", body.get("span"))
-        name = indices[0]["ident"]
+        if body.get("filter") is not None:
+            raise UnsupportedConstructError("comprehension with a filter", body.get("span"))
+        name = indices[0].get("ident", indices[0].get("name"))
         values = self.expr(indices[0]["range"], local)
         elements = []
         for value in np.asarray(values, dtype=object).ravel():

@@ -123,6 +123,51 @@ class ModelicaLibrary:
             cls = cls.classes[part]
         return cls.comment or ""
 
+    def repeated_redeclares(self, model: str) -> list[str]:
+        """Components that ``model``'s inheritance redeclares twice: in an ``extends``
+        modifier of the model (or a base) and again in an ``extends`` modifier further up,
+        as ``extends CylinderBody(redeclare LargeTestCylinderData data)`` over
+        ``extends Vehicle(redeclare replaceable parameter CylinderData data)``. The Modelica
+        compiler rumoca (0.10) keeps the inner choice there, so the rumoca build refuses
+        such models rather than export the wrong parameters."""
+        repeated: list[str] = []
+        seen: set[str] = set()
+        name: str | None = model
+        while name is not None:
+            cls = self._class(name)
+            if cls is None:
+                break
+            base_name = None
+            for clause in cls.extends:
+                here = {
+                    symbol.name
+                    for argument in getattr(clause.class_modification, "arguments", [])
+                    if getattr(argument, "redeclare", False)
+                    for symbol in getattr(argument.value, "symbol_list", [])
+                }
+                repeated += sorted(here & seen)
+                seen |= here
+                base_name = self._resolve(str(clause.component), name)
+            name = base_name
+        return repeated
+
+    def _class(self, full: str) -> ast.Class | None:
+        cls: ast.Class = self.root
+        for part in full.split("."):
+            if part not in cls.classes:
+                return None
+            cls = cls.classes[part]
+        return cls
+
+    def _resolve(self, reference: str, scope: str) -> str | None:
+        """The full name of class ``reference`` as seen from inside class ``scope``."""
+        parts = scope.split(".")
+        for depth in range(len(parts), -1, -1):
+            candidate = ".".join([*parts[:depth], reference])
+            if self._class(candidate) is not None:
+                return candidate
+        return None
+
     def translate(self, model: str) -> tuple[Model, dict[str, VariableInfo]]:
         """Flatten ``model`` and return its CasADi form and its variables' metadata.
 
