@@ -81,9 +81,9 @@ class RumocaLibrary:
                 place = f"{self._relative(Path(where.group(1)))}:{where.group(2)}:{where.group(3)}"
                 return f"{place}: {model}: {first}"
         detail = message.split("could not be compiled: ", 1)[-1].splitlines()[0]
-        reference = re.search(r"unresolved (?:component reference|import|type): '([^']+)'", detail)
+        reference = re.search(r"unresolved [a-z ]+: '([^']+)'", detail)
         if reference:
-            places = self._find(reference.group(1).split(".")[-1])
+            places = self._find(reference.group(1)) or self._find(reference.group(1).split(".")[-1])
             if places:
                 return f"{places[0]}: {model}: {detail}"
         return f"{self._relative(self.entry)}: {model}: {detail}"

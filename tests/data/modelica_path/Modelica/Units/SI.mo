@@ -1,0 +1,28 @@
+within Modelica.Units;
+package SI "SI types"
+  type Time = Real(final quantity = "Time", final unit = "s");
+  type Length = Real(final quantity = "Length", final unit = "m");
+  type Position = Length;
+  type Distance = Length(min = 0);
+  type Velocity = Real(final quantity = "Velocity", final unit = "m/s");
+  type Acceleration = Real(final quantity = "Acceleration", final unit = "m/s2");
+  type Mass = Real(quantity = "Mass", final unit = "kg", min = 0);
+  type Force = Real(final quantity = "Force", final unit = "N");
+  type TranslationalSpringConstant = Real(final quantity = "TranslationalSpringConstant", final unit = "N/m");
+  type TranslationalDampingConstant = Real(final quantity = "TranslationalDampingConstant", final unit = "N.s/m");
+  type Angle = Real(final quantity = "Angle", final unit = "rad", displayUnit = "deg");
+  type AngularVelocity = Real(final quantity = "AngularVelocity", final unit = "rad/s");
+  type AngularAcceleration = Real(final quantity = "AngularAcceleration", final unit = "rad/s2");
+  type Torque = Real(final quantity = "Torque", final unit = "N.m");
+  type Inertia = Real(quantity = "MomentOfInertia", final unit = "kg.m2", min = 0);
+  type ElectricPotential = Real(final quantity = "ElectricPotential", final unit = "V");
+  type Voltage = ElectricPotential;
+  type Current = Real(final quantity = "Current", final unit = "A");
+  type Resistance = Real(final quantity = "Resistance", final unit = "Ohm");
+  type Capacitance = Real(final quantity = "Capacitance", final unit = "F", min = 0);
+  type Inductance = Real(final quantity = "Inductance", final unit = "H");
+  type Frequency = Real(final quantity = "Frequency", final unit = "Hz");
+  type Volume = Real(final quantity = "Volume", final unit = "m3");
+  type Density = Real(final quantity = "Density", final unit = "kg/m3", displayUnit = "g/cm3", min = 0.0);
+  type ElectricalTorqueConstant = Real(final quantity = "ElectricalTorqueConstant", final unit = "N.m/A");
+end SI;

@@ -1,0 +1,3 @@
+within Modelica;
+package Units "Units and quantities"
+end Units;

@@ -1,0 +1,39 @@
+within UserLib;
+package Blocks "Block diagrams from short connector classes"
+  block Plant "First order plant with an optional disturbance input"
+    extends Modelica.Blocks.Interfaces.SISO;
+    parameter SI.Time T = 0.8 "Time constant";
+    parameter Boolean use_d = false "Use the disturbance input";
+    Modelica.Blocks.Interfaces.RealInput d if use_d "Disturbance";
+  protected
+    Modelica.Blocks.Interfaces.RealInput d_internal "Disturbance or zero";
+  equation
+    connect(d, d_internal);
+    if not use_d then
+      d_internal = 0;
+    end if;
+    der(y) = (u + d_internal - y)/T;
+  end Plant;
+
+  model SpeedLoop "PI loop around a first order plant: set-point, feedback, controller"
+    Modelica.Blocks.Sources.Constant setpoint(k = 2) "Set-point";
+    Modelica.Blocks.Math.Feedback feedback;
+    Modelica.Blocks.Continuous.PI controller(k = 1.5, T = 0.4);
+    Plant plant(y(start = 0, fixed = true));
+    Modelica.Blocks.Interfaces.RealOutput y "Plant output";
+  equation
+    connect(setpoint.y, feedback.u1);
+    connect(plant.y, feedback.u2);
+    connect(feedback.y, controller.u);
+    connect(controller.y, plant.u);
+    connect(plant.y, y);
+    annotation (experiment(StopTime = 4));
+  end SpeedLoop;
+
+  block Scaler "A block exported on its own: y = k u"
+    extends Modelica.Blocks.Interfaces.SISO;
+    parameter Real k = 3 "Gain";
+  equation
+    y = k*u;
+  end Scaler;
+end Blocks;
