@@ -14,7 +14,11 @@
  * jumps. An optional post-process replaces accelerations in each evaluation (the constraint
  * coupling): the compiled ``Coupling`` of ``_coupling.c``, or any Python callable. Every
  * accepted step is reported to the FMUs (completedIntegratorStep) and checked for non-finite
- * states.
+ * states; the integrators stop after a step at which an FMU asks to terminate the run.
+ *
+ * Event flags of the integrators: bit 0 an FMU asks for event mode (a step event), bit 1 an
+ * FMU asks to terminate, the bits from 2 on the index of the first instance that asked to
+ * terminate.
  *
  * Reference for the Dormand-Prince coefficients and the dense output: E. Hairer, S. P.
  * Norsett, G. Wanner, "Solving Ordinary Differential Equations I", 2nd ed., Springer, 1993,
@@ -210,6 +214,15 @@ static int stage_rate(Kernel *self, double t, const double *x, double *k, PyObje
     return 0;
 }
 
+/* Add instance i's answer to the event flags (see the top of this file). */
+static void flag_event(int *event, Py_ssize_t i, bool enter, bool terminate)
+{
+    if (enter)
+        *event |= 1;
+    if (terminate && !(*event & 2))
+        *event |= 2 | (int)(i << 2);
+}
+
 /* After an accepted step at time t: report it to the FMUs and check the state is finite. */
 static int accept_step(Kernel *self, double t, const double *x, int *event)
 {
@@ -222,13 +235,11 @@ static int accept_step(Kernel *self, double t, const double *x, int *event)
         if (in->fmi3) {
             bool enter = false, terminate = false;
             status = ((completed3_fn)in->completed)(in->handle, true, &enter, &terminate);
-            *event |= enter ? 1 : 0;
-            *event |= terminate ? 2 : 0;
+            flag_event(event, i, enter, terminate);
         } else {
             int enter = 0, terminate = 0;
             status = ((completed2_fn)in->completed)(in->handle, 1, &enter, &terminate);
-            *event |= enter ? 1 : 0;
-            *event |= terminate ? 2 : 0;
+            flag_event(event, i, enter != 0, terminate != 0);
         }
         if (status > 1)
             return call_failed(self, i, "CompletedIntegratorStep", status);
@@ -582,8 +593,10 @@ static PyObject *Kernel_rk4(Kernel *self, PyObject *args)
         t += h;
         if (accept_step(self, t, x, &event) < 0)
             return NULL;
+        if (event & 2)
+            return Py_BuildValue("(di)", t, event);
     }
-    return PyLong_FromLong(event);
+    return Py_BuildValue("(di)", t1, event);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -759,7 +772,7 @@ static PyObject *Kernel_dopri_advance(Kernel *self, PyObject *args)
         if (event)
             break;
     }
-    if (self->t == target || !self->has_dense || target > self->t)
+    if ((event & 2) || self->t == target || !self->has_dense || target > self->t)
         memcpy(out, self->x, (size_t)n * sizeof(double));
     else
         dense_value(self, target, out);
@@ -829,15 +842,16 @@ static PyMethodDef Kernel_methods[] = {
      "derivatives(time, x, dx[, repeat]): one right-hand side of the system into dx (repeated "
      "`repeat` times in C: the floor the benchmarks compare with)"},
     {"rk4", (PyCFunction)Kernel_rk4, METH_VARARGS,
-     "rk4(t0, t1, x, step, post) -> event flags: classic RK4 from t0 to t1 in equal steps no "
-     "longer than `step`, x updated in place; post(x, dx) (or None) after every evaluation"},
+     "rk4(t0, t1, x, step, post) -> (t, event flags): classic RK4 from t0 to t1 in equal "
+     "steps no longer than `step` (t = t1, or the end of a step where an FMU asked to "
+     "terminate), x updated in place; post(x, dx) (or None) after every evaluation"},
     {"dopri_reset", (PyCFunction)Kernel_dopri_reset, METH_VARARGS,
      "dopri_reset(t, x, h): start (or restart after an input jump) the Dormand-Prince "
      "integrator at (t, x) with trial step h"},
     {"dopri_advance", (PyCFunction)Kernel_dopri_advance, METH_VARARGS,
      "dopri_advance(target, stop, out, rtol, atol, max_step, post[, max_steps]) -> (t, event "
      "flags): step until t >= target (or max_steps steps), never past stop; out = x(target) by "
-     "dense output, or x(t) where it stopped short"},
+     "dense output, or x(t) where it stopped short or an FMU asked to terminate"},
     {"dopri_dense", (PyCFunction)Kernel_dopri_dense, METH_VARARGS,
      "dopri_dense(t, out): out = x(t) by the dense output of the last accepted step"},
     {"dopri_state", (PyCFunction)Kernel_dopri_state, METH_NOARGS,

@@ -27,6 +27,7 @@ def _build(args: argparse.Namespace) -> None:
         force=args.force,
         variants=variants,
         library_path=args.library_path,
+        models=args.model,
     )
 
 
@@ -260,7 +261,14 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     sub = p.add_subparsers(dest="command", required=True)
-    b = sub.add_parser("build", help="export the Modelica library as FMUs")
+    b = sub.add_parser(
+        "build",
+        help="export the Modelica library's models and blocks as FMUs",
+        description="Export the non-partial models and blocks of a Modelica library as FMUs: "
+        "the ones named with --model, else all, skipping (one line each, with the reason) "
+        "those that cannot run alone. A class's experiment annotation becomes the FMU's "
+        "DefaultExperiment; models whose last names collide get their full name as FMU name.",
+    )
     b.add_argument("--library", type=Path, default=DEFAULT_LIBRARY, help="Modelica package folder")
     b.add_argument("--out", type=Path, default=DEFAULT_FMUS, help="FMU output folder")
     b.add_argument(
@@ -277,6 +285,13 @@ def parser() -> argparse.ArgumentParser:
         action="append",
         help="folder holding other Modelica libraries the library uses (e.g. the Modelica "
         "Standard Library), repeatable; MODELICAPATH is searched after (rumoca backend)",
+    )
+    b.add_argument(
+        "--model",
+        action="append",
+        metavar="NAME",
+        help="model or block to build, full or last Modelica name, repeatable (default: all "
+        "that can run alone); a named one that fails is an error (exit status 2)",
     )
     b.add_argument("--force", action="store_true", help="rebuild even if up to date")
     b.add_argument(

@@ -14,23 +14,39 @@ At an event the instances concerned enter event mode, update their discrete stat
 needs it (the FMI event iteration) and return to continuous time; continuous states they
 re-initialised are read back, and the integrator restarts there. Every event is a row of
 ``events.csv`` (``time_event``, ``state_event``, ``step_event``) naming the instances.
+
+An instance that asks to terminate the run (in its event update or after an accepted step)
+ends it there: ``TerminationRequest`` reaches the master with the state at that time. A step
+beyond the target that ends with such a request is handled like an event found there: the
+target is read off the dense output first, and the request is raised when a later call
+reaches it.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
 from orchestrator.errors import FMUError, ScenarioError
-from orchestrator.fmu import MODEL_EXCHANGE, FMUInstance
+from orchestrator.fmu import MODEL_EXCHANGE, FMUInstance, TerminationRequest
 from orchestrator.integrators import Integrator
 from orchestrator.system import System
 
 EVENT_TOLERANCE = 1e-12  # s, relative to max(1, |t|): width of the bracket around a state event
 
 Log = Callable[[float, str, str], None]
+
+
+def next_time_event(instances: Iterable[FMUInstance], now: float) -> float:
+    """The earliest time event (s) the instances have announced (inf: none); one announced
+    before ``now`` (s) is an FMUError."""
+    times = [i.next_event_time for i in instances if i.next_event_time is not None]
+    time_event = min(times, default=math.inf)
+    if time_event < now:
+        raise FMUError(f"time event announced for t = {time_event:.9g} s, before t = {now:.9g} s")
+    return time_event
 
 
 class EventDriver:
@@ -48,13 +64,9 @@ class EventDriver:
             )
         self._z = np.zeros(0)
         self._pending: tuple[float, str, list[FMUInstance]] | None = None  # (s, kind, who)
+        self._termination: TerminationRequest | None = None  # found beyond the last target
         # announced at initialization and by event updates, which all go through _handle
-        self._time_event = self.next_time_event()
-
-    def next_time_event(self) -> float:
-        """The earliest time event (s) any instance has announced (inf: none)."""
-        times = [i.next_event_time for i in self._instances if i.next_event_time is not None]
-        return min(times, default=math.inf)
+        self._time_event = next_time_event(self._instances, system.scenario.simulation.start_time)
 
     def _indicators(self, time: float, x: np.ndarray) -> np.ndarray:
         self.system.derivatives(time, x)  # states and inputs of (time, x)
@@ -75,10 +87,15 @@ class EventDriver:
             self._z = self._indicators(time, x).copy()
 
     def advance(self, target: float, stop: float) -> np.ndarray:
-        """State at ``target`` (s), never stepping past ``stop`` nor an event. An event the
-        last step found beyond the target (a time or step event at the step's end) is handled
-        when a later call reaches it, so what is read at the target is from before it."""
+        """State at ``target`` (s), never stepping past ``stop`` nor an event. An event (or a
+        request to terminate) the last step found beyond the target (a time or step event at
+        the step's end) is handled when a later call reaches it, so what is read at the
+        target is from before it."""
         while True:
+            if self._termination is not None:
+                if self._termination.time > target:
+                    return self.integrator.dense(target)
+                raise self._termination
             if self._pending is not None:
                 when, kind, instances = self._pending
                 if when > target:
@@ -88,17 +105,16 @@ class EventDriver:
                 if when == target:
                     return x
             time_event = self._time_event
-            now = self.integrator.time
-            if time_event < now:
-                raise FMUError(
-                    f"time event announced for t = {time_event:.9g} s, before t = {now:.9g} s"
-                )
             bound = min(stop, time_event)
             goal = min(target, bound)
-            if self._indicated:  # step by step up to the goal, indicators after each step
-                x = self._step_watching(goal)
-            else:
-                x = self.integrator.advance(goal, bound)
+            try:
+                if self._indicated:  # step by step up to the goal, indicators after each step
+                    x = self._step_watching(goal)
+                else:
+                    x = self.integrator.advance(goal, bound)
+            except TerminationRequest as request:  # after a step: maybe beyond the target
+                self._termination = request
+                continue
             now = self.integrator.time
             if self.integrator.step_event:
                 self._pending = (now, "step_event", self._instances)
@@ -153,9 +169,13 @@ class EventDriver:
     ) -> np.ndarray:
         """Event mode for ``instances`` at (``time``, ``x``); the state after the event."""
         self.system.derivatives(time, x)  # time, states and inputs at the event
-        changed = [i for i in instances if i.handle_event(time)]
-        self._time_event = self.next_time_event()
         x = np.array(x, dtype=float)
+        try:
+            changed = [i for i in instances if i.handle_event(time)]
+        except TerminationRequest as request:
+            request.state = x
+            raise
+        self._time_event = next_time_event(self._instances, time)
         for instance, part in self.system._slices:
             if instance in changed:
                 x[part] = instance.read(instance.states)

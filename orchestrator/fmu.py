@@ -28,7 +28,13 @@ from xml.etree import ElementTree
 
 import numpy as np
 from fmpy import extract, platform, platform_tuple, read_model_description
-from fmpy.fmi2 import FMU2Model, FMU2Slave
+from fmpy.fmi2 import (
+    FMU2Model,
+    FMU2Slave,
+    fmi2Discard,
+    fmi2LastSuccessfulTime,
+    fmi2Terminated,
+)
 from fmpy.fmi3 import FMU3Model, FMU3Slave
 from fmpy.model_description import ModelDescription
 
@@ -44,6 +50,34 @@ CO_SIMULATION = "CoSimulation"
 
 
 Value = float | bool | str | bytes
+
+
+class TerminationRequest(Exception):  # noqa: N818 - a request, not an error
+    """An FMU asked to end the run (FMI ``terminateSimulation``): a normal end, not an error.
+
+    ``time`` (s) is where the run ends: the event or accepted integrator step at which a Model
+    Exchange instance asked, the end of the step (communication point) in which a
+    Co-Simulation instance asked; the stepping strategy that catches the request may move it
+    to its own communication point and sets ``state``, the state vector there. ``detail``
+    names the instance and the FMI function that asked.
+    """
+
+    def __init__(self, instance: str, call: str, time: float, reached: float | None = None):
+        self.instance, self.call, self.time = instance, call, time
+        self.detail = f"{instance}: terminateSimulation from {call}"
+        if reached is not None and reached != time:
+            self.detail += f" (last successful time {reached:.6g} s)"
+        self.state: np.ndarray | None = None
+        super().__init__(f"{self.detail} at t = {time:.6g} s")
+
+
+class CallError(FMUError):
+    """A failed FMI call of an instance; ``call`` names the call, its variables with their
+    types, and the status it returned."""
+
+    def __init__(self, instance: str, call: str) -> None:
+        super().__init__(f"{instance}: {call}")
+        self.call = call
 
 
 @dataclass(frozen=True)
@@ -209,18 +243,11 @@ class FMU:
         return bool(dependencies.intersection(inputs))
 
     def is_constant_output(self, output: str) -> bool:
-        """Whether ``output`` never changes in a run: a constant or parameter-like variable,
-        or a continuous one that depends on nothing (computed from parameters only). A
-        discrete output may depend on nothing and still change at events.
-
-        Co-Simulation dependencies name inputs only, so there the variability decides.
-        """
-        variability = self.variables[output].variability
-        if variability in ("constant", "fixed", "tunable"):
-            return True
-        if self.kind == CO_SIMULATION:
-            return False
-        return variability == "continuous" and self._output_dependencies.get(output) == set()
+        """Whether ``output`` never changes in a run: its variability is constant, fixed or
+        tunable. A continuous or discrete output may change whatever its dependencies: they
+        name the states and inputs it depends on, not time (``dependencies=""`` is
+        ``sin(time)`` as well as a value computed from parameters)."""
+        return self.variables[output].variability in ("constant", "fixed", "tunable")
 
     def instantiate(self, name: str) -> FMUInstance:
         """Create a new instance called ``name`` (of this FMU's ``kind``)."""
@@ -255,6 +282,7 @@ def _provides_directional_derivatives(root: ElementTree.Element, kind: str) -> b
 
 
 _FMI2_TYPES = {"Real": "Float64", "Integer": "Int32"}
+_FMI2_NAMES = {fmi3: fmi2 for fmi2, fmi3 in _FMI2_TYPES.items()}
 _INTEGERS = ("Int8", "UInt8", "Int16", "UInt16", "Int32", "UInt32", "Int64", "UInt64")
 
 
@@ -514,6 +542,8 @@ class FMUInstance:
         self._indicators = np.zeros(fmu.n_event_indicators)
         self._indicators_ptr = self._indicators.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
         self.next_event_time: float | None = None
+        self.termination: TerminationRequest | None = None  # asked at initialization
+        self._initial_inputs: dict[str, Value] = {}  # FMI 2.0: set in Initialization Mode
         self._initialized = False
         self._experiment: tuple[float, float | None, float | None] | None = None
 
@@ -533,25 +563,42 @@ class FMUInstance:
         return Port(names, [v.value_reference for v in variables], groups)
 
     def set_start_values(self, values: dict[str, Value]) -> None:
-        """Set parameters and start values before initialization (after the experiment set-up,
-        which FMI 2.0 makes first); a value must suit its variable's type."""
+        """Set parameters and start values (after the experiment set-up, which FMI 2.0 makes
+        first), each in the phase the standard allows; a value must suit its variable's type.
+
+        FMI 3.0: structural parameters in Configuration Mode, the others now (Instantiated).
+        FMI 2.0 allows an input to be set only from Initialization Mode on (in Instantiated
+        only variables with ``initial`` exact or approx), so inputs wait for
+        :meth:`initialize`.
+        """
         if self._initialized:
             raise FMUError(f"{self.name}: start values must be set before initialization")
-        structural = {
-            n: v for n, v in values.items() if self.fmu.variable(n).causality == STRUCTURAL
-        }
+        causality = {n: self.fmu.variable(n).causality for n in values}
+        structural = {n: v for n, v in values.items() if causality[n] == STRUCTURAL}
         if structural:
             self._model.enterConfigurationMode()
-            self._write_values(structural)
+            self._write_values(structural, "Configuration Mode")
             self._model.exitConfigurationMode()
-        self._write_values({n: v for n, v in values.items() if n not in structural})
+        self._initial_inputs = {
+            n: v for n, v in values.items() if not self._fmi3 and causality[n] == "input"
+        }
+        self._write_values(
+            {n: v for n, v in values.items() if n not in structural and n not in self._initial_inputs},
+            "Instantiated",
+        )
 
-    def _write_values(self, values: dict[str, Value]) -> None:
+    def _write_values(self, values: dict[str, Value], phase: str) -> None:
+        """Write start values in ``phase`` (the FMU's state, for the error message)."""
         if values:
             port = self.port(list(values))
             for k, (name, value) in enumerate(values.items()):
                 port.values[k] = self.fmu.checked_value(name, value)
-            self.write(port)
+            try:
+                self.write(port)
+            except CallError as exc:
+                raise FMUError(
+                    f"{self.fmu.path.name} ({self.name}): start values in {phase}: {exc.call}"
+                ) from None
 
     def setup_experiment(
         self, start_time: float, stop_time: float | None = None, tolerance: float | None = None
@@ -588,22 +635,40 @@ class FMUInstance:
                 )
             else:
                 model.enterInitializationMode()
+            self._write_values(self._initial_inputs, "Initialization Mode")
             model.exitInitializationMode()
+        except FMUError:
+            raise
         except Exception as exc:
             raise FMUError(
                 f"{self.fmu.path.name} ({self.name}): initialization failed: {exc}"
             ) from None
         self._initialized = True
         if self.kind == MODEL_EXCHANGE:  # the initial event iteration, then continuous time
-            self._update_discrete_states(start_time)
+            try:
+                self._update_discrete_states(start_time)
+            except TerminationRequest as request:  # the master ends the run at its start
+                self.termination = request
+                return
             self._call(model.enterContinuousTimeMode, "enter continuous-time mode", start_time)
 
     # -- hot path -------------------------------------------------------------------------
 
     def _check(self, status: int, what: str) -> None:
+        """A ``CallError`` for a call that returned a status above warning."""
         if status > 1:
             label = _STATUS[status] if status < len(_STATUS) else str(status)
-            raise FMUError(f"{self.name}: {what} returned '{label}'")
+            raise CallError(self.name, f"{what} returned '{label}'")
+
+    def _typed(self, what: str, kind: str, names: list[str]) -> str:
+        """``fmi2SetInteger of n (Integer)``: the FMI function ``what`` (Get, Set) for type
+        ``kind``, and the variables ``names`` with their types as the FMU's version names
+        them."""
+        labels = []
+        for name in names:
+            kind_of = self.fmu.variables[name].type
+            labels.append(f"{name} ({kind_of if self._fmi3 else _FMI2_NAMES.get(kind_of, kind_of)})")
+        return f"{self._typed_name(what, kind)} of {', '.join(labels)}"
 
     def read(self, port: Port) -> np.ndarray:
         """Read the port's variables into ``port.values`` and return that buffer."""
@@ -629,7 +694,7 @@ class FMUInstance:
             else:
                 status = self._get_real(self._handle, port._vr, n, port._values_ptr)
             if status:
-                self._check(status, f"get {port.names}")
+                self._check(status, self._typed("Get", "Float64", port.names))
         return port.values
 
     def write(self, port: Port) -> None:
@@ -648,17 +713,16 @@ class FMUInstance:
             else:
                 status = self._set_real(self._handle, port._vr, n, port._values_ptr)
             if status:
-                self._check(status, f"set {port.names}")
+                self._check(status, self._typed("Set", "Float64", port.names))
 
-    def _typed_call(self, what: str, kind: str) -> object:
+    def _typed_name(self, what: str, kind: str) -> str:
+        """Name of the FMI function ``what`` (Get, Set) for variables of type ``kind``."""
         if self._fmi3:
-            name = "fmi3" + what + ("Int64" if kind == "Enumeration" else kind)
-        else:
-            name = "fmi2" + what + _FMI2_CALLS.get(kind, kind)
-        return getattr(self._model.dll, name)
+            return "fmi3" + what + ("Int64" if kind == "Enumeration" else kind)
+        return "fmi2" + what + _FMI2_CALLS.get(kind, kind)
 
     def _get(self, group: _Group, names: list[str]) -> None:
-        call = self._typed_call("Get", group.kind)
+        call = getattr(self._model.dll, self._typed_name("Get", group.kind))
         n_vr, n = len(group.vr), len(group.raw)
         if group.kind == "Binary":
             status = call(self._handle, group.vr, n_vr, group.sizes, group.raw, n)
@@ -667,10 +731,10 @@ class FMUInstance:
         else:
             status = call(self._handle, group.vr, n_vr, group.raw)
         if status:
-            self._check(status, f"get {group.kind} {names}")
+            self._check(status, self._typed("Get", group.kind, [names[k] for k in group.positions]))
 
     def _set(self, group: _Group, names: list[str]) -> None:
-        call = self._typed_call("Set", group.kind)
+        call = getattr(self._model.dll, self._typed_name("Set", group.kind))
         n_vr, n = len(group.vr), len(group.raw)
         if group.kind == "Binary":
             status = call(self._handle, group.vr, n_vr, group.sizes, group.raw, n)
@@ -679,7 +743,7 @@ class FMUInstance:
         else:
             status = call(self._handle, group.vr, n_vr, group.raw)
         if status:
-            self._check(status, f"set {group.kind} {names}")
+            self._check(status, self._typed("Set", group.kind, [names[k] for k in group.positions]))
 
     @staticmethod
     def _fill(group: _Group, values: np.ndarray) -> None:
@@ -732,7 +796,8 @@ class FMUInstance:
 
     def _update_discrete_states(self, time: float) -> bool:
         """Event iteration in event mode: update the discrete states until none needs it.
-        Sets ``next_event_time`` (s, or None); returns whether continuous states changed."""
+        Sets ``next_event_time`` (s, or None); returns whether continuous states changed.
+        Raises ``TerminationRequest`` (at ``time``) when the FMU asks to end the run."""
         update = self._model.updateDiscreteStates if self._fmi3 else self._model.newDiscreteStates
         changed = False
         for _ in range(_EVENT_ITERATIONS):
@@ -741,7 +806,8 @@ class FMUInstance:
             )
             changed |= bool(values_changed)
             if terminate:
-                raise FMUError(f"{self.name}: asked to terminate the run at t = {time:.6g} s")
+                call = "fmi3UpdateDiscreteStates" if self._fmi3 else "fmi2NewDiscreteStates"
+                raise TerminationRequest(self.name, call, time)
             if not needed:
                 self.next_event_time = float(next_time) if time_defined else None
                 return changed
@@ -785,26 +851,49 @@ class FMUInstance:
             for key, name in names.items()
         }
 
-    def completed_integrator_step(self) -> bool:
-        """Tell a Model Exchange instance that an integrator step was accepted; returns
-        whether it asks for event mode (a step event)."""
+    def completed_integrator_step(self, time: float) -> bool:
+        """Tell a Model Exchange instance that an integrator step to ``time`` (s) was
+        accepted; returns whether it asks for event mode (a step event). Raises
+        ``TerminationRequest`` (at ``time``) when the FMU asks to end the run."""
         if self.kind != MODEL_EXCHANGE:
             return False
         enter, terminate = self._model.completedIntegratorStep()
         if terminate:
-            raise FMUError(f"{self.name}: asked to terminate the run after an integrator step")
+            prefix = "fmi3" if self._fmi3 else "fmi2"
+            raise TerminationRequest(self.name, prefix + "CompletedIntegratorStep", time)
         return bool(enter)
 
     # -- Co-Simulation ----------------------------------------------------------------------
 
     def do_step(self, time: float, step: float) -> None:
-        """Advance a Co-Simulation instance from ``time`` by ``step`` (s), inputs as set."""
+        """Advance a Co-Simulation instance from ``time`` by ``step`` (s), inputs as set.
+
+        An FMU that asks to end the run (FMI 3.0: ``terminateSimulation`` of
+        ``fmi3DoStep``; FMI 2.0: ``fmi2DoStep`` returns ``fmi2Discard`` and
+        ``fmi2GetBooleanStatus(fmi2Terminated)`` is true) raises ``TerminationRequest`` at
+        ``time + step``, with the time it reached (``lastSuccessfulTime``) in its detail.
+        """
         try:
             result = self._model.doStep(time, step)
         except Exception as exc:
+            reached = self._terminated_at(exc)
+            if reached is not None:
+                raise TerminationRequest(self.name, "fmi2DoStep", time + step, reached) from None
             raise FMUError(f"{self.name}: step from t = {time:.6g} s failed: {exc}") from exc
         if self._fmi3 and result[1]:
-            raise FMUError(f"{self.name}: asked to terminate the run at t = {time:.6g} s")
+            raise TerminationRequest(self.name, "fmi3DoStep", time + step, result[3])
+
+    def _terminated_at(self, failure: Exception) -> float | None:
+        """The time (s) an FMI 2.0 step that returned ``fmi2Discard`` reached when the FMU
+        asks to end the run there (``fmi2Terminated``); None for any other failure."""
+        if self._fmi3 or getattr(failure, "status", None) != fmi2Discard:
+            return None
+        try:
+            if not self._model.getBooleanStatus(fmi2Terminated):
+                return None
+            return float(self._model.getRealStatus(fmi2LastSuccessfulTime))
+        except Exception:  # noqa: BLE001 - an FMU without the status functions did not ask
+            return None
 
     def get_state(self) -> object:
         """A copy of the instance's internal state (needs ``fmu.can_roll_back``)."""

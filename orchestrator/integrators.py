@@ -19,6 +19,7 @@ from collections.abc import Callable
 import numpy as np
 
 from orchestrator.errors import SimulationError
+from orchestrator.fmu import TerminationRequest
 from orchestrator.kernel import CompiledSystem, PostProcess
 from orchestrator.scenario import Simulation
 
@@ -65,8 +66,8 @@ class FixedStepRK4(Integrator):
         self._x[:] = x
 
     def advance(self, target: float, stop: float) -> np.ndarray:
-        flags = self._compiled.rk4(self.time, target, self._x, self._step, self._post)
-        self.step_event = _check_flags(flags, target)
+        reached, flags = self._compiled.rk4(self.time, target, self._x, self._step, self._post)
+        self.step_event = self._compiled.step_event(flags, reached, self._x)
         self.time = target
         return self._x.copy()
 
@@ -103,7 +104,7 @@ class DormandPrince(Integrator):
         reached, flags = self._compiled.dopri_advance(
             target, stop, self._out, self._tolerances, self._post, max_steps
         )
-        self.step_event = _check_flags(flags, reached)
+        self.step_event = self._compiled.step_event(flags, reached, self._out)
         self.time = reached
         return self._out.copy()
 
@@ -119,14 +120,20 @@ class _Stepped(Integrator):
         self,
         rhs: RightHandSide,
         simulation: Simulation,
-        completed: Callable[[], bool],
+        completed: Callable[[float], bool],
         names: Callable[[int], str],
     ) -> None:
         self._rhs, self._simulation = rhs, simulation
         self._completed, self._names = completed, names
 
     def _checked(self, time: float, x: np.ndarray) -> None:
-        self.step_event = self._completed()
+        """Report the step to ``time`` (s) to the FMUs (a request to terminate carries ``x``)
+        and check that ``x`` is finite."""
+        try:
+            self.step_event = self._completed(time)
+        except TerminationRequest as request:
+            request.state = np.array(x, dtype=float)
+            raise
         if not np.all(np.isfinite(x)):
             k = int(np.flatnonzero(~np.isfinite(x))[0])
             raise SimulationError(
@@ -141,7 +148,7 @@ class SciPyMethod(_Stepped):
         self,
         rhs: RightHandSide,
         simulation: Simulation,
-        completed: Callable[[], bool],
+        completed: Callable[[float], bool],
         names: Callable[[int], str],
     ) -> None:
         super().__init__(rhs, simulation, completed, names)
@@ -203,7 +210,7 @@ class Cvode(_Stepped):
         self,
         rhs: RightHandSide,
         simulation: Simulation,
-        completed: Callable[[], bool],
+        completed: Callable[[float], bool],
         names: Callable[[int], str],
         jacobian: Callable[[float, np.ndarray], np.ndarray] | None = None,
     ) -> None:
@@ -256,19 +263,12 @@ class Cvode(_Stepped):
         return self._solve(time)[1].copy()
 
 
-def _check_flags(flags: int, time: float) -> bool:
-    """Whether the FMUs asked for a step event; a request to terminate stops the run."""
-    if flags & 2:
-        raise SimulationError(f"an FMU asked to terminate the run at t = {time:.6g} s")
-    return bool(flags & 1)
-
-
 def make_integrator(
     simulation: Simulation,
     compiled: CompiledSystem,
     rhs: RightHandSide,
     post: PostProcess,
-    completed: Callable[[], bool],
+    completed: Callable[[float], bool],
     jacobian: Callable[[float, np.ndarray], np.ndarray] | None = None,
 ) -> Integrator:
     """The integrator ``simulation.solver`` names; ``jacobian`` (exact d rhs/dx, where the

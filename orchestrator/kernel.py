@@ -16,7 +16,7 @@ import numpy as np
 
 from orchestrator import _kernel
 from orchestrator.errors import FMUError, SimulationError
-from orchestrator.fmu import _STATUS, FMUInstance, Port
+from orchestrator.fmu import _STATUS, FMUInstance, Port, TerminationRequest
 
 PostProcess = Callable[[np.ndarray, np.ndarray], None] | None
 
@@ -115,10 +115,26 @@ class CompiledSystem:
         except _kernel.FMICallError as exc:
             raise self._fmu_error(exc, time) from None
 
-    def rk4(self, t0: float, t1: float, x: np.ndarray, step: float, post: PostProcess) -> int:
+    def rk4(
+        self, t0: float, t1: float, x: np.ndarray, step: float, post: PostProcess
+    ) -> tuple[float, int]:
         """Classic RK4 from ``t0`` to ``t1`` (s) in equal steps of at most ``step``; ``x`` is
-        advanced in place. Returns the FMUs' event flags (1: event, 2: terminate)."""
+        advanced in place. Returns the time reached (``t1``, or the end of the step where an
+        FMU asked to terminate) and the FMUs' event flags (see :meth:`step_event`)."""
         return self._guarded(t0, self._kernel.rk4, t0, t1, x, step, post)
+
+    def step_event(self, flags: int, time: float, x: np.ndarray) -> bool:
+        """Whether the event ``flags`` of the integrator's last step, which ended at ``time``
+        (s) in state ``x``, ask for event mode (a step event). Raises ``TerminationRequest``
+        (with ``x``) when an FMU asked to end the run there (flag 2; the instance's index in
+        the bits above)."""
+        if flags & 2:
+            instance = self._instances[flags >> 2]
+            call = ("fmi3" if instance._fmi3 else "fmi2") + "CompletedIntegratorStep"
+            request = TerminationRequest(instance.name, call, time)
+            request.state = np.array(x, dtype=float)
+            raise request
+        return bool(flags & 1)
 
     def dopri_reset(self, time: float, x: np.ndarray, step: float) -> None:
         """Start the Dormand-Prince 5(4) integrator at (``time``, ``x``) with trial ``step``."""
@@ -134,7 +150,8 @@ class CompiledSystem:
         max_steps: int = 0,
     ) -> tuple[float, int]:
         """Step until ``target`` (never past ``stop``, s; at most ``max_steps`` steps if
-        positive); ``out`` gets x(target) (dense output), or the state where it stopped short.
+        positive); ``out`` gets x(target) (dense output), or the state where it stopped short
+        (a step event) or an FMU asked to terminate.
         ``tolerances`` = (rtol, atol, max_step). Returns (time reached, event flags)."""
         rtol, atol, max_step = tolerances
         return self._guarded(

@@ -316,3 +316,40 @@ def test_murcosim_models_equal_the_pymoca_build(tmp_path):
         assert values["pymoca"].keys() == values["rumoca"].keys()
         for key, number in values["pymoca"].items():
             assert number == values["rumoca"][key], f"{name} {key}"
+
+
+def test_start_bound_to_a_parameter_follows_it(fmus):
+    omega = math.sqrt(G_N / 1.2)
+    check(fmus, "Pendulum", {"angle": 0.2 * np.cos(omega * TIMES)}, start={"phi0": 0.2})
+    states = {v.name: v for v in read_model_description(fmus[("fmi2", "Pendulum")]).modelVariables}
+    assert states["phi"].initial == "calculated" and states["w"].initial == "exact"
+
+
+def test_initial_equation_steady_state(fmus):
+    # initial equation der(y) = 0 with u = 2: y starts at 2 and stays there
+    check(fmus, "SteadyLag", {"y": np.full_like(TIMES, 2.0)}, inputs={"u": 2.0})
+
+
+def test_nonlinear_initial_equation(fmus):
+    # x^3 + x = c at the start (Newton): x(0) = 2 for c = 10, 1 for c = 2; then x' = -x
+    check(fmus, "Cubic", {"x": 2.0 * np.exp(-TIMES)})
+    check(fmus, "Cubic", {"x": np.exp(-TIMES)}, start={"c": 2.0})
+
+
+def test_fixed_start_values_of_a_demoted_state(fmus):
+    # s(0) = 0.5, v(0) = -0.4 of the mass, whichever variables index reduction keeps
+    alpha, a = 0.25, 0.5
+    omega = math.sqrt(5.0 - alpha**2)
+    b = (-0.4 + alpha * a) / omega
+    s = np.exp(-alpha * TIMES) * (a * np.cos(omega * TIMES) + b * np.sin(omega * TIMES))
+    check(fmus, "StartFromVelocity", {"s": s})
+
+
+def test_too_many_initial_conditions_is_one_line(tmp_path):
+    folder = _library(
+        tmp_path,
+        "package Bad\n  model M\n    Real x(start = 1, fixed = true);\n  initial equation\n"
+        "    x = 2;\n  equation\n    der(x) = -x;\n  end M;\nend Bad;\n",
+    )
+    message = _build_error(folder)
+    assert "Bad.M" in message and "too many" in message, message

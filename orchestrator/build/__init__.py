@@ -1,10 +1,14 @@
-"""Modelica -> FMU build: every non-partial model of the library becomes FMUs.
+"""Modelica -> FMU build: the non-partial models and blocks of a library become FMUs.
 
 Layout of the output folder, one file per variant:
 
 - ``me``: ``<Name>.fmu``, FMI 3.0 Model Exchange, the file the orchestrator loads;
 - ``fmi3``: ``fmi3/<Name>.fmu``, FMI 3.0 Model Exchange and Co-Simulation;
 - ``fmi2``: ``fmi2/<Name>.fmu``, FMI 2.0 Model Exchange and Co-Simulation.
+
+``<Name>`` is the last part of the Modelica name, or the full name (``Lib.A.Motor``) where
+two models' last names are the same. A class's ``experiment`` annotation becomes the FMUs'
+``DefaultExperiment``.
 
 The default backend is pure PyPI (pymoca + causalization + CasADi + the project's C FMI layer
 + gcc) and writes all three. The ``rumoca`` backend puts the rumoca compiler in pymoca's place
@@ -17,17 +21,25 @@ the library sources, the build code or the toolchain versions change.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 from collections.abc import Callable
+from dataclasses import replace
+from functools import partial
 from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from orchestrator.errors import BuildError
+
+if TYPE_CHECKING:
+    import casadi as ca
 
 STAMP = ".build-stamp.json"
 BACKENDS = ("pymoca", "rumoca", "openmodelica")
 VARIANTS = ("me", "fmi3", "fmi2")
+Writer = Callable[[dict[str, Path]], list[Path]]  # a translated model: writes FMUs (variant: path)
 
 
 def fmu_path(out: Path, name: str, variant: str) -> Path:
@@ -74,14 +86,20 @@ def build_library(
     report: Callable[[str], None] = print,
     variants: tuple[str, ...] | None = None,
     library_path: list[Path] | None = None,
+    models: list[str] | None = None,
 ) -> list[Path]:
-    """Export every model of ``library`` into ``out``; returns the FMU paths (the ``me`` ones
-    first).
+    """Export the models and blocks of ``library`` into ``out``; returns the FMU paths (the
+    ``me`` ones first).
 
-    Up-to-date FMUs (same source hash, file present) are kept unless ``force`` is set.
-    ``variants`` selects some of :data:`VARIANTS`, by default all the backend offers: all for
-    pymoca and rumoca, ``me`` for OpenModelica. ``library_path`` lists folders of other
-    libraries the library uses (rumoca backend; ``MODELICAPATH`` is searched too).
+    ``models`` names the ones to build, by full or last name; by default all non-partial
+    models and blocks are built, and one whose translation fails (it cannot run alone: a
+    parameter without value, equations the build cannot solve) is reported as skipped, with
+    the reason, while the others are built. A failure is raised when a named model
+    fails or when every model does. Up-to-date FMUs (same source hash, file present) are
+    kept unless ``force`` is set. ``variants`` selects some of :data:`VARIANTS`, by default
+    all the backend offers: all for pymoca and rumoca, ``me`` for OpenModelica.
+    ``library_path`` lists folders of other libraries the library uses (rumoca backend;
+    ``MODELICAPATH`` is searched too).
     """
     if backend not in BACKENDS:
         raise BuildError(f"unknown backend '{backend}', expected one of {', '.join(BACKENDS)}")
@@ -96,53 +114,13 @@ def build_library(
         raise BuildError(f"{library}: Modelica library folder not found")
     fingerprint = source_hash(library, backend)
     stamp = _stamp(out)
-    if backend == "openmodelica":
-        from orchestrator.build.openmodelica import OpenModelicaExporter
-
-        exporter = OpenModelicaExporter(library)
-        models = exporter.models()
-
-        def export(model: str, targets: dict[str, Path]) -> list[Path]:
-            return [exporter.export(model, targets["me"])]
-    elif backend == "rumoca":
-        from orchestrator.build.flat_dae import flat_dae
-        from orchestrator.build.fmu_package import package_fmus
-        from orchestrator.build.model_code import model_code
-        from orchestrator.build.modelica import load_library
-        from orchestrator.build.rumoca_front import RumocaLibrary
-        from orchestrator.build.rumoca_front import library_path as search_path
-
-        classes = load_library(library)
-        models = classes.models()
-        front = RumocaLibrary(library, search_path(library_path))
-
-        def export(model: str, targets: dict[str, Path]) -> list[Path]:
-            repeated = classes.repeated_redeclares(model)
-            if repeated:
-                raise BuildError(
-                    f"{model}: component(s) {', '.join(repeated)} redeclared again over a base "
-                    "class's redeclaration; rumoca 0.10 would keep the base's choice: "
-                    "build this model with --backend pymoca"
-                )
-            code = model_code(flat_dae(front.flatten(model)), classes.description(model))
-            return package_fmus(code, targets)
-    else:
-        from orchestrator.build.fmu_export import export_fmus
-        from orchestrator.build.modelica import load_library
-
-        source = load_library(library)
-        models = source.models()
-
-        def export(model: str, targets: dict[str, Path]) -> list[Path]:
-            casadi_model, info = source.translate(model)
-            return export_fmus(model, casadi_model, info, source.description(model), targets)
-
-    names = [fmu_name(m) for m in models]
-    duplicates = sorted({n for n in names if names.count(n) > 1})
-    if duplicates:
-        raise BuildError(f"{library}: several models would export as {', '.join(duplicates)}.fmu")
+    candidates, translate = _front_end(library, backend, library_path)
+    stems = fmu_names(candidates)
+    selected = select_models(library, candidates, models) if models else candidates
     built: list[Path] = []
-    for model, name in zip(models, names, strict=True):
+    failures: list[BuildError] = []
+    for model in selected:
+        name = stems[model]
         targets = {v: fmu_path(out, name, v) for v in variants}
         stale = {
             v: t
@@ -153,8 +131,108 @@ def build_library(
             report(f"up to date  {target}")
         if stale:
             report(f"building    {', '.join(map(str, stale.values()))}  ({model}, {backend})")
-            export(model, stale)
+            try:
+                write = translate(model, model_identifier(name))
+            except BuildError as exc:
+                reason = str(exc).partition("\n")[0].removeprefix(f"{model}: ")
+                report(f"skipped     {model}: {reason}")
+                failures.append(exc)
+                continue
+            write(stale)
             stamp.update({_stamp_key(name, v): fingerprint for v in stale})
             (out / STAMP).write_text(json.dumps(stamp, indent=1, sort_keys=True))
         built.extend(targets.values())
+    count = len(selected)
+    report(f"built {count - len(failures)} of {count} models; {len(failures)} skipped")
+    if failures and (models or len(failures) == count):
+        raise failures[0]
     return sorted(built, key=lambda path: path.parent != out)
+
+
+def fmu_names(models: list[str]) -> dict[str, str]:
+    """File stem of each model's FMU: its last name (:func:`fmu_name`), or its full name
+    where last names collide (``Lib.A.Motor`` and ``Lib.B.Motor``)."""
+    last = [fmu_name(m) for m in models]
+    return {m: m if last.count(n) > 1 else n for m, n in zip(models, last, strict=True)}
+
+
+def model_identifier(stem: str) -> str:
+    """FMI ``modelIdentifier`` of an FMU, a C identifier: its file stem, dots made ``_``."""
+    return stem.replace(".", "_")
+
+
+def select_models(library: Path, candidates: list[str], names: list[str]) -> list[str]:
+    """The ``candidates`` that ``names`` give by full or last name, in the library's order;
+    a name that gives none or several is an error listing the close ones."""
+    chosen: set[str] = set()
+    for name in names:
+        found = [m for m in candidates if name in (m, fmu_name(m))]
+        if len(found) > 1:
+            raise BuildError(
+                f"{library}: model '{name}' is ambiguous: {', '.join(found)}; give the full name"
+            )
+        if not found:
+            pool = candidates if "." in name else [fmu_name(m) for m in candidates]
+            close = set(difflib.get_close_matches(name, pool, n=3))
+            near = [m for m in candidates if m in close or fmu_name(m) in close]
+            hint = f"; close names: {', '.join(near)}" if near else ""
+            what = "non-partial model or block (full or last name)"
+            raise BuildError(f"{library}: no {what} '{name}'{hint}")
+        chosen.update(found)
+    return [m for m in candidates if m in chosen]
+
+
+def _front_end(
+    library: Path, backend: str, library_path: list[Path] | None
+) -> tuple[list[str], Callable[[str, str], Writer]]:
+    """The models and blocks of ``library`` and the backend's translation of one of them
+    (full name, FMI model identifier) into the writer of its FMUs. OpenModelica translates
+    and compiles in one call, in the writer: its failures stop the build."""
+    if backend == "openmodelica":
+        from orchestrator.build.openmodelica import OpenModelicaExporter
+
+        exporter = OpenModelicaExporter(library)
+
+        def export(model: str, identifier: str) -> Writer:
+            return lambda targets: [exporter.export(model, targets["me"], identifier)]
+
+        return exporter.models(), export
+
+    from orchestrator.build.fmu_package import package_fmus
+    from orchestrator.build.initialization import Initialization
+    from orchestrator.build.model_code import model_code
+    from orchestrator.build.modelica import load_library
+
+    classes = load_library(library)
+    if backend == "rumoca":
+        from orchestrator.build.flat_dae import flat_dae
+        from orchestrator.build.rumoca_front import RumocaLibrary
+        from orchestrator.build.rumoca_front import library_path as search_path
+
+        front = RumocaLibrary(library, search_path(library_path))
+
+        def explicit(model: str) -> tuple[ca.DaeBuilder, Initialization | None]:
+            repeated = classes.repeated_redeclares(model)
+            if repeated:
+                raise BuildError(
+                    f"{model}: component(s) {', '.join(repeated)} redeclared again over a base "
+                    "class's redeclaration; rumoca 0.10 would keep the base's choice: "
+                    "build this model with --backend pymoca"
+                )
+            return flat_dae(front.flatten(model))
+    else:
+        from orchestrator.build.fmu_export import build_dae
+
+        def explicit(model: str) -> tuple[ca.DaeBuilder, Initialization | None]:
+            return build_dae(model, *classes.translate(model)), None
+
+    def translate(model: str, identifier: str) -> Writer:
+        dae, initial = explicit(model)
+        code = replace(
+            model_code(dae, classes.description(model), initial),
+            identifier=identifier,
+            experiment=classes.experiment(model),
+        )
+        return partial(package_fmus, code)
+
+    return classes.models(), translate

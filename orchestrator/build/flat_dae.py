@@ -16,6 +16,7 @@ from orchestrator.build.causalize import causalize
 from orchestrator.build.flat_model import FlatModel, FlatVariable
 from orchestrator.build.fmu_export import DeclaredVariable, explicit_dae
 from orchestrator.build.index_reduction import reduce_index
+from orchestrator.build.initialization import Condition, Initialization, initialization
 from orchestrator.errors import BuildError
 
 
@@ -77,42 +78,80 @@ class _Roles:
             self.algebraics.append(var)
 
 
-def flat_dae(model: FlatModel) -> ca.DaeBuilder:
-    """The explicit model of ``model`` as a CasADi ``DaeBuilder``."""
-    name = model.name
-    if model.initial_residuals:
-        raise BuildError(
-            f"{name}: initial equations are not supported yet; give states start values "
-            "with fixed = true instead"
+def _substitute(expressions: list[ca.SX], symbols: list[ca.SX], values: list[ca.SX]) -> list:
+    if not expressions or not symbols:
+        return list(expressions)
+    joined = ca.substitute(ca.vertcat(*expressions), ca.vertcat(*symbols), ca.vertcat(*values))
+    return list(ca.vertsplit(joined))
+
+
+def _conditions(
+    model: FlatModel, roles: _Roles, kept: list[FlatVariable], dummy: set[str]
+) -> list[Condition]:
+    """The model's initial conditions: initial equations, then ``fixed = true`` start values
+    of the states kept, of the states index reduction demoted and of algebraic variables."""
+    conditions = [Condition(r, f"initial equation 0 = {r}") for r in model.initial_residuals]
+    kept_names = {v.name for v in kept}
+    others = [v for v in roles.states if v.name in dummy] + roles.algebraics
+    for var in kept + others:
+        if not var.fixed:
+            continue
+        if var.start is None:
+            raise BuildError(f"{model.name}: {var.name} has fixed = true but no start value")
+        state = var.name if var.name in kept_names else None
+        conditions.append(
+            Condition(var.symbol - var.start, f"{var.name} = {var.start} (fixed)", state)
         )
+    return conditions
+
+
+def flat_dae(model: FlatModel) -> tuple[ca.DaeBuilder, Initialization | None]:
+    """The explicit model of ``model`` as a CasADi ``DaeBuilder``, and its initialization
+    (``None`` when every state starts at its own literal start value)."""
+    name = model.name
     roles = _Roles(model)
     constants = [v.symbol for v in roles.constants]
     values = [ca.SX(_value(v.binding, f"constant {v.name}", name)) for v in roles.constants]
-    residuals = list(model.residuals)
-    residuals += [v.symbol - v.binding for v in roles.dependent]
-    if constants:
-        residuals = (
-            list(
-                ca.vertsplit(
-                    ca.substitute(
-                        ca.vertcat(*residuals), ca.vertcat(*constants), ca.vertcat(*values)
-                    )
-                )
-            )
-            if residuals
-            else []
-        )
+    residuals = list(model.residuals) + [v.symbol - v.binding for v in roles.dependent]
+    residuals = _substitute(residuals, constants, values)
     states = [v.symbol for v in roles.states]
     derivatives = [model.derivatives[v.name] for v in roles.states]
     algebraics = [v.symbol for v in roles.algebraics] + [v.symbol for v in roles.dependent]
     # stateSelect first; among equal ones a state with a fixed start value stays a state, so
-    # that its initial value can be honoured.
+    # that its initial value needs no initial system.
     priority = [2 * v.state_select + bool(v.fixed) for v in roles.states]
     inputs = [v.symbol for v in roles.inputs]
     reduced = reduce_index(
         residuals, states, derivatives, algebraics, model.time, priority, name, inputs=inputs
     )
     assignments = causalize(reduced.residuals, reduced.derivatives + reduced.algebraics, name)
+    dummy = {s.name() for s in reduced.dummy_states}
+    kept_states = [v for v in roles.states if v.name not in dummy]
+    conditions = _conditions(model, roles, kept_states, dummy)
+    conditions = [
+        Condition(r, c.text, c.state)
+        for r, c in zip(
+            _substitute([c.residual for c in conditions], constants, values),
+            conditions,
+            strict=True,
+        )
+    ]
+    starts = _substitute(
+        [ca.SX(v.start) if v.start is not None else ca.SX(0.0) for v in kept_states],
+        constants,
+        values,
+    )
+    init = initialization(
+        name,
+        model.time,
+        [v.symbol for v in kept_states],
+        starts,
+        inputs,
+        [v.symbol for v in roles.parameters],
+        conditions,
+        assignments,
+    )
+    calculated = init.calculated if init else frozenset()
 
     mx: dict[str, ca.MX] = {}
 
@@ -131,40 +170,21 @@ def flat_dae(model: FlatModel) -> ca.DaeBuilder:
         DeclaredVariable("time", "independent", "continuous", symbol("time"), dict(unit="s"))
     ]
     for var in roles.parameters:
-        start = _value(var.binding, f"parameter {var.name}", name)
-        declared.append(
-            DeclaredVariable(
-                var.name, "parameter", "tunable", symbol(var.name), dict(start=start, **meta(var))
-            )
-        )
+        opts = dict(start=_value(var.binding, f"parameter {var.name}", name), **meta(var))
+        declared.append(DeclaredVariable(var.name, "parameter", "tunable", symbol(var.name), opts))
     for var in roles.inputs:
-        start = (
-            _value(var.start, f"start value of input {var.name}", name)
-            if var.start is not None
-            else 0.0
-        )
-        declared.append(
-            DeclaredVariable(
-                var.name, "input", "continuous", symbol(var.name), dict(start=start, **meta(var))
-            )
-        )
-    dummy = {s.name() for s in reduced.dummy_states}
-    for var in roles.states:
-        if var.name in dummy and var.fixed:
-            raise BuildError(
-                f"{name}: index reduction made {var.name} an algebraic variable, so its "
-                "start value (fixed = true) would need an initialization system, which this "
-                "build does not have yet; fix the start values of the other states instead"
-            )
-    kept_states = [v for v in roles.states if v.name not in dummy]
-    for var in kept_states:
-        start = (
-            _value(var.start, f"start value of state {var.name}", name)
-            if var.start is not None
-            else 0.0
-        )
+        start = 0.0
+        if var.start is not None:
+            start = _value(var.start, f"start value of input {var.name}", name)
+        opts = dict(start=start, **meta(var))
+        declared.append(DeclaredVariable(var.name, "input", "continuous", symbol(var.name), opts))
+    for var, start in zip(kept_states, starts, strict=True):
         causality = "output" if var.causality == "output" else "local"
-        opts = dict(start=start, initial="exact", **meta(var))
+        if var.name in calculated:
+            opts = dict(initial="calculated", **meta(var))
+        else:
+            opts = dict(start=_value(start, f"start of {var.name}", name), initial="exact")
+            opts.update(meta(var))
         declared.append(DeclaredVariable(var.name, causality, "continuous", symbol(var.name), opts))
     by_name = {v.name: v for v in model.variables}
     for unknown in reduced.algebraics:
@@ -175,4 +195,4 @@ def flat_dae(model: FlatModel) -> ca.DaeBuilder:
             DeclaredVariable(unknown.name(), causality, "continuous", symbol(unknown.name()), opts)
         )
     state_of = {model.derivatives[v.name].name(): symbol(v.name) for v in kept_states}
-    return explicit_dae(name.split(".")[-1], declared, assignments, state_of)
+    return explicit_dae(name.split(".")[-1], declared, assignments, state_of), init

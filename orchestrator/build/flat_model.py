@@ -869,8 +869,8 @@ def _causality(variable: dict, connectors: set[str]) -> str:
     """
     declared = variable["causality"]
     kind = next(iter(declared)) if isinstance(declared, dict) else declared
-    if kind not in ("Input", "Output"):
-        return "local"
+    if kind not in ("Input", "Output") or variable.get("is_protected"):
+        return "local"  # a protected input or output is no part of the interface
     name = variable["name"]
     if "." in name and name.split(".")[0].split("[")[0] not in connectors:
         return "local"

@@ -1,4 +1,4 @@
-"""Causalize a model into CasADi's DaeBuilder and export it as FMI 2.0 and 3.0 FMUs.
+"""Causalize a model of the pymoca front end into CasADi's DaeBuilder, the explicit model.
 
 The DaeBuilder holds the explicit model; CasADi generates its C code (``model_code``) and the
 project's FMI layer turns it into FMUs with Model Exchange and Co-Simulation (``fmu_package``).
@@ -9,14 +9,11 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 import casadi as ca
 from pymoca.backends.casadi.model import Model, Variable
 
 from orchestrator.build.causalize import Assignment, causalize, scalarize
-from orchestrator.build.fmu_package import package_fmus
-from orchestrator.build.model_code import model_code
 from orchestrator.build.modelica import VariableInfo
 from orchestrator.errors import BuildError
 
@@ -202,19 +199,3 @@ def _as_mx(expr: ca.SX, mx_of: dict[str, ca.MX], name: str) -> ca.MX:
 def _is_nan(value: object) -> bool:
     value = getattr(value, "value", value)
     return isinstance(value, float) and math.isnan(value)
-
-
-def export_fmus(
-    model_name: str,
-    model: Model,
-    info: dict[str, VariableInfo],
-    description: str,
-    targets: dict[str, Path],
-) -> list[Path]:
-    """Causalize ``model_name`` and write one FMU per variant of ``targets``.
-
-    ``targets`` maps variants (``"me"``, ``"fmi3"``, ``"fmi2"``, see ``fmu_package``) to
-    ``.fmu`` paths.
-    """
-    dae = build_dae(model_name, model, info)
-    return package_fmus(model_code(dae, description), targets)

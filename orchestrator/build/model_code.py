@@ -18,6 +18,7 @@ from pathlib import Path
 
 import casadi as ca
 
+from orchestrator.build.initialization import RESIDUAL_TOLERANCE, Initialization
 from orchestrator.errors import BuildError
 
 SOLVER_TOLERANCE = 1e-9  # relative = absolute error tolerance of one Dormand-Prince step
@@ -50,6 +51,7 @@ class ModelCode:
     blocks: dict[str, int]  # first value reference of p, u, x, dx, w and the solver block
     sizes: dict[str, int]  # NX, NU, NP, NW
     functions: list[ca.Function] = field(default_factory=list)
+    experiment: dict[str, float] | None = None  # DefaultExperiment attributes, e.g. stopTime
 
     @property
     def token(self) -> str:
@@ -77,8 +79,14 @@ def _meta(dae: ca.DaeBuilder, name: str) -> dict:
     return dict(unit=dae.unit(name), description=dae.description(name))
 
 
-def model_code(dae: ca.DaeBuilder, description: str) -> ModelCode:
-    """Variables and CasADi functions of the explicit model held by ``dae``."""
+def model_code(
+    dae: ca.DaeBuilder, description: str, initialization: Initialization | None = None
+) -> ModelCode:
+    """Variables and CasADi functions of the explicit model held by ``dae``.
+
+    With ``initialization``, its function ``model_init (t, x, u, p) -> (x0, residual)`` is
+    generated too and the states it computes are ``initial = "calculated"``.
+    """
     identifier = dae.name()
     states, inputs, parameters = dae.x(), dae.u(), dae.p()
     derivatives = {f"der({x})" for x in states}
@@ -138,16 +146,18 @@ def model_code(dae: ca.DaeBuilder, description: str) -> ModelCode:
                 name, blocks["u"] + k, "input", "continuous", None, start, **_meta(dae, name)
             )
         )
+    calculated = initialization.calculated if initialization else frozenset()
     for k, name in enumerate(states):
         vr = blocks["x"] + k
+        exact = name not in calculated
         variables.append(
             FmuVariable(
                 name,
                 vr,
                 dae.causality(name),
                 "continuous",
-                "exact",
-                float(dae.start(name)[0]),
+                "exact" if exact else "calculated",
+                float(dae.start(name)[0]) if exact else None,
                 dependencies=(vr,),
                 **_meta(dae, name),
             )
@@ -207,7 +217,11 @@ def model_code(dae: ca.DaeBuilder, description: str) -> ModelCode:
         ),
     ]
     sizes = dict(NX=n_x, NU=n_u, NP=n_p, NW=len(dependent))
-    return ModelCode(identifier, description, variables, blocks, sizes, [evaluate, jvp])
+    functions = [evaluate, jvp]
+    if initialization is not None:
+        functions.append(initialization.function)
+    sizes["HAS_INIT"] = int(initialization is not None)
+    return ModelCode(identifier, description, variables, blocks, sizes, functions)
 
 
 def _array_order(names: list[str]) -> list[str]:
@@ -270,6 +284,7 @@ def write_sources(code: ModelCode, folder: Path) -> list[Path]:
         f"#define VR_TOLERANCE {code.blocks['solver']}",
         f"#define VR_MAX_STEP {code.blocks['solver'] + 1}",
         f"#define N_VALUES {len(code.variables)}",
+        f"#define INIT_TOLERANCE {RESIDUAL_TOLERANCE!r}",
         f"#define START_VALUES {{{starts}}}",
         f"#define SETTABLE_VALUES {{{settable}}}",
         "#endif",

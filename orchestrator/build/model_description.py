@@ -32,6 +32,12 @@ def _interfaces(root: ET.Element, code: ModelCode, version: str, co_simulation: 
         ET.SubElement(root, "CoSimulation", flags)
 
 
+def _default_experiment(code: ModelCode) -> dict[str, str]:
+    """The model's experiment annotation (``code.experiment``) over the project's default."""
+    given = {key: repr(value) for key, value in (code.experiment or {}).items()}
+    return {**DEFAULT_EXPERIMENT, **given}
+
+
 def _initial_unknowns(code: ModelCode) -> list[FmuVariable]:
     """Outputs and state derivatives computed in initialization, in value-reference order."""
     return [
@@ -72,7 +78,7 @@ def fmi3_description(code: ModelCode, co_simulation: bool) -> ET.ElementTree:
     root = _root(code, "3.0")
     _interfaces(root, code, "3.0", co_simulation)
     _units(root, code)
-    ET.SubElement(root, "DefaultExperiment", DEFAULT_EXPERIMENT)
+    ET.SubElement(root, "DefaultExperiment", _default_experiment(code))
     variables = ET.SubElement(root, "ModelVariables")
     for var in code.variables:
         attributes = dict(
@@ -120,7 +126,7 @@ def fmi2_description(code: ModelCode, co_simulation: bool) -> ET.ElementTree:
     root = _root(code, "2.0")
     _interfaces(root, code, "2.0", co_simulation)
     _units(root, code)
-    ET.SubElement(root, "DefaultExperiment", DEFAULT_EXPERIMENT)
+    ET.SubElement(root, "DefaultExperiment", _default_experiment(code))
     variables = ET.SubElement(root, "ModelVariables")
     index = {v.value_reference: i + 1 for i, v in enumerate(code.variables)}  # 1-based
     for var in code.variables:

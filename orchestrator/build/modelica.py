@@ -8,6 +8,7 @@ failures into errors that name the model, the construct and where it stands in t
 from __future__ import annotations
 
 import logging
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,6 +54,14 @@ UNSUPPORTED = (
     ),
 )
 PASS_THROUGH = ("noEvent", "smooth")  # no events are generated: both return their argument
+EXPORTED = ("model", "block")  # class kinds that become FMUs
+# Modelica's experiment annotation -> the attribute of FMI's DefaultExperiment
+EXPERIMENT = {
+    "StartTime": "startTime",
+    "StopTime": "stopTime",
+    "Tolerance": "tolerance",
+    "Interval": "stepSize",
+}
 
 
 class _Generator(generator.Generator):
@@ -103,13 +112,14 @@ class ModelicaLibrary:
     root: ast.Tree
 
     def models(self) -> list[str]:
-        """Full names of all non-partial models, the classes the build turns into FMUs."""
+        """Full names of all non-partial models and blocks, the classes the build may turn
+        into FMUs (a block's inputs and outputs come from its connectors)."""
         found: list[str] = []
 
         def walk(cls: ast.Class, prefix: str) -> None:
             for name, child in cls.classes.items():
                 full = f"{prefix}{name}"
-                if child.type == "model" and not child.partial:
+                if child.type in EXPORTED and not child.partial:
                     found.append(full)
                 walk(child, full + ".")
 
@@ -122,6 +132,44 @@ class ModelicaLibrary:
         for part in model.split("."):
             cls = cls.classes[part]
         return cls.comment or ""
+
+    def experiment(self, model: str) -> dict[str, float] | None:
+        """The class's ``annotation(experiment(...))`` as attributes of FMI's
+        ``DefaultExperiment`` (``{"stopTime": 4.0}``), or None when it has none.
+
+        pymoca keeps a class's annotation as a class modification; vendor entries
+        (``__Dymola_Algorithm``) are ignored, a value that is not a number is an error.
+        """
+        cls = self._class(model)
+        annotation = getattr(cls.annotation, "arguments", []) if cls is not None else []
+        entries = [
+            a.value
+            for a in annotation
+            if isinstance(a.value, ast.ElementModification)
+            and a.value.component.name == "experiment"
+        ]
+        if not entries:
+            return None
+        values: dict[str, float] = {}
+        for entry in entries:
+            for modification in entry.modifications:
+                for argument in getattr(modification, "arguments", []):
+                    name = argument.value.component.name
+                    if name not in EXPERIMENT:
+                        continue
+                    given = argument.value.modifications
+                    value = _constant(given[-1]) if given else None
+                    if value is None:
+                        raise BuildError(
+                            f"{model}: annotation experiment({name} = ...): expected a number"
+                        )
+                    values[EXPERIMENT[name]] = value
+        if values.get("stopTime", math.inf) <= values.get("startTime", 0.0):
+            raise BuildError(f"{model}: annotation experiment: expected StopTime > StartTime")
+        for name in ("Tolerance", "Interval"):
+            if values.get(EXPERIMENT[name], 1.0) <= 0:
+                raise BuildError(f"{model}: annotation experiment: expected {name} > 0")
+        return values
 
     def repeated_redeclares(self, model: str) -> list[str]:
         """Components that ``model``'s inheritance redeclares twice: in an ``extends``
@@ -219,7 +267,7 @@ class ModelicaLibrary:
         for path in self.files:
             within = False
             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                if re.match(rf"\s*(?:\w+\s+)*model\s+{model}\b", line):
+                if re.match(rf"\s*(?:\w+\s+)*(?:{'|'.join(EXPORTED)})\s+{model}\b", line):
                     within = True
                 if regex.search(line):
                     place = f"{path.relative_to(self.folder.parent)}:{number}"
@@ -238,6 +286,19 @@ def _name_functions(flat_tree: ast.Tree) -> None:
     for cls in flat_tree.classes.values():
         if cls.type == "function":
             cls.name = re.sub(r"\W", "_", cls.name)
+
+
+def _constant(expression: object) -> float | None:
+    """The value of a number literal, signed or not (``4``, ``-1``, ``1e-6``), else None."""
+    if isinstance(expression, ast.Expression) and len(expression.operands) == 1:
+        value = _constant(expression.operands[0])
+        if value is None or expression.operator not in ("-", "+"):
+            return None
+        return -value if expression.operator == "-" else value
+    value = getattr(expression, "value", None)
+    if isinstance(expression, ast.Primary) and type(value) in (int, float):
+        return float(value)
+    return None
 
 
 def _units(unit: ast.Primary | ast.Array) -> tuple[str, ...]:

@@ -42,16 +42,18 @@ class OpenModelicaExporter:
         return result
 
     def models(self) -> list[str]:
-        """The non-partial models of the library, as the default backend sees them."""
+        """The non-partial models and blocks of the library, as the default backend sees
+        them."""
         return load_library(self.library).models()
 
-    def export(self, model: str, target: Path) -> Path:
-        """Export ``model`` to ``target`` (FMI 3.0, Model Exchange)."""
-        stem = target.stem
+    def export(self, model: str, target: Path, identifier: str) -> Path:
+        """Export ``model`` to ``target`` (FMI 3.0, Model Exchange) with the FMI model
+        identifier ``identifier``."""
         with tempfile.TemporaryDirectory(prefix="murcosim-omc-") as tmp:
             self._send(f'cd("{Path(tmp).as_posix()}")', "change directory")
             produced = self._send(
-                f'buildModelFMU({model}, version="3.0", fmuType="me", fileNamePrefix="{stem}")',
+                f'buildModelFMU({model}, version="3.0", fmuType="me", '
+                f'fileNamePrefix="{identifier}")',
                 f"export {model}",
             )
             target.parent.mkdir(parents=True, exist_ok=True)

@@ -80,8 +80,9 @@ fmi2Status fmi2EnterInitializationMode(fmi2Component c) {
 
 fmi2Status fmi2ExitInitializationMode(fmi2Component c) {
     Core* m = CORE(c);
+    CoreStatus status = core_initialize(m);
     m->s.mode = m->co_simulation ? MODE_STEP : MODE_EVENT;
-    return fmi2OK;
+    return STATUS(status);
 }
 
 fmi2Status fmi2Terminate(fmi2Component c) {

@@ -119,8 +119,9 @@ fmi3Status fmi3EnterInitializationMode(fmi3Instance instance, fmi3Boolean tolera
 
 fmi3Status fmi3ExitInitializationMode(fmi3Instance instance) {
     Core* m = CORE(instance);
+    CoreStatus status = core_initialize(m);
     m->s.mode = m->co_simulation ? MODE_STEP : MODE_EVENT;
-    return fmi3OK;
+    return STATUS(status);
 }
 
 fmi3Status fmi3EnterEventMode(fmi3Instance instance) {

@@ -71,6 +71,34 @@ static CoreStatus update(Core* m) {
     return CORE_OK;
 }
 
+CoreStatus core_initialize(Core* m) {
+#if HAS_INIT
+    double x0[NX > 0 ? NX : 1];
+    double residual = 0.0;
+    m->arg[0] = &m->s.v[VR_TIME];
+    m->arg[1] = &m->s.v[VR_X];
+    m->arg[2] = &m->s.v[VR_U];
+    m->arg[3] = &m->s.v[VR_P];
+    m->res[0] = x0;
+    m->res[1] = &residual;
+    if (model_init(m->arg, m->res, m->iw, m->w, 0)) {
+        core_log(m, CORE_ERROR, "evaluation of the initial conditions failed");
+        return CORE_ERROR;
+    }
+    if (!(residual <= INIT_TOLERANCE)) {
+        core_log(m, CORE_ERROR,
+                 "initialization failed: the initial conditions hold only to %g (tolerance %g)",
+                 residual, INIT_TOLERANCE);
+        return CORE_ERROR;
+    }
+    memcpy(&m->s.v[VR_X], x0, NX * sizeof(double));
+    m->s.up_to_date = 0;
+#else
+    (void)m;
+#endif
+    return CORE_OK;
+}
+
 CoreStatus core_get(Core* m, const unsigned int* vr, size_t n, double* values) {
     size_t i;
     if (n && update(m) != CORE_OK) return CORE_ERROR;

@@ -59,6 +59,10 @@ void core_free(Core* m);
 void core_reset(Core* m);
 void core_log(Core* m, CoreStatus status, const char* format, ...);
 
+/* Solve the initial conditions (initial equations, fixed start values of variables that are
+ * not states, start values bound to parameters) for the calculated states; called when the
+ * instance leaves initialization mode. Without such conditions it does nothing. */
+CoreStatus core_initialize(Core* m);
 CoreStatus core_get(Core* m, const unsigned int* vr, size_t n, double* values);
 CoreStatus core_set(Core* m, const unsigned int* vr, size_t n, const double* values);
 CoreStatus core_set_time(Core* m, double time);
