@@ -353,3 +353,10 @@ def test_too_many_initial_conditions_is_one_line(tmp_path):
     )
     message = _build_error(folder)
     assert "Bad.M" in message and "too many" in message, message
+
+
+def test_every_fmu_validates(fmus):
+    from fmpy.validation import validate_fmu
+
+    for key, path in fmus.items():
+        assert validate_fmu(str(path)) == [], key

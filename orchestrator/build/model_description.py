@@ -39,11 +39,14 @@ def _default_experiment(code: ModelCode) -> dict[str, str]:
 
 
 def _initial_unknowns(code: ModelCode) -> list[FmuVariable]:
-    """Outputs and state derivatives computed in initialization, in value-reference order."""
+    """Outputs, states and state derivatives computed in initialization, in value-reference
+    order (states are calculated where the model has initial conditions of its own)."""
+    states = range(code.blocks["x"], code.blocks["dx"])
     return [
         v
         for v in code.variables
-        if v.initial == "calculated" and (v.causality == "output" or v.derivative_of is not None)
+        if v.initial == "calculated"
+        and (v.causality == "output" or v.derivative_of is not None or v.value_reference in states)
     ]
 
 
