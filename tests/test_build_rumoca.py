@@ -224,13 +224,11 @@ def test_missing_library_is_one_line_with_the_place(tmp_path):
 def test_unsupported_construct_names_file_line_column(tmp_path):
     folder = _library(
         tmp_path,
-        "package Bad\n  model M\n    Real x(start = 1, fixed = true);\n    discrete Real k;\n"
-        "  equation\n    der(x) = -k*x;\n    when time > 0.5 then\n      k = 2;\n"
-        "    end when;\n  end M;\nend Bad;\n",
+        "package Bad\n  model M\n    Real x(start = 1, fixed = true);\n    Real y;\n"
+        "  equation\n    der(x) = -x;\n    y = delay(x, 0.1);\n  end M;\nend Bad;\n",
     )
     message = _build_error(folder)
-    assert re.match(r"Bad/package\.mo:\d+:\d+: Bad\.M: ", message) or "Bad.M:" in message, message
-    assert "when" in message or "discrete" in message, message
+    assert re.match(r"Bad/package\.mo:7:\d+: Bad\.M: unsupported .*delay", message), message
 
 
 def test_repeated_redeclare_is_refused_not_built_wrong(tmp_path):
@@ -360,3 +358,67 @@ def test_every_fmu_validates(fmus):
 
     for key, path in fmus.items():
         assert validate_fmu(str(path)) == [], key
+
+
+def _bouncing_ball(times, e=0.8, g=9.81):
+    """Height and bounces of a ball dropped from 1 m, impact by impact."""
+    heights, counts = [], []
+    for t in times:
+        start, h0, v0, n = 0.0, 1.0, 0.0, 0
+        while True:
+            impact = start + (v0 + math.sqrt(v0 * v0 + 2 * g * h0)) / g
+            if impact > t:
+                break
+            v0 = e * g * (impact - start) - e * v0
+            start, h0, n = impact, 0.0, n + 1
+        heights.append(h0 + v0 * (t - start) - 0.5 * g * (t - start) ** 2)
+        counts.append(n)
+    return np.array(heights), np.array(counts, dtype=float)
+
+
+def test_state_events_with_reinit_and_pre(fmus):
+    heights, counts = _bouncing_ball(TIMES)
+    assert counts[-1] == 3  # impacts at 0.45, 1.17 and 1.75 s
+    check(fmus, "BouncingBall", {"h": heights, "bounces": counts})
+    description = read_model_description(fmus[("fmi2", "BouncingBall")])
+    assert description.numberOfEventIndicators == 1
+
+
+def test_time_events_initial_and_elsewhen(fmus):
+    # sample(0.1, 0.25); late = time > 0.3; marks = 7 at initial(), + 1 once count > 2
+    count = np.array([sum(0.1 + 0.25 * k <= t + 1e-12 for k in range(10)) for t in TIMES])
+    signal = np.where(TIMES > 0.3, count, -count)
+    marks = np.where(count > 2, 8.0, 7.0)
+    check(
+        fmus,
+        "SampledCounter",
+        {"count": count.astype(float), "signal": signal.astype(float), "marks": marks},
+    )
+
+
+def test_relations_switch_a_heater(fmus):
+    # T' = 4 h - 0.5 (T - 15): on until 21, off until 19, on again
+    t1 = 2 * math.log(1.5)  # 20 -> 21 with the heater on
+    t2 = t1 + 2 * math.log(1.5)  # 21 -> 19 with it off
+    t3 = t2 + 2 * math.log(2.0)  # 19 -> 21 on
+
+    def temperature(t):
+        if t < t1:
+            return 23 - 3 * math.exp(-0.5 * t)
+        if t < t2:
+            return 15 + 6 * math.exp(-0.5 * (t - t1))
+        if t < t3:
+            return 23 - 4 * math.exp(-0.5 * (t - t2))
+        return 15 + 6 * math.exp(-0.5 * (t - t3))
+
+    check(fmus, "Thermostat", {"T": np.array([temperature(t) for t in TIMES])})
+
+
+def test_assert_ends_the_run_with_its_message(fmus, capfd):
+    from fmpy.fmi1 import FMICallException
+
+    for variant, interface in VARIANTS:
+        with pytest.raises((FMICallException, RuntimeError)):
+            simulate(fmus, "Guarded", variant, interface, ["x"])
+        logged = capfd.readouterr().out
+        assert re.search(r"assert failed at t = 0\.5\d* s: x passed its limit", logged), logged

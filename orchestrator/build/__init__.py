@@ -36,6 +36,11 @@ from orchestrator.errors import BuildError
 if TYPE_CHECKING:
     import casadi as ca
 
+    from orchestrator.build.events import EventFunctions
+    from orchestrator.build.initialization import Initialization
+
+    Explicit = tuple[ca.DaeBuilder, Initialization | None, EventFunctions | None]
+
 STAMP = ".build-stamp.json"
 BACKENDS = ("pymoca", "rumoca", "openmodelica")
 VARIANTS = ("me", "fmi3", "fmi2")
@@ -199,7 +204,6 @@ def _front_end(
         return exporter.models(), export
 
     from orchestrator.build.fmu_package import package_fmus
-    from orchestrator.build.initialization import Initialization
     from orchestrator.build.model_code import model_code
     from orchestrator.build.modelica import load_library
 
@@ -211,7 +215,7 @@ def _front_end(
 
         front = RumocaLibrary(library, search_path(library_path))
 
-        def explicit(model: str) -> tuple[ca.DaeBuilder, Initialization | None]:
+        def explicit(model: str) -> Explicit:
             repeated = classes.repeated_redeclares(model)
             if repeated:
                 raise BuildError(
@@ -223,13 +227,13 @@ def _front_end(
     else:
         from orchestrator.build.fmu_export import build_dae
 
-        def explicit(model: str) -> tuple[ca.DaeBuilder, Initialization | None]:
-            return build_dae(model, *classes.translate(model)), None
+        def explicit(model: str) -> Explicit:
+            return build_dae(model, *classes.translate(model)), None, None
 
     def translate(model: str, identifier: str) -> Writer:
-        dae, initial = explicit(model)
+        dae, initial, events = explicit(model)
         code = replace(
-            model_code(dae, classes.description(model), initial),
+            model_code(dae, classes.description(model), initial, events),
             identifier=identifier,
             experiment=classes.experiment(model),
         )

@@ -10,13 +10,21 @@ gives, so code generation and the FMI layer are shared.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import casadi as ca
 
 from orchestrator.build.causalize import causalize
+from orchestrator.build.events import EventFunctions, event_functions
 from orchestrator.build.flat_model import FlatModel, FlatVariable
 from orchestrator.build.fmu_export import DeclaredVariable, explicit_dae
 from orchestrator.build.index_reduction import reduce_index
-from orchestrator.build.initialization import Condition, Initialization, initialization
+from orchestrator.build.initialization import (
+    Condition,
+    Initialization,
+    explicit_values,
+    initialization,
+)
 from orchestrator.errors import BuildError
 
 
@@ -38,6 +46,10 @@ class _Roles:
 
     def __init__(self, model: FlatModel) -> None:
         self.model = model
+        self.when_targets = {
+            target.name() for b in model.events.branches for target, _ in b.assignments
+        }
+        self.discrete: list[FlatVariable] = []
         used = set()
         for residual in model.residuals:
             used.update(s.name() for s in ca.symvar(residual))
@@ -65,12 +77,9 @@ class _Roles:
                 self.parameters.append(var)
             # Unused Integer and Boolean parameters only sized arrays or chose components.
             return
-        if var.variability == "discrete":
-            raise BuildError(
-                f"{name}: discrete variable {var.name} ({var.type_name}) needs events, "
-                "which this build does not translate yet"
-            )
-        if var.name in self.model.derivatives:
+        if var.name in self.when_targets:
+            self.discrete.append(var)  # held between events, assigned by when-equations
+        elif var.name in self.model.derivatives:
             self.states.append(var)
         elif var.causality == "input":
             self.inputs.append(var)
@@ -105,15 +114,19 @@ def _conditions(
     return conditions
 
 
-def flat_dae(model: FlatModel) -> tuple[ca.DaeBuilder, Initialization | None]:
-    """The explicit model of ``model`` as a CasADi ``DaeBuilder``, and its initialization
-    (``None`` when every state starts at its own literal start value)."""
+def flat_dae(
+    model: FlatModel,
+) -> tuple[ca.DaeBuilder, Initialization | None, EventFunctions | None]:
+    """The explicit model of ``model`` as a CasADi ``DaeBuilder``, its initialization
+    (``None`` when every state starts at its own literal start value) and its events
+    (``None`` when it has none)."""
     name = model.name
     roles = _Roles(model)
     constants = [v.symbol for v in roles.constants]
     values = [ca.SX(_value(v.binding, f"constant {v.name}", name)) for v in roles.constants]
     residuals = list(model.residuals) + [v.symbol - v.binding for v in roles.dependent]
-    residuals = _substitute(residuals, constants, values)
+    # initial() is false in the continuous equations; constants are numbers
+    residuals = _substitute(residuals, [*constants, model.events.initial], [*values, ca.SX(0)])
     states = [v.symbol for v in roles.states]
     derivatives = [model.derivatives[v.name] for v in roles.states]
     algebraics = [v.symbol for v in roles.algebraics] + [v.symbol for v in roles.dependent]
@@ -150,8 +163,21 @@ def flat_dae(model: FlatModel) -> tuple[ca.DaeBuilder, Initialization | None]:
         [v.symbol for v in roles.parameters],
         conditions,
         assignments,
+        _held_at_start(model, roles, name),
     )
     calculated = init.calculated if init else frozenset()
+    events = None
+    if model.events.any:
+        events = event_functions(
+            model.events,
+            model.time,
+            [v.symbol for v in kept_states],
+            inputs,
+            [v.symbol for v in roles.parameters],
+            [v.symbol for v in roles.discrete],
+            explicit_values(assignments),
+        )
+        events = replace(events, discrete=[_discrete_item(v, name) for v in roles.discrete])
 
     mx: dict[str, ca.MX] = {}
 
@@ -186,6 +212,11 @@ def flat_dae(model: FlatModel) -> tuple[ca.DaeBuilder, Initialization | None]:
             opts = dict(start=_value(start, f"start of {var.name}", name), initial="exact")
             opts.update(meta(var))
         declared.append(DeclaredVariable(var.name, causality, "continuous", symbol(var.name), opts))
+    for var in roles.discrete:  # knowns of the equations, kept apart from the parameters
+        declared.append(DeclaredVariable(var.name, "parameter", "tunable", symbol(var.name), {}))
+    for relation in model.events.relations:
+        memory = relation.memory.name()
+        declared.append(DeclaredVariable(memory, "parameter", "tunable", symbol(memory), {}))
     by_name = {v.name: v for v in model.variables}
     for unknown in reduced.algebraics:
         var = by_name.get(unknown.name())
@@ -195,4 +226,29 @@ def flat_dae(model: FlatModel) -> tuple[ca.DaeBuilder, Initialization | None]:
             DeclaredVariable(unknown.name(), causality, "continuous", symbol(unknown.name()), opts)
         )
     state_of = {model.derivatives[v.name].name(): symbol(v.name) for v in kept_states}
-    return explicit_dae(name.split(".")[-1], declared, assignments, state_of), init
+    dae = explicit_dae(name.split(".")[-1], declared, assignments, state_of)
+    return dae, init, events
+
+
+def _discrete_item(var: FlatVariable, model: str) -> dict:
+    """A discrete state as the FMU declares it."""
+    start = 0.0
+    if var.start is not None:
+        start = _value(var.start, f"start value of {var.name}", model)
+    causality = "output" if var.causality == "output" else "local"
+    return dict(
+        name=var.name, start=start, unit=var.unit, description=var.description, causality=causality
+    )
+
+
+def _held_at_start(model: FlatModel, roles: _Roles, name: str) -> tuple[list, list]:
+    """Values held between events, at the start: discrete states at their start values,
+    relations decided with their memories at false."""
+    symbols = [v.symbol for v in roles.discrete]
+    values = [ca.SX(_discrete_item(v, name)["start"]) for v in roles.discrete]
+    memories = ca.vertcat(*[r.memory for r in model.events.relations])
+    for relation in model.events.relations:
+        crossing = ca.substitute(relation.crossing, memories, ca.SX.zeros(memories.numel()))
+        symbols.append(relation.memory)
+        values.append(crossing > 0 if relation.strict else crossing >= 0)
+    return symbols, values

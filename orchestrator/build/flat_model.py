@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 import casadi as ca
 import numpy as np
 
+from orchestrator.build.events import EventRecord, WhenBranch
+
 STATE_SELECT = {"Never": 0, "Avoid": 1, "Default": 2, "Prefer": 3, "Always": 4}
 
 
@@ -84,6 +86,7 @@ class FlatModel:
     residual_spans: list[dict | None]
     class_type: str
     initial_residuals: list[ca.SX] = field(default_factory=list)
+    events: EventRecord = field(default_factory=EventRecord)
 
     def variable(self, name: str) -> FlatVariable:
         """The scalar variable called ``name``."""
@@ -122,7 +125,10 @@ class Translator:
     """Turns rumoca's flat expression trees into CasADi values.
 
     ``lookup(name)`` gives the value of a flat variable (scalar symbol or object array);
-    ``derivative(symbol)`` the ``der`` symbol of a scalar, created on first use.
+    ``derivative(symbol)`` the ``der`` symbol of a scalar, created on first use. With
+    ``events``, relations on values that vary in time (any symbol but those named in
+    ``steady``) are recorded there and stand for their memory; inside ``noEvent``,
+    ``smooth`` and functions they are evaluated as they are.
     """
 
     def __init__(
@@ -131,11 +137,17 @@ class Translator:
         derivative: Callable[[ca.SX, dict | None], ca.SX],
         functions: dict[str, dict],
         time: ca.SX,
+        events: EventRecord | None = None,
+        steady: frozenset[str] = frozenset(),
     ) -> None:
         self.lookup = lookup
         self.derivative = derivative
         self.functions = functions
         self.time = time
+        self.events = events
+        self.steady = steady
+        self.no_event = 0  # depth of noEvent, smooth and function bodies
+        self.in_condition = False  # translating a when-condition
 
     # -- expressions -------------------------------------------------------------------------
     def expr(self, node: dict, local: dict[str, object] | None = None) -> object:
@@ -245,10 +257,26 @@ class Translator:
     def _Binary(self, body: dict, local: dict) -> object:
         op = body["op"]
         lhs, rhs = self.expr(body["lhs"], local), self.expr(body["rhs"], local)
+        if op in ("Lt", "Le", "Gt", "Ge") and self._event_relation(lhs, rhs):
+            if _is_array(lhs) or _is_array(rhs):
+                raise UnsupportedConstructError("relation between arrays", body.get("span"))
+            return self.events.relation(op, ca.SX(lhs), ca.SX(rhs))
         operation = BINARY.get(op)
         if operation is None:
             raise UnsupportedConstructError(f"binary operator {op}", body.get("span"))
         return operation(lhs, rhs)
+
+    def _event_relation(self, lhs: object, rhs: object) -> bool:
+        """Whether a relation between ``lhs`` and ``rhs`` generates events."""
+        if self.events is None or self.no_event:
+            return False
+        for side in (lhs, rhs):
+            for value in np.asarray(side, dtype=object).ravel():
+                if _numeric(value) is None and any(
+                    s.name() not in self.steady for s in ca.symvar(ca.SX(value))
+                ):
+                    return True
+        return False
 
     def _If(self, body: dict, local: dict) -> object:
         result = self.expr(body["else_branch"], local)
@@ -314,11 +342,40 @@ class Translator:
         span = body.get("span")
         if function == "Der":
             return self._der(body["args"][0], local, span)
+        if function in EVENT_OPERATORS:
+            return self._event_operator(function, body["args"], local, span)
         builtin = BUILTINS.get(function)
         if builtin is None:
             raise UnsupportedConstructError(f"'{function.lower()}(...)'", span)
         args = [self.expr(a, local) for a in body["args"]]
         return builtin(self, args, span)
+
+    def _event_operator(
+        self, function: str, args: list[dict], local: dict, span: dict | None
+    ) -> object:
+        """``noEvent``, ``smooth``, ``pre``, ``edge``, ``initial`` and ``sample``."""
+        if function in ("NoEvent", "Smooth"):
+            self.no_event += 1
+            try:
+                return self.expr(args[-1], local)
+            finally:
+                self.no_event -= 1
+        if self.events is None:
+            raise UnsupportedConstructError(f"'{function.lower()}(...)' (events)", span)
+        if function == "Pre":  # the value when the event update starts: the argument itself
+            return self.expr(args[0], local)
+        if function == "Initial":
+            return self.events.initial
+        if not self.in_condition:
+            raise UnsupportedConstructError(
+                f"'{function.lower()}(...)' outside a when-condition", span
+            )
+        if function == "Edge":  # a when-condition fires on its rising edge anyway
+            return self.expr(args[0], local)
+        start, interval = (self.expr(a, local) for a in args)
+        if _numeric(interval) is not None and _numeric(interval) <= 0:
+            raise UnsupportedConstructError("sample(...) with an interval <= 0", span)
+        return self.events.sample(start, interval)
 
     def _der(self, argument: dict, local: dict, span: dict | None) -> object:
         value = self.expr(argument, local)
@@ -372,7 +429,11 @@ class Translator:
                 env[declared["name"]] = np.full(dims, 0.0, dtype=object)
             else:
                 env[declared["name"]] = 0.0
-        Algorithm(self, env).run(definition["body"])
+        self.no_event += 1  # relations in functions generate no events
+        try:
+            Algorithm(self, env).run(definition["body"])
+        finally:
+            self.no_event -= 1
         outputs = [env[o["name"]] for o in definition["outputs"]]
         if len(outputs) != 1:
             raise UnsupportedConstructError(
@@ -688,10 +749,6 @@ def _size(translator: Translator, args: list[object], span: dict | None) -> obje
     return np.array([float(s) for s in shape], dtype=object)
 
 
-def _pass_last(translator: Translator, args: list[object], span: dict | None) -> object:
-    return args[-1]
-
-
 def _homotopy(translator: Translator, args: list[object], span: dict | None) -> object:
     return args[0]  # the actual expression; the simplified one only helps initialization
 
@@ -783,6 +840,7 @@ def _unsupported(construct: str) -> Callable:
     return apply
 
 
+EVENT_OPERATORS = ("NoEvent", "Smooth", "Pre", "Edge", "Initial", "Sample")
 BUILTINS: dict[str, Callable[[Translator, list[object], dict | None], object]] = {
     "Sin": _unary(ca.sin),
     "Cos": _unary(ca.cos),
@@ -820,8 +878,6 @@ BUILTINS: dict[str, Callable[[Translator, list[object], dict | None], object]] =
     "Cross": _cross,
     "Skew": _skew,
     "Size": _size,
-    "NoEvent": _pass_last,
-    "Smooth": _pass_last,
     "Homotopy": _homotopy,
     "Vector": _vector,
     "Scalar": _scalar,
@@ -835,12 +891,8 @@ BUILTINS: dict[str, Callable[[Translator, list[object], dict | None], object]] =
     "Mod": _modulo,
     "Rem": _remainder,
     "Div": _division,
-    "Pre": _unsupported("'pre(...)' (events)"),
-    "Edge": _unsupported("'edge(...)' (events)"),
     "Change": _unsupported("'change(...)' (events)"),
-    "Sample": _unsupported("'sample(...)' (events)"),
-    "Reinit": _unsupported("'reinit(...)' (events)"),
-    "Initial": _unsupported("'initial()' (events)"),
+    "Reinit": _unsupported("'reinit(...)' outside a when-equation"),
     "Terminal": _unsupported("'terminal()' (events)"),
     "Delay": _unsupported("'delay(...)'"),
     "Cardinality": _unsupported("'cardinality(...)' (deprecated)"),
@@ -907,7 +959,14 @@ def read_flat(flat: dict, name: str) -> FlatModel:
             derivative_spans[scalar] = span
         return derivatives[scalar]
 
-    translator = Translator(values.get, derivative, flat.get("functions", {}), time)
+    events = EventRecord()
+    steady = frozenset(
+        element
+        for declared, variable in raw.items()
+        if _variability(variable) in ("constant", "parameter")
+        for element in _element_names(declared, [int(d) for d in variable["dims"]])
+    )
+    translator = Translator(values.get, derivative, flat.get("functions", {}), time, events, steady)
     _evaluate_structural(raw, values, translator, flat.get("variable_type_names", {}))
     residuals: list[ca.SX] = []
     spans: list[dict | None] = []
@@ -960,17 +1019,41 @@ def read_flat(flat: dict, name: str) -> FlatModel:
                 )
             )
     for kind, construct in (
-        ("when_chains", "when-equation"),
         ("algorithms", "algorithm section in a model"),
         ("initial_algorithms", "initial algorithm section"),
+        ("initial_structured_equations", "for-loop in an initial equation section"),
     ):
         if flat.get(kind):
             first = flat[kind][0]
             raise UnsupportedConstructError(
                 construct, first.get("span") if isinstance(first, dict) else None
             )
+    scalar = {v.name: v.symbol for v in variables}
+    for chain, when in enumerate(flat.get("when_chains", [])):
+        for branch in [when["first"], *when.get("else_when", [])]:
+            events.branches.append(_when_branch(translator, chain, branch, symbols_of, scalar))
+    for check in flat.get("assert_equations", []):
+        if check.get("level") not in (None, "Error", "error"):
+            continue  # AssertionLevel.warning: no effect on the result
+        translator.no_event += 1
+        try:
+            condition = translator.expr(check["condition"])
+        finally:
+            translator.no_event -= 1
+        message = check.get("message")
+        text = "assert failed"
+        if isinstance(message, dict) and "Literal" in message:
+            text = str(next(iter(message["Literal"]["value"].values())))
+        events.asserts.append((ca.SX(condition), text))
     model = FlatModel(
-        name, time, variables, derivatives, residuals, spans, flat.get("class_type", "Model")
+        name,
+        time,
+        variables,
+        derivatives,
+        residuals,
+        spans,
+        flat.get("class_type", "Model"),
+        events=events,
     )
     for equation in flat.get("initial_equations", []):
         for element in np.asarray(translator.expr(equation["residual"], {}), dtype=object).ravel():
@@ -1056,3 +1139,44 @@ def _equation_points(flat: dict) -> list[tuple[dict, dict, dict | None]]:
                 points[position] = (body[k], local, span)
                 position += 1
     return points
+
+
+def _when_branch(
+    translator: Translator,
+    chain: int,
+    branch: dict,
+    symbols_of: dict[str, object],
+    scalar: dict[str, ca.SX],
+) -> WhenBranch:
+    """One branch of a when-equation: condition, assignments to discrete variables, reinits."""
+    span = branch.get("span")
+    translator.in_condition = True
+    try:
+        condition = translator.expr(branch["condition"])
+    finally:
+        translator.in_condition = False
+    if _is_array(condition):  # when {c1, c2}: fires when any of them becomes true
+        condition = _sum(_elementwise(lambda c: ca.if_else(c, 1.0, 0.0), condition)) > 0
+    assignments: list[tuple[ca.SX, ca.SX]] = []
+    reinits: list[tuple[ca.SX, ca.SX]] = []
+    for equation in branch["equations"]:
+        kind, body = _kind(equation)
+        if kind == "Assign":
+            target = symbols_of.get(body["target"], scalar.get(body["target"]))
+            value = translator.expr(body["value"])
+            if target is None:
+                raise UnsupportedConstructError(f"when-assignment to '{body['target']}'", span)
+            for symbol, element in zip(
+                np.asarray(target, dtype=object).ravel(),
+                _broadcast(value, list(np.asarray(target, dtype=object).shape)),
+                strict=True,
+            ):
+                assignments.append((symbol, ca.SX(element)))
+        elif kind == "Reinit":
+            state = scalar.get(body["state"])
+            if state is None:
+                raise UnsupportedConstructError(f"reinit of '{body['state']}'", span)
+            reinits.append((state, ca.SX(translator.expr(body["value"]))))
+        else:
+            raise UnsupportedConstructError(f"{kind} in a when-equation", span)
+    return WhenBranch(chain, ca.SX(condition), assignments, reinits)

@@ -75,9 +75,13 @@ def initialization(
     parameters: list[ca.SX],
     conditions: list[Condition],
     assignments: list[Assignment],
+    held: tuple[list[ca.SX], list[ca.SX]] = ([], []),
 ) -> Initialization | None:
     """The initialization of ``model``, or ``None`` when every state starts at its literal
-    start value (the FMU then behaves as before: the states are ``exact`` start values)."""
+    start value (the FMU then behaves as before: the states are ``exact`` start values).
+
+    ``held`` replaces the symbols of values held between events (discrete states, relation
+    memories) by their values at the start."""
     n = len(states)
     if len(conditions) > n:
         listed = "; ".join(c.text for c in conditions[:6])
@@ -89,6 +93,10 @@ def initialization(
     if equations and symbols:
         equations = ca.vertsplit(
             ca.substitute(ca.vertcat(*equations), ca.vertcat(*symbols), ca.vertcat(*values))
+        )
+    if equations and held[0]:
+        equations = ca.vertsplit(
+            ca.substitute(ca.vertcat(*equations), ca.vertcat(*held[0]), ca.vertcat(*held[1]))
         )
     conditions = [Condition(e, c.text, c.state) for e, c in zip(equations, conditions, strict=True)]
     conditions += _default_starts(model, states, starts, conditions)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import casadi as ca
 
+from orchestrator.build.events import EventFunctions, hidden_parameters
 from orchestrator.build.initialization import RESIDUAL_TOLERANCE, Initialization
 from orchestrator.errors import BuildError
 
@@ -51,6 +52,7 @@ class ModelCode:
     blocks: dict[str, int]  # first value reference of p, u, x, dx, w and the solver block
     sizes: dict[str, int]  # NX, NU, NP, NW
     functions: list[ca.Function] = field(default_factory=list)
+    assert_messages: list[str] = field(default_factory=list)  # one per model_assert output
     experiment: dict[str, float] | None = None  # DefaultExperiment attributes, e.g. stopTime
 
     @property
@@ -80,15 +82,24 @@ def _meta(dae: ca.DaeBuilder, name: str) -> dict:
 
 
 def model_code(
-    dae: ca.DaeBuilder, description: str, initialization: Initialization | None = None
+    dae: ca.DaeBuilder,
+    description: str,
+    initialization: Initialization | None = None,
+    events: EventFunctions | None = None,
 ) -> ModelCode:
     """Variables and CasADi functions of the explicit model held by ``dae``.
 
     With ``initialization``, its function ``model_init (t, x, u, p) -> (x0, residual)`` is
-    generated too and the states it computes are ``initial = "calculated"``.
+    generated too and the states it computes are ``initial = "calculated"``. With
+    ``events``, the last parameters of ``dae`` are its discrete states ``d`` and relation
+    memories ``c``: ``model_eval`` and ``model_jvp`` take them as two more inputs, the
+    discrete states and the event indicators become variables after the solver block, and the
+    event functions are generated too.
     """
     identifier = dae.name()
-    states, inputs, parameters = dae.x(), dae.u(), dae.p()
+    states, inputs, every_parameter = dae.x(), dae.u(), dae.p()
+    n_hidden = hidden_parameters(events)
+    parameters = every_parameter[: len(every_parameter) - n_hidden]
     derivatives = {f"der({x})" for x in states}
     dependent = _array_order([w for w in dae.w() if w not in derivatives])
     taken = set(states) | set(inputs) | set(parameters) | set(dependent)
@@ -98,22 +109,25 @@ def model_code(
     function = dae.create("f", ["t", "x", "u", "p"], ["ode", "wdef"]).expand()
     t = ca.SX.sym("t")
     x, u, p = (ca.SX.sym(n, len(v)) for n, v in (("x", states), ("u", inputs), ("p", parameters)))
-    ode, w_all = function(t, x, u, p)
+    d = ca.SX.sym("d", events.sizes["ND"] if events else 0)
+    c = ca.SX.sym("c", events.sizes["NC"] if events else 0)
+    ode, w_all = function(t, x, u, ca.vertcat(p, d, c))
+    memory = [d, c] if events else []
     kept = [dae.w().index(name) for name in dependent]
     w = w_all[kept] if kept else ca.SX(0, 1)
     # Dense outputs: the C layer reads every element, structural zeros included.
     evaluate = _shared(
         "model_eval",
-        [t, x, u, p],
+        [t, x, u, p, *memory],
         [ca.densify(ode), ca.densify(w)],
-        ["t", "x", "u", "p"],
+        ["t", "x", "u", "p", *(["d", "c"] if events else [])],
         ["ode", "w"],
     )
     seeds = [ca.SX.sym(f"d{n}", s.sparsity()) for n, s in zip("txup", (t, x, u, p), strict=True)]
     knowns, directions = ca.vertcat(t, x, u, p), ca.vertcat(*seeds)
     jvp = _shared(
         "model_jvp",
-        [t, x, u, p, *seeds],
+        [t, x, u, p, *seeds, *memory],
         [ca.densify(ca.jtimes(e, knowns, directions)) for e in (ode, w)],
     )
     uses = ca.jacobian_sparsity(ca.vertcat(ode, w), ca.vertcat(x, u))
@@ -122,6 +136,8 @@ def model_code(
     blocks = dict(p=1, u=1 + n_p, x=1 + n_p + n_u, dx=1 + n_p + n_u + n_x)
     blocks["w"] = blocks["dx"] + n_x
     blocks["solver"] = blocks["w"] + len(dependent)
+    blocks["d"] = blocks["solver"] + 2  # discrete states, then event indicators
+    blocks["z"] = blocks["d"] + (events.sizes["ND"] if events else 0)
     # Knowns in dependency order: states first (their value references), then inputs.
     known_vr = [blocks["x"] + i for i in range(n_x)] + [blocks["u"] + i for i in range(n_u)]
     depends: dict[int, set[int]] = {}
@@ -221,7 +237,45 @@ def model_code(
     if initialization is not None:
         functions.append(initialization.function)
     sizes["HAS_INIT"] = int(initialization is not None)
-    return ModelCode(identifier, description, variables, blocks, sizes, functions)
+    sizes.update(ND=0, NC=0, NWHEN=0, NSAMPLE=0, NASSERT=0)
+    if events is not None:
+        variables += _event_variables(events, blocks)
+        functions += events.functions
+        sizes.update(events.sizes)
+    sizes["HAS_EVENTS"] = int(events is not None)
+    messages = events.messages if events else []
+    return ModelCode(identifier, description, variables, blocks, sizes, functions, messages)
+
+
+def _event_variables(events: EventFunctions, blocks: dict[str, int]) -> list[FmuVariable]:
+    """The discrete states (settable start values) and the event indicators (one per
+    relation: the importer watches their sign)."""
+    variables = [
+        FmuVariable(
+            item["name"],
+            blocks["d"] + k,
+            item["causality"],
+            "discrete",
+            "exact",
+            item["start"],
+            unit=item["unit"],
+            description=item["description"],
+        )
+        for k, item in enumerate(events.discrete)
+    ]
+    variables += [
+        FmuVariable(
+            f"eventIndicator[{k + 1}]",
+            blocks["z"] + k,
+            "local",
+            "continuous",
+            "calculated",
+            None,
+            description="Zero-crossing function of a relation (its sign changes at the event)",
+        )
+        for k in range(events.sizes["NC"])
+    ]
+    return variables
 
 
 def _array_order(names: list[str]) -> list[str]:
@@ -285,9 +339,18 @@ def write_sources(code: ModelCode, folder: Path) -> list[Path]:
         f"#define VR_MAX_STEP {code.blocks['solver'] + 1}",
         f"#define N_VALUES {len(code.variables)}",
         f"#define INIT_TOLERANCE {RESIDUAL_TOLERANCE!r}",
+        "#define ASSERT_MESSAGES {"
+        + ", ".join(_c_string(m) for m in code.assert_messages or ["-"])
+        + "}",
         f"#define START_VALUES {{{starts}}}",
         f"#define SETTABLE_VALUES {{{settable}}}",
         "#endif",
     ]
     (folder / "model_config.h").write_text("\n".join(lines) + "\n")
     return [folder / "model.c", folder / "model.h", folder / "model_config.h"]
+
+
+def _c_string(text: str) -> str:
+    """``text`` as a C string literal (printable ASCII, quotes and backslashes escaped)."""
+    cleaned = "".join(ch if 32 <= ord(ch) < 127 else "?" for ch in text)
+    return '"' + cleaned.replace("\\", "\\\\").replace('"', '\\"') + '"'

@@ -60,7 +60,7 @@ def _root(code: ModelCode, version: str) -> ET.Element:
     )
     if version == "2.0":
         attributes["guid"] = code.token
-        attributes["numberOfEventIndicators"] = "0"
+        attributes["numberOfEventIndicators"] = str(code.sizes.get("NC", 0))
     else:
         attributes["instantiationToken"] = code.token
     return ET.Element("fmiModelDescription", {k: v for k, v in attributes.items() if v})
@@ -120,6 +120,9 @@ def fmi3_description(code: ModelCode, co_simulation: bool) -> ET.ElementTree:
             valueReference=str(var.value_reference),
             dependencies=_text(var.dependencies),
         )
+    first = code.blocks.get("z", 0)
+    for k in range(code.sizes.get("NC", 0)):
+        ET.SubElement(structure, "EventIndicator", valueReference=str(first + k))
     ET.indent(root)
     return ET.ElementTree(root)
 

@@ -24,9 +24,10 @@ package Thrusters "Propeller thrusters driven by an ESC pulse-width command"
     Real u_a(unit = "m/s") "Advance speed: water velocity into the propeller along direction";
 
   equation
-    w_cmd = if pwm >= data.pwm_max then data.pwm_max - data.pwm_neutral
-      elseif pwm <= data.pwm_min then data.pwm_min - data.pwm_neutral
-      elseif abs(pwm - data.pwm_neutral) <= data.dead_zone then 0
+    // A static map of the command, which changes only at controller samples: no events.
+    w_cmd = if noEvent(pwm >= data.pwm_max) then data.pwm_max - data.pwm_neutral
+      elseif noEvent(pwm <= data.pwm_min) then data.pwm_min - data.pwm_neutral
+      elseif noEvent(abs(pwm - data.pwm_neutral) <= data.dead_zone) then 0
       else pwm - data.pwm_neutral;
     // Velocity of the mount point v + w x r, projected on the thrust direction.
     u_a = direction[1]*(nu_r[1] + nu_r[5]*position[3] - nu_r[6]*position[2])

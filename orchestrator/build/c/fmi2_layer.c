@@ -80,7 +80,10 @@ fmi2Status fmi2EnterInitializationMode(fmi2Component c) {
 
 fmi2Status fmi2ExitInitializationMode(fmi2Component c) {
     Core* m = CORE(c);
+    int moved, defined;
+    double next;
     CoreStatus status = core_initialize(m);
+    if (status == CORE_OK) status = core_event_update(m, 1, &moved, &defined, &next);
     m->s.mode = m->co_simulation ? MODE_STEP : MODE_EVENT;
     return STATUS(status);
 }
@@ -211,14 +214,16 @@ fmi2Status fmi2EnterEventMode(fmi2Component c) {
 }
 
 fmi2Status fmi2NewDiscreteStates(fmi2Component c, fmi2EventInfo* eventInfo) {
-    (void)c;
+    int moved, defined;
+    double next;
+    CoreStatus status = core_event_update(CORE(c), 0, &moved, &defined, &next);
     eventInfo->newDiscreteStatesNeeded = fmi2False;
     eventInfo->terminateSimulation = fmi2False;
     eventInfo->nominalsOfContinuousStatesChanged = fmi2False;
-    eventInfo->valuesOfContinuousStatesChanged = fmi2False;
-    eventInfo->nextEventTimeDefined = fmi2False;
-    eventInfo->nextEventTime = 0.0;
-    return fmi2OK;
+    eventInfo->valuesOfContinuousStatesChanged = moved ? fmi2True : fmi2False;
+    eventInfo->nextEventTimeDefined = defined ? fmi2True : fmi2False;
+    eventInfo->nextEventTime = next;
+    return STATUS(status);
 }
 
 fmi2Status fmi2EnterContinuousTimeMode(fmi2Component c) {
@@ -250,8 +255,7 @@ fmi2Status fmi2GetDerivatives(fmi2Component c, fmi2Real derivatives[], size_t nx
 }
 
 fmi2Status fmi2GetEventIndicators(fmi2Component c, fmi2Real eventIndicators[], size_t ni) {
-    (void)eventIndicators;
-    return no_variables(c, ni);
+    return STATUS(core_get_event_indicators(CORE(c), eventIndicators, ni));
 }
 
 fmi2Status fmi2GetContinuousStates(fmi2Component c, fmi2Real x[], size_t nx) {

@@ -119,7 +119,10 @@ fmi3Status fmi3EnterInitializationMode(fmi3Instance instance, fmi3Boolean tolera
 
 fmi3Status fmi3ExitInitializationMode(fmi3Instance instance) {
     Core* m = CORE(instance);
+    int moved, defined;
+    double next;
     CoreStatus status = core_initialize(m);
+    if (status == CORE_OK) status = core_event_update(m, 1, &moved, &defined, &next);
     m->s.mode = m->co_simulation ? MODE_STEP : MODE_EVENT;
     return STATUS(status);
 }
@@ -427,14 +430,14 @@ fmi3Status fmi3UpdateDiscreteStates(fmi3Instance instance, fmi3Boolean* discrete
                                     fmi3Boolean* valuesOfContinuousStatesChanged,
                                     fmi3Boolean* nextEventTimeDefined,
                                     fmi3Float64* nextEventTime) {
-    (void)instance;
+    int moved, defined;
+    CoreStatus status = core_event_update(CORE(instance), 0, &moved, &defined, nextEventTime);
     *discreteStatesNeedUpdate = fmi3False;
     *terminateSimulation = fmi3False;
     *nominalsOfContinuousStatesChanged = fmi3False;
-    *valuesOfContinuousStatesChanged = fmi3False;
-    *nextEventTimeDefined = fmi3False;
-    *nextEventTime = 0.0;
-    return fmi3OK;
+    *valuesOfContinuousStatesChanged = moved ? fmi3True : fmi3False;
+    *nextEventTimeDefined = defined ? fmi3True : fmi3False;
+    return STATUS(status);
 }
 
 fmi3Status fmi3EnterContinuousTimeMode(fmi3Instance instance) {
@@ -470,8 +473,7 @@ fmi3Status fmi3GetContinuousStateDerivatives(fmi3Instance instance, fmi3Float64 
 
 fmi3Status fmi3GetEventIndicators(fmi3Instance instance, fmi3Float64 eventIndicators[],
                                   size_t nEventIndicators) {
-    (void)eventIndicators;
-    NO_VARIABLES(instance, nEventIndicators);
+    return STATUS(core_get_event_indicators(CORE(instance), eventIndicators, nEventIndicators));
 }
 
 fmi3Status fmi3GetContinuousStates(fmi3Instance instance, fmi3Float64 continuousStates[],
@@ -486,7 +488,7 @@ fmi3Status fmi3GetNominalsOfContinuousStates(fmi3Instance instance, fmi3Float64 
 
 fmi3Status fmi3GetNumberOfEventIndicators(fmi3Instance instance, size_t* nEventIndicators) {
     (void)instance;
-    *nEventIndicators = 0;
+    *nEventIndicators = NC;
     return fmi3OK;
 }
 

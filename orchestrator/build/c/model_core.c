@@ -50,16 +50,53 @@ Core* core_new(const char* instance_name, void* environment, CoreLogger logger, 
 
 void core_free(Core* m) { free(m); }
 
-/* dx/dt at (t, x) with the instance's inputs and parameters; w when w_out is not NULL. */
-static int evaluate(Core* m, double t, const double* x, double* dx, double* w_out) {
-    m->arg[0] = &t;
+/* The model functions' arguments (t, x, u, p) and, with events, the discrete states and the
+ * relation memories after them. */
+static void knowns(Core* m, const double* t, const double* x) {
+    m->arg[0] = t;
     m->arg[1] = x;
     m->arg[2] = &m->s.v[VR_U];
     m->arg[3] = &m->s.v[VR_P];
+#if HAS_EVENTS
+    m->arg[4] = &m->s.v[VR_D];
+    m->arg[5] = m->s.memory;
+#endif
+}
+
+/* dx/dt at (t, x) with the instance's inputs and parameters; w when w_out is not NULL. */
+static int evaluate(Core* m, double t, const double* x, double* dx, double* w_out) {
+    knowns(m, &t, x);
     m->res[0] = dx;
     m->res[1] = w_out;
     return model_eval(m->arg, m->res, m->iw, m->w, 0);
 }
+
+#if NC > 0
+static int indicators(Core* m, double t, const double* x, double* z) {
+    knowns(m, &t, x);
+    m->res[0] = z;
+    return model_zc(m->arg, m->res, m->iw, m->w, 0);
+}
+#endif
+
+#if NASSERT > 0
+static const char* const ASSERTS[NASSERT] = ASSERT_MESSAGES;
+
+static CoreStatus check_asserts(Core* m) {
+    double ok[NASSERT];
+    int i;
+    knowns(m, &m->s.v[VR_TIME], &m->s.v[VR_X]);
+    m->res[0] = ok;
+    if (model_assert(m->arg, m->res, m->iw, m->w, 0)) return CORE_ERROR;
+    for (i = 0; i < NASSERT; i++) {
+        if (!(ok[i] > 0.5)) {
+            core_log(m, CORE_ERROR, "assert failed at t = %g s: %s", m->s.v[VR_TIME], ASSERTS[i]);
+            return CORE_ERROR;
+        }
+    }
+    return CORE_OK;
+}
+#endif
 
 static CoreStatus update(Core* m) {
     if (m->s.up_to_date) return CORE_OK;
@@ -67,8 +104,85 @@ static CoreStatus update(Core* m) {
         core_log(m, CORE_ERROR, "evaluation of the model equations failed");
         return CORE_ERROR;
     }
+#if NC > 0
+    if (indicators(m, m->s.v[VR_TIME], &m->s.v[VR_X], &m->s.v[VR_Z])) {
+        core_log(m, CORE_ERROR, "evaluation of the event indicators failed");
+        return CORE_ERROR;
+    }
+#endif
+#if NASSERT > 0
+    if (check_asserts(m) != CORE_OK) return CORE_ERROR;
+#endif
     m->s.up_to_date = 1;
     return CORE_OK;
+}
+
+CoreStatus core_get_event_indicators(Core* m, double* z, size_t n) {
+    if (n != (size_t)NC) {
+        core_log(m, CORE_ERROR, "the model has %d event indicators, not %zu", NC, n);
+        return CORE_ERROR;
+    }
+    if (update(m) != CORE_OK) return CORE_ERROR;
+    if (n) memcpy(z, &m->s.v[VR_Z], n * sizeof(double));
+    return CORE_OK;
+}
+
+/* Copy new into old; 1 when any value differs. */
+static int take(double* old, const double* new_values, int n) {
+    int i, changed = 0;
+    for (i = 0; i < n; i++) {
+        if (old[i] != new_values[i]) changed = 1;
+        old[i] = new_values[i];
+    }
+    return changed;
+}
+
+CoreStatus core_event_update(Core* m, int initial, int* states_changed, int* next_defined,
+                             double* next_time) {
+#if HAS_EVENTS
+    double x_new[NX > 0 ? NX : 1], d_new[ND > 0 ? ND : 1], memory_new[N_MEMORY > 0 ? N_MEMORY : 1];
+    double flag = initial ? 1.0 : 0.0;
+    int pass, changed = 1, i;
+    *states_changed = 0;
+    for (pass = 0; pass < 100 && changed; pass++) {
+        knowns(m, &m->s.v[VR_TIME], &m->s.v[VR_X]);
+        m->arg[6] = m->s.memory + NC;
+        m->arg[7] = m->s.memory + NC + NWHEN;
+        m->arg[8] = &flag;
+        m->res[0] = x_new;
+        m->res[1] = d_new;
+        m->res[2] = memory_new;
+        m->res[3] = memory_new + NC;
+        m->res[4] = memory_new + NC + NWHEN;
+        if (model_event(m->arg, m->res, m->iw, m->w, 0)) {
+            core_log(m, CORE_ERROR, "evaluation of the event update failed");
+            return CORE_ERROR;
+        }
+        if (take(&m->s.v[VR_X], x_new, NX)) *states_changed = 1;
+        changed = take(&m->s.v[VR_D], d_new, ND) | take(m->s.memory, memory_new, N_MEMORY);
+        changed |= pass == 0 && initial; /* one more pass once the start is settled */
+        flag = 0.0;
+        m->s.up_to_date = 0;
+    }
+    if (changed) {
+        core_log(m, CORE_ERROR, "event iteration at t = %g s did not settle in 100 passes",
+                 m->s.v[VR_TIME]);
+        return CORE_ERROR;
+    }
+    *next_defined = NSAMPLE > 0;
+    *next_time = 0.0;
+    for (i = 0; i < NSAMPLE; i++) {
+        double s = m->s.memory[NC + NWHEN + i];
+        if (i == 0 || s < *next_time) *next_time = s;
+    }
+    return update(m);
+#else
+    (void)initial;
+    *states_changed = 0;
+    *next_defined = 0;
+    *next_time = 0.0;
+    return update(m);
+#endif
 }
 
 CoreStatus core_initialize(Core* m) {
@@ -195,6 +309,10 @@ CoreStatus core_directional(Core* m, const unsigned int* unknowns, size_t n_unkn
     m->arg[5] = &d_in[VR_X];
     m->arg[6] = &d_in[VR_U];
     m->arg[7] = &d_in[VR_P];
+#if HAS_EVENTS
+    m->arg[8] = &m->s.v[VR_D];
+    m->arg[9] = m->s.memory;
+#endif
     m->res[0] = d_out;
     m->res[1] = d_out + NX;
     if (model_jvp(m->arg, m->res, m->iw, m->w, 0)) {
@@ -247,6 +365,28 @@ static int dopri_trial(Core* m, double t, const double* x, double h, double tol,
     return 0;
 }
 
+#if NC > 0 || NSAMPLE > 0
+/* Whether an indicator changed sign between z0 (at the step's start) and x_trial at t. */
+static int crossed(Core* m, double t, const double* z0, int* failed) {
+#if NC > 0
+    double z[NC];
+    int i;
+    if (indicators(m, t, m->x_trial, z)) {
+        *failed = 1;
+        return 0;
+    }
+    for (i = 0; i < NC; i++)
+        if ((z0[i] > 0.0) != (z[i] > 0.0)) return 1;
+#else
+    (void)m;
+    (void)t;
+    (void)z0;
+    (void)failed;
+#endif
+    return 0;
+}
+#endif
+
 CoreStatus core_do_step(Core* m, double t0, double h) {
     double* x = &m->s.v[VR_X];
     const double tol = m->s.v[VR_TOLERANCE];
@@ -255,6 +395,11 @@ CoreStatus core_do_step(Core* m, double t0, double h) {
     double t = t0, step, norm;
     long n_steps = 0;
     int i;
+#if NC > 0 || NSAMPLE > 0
+    double z0[NC > 0 ? NC : 1];
+    double next_sample = INFINITY;
+    int failed = 0, moved, defined;
+#endif
     if (!m->co_simulation || m->s.mode != MODE_STEP) {
         core_log(m, CORE_ERROR, "doStep: needs a Co-Simulation instance after initialization");
         return CORE_ERROR;
@@ -263,15 +408,24 @@ CoreStatus core_do_step(Core* m, double t0, double h) {
         core_log(m, CORE_ERROR, "doStep: need h >= 0, solver tolerance > 0, max step > 0");
         return CORE_ERROR;
     }
-    if (NX == 0 || h == 0.0) {
+    if ((NX == 0 && NC == 0 && NSAMPLE == 0) || h == 0.0) {
         core_set_time(m, t_end);
         return update(m);
     }
+#if NC > 0 || NSAMPLE > 0
+    core_set_time(m, t);
+    if (update(m) != CORE_OK) return CORE_ERROR;
+    memcpy(z0, &m->s.v[VR_Z], NC * sizeof(double));
+    for (i = 0; i < NSAMPLE; i++) next_sample = fmin(next_sample, m->s.memory[NC + NWHEN + i]);
+#endif
     if (evaluate(m, t, x, m->k[0], NULL)) return CORE_ERROR;
     step = m->s.h_internal > 0.0 ? m->s.h_internal : fmin(h, max_step);
     while (t < t_end) {
         double trial = fmin(step, max_step);
         int last = 0;
+#if NSAMPLE > 0
+        if (next_sample > t && t + trial > next_sample) trial = next_sample - t;
+#endif
         if (t + trial >= t_end - 1e-12 * fmax(1.0, fabs(t_end))) {
             trial = t_end - t; /* never past the communication point */
             last = 1;
@@ -282,6 +436,42 @@ CoreStatus core_do_step(Core* m, double t0, double h) {
         }
         if (!isfinite(norm)) norm = 1e10;
         if (norm <= 1.0) {
+#if NC > 0 || NSAMPLE > 0
+            int sampled = t + trial >= next_sample - 1e-12 * fmax(1.0, fabs(next_sample));
+            if (crossed(m, t + trial, z0, &failed) || sampled) {
+                /* Bisect the step down to the first point past a crossing (1e-12 s); a step
+                 * that ends at a sample time and crosses nothing ends there. */
+                double low = 0.0, high = trial;
+                while (high - low > 1e-12 * fmax(1.0, fabs(t)) && !failed &&
+                       crossed(m, t + high, z0, &failed)) {
+                    double mid = 0.5 * (low + high);
+                    if (dopri_trial(m, t, x, mid, tol, &norm)) failed = 1;
+                    else if (crossed(m, t + mid, z0, &failed)) high = mid;
+                    else low = mid;
+                    if (!failed && dopri_trial(m, t, x, high, tol, &norm)) failed = 1;
+                }
+                if (failed || dopri_trial(m, t, x, high, tol, &norm)) {
+                    core_log(m, CORE_ERROR, "doStep: event location failed at t = %g s", t);
+                    return CORE_ERROR;
+                }
+                for (i = 0; i < NX; i++) x[i] = m->x_trial[i];
+                t = (last && high == trial) ? t_end : t + high;
+                core_set_time(m, t);
+                if (core_event_update(m, 0, &moved, &defined, &next_sample) != CORE_OK)
+                    return CORE_ERROR;
+                if (!defined) next_sample = INFINITY;
+                memcpy(z0, &m->s.v[VR_Z], NC * sizeof(double));
+                if (evaluate(m, t, x, m->k[0], NULL)) return CORE_ERROR;
+                continue;
+            }
+            if (failed) {
+                core_log(m, CORE_ERROR, "doStep: event indicators failed at t = %g s", t);
+                return CORE_ERROR;
+            }
+#if NC > 0
+            if (indicators(m, t + trial, m->x_trial, z0)) return CORE_ERROR;
+#endif
+#endif
             for (i = 0; i < NX; i++) x[i] = m->x_trial[i];
             t = last ? t_end : t + trial;
             memcpy(m->k[0], m->k[6], sizeof m->k[0]); /* first same as last */

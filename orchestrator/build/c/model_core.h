@@ -27,9 +27,14 @@ typedef enum {
 typedef void (*CoreLogger)(void* environment, const char* instance, CoreStatus status,
                            const char* message);
 
+/* Values held between events besides the discrete states: relation memories (0/1), the
+ * when-conditions' values at the last event, the next sample times. */
+#define N_MEMORY (NC + NWHEN + NSAMPLE)
+
 /* The part of an instance that an FMU state saves and restores. */
 typedef struct {
     double v[N_VALUES];   /* all variables by value reference, SI units of the model */
+    double memory[N_MEMORY > 0 ? N_MEMORY : 1]; /* relations, when-conditions, samples */
     double h_internal;    /* last proposed internal step of the embedded integrator, s */
     int up_to_date;       /* dx/dt and w are consistent with t, x, u, p */
     int mode;             /* CoreMode */
@@ -63,6 +68,14 @@ void core_log(Core* m, CoreStatus status, const char* format, ...);
  * not states, start values bound to parameters) for the calculated states; called when the
  * instance leaves initialization mode. Without such conditions it does nothing. */
 CoreStatus core_initialize(Core* m);
+/* Event iteration at the instance's time: relations decided, when-equations fired, samples
+ * advanced, until nothing changes. initial: the update on leaving initialization mode. Sets
+ * *states_changed when a reinit changed a state, *next_time to the next sample time
+ * (*next_defined 0 when there is none). */
+CoreStatus core_event_update(Core* m, int initial, int* states_changed, int* next_defined,
+                             double* next_time);
+/* Event indicators at the instance's time and states (NC of them). */
+CoreStatus core_get_event_indicators(Core* m, double* indicators, size_t n);
 CoreStatus core_get(Core* m, const unsigned int* vr, size_t n, double* values);
 CoreStatus core_set(Core* m, const unsigned int* vr, size_t n, const double* values);
 CoreStatus core_set_time(Core* m, double time);

@@ -4,6 +4,7 @@ package SI "SI types"
   type Length = Real(final quantity = "Length", final unit = "m");
   type Position = Length;
   type Distance = Length(min = 0);
+  type Height = Length;
   type Velocity = Real(final quantity = "Velocity", final unit = "m/s");
   type Acceleration = Real(final quantity = "Acceleration", final unit = "m/s2");
   type Mass = Real(quantity = "Mass", final unit = "kg", min = 0);

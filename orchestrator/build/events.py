@@ -1,0 +1,220 @@
+"""Events of a flat model: relations, when-equations, samples and asserts, as CasADi symbols.
+
+Modelica's relations (``h < 0``, ``time > t0``) change their value only at events. Each
+relation outside ``noEvent`` and functions whose operands vary in time becomes
+
+- a zero-crossing function ``g`` (positive where the relation is true: ``lhs - rhs`` for
+  ``>``/``>=``, ``rhs - lhs`` for ``<``/``<=``),
+- a Boolean memory ``c`` (a symbol the equations use), set to ``g > 0`` (``g >= 0`` for the
+  non-strict relations) at events and held in between,
+- an event indicator ``z = g + (2 c - 1) eps`` reported to the importer: it crosses zero
+  ``eps`` past the relation's switching point, so that at the located event the relation's
+  new value is decided with a margin of ``eps`` rather than by the sign of round-off.
+
+A when-equation fires when its condition becomes true (its value at the last event is kept in
+a memory ``w``); ``elsewhen`` branches fire only when no earlier branch of the chain does.
+``sample(start, interval)`` is a time event: its next time ``s`` is kept in a memory, the
+FMU reports it as its next event time and advances it when it fires. ``pre(v)`` is the value
+of ``v`` when the event update starts; ``initial()`` is true in the update made when the FMU
+leaves initialization mode, where no other branch fires.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import casadi as ca
+
+RELATION_HYSTERESIS = 1e-10  # eps: how far past a switching point its indicator crosses zero
+TIME_EVENT_SLACK = 1e-12  # relative: a sample fires when time >= next sample time - slack
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A relation with its memory symbol and zero-crossing function."""
+
+    memory: ca.SX
+    crossing: ca.SX
+    strict: bool
+
+
+@dataclass(frozen=True)
+class Sample:
+    """``sample(start, interval)``: the symbol standing for 'fires now' and its times."""
+
+    fires: ca.SX
+    start: ca.SX
+    interval: ca.SX
+
+
+@dataclass(frozen=True)
+class WhenBranch:
+    """One branch of a when-equation chain: its condition and what it assigns."""
+
+    chain: int
+    condition: ca.SX
+    assignments: list[tuple[ca.SX, ca.SX]]  # discrete variable, new value
+    reinits: list[tuple[ca.SX, ca.SX]]  # state, new value
+
+
+@dataclass
+class EventRecord:
+    """What the translation of a model found: relations, samples, when-branches, asserts."""
+
+    initial: ca.SX = field(default_factory=lambda: ca.SX.sym("initial()"))
+    relations: list[Relation] = field(default_factory=list)
+    samples: list[Sample] = field(default_factory=list)
+    branches: list[WhenBranch] = field(default_factory=list)
+    asserts: list[tuple[ca.SX, str]] = field(default_factory=list)
+
+    def relation(self, op: str, lhs: ca.SX, rhs: ca.SX) -> ca.SX:
+        """The memory symbol of relation ``lhs op rhs`` (``Lt``, ``Le``, ``Gt``, ``Ge``)."""
+        crossing = lhs - rhs if op in ("Gt", "Ge") else rhs - lhs
+        for known in self.relations:  # the same relation twice shares one memory
+            if ca.is_equal(known.crossing, crossing, 3) and known.strict == (op in ("Gt", "Lt")):
+                return known.memory
+        memory = ca.SX.sym(f"relation[{len(self.relations) + 1}]")
+        self.relations.append(Relation(memory, crossing, op in ("Gt", "Lt")))
+        return memory
+
+    def sample(self, start: ca.SX, interval: ca.SX) -> ca.SX:
+        """The symbol standing for 'sample(start, interval) fires now'."""
+        fires = ca.SX.sym(f"sample[{len(self.samples) + 1}]")
+        self.samples.append(Sample(fires, ca.SX(start), ca.SX(interval)))
+        return fires
+
+    @property
+    def any(self) -> bool:
+        """Whether the model has events at all."""
+        return bool(self.relations or self.samples or self.branches or self.asserts)
+
+
+@dataclass(frozen=True)
+class EventFunctions:
+    """The CasADi functions of a model's events, over the vectors ``t``, ``x`` (states),
+    ``u`` (inputs), ``p`` (parameters), ``d`` (discrete states), ``c`` (relation memories),
+    ``w`` (when-condition memories), ``s`` (next sample times), ``initial`` (1 in the update
+    on leaving initialization mode):
+
+    - ``model_zc (t, x, u, p, d, c) -> z``: the event indicators;
+    - ``model_event (t, x, u, p, d, c, w, s, initial) -> (x, d, c, w, s)``: one pass of the
+      event iteration (relations decided, when-branches fired, samples advanced);
+    - ``model_assert (t, x, u, p, d, c) -> ok``: 1 where an assert holds.
+    """
+
+    functions: list[ca.Function]
+    messages: list[str]
+    sizes: dict[str, int]
+    discrete: list[dict] = field(default_factory=list)  # name, start, unit, description,
+    # causality of each discrete state, in the order of ``d``
+
+
+def event_functions(
+    record: EventRecord,
+    time: ca.SX,
+    states: list[ca.SX],
+    inputs: list[ca.SX],
+    parameters: list[ca.SX],
+    discrete: list[ca.SX],
+    explicit: tuple[list[ca.SX], list[ca.SX]],
+) -> EventFunctions:
+    """Build the event functions of ``record``; ``explicit`` gives every causalized unknown
+    (derivatives, algebraic variables) as a value in the knowns, so that conditions and
+    assigned values can use them."""
+    unknowns, values = explicit
+    x, u, p, d = (ca.vertcat(*v) for v in (states, inputs, parameters, discrete))
+    c = ca.vertcat(*[r.memory for r in record.relations])
+    fires = ca.vertcat(*[s.fires for s in record.samples])
+    n_chains = max((b.chain for b in record.branches), default=-1) + 1
+    w = ca.SX.sym("w", len(record.branches))
+    s = ca.SX.sym("s", len(record.samples))
+    initial = record.initial
+
+    def known(expressions: list[ca.SX]) -> ca.SX:
+        joined = ca.vertcat(*expressions) if expressions else ca.SX(0, 1)
+        if unknowns and joined.numel():
+            joined = ca.substitute(joined, ca.vertcat(*unknowns), ca.vertcat(*values))
+        return joined
+
+    crossing = known([r.crossing for r in record.relations])
+    decided = ca.vertcat(
+        *[crossing[k] > 0 if r.strict else crossing[k] >= 0 for k, r in enumerate(record.relations)]
+    )
+    indicators = ca.vertcat(
+        *[
+            crossing[k] + (2 * r.memory - 1) * RELATION_HYSTERESIS
+            for k, r in enumerate(record.relations)
+        ]
+    )
+    slack = TIME_EVENT_SLACK * ca.fmax(1.0, ca.fabs(time))
+    due = ca.vertcat(*[time >= s[k] - slack for k in range(len(record.samples))])
+    conditions = known([b.condition for b in record.branches])
+    if record.relations and conditions.numel():
+        conditions = ca.substitute(conditions, c, decided)
+    if record.samples and conditions.numel():
+        conditions = ca.substitute(conditions, fires, due * (1 - initial))
+    at_start = ca.substitute(conditions, initial, ca.SX(1)) if conditions.numel() else conditions
+    running = ca.substitute(conditions, initial, ca.SX(0)) if conditions.numel() else conditions
+    fired = []
+    taken = [ca.SX(0)] * n_chains  # whether an earlier branch of the chain fires
+    for j, branch in enumerate(record.branches):
+        rising = ca.if_else(initial, at_start[j] * (1 - running[j]), running[j] * (1 - w[j]))
+        fire = ca.logic_and(rising, ca.logic_not(taken[branch.chain]))
+        taken[branch.chain] = ca.logic_or(taken[branch.chain], fire)
+        fired.append(fire)
+    d_new = list(ca.vertsplit(d)) if discrete else []
+    x_new = list(ca.vertsplit(x)) if states else []
+    index_d = {v.name(): k for k, v in enumerate(discrete)}
+    index_x = {v.name(): k for k, v in enumerate(states)}
+    for j, branch in enumerate(record.branches):
+        for target, value in branch.assignments:
+            k = index_d[target.name()]
+            d_new[k] = ca.if_else(fired[j], known([value]), d_new[k])
+        for state, value in branch.reinits:
+            if state.name() not in index_x:
+                raise ValueError(f"reinit of '{state.name()}', which is not a state")
+            k = index_x[state.name()]
+            x_new[k] = ca.if_else(fired[j], known([value]), x_new[k])
+    starts = known([sample.start for sample in record.samples])
+    steps = known([sample.interval for sample in record.samples])
+    s_new = ca.vertcat(
+        *[
+            ca.if_else(initial, starts[k], ca.if_else(due[k], s[k] + steps[k], s[k]))
+            for k in range(len(record.samples))
+        ]
+    )
+    memories = [time, x, u, p, d, c]
+    names = ["t", "x", "u", "p", "d", "c"]
+    functions = [
+        ca.Function("model_zc", memories, [indicators], names, ["z"]),
+        ca.Function(
+            "model_event",
+            [*memories, w, s, initial],
+            [
+                ca.vertcat(*x_new),
+                ca.vertcat(*d_new),
+                decided,
+                running,
+                s_new,
+            ],
+            [*names, "w", "s", "initial"],
+            ["x_new", "d_new", "c_new", "w_new", "s_new"],
+        ),
+    ]
+    if record.asserts:
+        checks = known([condition for condition, _ in record.asserts])
+        functions.append(ca.Function("model_assert", memories, [checks], names, ["ok"]))
+    sizes = dict(
+        ND=len(discrete),
+        NC=len(record.relations),
+        NWHEN=len(record.branches),
+        NSAMPLE=len(record.samples),
+        NASSERT=len(record.asserts),
+    )
+    return EventFunctions(functions, [message for _, message in record.asserts], sizes)
+
+
+def hidden_parameters(events: EventFunctions | None) -> int:
+    """How many trailing DaeBuilder parameters are discrete states and relation memories:
+    the explicit model treats them as knowns, the FMU keeps them apart from its parameters."""
+    return events.sizes["ND"] + events.sizes["NC"] if events else 0

@@ -1,0 +1,56 @@
+within UserLib;
+package Events "Relations, when-equations, pre, reinit, sample, initial() and assert"
+  model BouncingBall "A ball dropped from 1 m, restitution 0.8"
+    parameter Real e = 0.8 "Coefficient of restitution";
+    parameter SI.Acceleration g_ball = 9.81 "Gravity";
+    SI.Height h(start = 1, fixed = true) "Height";
+    SI.Velocity v(start = 0, fixed = true) "Velocity";
+    output Integer bounces(start = 0, fixed = true) "Bounces so far";
+  equation
+    der(h) = v;
+    der(v) = -g_ball;
+    when h < 0 then
+      reinit(v, -e*pre(v));
+      bounces = pre(bounces) + 1;
+    end when;
+  end BouncingBall;
+
+  model SampledCounter "A counter on a clock, a switch on time, a guard"
+    discrete Real count(start = 0, fixed = true) "Samples so far";
+    Boolean late "After 0.3 s";
+    output Real signal "+count once late, -count before";
+    output Real marks(start = 0, fixed = true) "Set at the start by initial()";
+  equation
+    when sample(0.1, 0.25) then
+      count = pre(count) + 1;
+    end when;
+    when initial() then
+      marks = 7;
+    elsewhen count > 2 then
+      marks = pre(marks) + 1;
+    end when;
+    late = time > 0.3;
+    signal = if late then count else -count;
+    assert(count < 1000, "count runs away");
+  end SampledCounter;
+
+  model Thermostat "Heater switched on below 19 and off above 21 degrees"
+    parameter Real k = 0.5 "Cooling rate";
+    Real T(start = 20, fixed = true) "Temperature";
+    Boolean heating(start = true, fixed = true) "Heater on";
+  equation
+    der(T) = (if heating then 4 else 0) - k*(T - 15);
+    when T > 21 then
+      heating = false;
+    elsewhen T < 19 then
+      heating = true;
+    end when;
+  end Thermostat;
+
+  model Guarded "An assert that fails at t = 0.5 s"
+    Real x(start = 0, fixed = true);
+  equation
+    der(x) = 1;
+    assert(x < 0.5, "x passed its limit");
+  end Guarded;
+end Events;
