@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from fmpy import read_model_description, simulate_fmu
+from modelica_support import SUPPORTED, UNSUPPORTED, current_readme_table, table
 from scipy.integrate import solve_ivp
 
 from orchestrator.build import build_library
@@ -422,3 +423,25 @@ def test_assert_ends_the_run_with_its_message(fmus, capfd):
             simulate(fmus, "Guarded", variant, interface, ["x"])
         logged = capfd.readouterr().out
         assert re.search(r"assert failed at t = 0\.5\d* s: x passed its limit", logged), logged
+
+
+@pytest.mark.parametrize(
+    "construct, body, words, placed", UNSUPPORTED, ids=[u[0] for u in UNSUPPORTED]
+)
+def test_unsupported_construct_is_one_line(tmp_path, construct, body, words, placed):
+    message = _build_error(_library(tmp_path, f"package Bad\n{body}end Bad;\n"))
+    assert words in message, message
+    if placed:
+        assert re.match(r"Bad/package\.mo:\d+:\d+: Bad\.M: unsupported Modelica construct", message)
+    else:
+        assert message.startswith("Bad.M: "), message
+
+
+def test_supported_constructs_name_their_tests():
+    tests = {name for name in globals() if name.startswith("test_")}
+    assert {test for _, test in SUPPORTED} <= tests
+
+
+def test_readme_table_of_constructs_is_current():
+    """Rewrite it with `python tests/modelica_support.py`."""
+    assert current_readme_table() == table()

@@ -1,0 +1,187 @@
+"""The Modelica constructs the rumoca front end builds and those it refuses, as the tests show.
+
+Each supported construct names the test of ``test_build_rumoca.py`` that builds it in all four
+FMU variants and checks it against an analytic or SciPy reference; each refused construct
+carries a model that uses it and the words of its one-line error, checked by the same file.
+The README's table between the ``modelica-support`` markers is written from here:
+``python tests/modelica_support.py`` rewrites it, and a test fails when it is stale.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+SUPPORTED = [
+    (
+        "Block diagrams of short connector classes (`connector RealInput = input Real`), "
+        "conditional connectors (`RealInput d if use_d`)",
+        "test_block_diagram_with_short_connector_classes",
+    ),
+    (
+        "Blocks exported as FMUs with inputs and outputs",
+        "test_block_exports_with_its_connectors",
+    ),
+    (
+        "Connectors with `flow` variables (translational, electrical pins)",
+        "test_flow_connectors_spring_and_mass",
+    ),
+    (
+        "Index reduction: relative states beside absolute ones (Pantelides, dummy derivatives)",
+        "test_relative_states_need_index_reduction",
+    ),
+    (
+        "Index reduction: an EMF driving an inertia through an ideal gear",
+        "test_emf_drives_an_inertia_through_a_gear",
+    ),
+    (
+        "Unit strings of `Modelica.Units` in the FMU unit table (Ohm, F, V, A, ...)",
+        "test_pins_with_flow_currents",
+    ),
+    (
+        "Records extending records with modifiers, redeclared; component redeclares",
+        "test_redeclared_record_that_extends_the_declared_one",
+    ),
+    (
+        "Record constructors and package constants",
+        "test_record_constructor_and_package_constant",
+    ),
+    (
+        "`inner` / `outer`",
+        "test_inner_outer_is_one_environment",
+    ),
+    (
+        "Component arrays with `each` and `sum(thr.y)`, `connect` in `for`, comprehensions, "
+        "block matrices, matrix products, functions returning matrices, default arguments, "
+        "protected temporaries and loops in functions",
+        "test_component_arrays_functions_and_array_expressions",
+    ),
+    (
+        "`import` in `package.mo` seen by classes in the package's other files",
+        "test_imports_of_package_mo_seen_in_other_files",
+    ),
+    (
+        "Start values bound to parameters",
+        "test_start_bound_to_a_parameter_follows_it",
+    ),
+    (
+        "`initial equation` (steady state)",
+        "test_initial_equation_steady_state",
+    ),
+    (
+        "Nonlinear initial equations (Newton in the FMU)",
+        "test_nonlinear_initial_equation",
+    ),
+    (
+        "`fixed = true` on variables index reduction demotes",
+        "test_fixed_start_values_of_a_demoted_state",
+    ),
+    (
+        "`when` with `reinit` and `pre`, discrete Integer variables, state events",
+        "test_state_events_with_reinit_and_pre",
+    ),
+    (
+        "`sample` (time events), `initial()`, `elsewhen`, Boolean relations on time",
+        "test_time_events_initial_and_elsewhen",
+    ),
+    (
+        "Relations in `if`-expressions and `when` conditions (event indicators)",
+        "test_relations_switch_a_heater",
+    ),
+    (
+        "`assert` (an error with its message)",
+        "test_assert_ends_the_run_with_its_message",
+    ),
+]
+
+_MODEL = "  model M\n    Real x(start = 1, fixed = true);\n"
+
+UNSUPPORTED = [
+    # (construct, package body using it, words of the error, whether it names file:line:col)
+    (
+        "`delay`",
+        _MODEL + "    Real y;\n  equation\n    der(x) = -x;\n    y = delay(x, 0.1);\n  end M;\n",
+        "'delay(...)'",
+        True,
+    ),
+    (
+        "`change`",
+        _MODEL + "    discrete Real k(start = 0, fixed = true);\n    Boolean b;\n  equation\n"
+        "    der(x) = -x;\n    b = change(k);\n    when x < 0.5 then\n      k = 1;\n"
+        "    end when;\n  end M;\n",
+        "'change(...)'",
+        True,
+    ),
+    (
+        "`terminal()`",
+        _MODEL + "    discrete Real k(start = 0, fixed = true);\n  equation\n    der(x) = -x;\n"
+        "    when terminal() then\n      k = 1;\n    end when;\n  end M;\n",
+        "'terminal()'",
+        True,
+    ),
+    (
+        "Algorithm sections in models",
+        _MODEL
+        + "    Real y;\n  equation\n    der(x) = -x;\n  algorithm\n    y := 2*x;\n  end M;\n",
+        "algorithm section in a model",
+        True,
+    ),
+    (
+        "`while` loops in functions (rumoca 0.10)",
+        "  function f\n    input Real u;\n    output Real y;\n  algorithm\n    y := u;\n"
+        "    while y > 1 loop\n      y := y/2;\n    end while;\n  end f;\n"
+        + _MODEL
+        + "    Real y;\n  equation\n    der(x) = -x;\n    y = f(x);\n  end M;\n",
+        "in function 'f': a statement rumoca 0.10 does not translate",
+        True,
+    ),
+    (
+        "External functions",
+        '  function f\n    input Real u;\n    output Real y;\n  external "C" y = sin(u);\n'
+        "  end f;\n"
+        + _MODEL
+        + "    Real y;\n  equation\n    der(x) = -x;\n    y = f(x);\n  end M;\n",
+        "external function 'f'",
+        True,
+    ),
+    (
+        "Nonlinear algebraic loops in the continuous equations",
+        _MODEL + "    Real z;\n  equation\n    der(x) = -z;\n    z^3 + z = x;\n  end M;\n",
+        "nonlinear algebraic loop",
+        False,
+    ),
+]
+
+README = Path(__file__).parents[1] / "README.md"
+BEGIN, END = "<!-- modelica-support: begin -->", "<!-- modelica-support: end -->"
+
+
+def table() -> str:
+    """The README's table of constructs, from the two lists above."""
+    lines = [
+        BEGIN,
+        "| construct | status | shown by |",
+        "| --- | --- | --- |",
+    ]
+    lines += [f"| {c} | builds, checked in four variants | `{test}` |" for c, test in SUPPORTED]
+    lines += [
+        f"| {c} | refused in one line ({'file:line:column, ' if placed else ''}`{words}`) "
+        "| `test_unsupported_construct_is_one_line` |"
+        for c, _, words, placed in UNSUPPORTED
+    ]
+    return "\n".join([*lines, END])
+
+
+def current_readme_table() -> str:
+    """The table as the README has it now."""
+    text = README.read_text(encoding="utf-8")
+    found = re.search(re.escape(BEGIN) + ".*?" + re.escape(END), text, re.S)
+    return found.group(0) if found else ""
+
+
+if __name__ == "__main__":
+    current = current_readme_table()
+    if not current:
+        raise SystemExit(f"{README}: no {BEGIN} ... {END} markers")
+    text = README.read_text(encoding="utf-8")
+    README.write_text(text.replace(current, table()), encoding="utf-8")
