@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
     from orchestrator.build.events import EventFunctions
     from orchestrator.build.initialization import Initialization
+    from orchestrator.build.modelica import ModelicaLibrary
 
     Explicit = tuple[ca.DaeBuilder, Initialization | None, EventFunctions | None]
 
@@ -216,18 +217,13 @@ def _front_end(
         front = RumocaLibrary(library, search_path(library_path))
 
         def explicit(model: str) -> Explicit:
-            repeated = classes.repeated_redeclares(model)
-            if repeated:
-                raise BuildError(
-                    f"{model}: component(s) {', '.join(repeated)} redeclared again over a base "
-                    "class's redeclaration; rumoca 0.10 would keep the base's choice: "
-                    "build this model with --backend pymoca"
-                )
+            _refuse_unreliable(classes, model, "rumoca")
             return flat_dae(front.flatten(model))
     else:
         from orchestrator.build.fmu_export import build_dae
 
         def explicit(model: str) -> Explicit:
+            _refuse_unreliable(classes, model, "pymoca")
             return build_dae(model, *classes.translate(model)), None, None
 
     def translate(model: str, identifier: str) -> Writer:
@@ -240,3 +236,10 @@ def _front_end(
         return partial(package_fmus, code)
 
     return classes.models(), translate
+
+
+def _refuse_unreliable(classes: ModelicaLibrary, model: str, backend: str) -> None:
+    """Refuse, in one line, a model whose redeclarations ``backend`` gets wrong."""
+    problems = classes.unreliable_redeclares(model, backend)
+    if problems:
+        raise BuildError(f"{model}: component {problems[0]}")

@@ -171,33 +171,86 @@ class ModelicaLibrary:
                 raise BuildError(f"{model}: annotation experiment: expected {name} > 0")
         return values
 
-    def repeated_redeclares(self, model: str) -> list[str]:
-        """Components that ``model``'s inheritance redeclares twice: in an ``extends``
-        modifier of the model (or a base) and again in an ``extends`` modifier further up,
-        as ``extends CylinderBody(redeclare LargeTestCylinderData data)`` over
-        ``extends Vehicle(redeclare replaceable parameter CylinderData data)``. The Modelica
-        compiler rumoca (0.10) keeps the inner choice there, so the rumoca build refuses
-        such models rather than export the wrong parameters."""
-        repeated: list[str] = []
-        seen: set[str] = set()
-        name: str | None = model
-        while name is not None:
+    def unreliable_redeclares(self, model: str, backend: str) -> list[str]:
+        """Redeclarations in ``model``'s inheritance that ``backend`` would flatten with the
+        wrong parameter values, one line each (empty when there are none).
+
+        - rumoca 0.10: ``extends B(redeclare R c)`` where ``B`` inherits ``c`` from a base
+          instead of declaring it (``extends Thruster(redeclare Worn data)`` over
+          ``Thruster extends ThrusterBase``, or a second redeclaration along the chain): it
+          keeps the values of the type declared further up.
+        - pymoca 0.12: any redeclaration of a component whose declared record type extends a
+          base with modifiers (``replaceable T200 data`` with ``T200 extends
+          ThrusterData(K_L = ...)``): the declared type's modifiers win over the new type's.
+        """
+        found: list[str] = []
+        for scope, cls in self._ancestry(model):
+            # (class whose element is redeclared, in an extends clause?, the modification)
+            clauses = [(str(c.component), True, c.class_modification) for c in cls.extends]
+            clauses += [
+                (str(symbol.type), False, symbol.class_modification)
+                for symbol in cls.symbols.values()
+            ]
+            for owner, extending, modification in clauses:
+                for argument in getattr(modification, "arguments", []):
+                    if not getattr(argument, "redeclare", False):
+                        continue
+                    for symbol in getattr(argument.value, "symbol_list", []):
+                        problem = self._redeclare_problem(
+                            scope, owner, extending, symbol.name, backend
+                        )
+                        if problem:
+                            found.append(f"{symbol.name} in {scope}: {problem}")
+        return found
+
+    def _redeclare_problem(
+        self, scope: str, owner: str, extending: bool, name: str, backend: str
+    ) -> str:
+        base = self._resolve(owner, scope)
+        if base is None:
+            return ""
+        declared = self._declaring(base, name)
+        if backend == "rumoca" and extending and declared is not None and declared[0] != base:
+            return (
+                f"redeclared in 'extends {owner}(...)' though {owner} inherits it from "
+                f"{declared[0]}; rumoca 0.10 would keep the values of the type declared "
+                f"there: extend {declared[0]} itself, or redeclare on a component"
+            )
+        if backend == "pymoca" and declared is not None:
+            kind = self._resolve(str(declared[1].type), declared[0])
+            record = self._class(kind) if kind else None
+            if record is not None and any(
+                getattr(e.class_modification, "arguments", []) for e in record.extends
+            ):
+                return (
+                    f"its declared type {kind} extends a base with modifiers, which pymoca "
+                    "would let win over the redeclared type's: build with --backend rumoca"
+                )
+        return ""
+
+    def _ancestry(self, model: str) -> list[tuple[str, ast.Class]]:
+        """``model`` and every class it extends, directly or not, with their full names."""
+        found: list[tuple[str, ast.Class]] = []
+        pending = [model]
+        while pending:
+            name = pending.pop()
             cls = self._class(name)
-            if cls is None:
-                break
-            base_name = None
+            if cls is None or any(name == known for known, _ in found):
+                continue
+            found.append((name, cls))
             for clause in cls.extends:
-                here = {
-                    symbol.name
-                    for argument in getattr(clause.class_modification, "arguments", [])
-                    if getattr(argument, "redeclare", False)
-                    for symbol in getattr(argument.value, "symbol_list", [])
-                }
-                repeated += sorted(here & seen)
-                seen |= here
-                base_name = self._resolve(str(clause.component), name)
-            name = base_name
-        return repeated
+                base = self._resolve(str(clause.component), name)
+                if base is not None:
+                    pending.append(base)
+        return found
+
+    def _declaring(self, name: str, component: str) -> tuple[str, ast.Symbol] | None:
+        """The class of ``name``'s inheritance that declares ``component``, and the
+        declaration."""
+        for scope, cls in self._ancestry(name):
+            if component in cls.symbols:
+                return scope, cls.symbols[component]
+        return None
 
     def _class(self, full: str) -> ast.Class | None:
         cls: ast.Class = self.root
