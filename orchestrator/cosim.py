@@ -23,6 +23,16 @@ and set FMU state), each macro step is repeated from its saved start, with the i
 t_n+1 taken from the previous sweep, until they change by less than ``tolerance``
 (fixed-point iteration); otherwise the loop is reported with the FMU that cannot roll back.
 
+A Model Exchange unit's time events (the ``nextEventTime`` of its event updates) end the
+macro step they fall in: the step is shortened to land on the event, the unit goes through
+event mode there (states it re-initialises are read back) and the exchange that follows
+passes its new outputs on; each is a ``time_event`` row of ``events.csv``. State events
+(event indicators) are not located: such a unit is refused. A unit that asks to terminate the
+run (an event update, ``completedIntegratorStep``, ``doStep``) ends it at the end of the
+macro step it asked in, after every unit has finished that step; no input is set after that
+(an FMI 2.0 step that returned ``fmi2Discard`` allows none), so the last row holds the inputs
+of that step.
+
 Joints (``[[joints]]``) between Model Exchange bodies are kept by constraint forces computed
 at each communication point with the Udwadia-Kalaba equation from the bodies' states and
 unconstrained accelerations at t_n, and held over the step as part of ``tau_ext`` (body
@@ -45,7 +55,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from orchestrator.errors import ScenarioError, SimulationError
-from orchestrator.fmu import CO_SIMULATION, FMUInstance, Port
+from orchestrator.fmi_events import Log, next_time_event
+from orchestrator.fmu import CO_SIMULATION, MODEL_EXCHANGE, FMUInstance, Port, TerminationRequest
 from orchestrator.scenario import CoSimulationConfig, Scenario, Simulation
 from orchestrator.system import Link, System
 
@@ -156,20 +167,26 @@ class WeakCoupling:
         config: CoSimulationConfig,
         coupling: ConstraintCoupling | None,
         count: Callable[[int], None],
+        log: Log,
     ) -> None:
         self.system = system
         self.simulation = simulation
         self.config = config
         self.coupling = coupling
         self._count = count  # right-hand sides evaluated
+        self._log = log  # time events: (time (s), kind, detail)
         self.time = simulation.start_time
-        for instance, _ in system._slices:
-            if instance.fmu.n_event_indicators or instance.next_event_time is not None:
+        self._model_exchange = [i for i in system.instances.values() if i.kind == MODEL_EXCHANGE]
+        for instance in self._model_exchange:
+            if instance.fmu.n_event_indicators:
                 raise ScenarioError(
-                    f"{system.source}: components.{instance.name}: {instance.fmu.path.name} has "
-                    "events and only Model Exchange, which weak coupling integrates without "
-                    "events; run it under strong coupling (no [cosimulation] section)"
+                    f"{system.source}: components.{instance.name}: {instance.fmu.path.name} "
+                    "runs as Model Exchange and has state events (event indicators), which "
+                    "weak coupling does not locate; run it under strong coupling (no "
+                    "[cosimulation] section)"
                 )
+        self._time_event = next_time_event(self._model_exchange, simulation.start_time)
+        self._termination: TerminationRequest | None = None  # asked in this macro step
         self.units = self._units()
         self._order, loop = self._exchange_order()
         self.iterate = loop is not None
@@ -233,21 +250,46 @@ class WeakCoupling:
                 unit.instance.read(unit.outputs)
 
     def _step(self, unit: Unit, time: float, step: float, x: np.ndarray) -> None:
+        """Step one unit from ``time`` by ``step`` (s); a request to terminate is kept for the
+        end of the macro step, which the other units finish."""
         instance = unit.instance
-        if instance.kind == CO_SIMULATION:
-            unit.write_inputs(time + step / 2)
-            instance.do_step(time, step)
-        elif unit.state is None:  # stateless Model Exchange: evaluated at the point
-            unit.write_inputs(time + step)
-            instance.set_time(time + step)
-        else:
-            x[unit.state] = self._rk4(unit, time, step, x[unit.state])
-            unit.write_inputs(time + step)
-            instance.set_time(time + step)
-            instance.set_continuous_states(x[unit.state])
-            instance.completed_integrator_step()
+        try:
+            if instance.kind == CO_SIMULATION:
+                unit.write_inputs(time + step / 2)
+                instance.do_step(time, step)
+            elif unit.state is None:  # stateless Model Exchange: evaluated at the point
+                unit.write_inputs(time + step)
+                instance.set_time(time + step)
+            else:
+                x[unit.state] = self._rk4(unit, time, step, x[unit.state])
+                unit.write_inputs(time + step)
+                instance.set_time(time + step)
+                instance.set_continuous_states(x[unit.state])
+                instance.completed_integrator_step(time + step)
+        except TerminationRequest as request:
+            self._termination = self._termination or request
         instance.read(unit.outputs)
         unit.stepped = True
+
+    def _time_events(self, x: np.ndarray) -> None:
+        """Event mode at ``self.time`` for the Model Exchange units whose time event is due;
+        continuous states they re-initialise are read back into ``x``."""
+        time = self.time
+        due = [
+            u
+            for u in self.units.values()
+            if u.instance.next_event_time is not None and u.instance.next_event_time <= time
+        ]
+        for unit in due:
+            instance = unit.instance
+            instance.set_time(time)
+            if unit.state is not None:
+                instance.set_continuous_states(x[unit.state])
+            if instance.handle_event(time) and unit.state is not None:
+                x[unit.state] = instance.read(instance.states)
+        if due:
+            self._time_event = next_time_event(self._model_exchange, time)
+            self._log(time, "time_event", ", ".join(u.instance.name for u in due))
 
     def _rk4(self, unit: Unit, t0: float, step: float, x: np.ndarray) -> np.ndarray:
         instance = unit.instance
@@ -347,6 +389,8 @@ class WeakCoupling:
         try:
             for _ in range(self.config.iterations):
                 self._macro_step(time, step, x, guess)
+                if self._termination is not None:  # no step is taken again after it
+                    return x
                 new = {n: u.connected() for n, u in self.units.items()}
                 if guess:
                     change = max(np.max(np.abs(new[n] - guess[n]), initial=0.0) for n in guess)
@@ -397,19 +441,35 @@ class WeakCoupling:
         self.time, self._x = time, np.array(x, dtype=float)
 
     def advance(self, target: float, stop: float) -> np.ndarray:
-        """Macro steps from ``time`` to ``target`` (s), the last one shortened to land on it;
-        after each the units exchange their signals."""
+        """Macro steps from ``time`` to ``target`` (s), the last one shortened to land on it,
+        any one shortened to land on a time event; after each the units exchange their
+        signals. A request to terminate is raised at the end of the step it came in, with
+        the state there."""
         x, step = self._x, self.config.macro_step
         while self.time < target:
             h = min(step, target - self.time)
             if target - (self.time + h) < 1e-9 * step:
                 h = target - self.time
+            end = target if h == target - self.time else self.time + h
+            if self._time_event < end + 1e-9 * step and self._time_event <= target:
+                end = self._time_event
+                h = end - self.time
             x = self._advance(self.time, h, x)
-            self.time = target if h == target - self.time else self.time + h
+            self.time = end
             self._check_finite(self.time, x)
-            self._exchange(self.time, x)
+            try:
+                self._time_events(x)
+            except TerminationRequest as request:
+                self._termination = self._termination or request
+            if self._termination is None:
+                self._exchange(self.time, x)
             if self.coupling is not None:
                 self._hold_constraint_forces(self.time, x)
+            if self._termination is not None:  # no input is set after the request
+                request, self._termination = self._termination, None
+                request.time, request.state = self.time, x.copy()
+                self._x = x
+                raise request
         self._x = x
         return x.copy()
 

@@ -65,7 +65,7 @@ class TerminationRequest(Exception):  # noqa: N818 - a request, not an error
     def __init__(self, instance: str, call: str, time: float, reached: float | None = None):
         self.instance, self.call, self.time = instance, call, time
         self.detail = f"{instance}: terminateSimulation from {call}"
-        if reached is not None and reached != time:
+        if reached is not None and f"{reached:.6g}" != f"{time:.6g}":
             self.detail += f" (last successful time {reached:.6g} s)"
         self.state: np.ndarray | None = None
         super().__init__(f"{self.detail} at t = {time:.6g} s")
@@ -579,13 +579,10 @@ class FMUInstance:
             self._model.enterConfigurationMode()
             self._write_values(structural, "Configuration Mode")
             self._model.exitConfigurationMode()
-        self._initial_inputs = {
-            n: v for n, v in values.items() if not self._fmi3 and causality[n] == "input"
-        }
-        self._write_values(
-            {n: v for n, v in values.items() if n not in structural and n not in self._initial_inputs},
-            "Instantiated",
-        )
+        later = {n: v for n, v in values.items() if not self._fmi3 and causality[n] == "input"}
+        self._initial_inputs = later
+        now = {n: v for n, v in values.items() if n not in structural and n not in later}
+        self._write_values(now, "Instantiated")
 
     def _write_values(self, values: dict[str, Value], phase: str) -> None:
         """Write start values in ``phase`` (the FMU's state, for the error message)."""
@@ -621,9 +618,11 @@ class FMUInstance:
                 ) from None
 
     def initialize(self, start_time: float) -> None:
-        """Run the FMU's initialization at ``start_time`` (s); then a Model Exchange instance is
-        in continuous-time mode (after its event iteration), a Co-Simulation instance ready for
-        its first step."""
+        """Run the FMU's initialization at ``start_time`` (s), setting the start values of FMI
+        2.0 inputs in Initialization Mode; then a Model Exchange instance is in continuous-time
+        mode (after its event iteration), a Co-Simulation instance ready for its first step.
+        An instance that asks to terminate in its initial event update keeps the request in
+        ``termination`` (the master ends the run at its start)."""
         model = self._model
         if self._experiment is None:
             self.setup_experiment(start_time)
@@ -664,11 +663,11 @@ class FMUInstance:
         """``fmi2SetInteger of n (Integer)``: the FMI function ``what`` (Get, Set) for type
         ``kind``, and the variables ``names`` with their types as the FMU's version names
         them."""
-        labels = []
-        for name in names:
-            kind_of = self.fmu.variables[name].type
-            labels.append(f"{name} ({kind_of if self._fmi3 else _FMI2_NAMES.get(kind_of, kind_of)})")
-        return f"{self._typed_name(what, kind)} of {', '.join(labels)}"
+        types = [self.fmu.variables[n].type for n in names]
+        if not self._fmi3:
+            types = [_FMI2_NAMES.get(t, t) for t in types]
+        labels = ", ".join(f"{n} ({t})" for n, t in zip(names, types, strict=True))
+        return f"{self._typed_name(what, kind)} of {labels}"
 
     def read(self, port: Port) -> np.ndarray:
         """Read the port's variables into ``port.values`` and return that buffer."""

@@ -28,7 +28,10 @@ RightHandSide = Callable[[float, np.ndarray], np.ndarray]
 
 class Integrator:
     """Common interface; ``time`` is where the integrator's own state is, ``step_event``
-    whether an FMU asked for event mode after the last accepted step (a step event)."""
+    whether an FMU asked for event mode after the last accepted step (a step event). An FMU
+    that asks to terminate after an accepted step stops the integrator there:
+    ``TerminationRequest`` with the time and state of that step's end (its dense output still
+    covers the step)."""
 
     time: float = 0.0
     step_event: bool = False

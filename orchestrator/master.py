@@ -9,6 +9,8 @@ re-initialised at every sample and reads recording times off its dense output. A
 with a latency has its commands applied that much after the sample (a delay line); its
 monitoring outputs are published at the sample. Co-Simulation FMUs in the system step
 themselves between communication points like sampled controllers (``orchestrator.sampled``).
+An FMU that asks to terminate (FMI ``terminateSimulation``) ends the run normally where it
+asked: a last row there and a ``terminated`` event naming the instance and the FMI call.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import numpy as np
 
 from orchestrator.errors import FMUError, SimulationError
 from orchestrator.fmi_events import EventDriver
+from orchestrator.fmu import TerminationRequest
 from orchestrator.integrators import make_integrator
 from orchestrator.kernel import PostProcess
 from orchestrator.results import EventLog, TimeseriesWriter
@@ -403,44 +406,64 @@ class Master:
         next_output = 0
         hard = True
         self.events.log(s.start_time, "start", self._description())
-        while True:
-            time = time_at(index)
-            self.time = time
-            if hard:
-                if self.sampled:
-                    self.sampled.communicate(time)
-                if self.coupling is not None:
-                    x = self._topology(time, index, x if self.weak else self.coupling.project(x))
-                if not self.weak and self._reading:
-                    self.system.derivatives(time, x)  # outputs consistent with (time, x)
-                if self.coupling is not None:  # joint angles and rates in, motor torques out
-                    names, values = self.coupling.joint_signals(x)
-                    self.bus.values[self.bus.slots(names)] = values
-                self._run_controllers(time, index, x)
-                if self.coupling is not None:
-                    commands = self.bus.slots(self.coupling.command_names())
-                    self.coupling.command(self.bus.values[commands])
-                if self.sampled:
-                    self.sampled.hold_inputs(time, x)
-                    self._sampled_next = index + max(1, round(s.step / self._tick))
-                integrator.reset(time, x)
-            if index >= next_output or index == last:
-                self._record(time, x)
-                next_output = index + output_every
-            if self.progress:
-                self.progress(time)
-            if index >= last:
-                break
-            self._check_budget(time, started)
-            jump = self._next_jump(index, last, next_output)
-            following = min(jump, next_output)
-            x = integrator.advance(time_at(following), time_at(jump))
-            index = following
-            hard = index == jump
+        try:
+            for instance in self.system.instances.values():
+                if instance.termination is not None:  # asked in its initial event update
+                    raise instance.termination
+            while True:
+                time = time_at(index)
+                self.time = time
+                if hard:
+                    if self.sampled:
+                        self.sampled.communicate(time)
+                    if self.coupling is not None:
+                        x = self._topology(
+                            time, index, x if self.weak else self.coupling.project(x)
+                        )
+                    if not self.weak and self._reading:
+                        self.system.derivatives(time, x)  # outputs consistent with (time, x)
+                    if self.coupling is not None:  # joint angles and rates in, torques out
+                        names, values = self.coupling.joint_signals(x)
+                        self.bus.values[self.bus.slots(names)] = values
+                    self._run_controllers(time, index, x)
+                    if self.coupling is not None:
+                        commands = self.bus.slots(self.coupling.command_names())
+                        self.coupling.command(self.bus.values[commands])
+                    if self.sampled:
+                        self.sampled.hold_inputs(time, x)
+                        self._sampled_next = index + max(1, round(s.step / self._tick))
+                    integrator.reset(time, x)
+                if index >= next_output or index == last:
+                    self._record(time, x)
+                    next_output = index + output_every
+                if self.progress:
+                    self.progress(time)
+                if index >= last:
+                    break
+                self._check_budget(time, started)
+                jump = self._next_jump(index, last, next_output)
+                following = min(jump, next_output)
+                x = integrator.advance(time_at(following), time_at(jump))
+                index = following
+                hard = index == jump
+        except TerminationRequest as request:
+            x = self._terminated(request, x)
         self.statistics.wall_seconds = clock.perf_counter() - started
         self.statistics.cpu_seconds = clock.process_time() - cpu_started
         if not self.weak:
             self.statistics.rhs_evaluations = self.system.compiled.evaluations
+        return x
+
+    def _terminated(self, request: TerminationRequest, x: np.ndarray) -> np.ndarray:
+        """End the run where an FMU asked to: a last row at the request's time (from its
+        state, else ``x``, the state there) and a ``terminated`` event; returns the state."""
+        if request.state is not None:
+            x = request.state
+        self.time = request.time
+        self._record(request.time, x)
+        self.events.log(request.time, "terminated", request.detail)
+        if self.progress:
+            self.progress(request.time)
         return x
 
     def _strategy(self) -> EventDriver | WeakCoupling:
@@ -453,7 +476,7 @@ class Master:
             def count(n: int) -> None:
                 self.statistics.rhs_evaluations += n
 
-            weak = WeakCoupling(self.system, s, self.weak, self.coupling, count)
+            weak = WeakCoupling(self.system, s, self.weak, self.coupling, count, self.events.log)
             weak.drive([(i, p) for link in self.links for i, p, _ in link.fmu_writes])
             return weak
         jacobian = None

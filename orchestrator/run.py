@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import shutil
 import time as clock
@@ -48,8 +49,8 @@ class RunResult:
 
     ``table`` holds the recorded rows (``columns``, with ``units``; only the last one when
     the rows went to files, see :func:`simulate`), ``event_table`` every event;
-    ``final_state`` is the state vector at the stop time (None when a callback stopped the
-    run).
+    ``final_state`` is the state vector at the end of the run: the stop time, or the time an
+    FMU asked to terminate the run (a ``terminated`` event); None when a callback stopped it.
     """
 
     out_dir: Path | None
@@ -77,9 +78,10 @@ def run_scenario(
 
     ``out_dir`` is locked for the run (a second run into it is refused). However the run ends,
     ``events.csv`` ends with a ``stop`` row, after an ``interrupted`` (Ctrl-C) or ``error`` row
-    when it did not reach the stop time; each gives the simulation time reached (s) and the
-    wall time since the start (s). ``breadcrumbs``, given by a supervisor, record every FMI
-    call on the way in and the time reached at every macro step.
+    when it did not reach the stop time, or a ``terminated`` row when an FMU asked to end it
+    (a normal end); each gives the simulation time reached (s) and the wall time since the
+    start (s). ``breadcrumbs``, given by a supervisor, record every FMI call on the way in and
+    the time reached at every macro step.
     """
     path = Path(path)
     return simulate(
@@ -185,14 +187,8 @@ def _run(
 
             controllers = make_controllers(system, coupling, x0)
         own = [n for c in controllers for n in c.outputs if n.startswith(c.name + ".")]
-        if scenario.record:
-            own = [n for n in own if any(fnmatch.fnmatchcase(n, p) for p in scenario.record)]
         joint_columns = coupling.column_names() if coupling else []
-        if scenario.record:
-            joint_columns = [
-                n for n in joint_columns if any(fnmatch.fnmatchcase(n, p) for p in scenario.record)
-            ]
-        record = system.recorded_names(scenario.record) + own + joint_columns
+        record = _recorded(system.recorded_names() + own + joint_columns, scenario.record, source)
         units = column_units(system, coupling.joint_names() if coupling else [], record)
         table, event_table = TimeseriesTable(record, keep_rows), EventTable()
         files = file_recorders(formats, out_dir, record, units) if out_dir is not None else None
@@ -227,7 +223,7 @@ def _run(
         started = clock.perf_counter()
         try:
             final = master.run(x0)
-            time_reached = sim.stop_time
+            time_reached = master.time  # the stop time, or where an FMU asked to end the run
         except StopRun as stop:
             time_reached, final = master.time, None
             events.log(time_reached, "callback_stop", str(stop) or "stopped by the callback")
@@ -272,6 +268,22 @@ def _run(
         table,
         event_table,
     )
+
+
+def _recorded(names: list[str], patterns: list[str] | None, source: str) -> list[str]:
+    """The ``names`` that the scenario's ``record`` patterns select (all without patterns);
+    a pattern that selects none is a ScenarioError naming it and the closest names."""
+    if not patterns:
+        return names
+    for pattern in patterns:
+        if not any(fnmatch.fnmatchcase(n, pattern) for n in names):
+            closest = difflib.get_close_matches(pattern, names, n=3, cutoff=0.0)
+            raise ScenarioError(
+                f"{source}: record: '{pattern}' matches no recordable variable (states, "
+                "inputs, time-varying outputs, controller outputs, joint columns); closest: "
+                + ", ".join(closest)
+            )
+    return [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
 
 
 def _progress_bar(seconds: float) -> Any:  # noqa: ANN401 - a tqdm bar

@@ -21,6 +21,9 @@ whole. Recorded values of a unit between its points are those it holds: outputs 
 u(t_k). Connections between Model Exchange instances stay in the compiled right-hand side; the
 others (Model Exchange to Co-Simulation and back, Co-Simulation to Co-Simulation) are the
 weak-coupling units' terms (``orchestrator.cosim.Unit``), exchanged here.
+
+A unit that asks to terminate the run in its step to t_k ends the run at t_k, once every unit
+has finished that step and the outputs are held.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from orchestrator.cosim import connected_units
-from orchestrator.fmu import CO_SIMULATION
+from orchestrator.fmu import CO_SIMULATION, TerminationRequest
 from orchestrator.system import System
 
 
@@ -58,15 +61,23 @@ class SampledUnits:
 
     def communicate(self, time: float) -> None:
         """Step every unit to ``time`` (s) from the last communication point and hold its
-        outputs as inputs of the Model Exchange instances they drive."""
+        outputs as inputs of the Model Exchange instances they drive. A unit's request to
+        terminate is raised after that, at ``time``."""
+        termination = None
         for unit in self._stepping:
             if self._time is not None and time > self._time:
-                unit.instance.do_step(self._time, time - self._time)
+                try:
+                    unit.instance.do_step(self._time, time - self._time)
+                except TerminationRequest as request:
+                    termination = termination or request
             unit.instance.read(unit.outputs)
         self._time = time
         for unit in self._integrated_targets:
             unit.inputs.values[:] = unit.connected()
             unit.instance.write(unit.inputs)
+        if termination is not None:
+            termination.time = time
+            raise termination
 
     def hold_inputs(self, time: float, x: np.ndarray) -> None:
         """Set every unit's inputs for its next step from the Model Exchange outputs at

@@ -71,7 +71,9 @@ class Environment(_Strict):
     """Ocean environment applied to every body with a current input ``v_c``."""
 
     current: tuple[float, float, float] = Field(
-        (0.0, 0.0, 0.0), description="Current velocity, NED (m/s), on every input v_c[1..3]"
+        (0.0, 0.0, 0.0),
+        description="Current velocity, NED (m/s), on every input v_c[1..3] that no connection "
+        "drives and no component start value sets",
     )
 
 
@@ -624,7 +626,9 @@ class Scenario(_Strict):
         None, description="Weak coupling of Co-Simulation FMUs instead of one state vector"
     )
     record: list[str] | None = Field(
-        None, description="Glob patterns of '<instance>.<variable>' names to record"
+        None,
+        description="Glob patterns of '<instance>.<variable>' names to record (states, inputs, "
+        "time-varying outputs, controller outputs, joint columns); each must match one",
     )
 
 

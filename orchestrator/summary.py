@@ -1,5 +1,5 @@
-"""The one line that says what a run did: topology changes with their times, final joint
-errors, faults and cost."""
+"""The one line that says what a run did: the time reached (or where an FMU ended the run),
+topology changes with their times, final joint errors, faults and cost."""
 
 from __future__ import annotations
 
@@ -13,10 +13,15 @@ TOPOLOGY = {"dock": "docked", "undock": "undocked", "dock_rejected": "dock rejec
 
 def run_summary(events: EventTable, table: TimeseriesTable, statistics: RunStatistics) -> str:
     """``reached 60 s; dock docked at 26.8 s; final joint errors: dock 3e-09 m 2e-08 rad;
-    0 controller faults; 37 s wall, 81000 right-hand sides``."""
+    0 controller faults; 37 s wall, 81000 right-hand sides``; a run an FMU ended starts with
+    ``ended at 2.5 s at the FMU's request (it: terminateSimulation from
+    fmi3UpdateDiscreteStates)``."""
     parts = []
     stop = [t for t, kind, _ in events.rows if kind == "stop"]
-    if stop:
+    ended = [(t, detail) for t, kind, detail in events.rows if kind == "terminated"]
+    if ended:
+        parts.append(f"ended at {ended[-1][0]:.6g} s at the FMU's request ({ended[-1][1]})")
+    elif stop:
         parts.append(f"reached {stop[-1]:.6g} s")
     for time, kind, detail in events.rows:
         if kind in TOPOLOGY:

@@ -8,7 +8,6 @@ outputs that depend on it are read. Controllers see the system only through name
 
 from __future__ import annotations
 
-import fnmatch
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -415,16 +414,24 @@ class System:
         return {f"{c.target.name}.{n}" for c in self._connections for n in c.target_names}
 
     def initialize(self, start_time: float, current: tuple[float, float, float]) -> np.ndarray:
-        """Initialize every instance, apply the ocean current; return the initial state."""
+        """Initialize every instance, apply the ocean current (m/s, NED) to the inputs
+        ``v_c[1..3]`` that no connection drives and the component gives no start value;
+        return the initial state."""
         driven = self.connected_inputs
         x0 = np.zeros(self.n_states)
-        for instance in self.instances.values():
+        for name, instance in self.instances.items():
             instance.initialize(start_time)
-            if all(n in instance.fmu.variables for n in CURRENT_INPUTS) and not any(
-                f"{instance.name}.{n}" in driven for n in CURRENT_INPUTS
-            ):
-                port = instance.port(CURRENT_INPUTS)
-                port.values[:] = current
+            if not all(n in instance.fmu.variables for n in CURRENT_INPUTS):
+                continue
+            given = self.scenario.components[name].start
+            free = [
+                k
+                for k, n in enumerate(CURRENT_INPUTS)
+                if f"{name}.{n}" not in driven and n not in given
+            ]
+            if free:
+                port = instance.port([CURRENT_INPUTS[k] for k in free])
+                port.values[:] = [current[k] for k in free]
                 instance.write(port)
         for instance, part in self._slices:
             x0[part] = instance.read(instance.states)
@@ -436,13 +443,16 @@ class System:
         self.compiled.derivatives(time, x, self._dx)
         return self._dx
 
-    def completed_step(self) -> bool:
-        """Report an accepted integrator step to every instance; whether one asks for event
-        mode (a step event)."""
-        return any([instance.completed_integrator_step() for instance in self.instances.values()])
+    def completed_step(self, time: float) -> bool:
+        """Report an integrator step accepted at ``time`` (s) to every instance; whether one
+        asks for event mode (a step event)."""
+        return any(
+            [instance.completed_integrator_step(time) for instance in self.instances.values()]
+        )
 
-    def recorded_names(self, patterns: list[str] | None) -> list[str]:
-        """Qualified names of every state, input and time-varying output, filtered by globs."""
+    def recorded_names(self) -> list[str]:
+        """Qualified names of every state, input and time-varying output (variability not
+        constant, fixed or tunable) of numeric type."""
         names: list[str] = []
         for instance in self.instances.values():
             fmu = instance.fmu
@@ -453,8 +463,6 @@ class System:
                 if n not in seen:
                     seen.add(n)
                     names.append(f"{instance.name}.{n}")
-        if patterns:
-            names = [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
         return names
 
     def watch(self, address: int, code: Callable[[FMUInstance, str], float]) -> None:

@@ -7,7 +7,11 @@ and the model's header, with a model description generated from the table of its
 - ``bouncing_ball_fmu``: state events. h (m) height, v (m/s) upward speed, der(v) = -g; at
   h = 0 falling, v := -e v; one event indicator z = h (``data/bouncing_ball.h``);
 - ``staircase_fmu``: time events. ``count`` goes up by one at t = 1, 2, 3, ... s (next event
-  time), der(x) = count (``data/staircase.h``).
+  time), der(x) = count, ``clock`` = time, a continuous output without dependencies
+  (``data/staircase.h``). With the parameter ``limit`` >= 0 it asks to end the run once count
+  reaches it: in the event update (``ask`` = 0) or the next ``completedIntegratorStep``
+  (``ask`` = 1); in Co-Simulation the step stops there and asks;
+- ``counter_fmu``: the staircase without x (no continuous state), with the same parameters.
 
 ``bounce_times``, ``ball_state`` and ``staircase`` are the analytic solutions.
 """
@@ -49,14 +53,15 @@ class Variable:
 @dataclass(frozen=True)
 class EventModel:
     """A test model with events: its C header in ``data/``, variables in the order of the
-    header's enum, the names of its event indicators (each is one of its variables) and a
-    fixed GUID / instantiation token."""
+    header's enum, the names of its event indicators (each is one of its variables), a fixed
+    GUID / instantiation token and the macros that choose a variant of the header."""
 
     header: str
     identifier: str
     variables: tuple[Variable, ...]
     event_indicators: tuple[str, ...]
     token: str
+    defines: tuple[str, ...] = ()  # preprocessor macros the header is compiled with
 
 
 BOUNCING_BALL = EventModel(
@@ -74,18 +79,40 @@ BOUNCING_BALL = EventModel(
     "{5e0f3b1c-7a52-4c7e-9d1e-0b6a4f2e8c11}",
 )
 
+COUNT = Variable(
+    "count", "output", "discrete", 0.0, description="time events passed since the start"
+)
+CLOCK = Variable("clock", "output", unit="s", description="time")
+TERMINATION = (
+    Variable(
+        "limit", "parameter", "fixed", -1.0, description="count that ends the run (-1: never)"
+    ),
+    Variable(
+        "ask", "parameter", "fixed", 0.0, description="0: in the event update, 1: after a step"
+    ),
+)
+
 STAIRCASE = EventModel(
     "staircase.h",
     "Staircase",
     (
         Variable("x", "output", start=0.0, unit="s", description="integral of count over time"),
         Variable("der(x)", "local", derivative="x", depends=("count",)),
-        Variable(
-            "count", "output", "discrete", 0.0, description="time events passed since the start"
-        ),
+        COUNT,
+        CLOCK,
+        *TERMINATION,
     ),
     (),
     "{a3d2c5e4-1b7f-4e8a-8c6d-2f9b0e7a4d52}",
+)
+
+COUNTER = EventModel(
+    "staircase.h",
+    "Counter",
+    (COUNT, CLOCK, *TERMINATION),
+    (),
+    "{6b1e0d2a-9c3f-4a7e-b5d8-1f2e3c4d5a60}",
+    ("STATELESS",),
 )
 
 
@@ -111,9 +138,10 @@ def _attributes(variable: Variable, reference: dict[str, str]) -> str:
 
 
 def _structure(model: EventModel) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
-    """Outputs, derivatives, initial unknowns and event indicators: (name, dependencies).
-    While running, only states and inputs count as dependencies; at initialization also
-    the parameters and start values they are computed from."""
+    """Outputs, derivatives, initial unknowns (derivatives, calculated outputs) and event
+    indicators: (name, dependencies). While running, only states and inputs count as
+    dependencies; at initialization also the parameters and start values they are computed
+    from."""
     states = {v.derivative for v in model.variables if v.derivative}
     knowns = states | {v.name for v in model.variables if v.causality == "input"}
     derivatives = [v for v in model.variables if v.derivative]
@@ -124,7 +152,11 @@ def _structure(model: EventModel) -> dict[str, list[tuple[str, tuple[str, ...]]]
             if v.causality == "output"
         ],
         "derivatives": [(v.name, tuple(d for d in v.depends if d in knowns)) for v in derivatives],
-        "initial": [(v.name, v.depends) for v in derivatives],
+        "initial": [
+            (v.name, v.depends)
+            for v in model.variables
+            if v.derivative or (v.causality == "output" and v.start is None)
+        ],
         "indicators": [
             (name, (name,) if name in states else ()) for name in model.event_indicators
         ],
@@ -191,11 +223,14 @@ def _model_description(
     structure: str,
     model: EventModel,
 ) -> str:
-    """The parts common to FMI 2.0 and 3.0: interfaces, units, the frame of the document."""
+    """The parts common to FMI 2.0 and 3.0: interfaces, units, the frame of the document.
+    Model Exchange needs completedIntegratorStep (a model may ask to terminate there), which
+    FMI 3.0 importers call only when told so and FMI 2.0 ones unless told not to."""
+    completed = ' needsCompletedIntegratorStep="true"' if fmi_version == "3.0" else ""
     interfaces = "".join(
         f'\n  <{kind} modelIdentifier="{identifier}"{extra}/>'
         for kind, extra in (
-            ("ModelExchange", ""),
+            ("ModelExchange", completed),
             ("CoSimulation", ' canHandleVariableCommunicationStepSize="true"'),
         )
     )
@@ -229,7 +264,8 @@ def event_fmu(folder: Path, model: EventModel, fmi_version: str = "2.0") -> Path
     """Compile ``model`` as an FMI ``fmi_version`` (2.0 or 3.0) FMU into ``folder``."""
     sources, describe, binaries, suffix = VERSIONS[fmi_version]
     identifier = model.identifier + suffix
-    binary = compile_fmu_binary(folder, identifier, sources, [f'-DMODEL="{model.header}"'])
+    flags = [f'-DMODEL="{model.header}"', *(f"-D{name}" for name in model.defines)]
+    binary = compile_fmu_binary(folder, identifier, sources, flags)
     text = describe(model, identifier)
     return archive_fmu(folder / f"{identifier}.fmu", text, binary, binaries)
 
@@ -242,6 +278,11 @@ def bouncing_ball_fmu(folder: Path, fmi_version: str = "2.0") -> Path:
 def staircase_fmu(folder: Path, fmi_version: str = "2.0") -> Path:
     """The staircase (count = 0, x = 0 to start) as an FMU."""
     return event_fmu(folder, STAIRCASE, fmi_version)
+
+
+def counter_fmu(folder: Path, fmi_version: str = "2.0") -> Path:
+    """The staircase's counter without its integral (count = 0 to start) as an FMU."""
+    return event_fmu(folder, COUNTER, fmi_version)
 
 
 def bounce_times(h0: float, e: float, g: float, n: int) -> np.ndarray:

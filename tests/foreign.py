@@ -6,7 +6,9 @@
 - ``typed_io_fmu``: an FMI 3.0 Model Exchange FMU compiled with gcc from
   ``data/typed_io_fmi3.c``: an input and an output of every variable type of the standard,
   and arrays sized by a structural parameter;
-- ``python_fmu``: an FMI 2.0 Co-Simulation FMU made by pythonfmu from a small Python class.
+- ``python_fmu``: an FMI 2.0 Co-Simulation FMU made by pythonfmu from a small Python class;
+- ``phases_fmu``: an FMI 2.0 Co-Simulation FMU compiled with gcc from ``data/phases_fmi2.c``
+  that refuses every value set in a phase the standard does not allow it in.
 """
 
 from __future__ import annotations
@@ -285,3 +287,32 @@ def typed_io_fmu(folder: Path) -> Path:
     ``folder``."""
     binary = compile_fmu_binary(folder, "TypedIO", ["typed_io_fmi3.c", "fmi3_unsupported.c"])
     return archive_fmu(folder / "TypedIO.fmu", TYPED_IO, binary, platform_tuple)
+
+
+PHASES = """<?xml version="1.0" encoding="UTF-8"?>
+<fmiModelDescription fmiVersion="2.0" modelName="Phases"
+    guid="{2c7d9e41-5b3a-4f60-8e1d-7a9b0c3d4e52}" generationTool="hand-written C">
+  <CoSimulation modelIdentifier="Phases" canHandleVariableCommunicationStepSize="true"/>
+  <ModelVariables>
+    <ScalarVariable name="k" valueReference="0" causality="parameter" variability="fixed"
+        description="gain"><Real start="1"/></ScalarVariable>
+    <ScalarVariable name="u" valueReference="1" causality="input" variability="continuous">
+        <Real start="0" min="0"/></ScalarVariable>
+    <ScalarVariable name="n" valueReference="0" causality="input" variability="discrete">
+        <Integer start="0" min="0"/></ScalarVariable>
+    <ScalarVariable name="y" valueReference="2" causality="output" variability="continuous"
+        initial="calculated" description="k u + n"><Real/></ScalarVariable>
+  </ModelVariables>
+  <ModelStructure>
+    <Outputs><Unknown index="4" dependencies="2 3"/></Outputs>
+    <InitialUnknowns><Unknown index="4" dependencies="1 2 3"/></InitialUnknowns>
+  </ModelStructure>
+</fmiModelDescription>
+"""
+
+
+def phases_fmu(folder: Path) -> Path:
+    """Compile the FMI 2.0 FMU of ``data/phases_fmi2.c`` (parameter k, inputs u and n, output
+    y = k u + n) into ``folder``."""
+    binary = compile_fmu_binary(folder, "Phases", ["phases_fmi2.c", "fmi2_unsupported.c"])
+    return archive_fmu(folder / "Phases.fmu", PHASES, binary, platform)

@@ -1,12 +1,20 @@
 """The test FMUs with events, checked in FMPy against their analytic solutions: the bouncing
-ball (state events) and the staircase (time events), FMI 2.0 and 3.0, Model Exchange run by
-FMPy's CVode and Co-Simulation with the events handled inside the step."""
+ball (state events) and the staircase (time events, and its requests to end the run), FMI 2.0
+and 3.0, Model Exchange run by FMPy's CVode and Co-Simulation with the events handled inside
+the step."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from event_fmus import ball_state, bounce_times, bouncing_ball_fmu, staircase, staircase_fmu
+from event_fmus import (
+    ball_state,
+    bounce_times,
+    bouncing_ball_fmu,
+    counter_fmu,
+    staircase,
+    staircase_fmu,
+)
 from fmpy import read_model_description, simulate_fmu
 from fmpy.validation import validate_fmu
 
@@ -45,15 +53,18 @@ def test_bounce_times_follow_free_flight():
 
 
 @VERSIONS
-@pytest.mark.parametrize("make", [bouncing_ball_fmu, staircase_fmu], ids=["ball", "staircase"])
-def test_event_fmus_are_valid_with_both_interfaces(folder, make, version):
+@pytest.mark.parametrize(
+    ("make", "states"),
+    [(bouncing_ball_fmu, 2), (staircase_fmu, 1), (counter_fmu, 0)],
+    ids=["ball", "staircase", "counter"],
+)
+def test_event_fmus_are_valid_with_both_interfaces(folder, make, states, version):
     path = str(make(folder, version))
     assert validate_fmu(path) == []
     md = read_model_description(path)
     assert md.modelExchange is not None and md.coSimulation is not None
-    ball = make is bouncing_ball_fmu
-    assert md.numberOfEventIndicators == (1 if ball else 0)
-    assert md.numberOfContinuousStates == (2 if ball else 1)
+    assert md.numberOfEventIndicators == (1 if make is bouncing_ball_fmu else 0)
+    assert md.numberOfContinuousStates == states
 
 
 @VERSIONS
@@ -134,3 +145,24 @@ def test_staircase_co_simulation_stops_substeps_at_the_events(folder, version):
     count, x = staircase(result["time"])
     assert np.array_equal(result["count"], count)
     assert np.abs(result["x"] - x).max() < 1e-11
+
+
+@VERSIONS
+@pytest.mark.parametrize(
+    ("fmi_type", "ask"),
+    [("ModelExchange", 0), ("ModelExchange", 1), ("CoSimulation", 0)],
+    ids=["ME-update", "ME-after-step", "CS"],
+)
+def test_staircase_asks_fmpy_to_end_the_run_at_its_limit(folder, version, fmi_type, ask):
+    """With limit = 3 FMPy ends the run at t = 3 s: in the event update there, in the next
+    completedIntegratorStep (CVode's first step after the event) or in the Co-Simulation step
+    that reaches 3 s (FMI 2.0: fmi2Discard, fmi2Terminated, last successful time 3 s)."""
+    result = simulate_fmu(
+        str(staircase_fmu(folder, version)),
+        fmi_type=fmi_type,
+        stop_time=5.0,
+        output_interval=0.1,
+        start_values={"limit": 3.0, "ask": float(ask)},
+    )
+    assert 3.0 - 1e-9 <= result["time"][-1] <= 3.1
+    assert result["count"].max() <= 3.0

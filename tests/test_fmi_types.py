@@ -1,6 +1,7 @@
 """Every FMI variable type, FMI 3.0 arrays, type and unit checks of connections, and the FMI
 call order of parameters, start values and experiment set-up, on FMUs built in the tests:
-``data/typed_io_fmi3.c`` (FMI 3.0, every type) and pythonfmu (FMI 2.0)."""
+``data/typed_io_fmi3.c`` (FMI 3.0, every type), ``data/phases_fmi2.c`` (FMI 2.0, strict about
+the phase of every value set) and pythonfmu (FMI 2.0)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from foreign import TYPED_IO_TYPES, python_fmu, spring_mass_fmu, typed_io_fmu
+from foreign import TYPED_IO_TYPES, phases_fmu, python_fmu, spring_mass_fmu, typed_io_fmu
 
 from orchestrator.errors import FMUError, ScenarioError
 from orchestrator.fmu import FMU
@@ -342,3 +343,49 @@ offset = 0.5
     cols = read_timeseries(tmp_path / "out" / "timeseries.csv")
     np.testing.assert_allclose(cols["b.x"], 1.0, atol=1e-12)
     np.testing.assert_allclose(cols["a.x"], 2.5 * (1 - np.cos(2 * cols["time"])), atol=1e-7)
+
+
+def run_phases(tmp_path: Path, values: str) -> np.ndarray:
+    """Run the FMI 2.0 FMU of ``data/phases_fmi2.c`` (y = k u + n) with the component table
+    lines ``values`` for 0.2 s under weak coupling; its output y (1) at every row."""
+    fmu = phases_fmu(tmp_path)
+    path = tmp_path / "phases.toml"
+    path.write_text(
+        f"""[simulation]
+stop_time = 0.2
+output_interval = 0.1
+[cosimulation]
+macro_step = 0.1
+[components.b]
+fmu = "{fmu.as_posix()}"
+{values}
+"""
+    )
+    run_scenario(path, tmp_path / "out", tmp_path, plots=False)
+    return read_timeseries(tmp_path / "out" / "timeseries.csv")["b.y"]
+
+
+def test_fmi2_inputs_get_their_start_values_in_initialization_mode(tmp_path):
+    """FMI 2.0.4 allows an input to be set only from Initialization Mode on (in Instantiated,
+    only variables with initial exact or approx: the parameter k); the C model refuses any
+    other order, and sees k = 2, u = 1.5, n = 3 from its initialization on."""
+    y = run_phases(tmp_path, "parameters = { k = 2.0 }\nstart = { u = 1.5, n = 3 }")
+    np.testing.assert_array_equal(y, 6.0)
+
+
+@pytest.mark.parametrize(
+    ("start", "call"),
+    [
+        ("u = -1.0, n = 2", "fmi2SetReal of u (Real)"),
+        ("u = 1.5, n = -2", "fmi2SetInteger of n (Integer)"),
+    ],
+)
+def test_refused_start_value_names_instance_phase_and_typed_variables(tmp_path, start, call):
+    """The C model refuses values below the minimum 0 of u (Real) and n (Integer): one line
+    naming the file, the instance, the phase, the FMI call and only the variables of that call,
+    each with its FMI 2.0 type."""
+    with pytest.raises(FMUError) as refused:
+        run_phases(tmp_path, f"start = {{ {start} }}")
+    assert str(refused.value) == (
+        f"Phases.fmu (b): start values in Initialization Mode: {call} returned 'error'"
+    )

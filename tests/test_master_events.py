@@ -1,6 +1,8 @@
-"""FMI events in the strong master, on the test FMUs of ``event_fmus.py`` run as Model
-Exchange: the bouncing ball's state events located on the dense output, the staircase's time
-events as hard stops, both against their analytic solutions, in FMI 2.0 and 3.0."""
+"""FMI events in the masters, on the test FMUs of ``event_fmus.py`` run as Model Exchange: the
+bouncing ball's state events located on the dense output, the staircase's time events as hard
+stops, both against their analytic solutions, in FMI 2.0 and 3.0; under weak coupling, time
+events ending macro steps (also of the staircase's counter alone, without states) and state
+events refused."""
 
 from __future__ import annotations
 
@@ -8,7 +10,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from event_fmus import ball_state, bounce_times, bouncing_ball_fmu, staircase, staircase_fmu
+from event_fmus import (
+    ball_state,
+    bounce_times,
+    bouncing_ball_fmu,
+    counter_fmu,
+    staircase,
+    staircase_fmu,
+)
 
 from orchestrator.errors import ScenarioError
 from orchestrator.fmu import FMU, MODEL_EXCHANGE
@@ -100,3 +109,48 @@ fmu = "{source.as_posix()}"
     h, v = ball_state(data["time"], H0, E, G)
     assert np.abs(data["it.h"] - h).max() < 1e-9
     assert np.abs(data["it.v"] - v).max() < 1e-9
+
+
+def run_weak(tmp_path: Path, fmu: Path, macro_step: float, interval: float) -> Path:
+    """Run ``fmu`` as Model Exchange under weak coupling to 8.5 s; the results folder."""
+    scenario = tmp_path / "weak.toml"
+    scenario.write_text(
+        f"""[simulation]
+stop_time = 8.5
+output_interval = {interval}
+step = 0.1
+[cosimulation]
+macro_step = {macro_step}
+[components.it]
+fmu = "{fmu.as_posix()}"
+interface = "model_exchange"
+"""
+    )
+    out = tmp_path / "out"
+    run_scenario(scenario, out, tmp_path, plots=False)
+    return out
+
+
+@VERSIONS
+@pytest.mark.parametrize("make", [counter_fmu, staircase_fmu], ids=["counter", "staircase"])
+def test_time_events_end_macro_steps_under_weak_coupling(tmp_path, version, make):
+    """Macro steps of 0.3 s and rows every 0.7 s put the time events at 1 ... 8 s between
+    communication points: the step that holds one ends on it, the count steps there exactly (8
+    by 8.5 s), and x (the staircase's integral of the count, RK4 within each step) is exact up
+    to round-off."""
+    out = run_weak(tmp_path, make(tmp_path, version), macro_step=0.3, interval=0.7)
+    events = [e for e in read_events(out / "events.csv") if e["event"] == "time_event"]
+    assert [float(e["time"]) for e in events] == [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]
+    assert {e["detail"] for e in events} == {"it"}
+    data = read_timeseries(out / "timeseries.csv")
+    count, x = staircase(data["time"])
+    np.testing.assert_array_equal(data["it.count"], count)
+    if make is staircase_fmu:
+        assert np.abs(data["it.x"] - x).max() < 1e-12
+
+
+def test_state_events_are_refused_under_weak_coupling(tmp_path):
+    """Weak coupling does not locate state events: a Model Exchange unit with event indicators
+    is one line naming it, not a silent miss."""
+    with pytest.raises(ScenarioError, match=r"components\.it: .* has state events"):
+        run_weak(tmp_path, bouncing_ball_fmu(tmp_path, "2.0"), macro_step=0.1, interval=0.1)

@@ -3,9 +3,10 @@
 For every FMU and FMI version, and for each interface (``me``, ``cs``), a folder
 ``OUT/fmus/<2.0|3.0>/<me|cs>/linux64/murcosim/<version>/<Model>/`` holds the FMU,
 ``<Model>_in.csv`` (the inputs, held at ``start + 0.1 max(1, |start|)`` so that the model
-moves), ``<Model>_ref.csv`` (states and
-time-varying outputs computed by the murcosim strong-coupling master from the same FMU),
-``<Model>_ref.opt`` (start, stop, step, tolerance) and a short ``ReadMe.md``.
+moves), ``<Model>_ref.csv`` (states and time-varying outputs computed by the murcosim
+strong-coupling master from the same FMU and exactly those inputs; elements of 2-D arrays,
+``M[1,1]``, are left out: the cross-check CSV files are read by splitting at every comma, names
+included), ``<Model>_ref.opt`` (start, stop, step, tolerance) and a short ``ReadMe.md``.
 """
 
 from __future__ import annotations
@@ -54,8 +55,10 @@ def _held_inputs(fmu: Path) -> dict[str, float]:
 
 
 def _reference(fmu: Path, inputs: dict[str, float], work: Path) -> dict[str, list[float]]:
-    """The master's run of ``fmu`` alone with ``inputs`` held: columns by variable name
-    (``time`` first)."""
+    """The master's run of ``fmu`` alone with ``inputs`` held (as its start values): columns
+    by variable name (``time`` first), the inputs and the names with a comma left out. An
+    input the run held at another value than the one given (and written to ``_in.csv``) is a
+    MurcosimError."""
     from orchestrator.results import read_timeseries
     from orchestrator.run import run_scenario
 
@@ -76,7 +79,15 @@ fmu = "{fmu.resolve().as_posix()}"
     )
     run_scenario(scenario, work / "results", fmu.parent, plots=False)
     columns = read_timeseries(work / "results" / "timeseries.csv")
-    return {name.removeprefix("m."): list(values) for name, values in columns.items()}
+    reference = {name.removeprefix("m."): list(values) for name, values in columns.items()}
+    for name, value in inputs.items():
+        held = set(reference.pop(name))
+        if held != {value}:
+            raise MurcosimError(
+                f"{fmu}: the reference run held input '{name}' at {sorted(held)}, not at "
+                f"{value!r} as {fmu.stem}_in.csv does"
+            )
+    return {name: values for name, values in reference.items() if "," not in name}
 
 
 def _write_csv(path: Path, columns: dict[str, list[float]]) -> None:
@@ -109,8 +120,7 @@ def export_crosscheck(
             md = read_model_description(str(fmu))
             inputs = _held_inputs(fmu)
             with tempfile.TemporaryDirectory(prefix="murcosim-crosscheck-") as tmp:
-                reference = _reference(fmu, inputs, Path(tmp))
-            ref = {k: v for k, v in reference.items() if k not in inputs}
+                ref = _reference(fmu, inputs, Path(tmp))
             for interface, interface_name in (("me", "Model Exchange"), ("cs", "Co-Simulation")):
                 folder = out / "fmus" / version / interface / PLATFORM / TOOL / tool_version / name
                 folder.mkdir(parents=True, exist_ok=True)

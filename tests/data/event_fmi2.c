@@ -1,7 +1,9 @@
 /* A test model with events (MODEL, a header such as "bouncing_ball.h", given to the compiler)
  * as an FMI 2.0 FMU with Model Exchange and Co-Simulation in one binary. In Model Exchange the
  * importer handles the events (event mode, fmi2NewDiscreteStates); in Co-Simulation fmi2DoStep
- * handles them itself. The functions this FMU does not offer are in fmi2_unsupported.c.
+ * handles them itself, and returns fmi2Discard where the model asks to end the run
+ * (fmi2GetBooleanStatus(fmi2Terminated) is then true, fmi2GetRealStatus(fmi2LastSuccessfulTime)
+ * the time reached). The functions this FMU does not offer are in fmi2_unsupported.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -89,9 +91,9 @@ fmi2Status fmi2EnterEventMode(fmi2Component c) { return fmi2OK; }
 fmi2Status fmi2NewDiscreteStates(fmi2Component c, fmi2EventInfo *info) {
     Model *m = &((Instance *)c)->m;
     info->newDiscreteStatesNeeded = fmi2False;
-    info->terminateSimulation = fmi2False;
     info->nominalsOfContinuousStatesChanged = fmi2False;
     info->valuesOfContinuousStatesChanged = update(m) ? fmi2True : fmi2False;
+    info->terminateSimulation = m->terminate == TERMINATE_IN_UPDATE ? fmi2True : fmi2False;
     info->nextEventTimeDefined = isfinite(m->next_time) ? fmi2True : fmi2False;
     info->nextEventTime = m->next_time;
     return fmi2OK;
@@ -103,7 +105,7 @@ fmi2Status fmi2CompletedIntegratorStep(fmi2Component c, fmi2Boolean no_set_state
                                        fmi2Boolean *enter_event_mode,
                                        fmi2Boolean *terminate) {
     *enter_event_mode = fmi2False;
-    *terminate = fmi2False;
+    *terminate = ((Instance *)c)->m.terminate == TERMINATE_AFTER_STEP ? fmi2True : fmi2False;
     return fmi2OK;
 }
 
@@ -149,5 +151,17 @@ fmi2Status fmi2DoStep(fmi2Component c, fmi2Real t, fmi2Real step, fmi2Boolean no
     Model *m = &((Instance *)c)->m;
     m->time = t;
     do_step(m, t + step);
+    return m->terminate != NO_REQUEST ? fmi2Discard : fmi2OK;
+}
+
+fmi2Status fmi2GetBooleanStatus(fmi2Component c, const fmi2StatusKind kind, fmi2Boolean *value) {
+    if (kind != fmi2Terminated) return fmi2Discard;
+    *value = ((Instance *)c)->m.terminate != NO_REQUEST ? fmi2True : fmi2False;
+    return fmi2OK;
+}
+
+fmi2Status fmi2GetRealStatus(fmi2Component c, const fmi2StatusKind kind, fmi2Real *value) {
+    if (kind != fmi2LastSuccessfulTime) return fmi2Discard;
+    *value = ((Instance *)c)->m.time;
     return fmi2OK;
 }

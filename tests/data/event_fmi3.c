@@ -1,8 +1,9 @@
 /* A test model with events (MODEL, a header such as "bouncing_ball.h", given to the compiler)
  * as an FMI 3.0 FMU with Model Exchange and Co-Simulation in one binary. In Model Exchange the
  * importer handles the events (event mode, fmi3UpdateDiscreteStates); in Co-Simulation
- * fmi3DoStep handles them itself (it has no event mode and never returns early). Value
- * reference N_VARIABLES is the independent variable time. The functions this FMU does not
+ * fmi3DoStep handles them itself (it has no event mode and never returns early; a step stopped
+ * where the model asks to end the run reports terminateSimulation and the time it reached).
+ * Value reference N_VARIABLES is the independent variable time. The functions this FMU does not
  * offer are in fmi3_unsupported.c, besides the FMU state (no roll back), here.
  */
 #include <stdlib.h>
@@ -109,8 +110,9 @@ fmi3Status fmi3UpdateDiscreteStates(fmi3Instance c, fmi3Boolean *update_needed,
                                     fmi3Boolean *states_changed, fmi3Boolean *next_time_defined,
                                     fmi3Float64 *next_time) {
     Model *m = &((Instance *)c)->m;
-    *update_needed = *terminate = *nominals_changed = fmi3False;
+    *update_needed = *nominals_changed = fmi3False;
     *states_changed = update(m) ? fmi3True : fmi3False;
+    *terminate = m->terminate == TERMINATE_IN_UPDATE ? fmi3True : fmi3False;
     *next_time_defined = isfinite(m->next_time) ? fmi3True : fmi3False;
     *next_time = m->next_time;
     return fmi3OK;
@@ -120,7 +122,8 @@ fmi3Status fmi3EnterContinuousTimeMode(fmi3Instance c) { return fmi3OK; }
 
 fmi3Status fmi3CompletedIntegratorStep(fmi3Instance c, fmi3Boolean no_set_state,
                                        fmi3Boolean *enter_event_mode, fmi3Boolean *terminate) {
-    *enter_event_mode = *terminate = fmi3False;
+    *enter_event_mode = fmi3False;
+    *terminate = ((Instance *)c)->m.terminate == TERMINATE_AFTER_STEP ? fmi3True : fmi3False;
     return fmi3OK;
 }
 
@@ -180,7 +183,8 @@ fmi3Status fmi3DoStep(fmi3Instance c, fmi3Float64 t, fmi3Float64 step, fmi3Boole
     Model *m = &((Instance *)c)->m;
     m->time = t;
     do_step(m, t + step);
-    *event_handling_needed = *terminate = *early_return = fmi3False;
+    *event_handling_needed = *early_return = fmi3False;
+    *terminate = m->terminate != NO_REQUEST ? fmi3True : fmi3False;
     *last_successful_time = m->time;
     return fmi3OK;
 }

@@ -12,9 +12,16 @@
  *   evaluate(m)        derivatives and outputs from states, parameters and time;
  *   indicators(m, z)   the event indicators (an event where one changes sign);
  *   update(m)          the discrete update of event mode at m->time (state, time or step
- *                      event), which sets m->next_time; returns whether it changed states;
+ *                      event), which sets m->next_time, and m->terminate when the model asks
+ *                      to end the run; returns whether it changed states;
  *   do_step(m, t_end)  a Co-Simulation step from m->time to t_end (s) that handles its own
- *                      events exactly, with substeps of at most SUBSTEP.
+ *                      events exactly, with substeps of at most SUBSTEP, and stops where the
+ *                      model asks to end the run.
+ *
+ * A request to end the run (FMI terminateSimulation) is reported by the event update
+ * (TERMINATE_IN_UPDATE) or by the next completedIntegratorStep (TERMINATE_AFTER_STEP) in Model
+ * Exchange, and by the step that stopped there in Co-Simulation (fmi3DoStep's
+ * terminateSimulation; fmi2DoStep's fmi2Discard with fmi2Terminated).
  */
 #ifndef EVENT_MODEL_H
 #define EVENT_MODEL_H
@@ -23,10 +30,13 @@
 
 #define SUBSTEP 1e-3 /* s, longest RK4 substep of a Co-Simulation step */
 
+enum { NO_REQUEST, TERMINATE_IN_UPDATE, TERMINATE_AFTER_STEP };
+
 typedef struct {
     double r[N_VARIABLES]; /* values by value reference, SI units */
     double time;           /* s */
     double next_time;      /* s, the next time event, INFINITY if none is scheduled */
+    int terminate;         /* NO_REQUEST, or where the model asks to end the run */
 } Model;
 
 static void evaluate(Model *m);

@@ -1,10 +1,10 @@
-/* The FMI 2.0 functions the test FMUs with events do not offer (other variable types, FMU
- * state, partial derivatives, input derivatives, asynchronous steps). An importer looks them up
- * by name; each answers fmi2Error (3). They ignore their arguments, so they are declared here
- * without the standard's prototypes.
+/* The FMI 2.0 functions the hand-written test FMUs do not offer (other variable types, FMU
+ * state, partial derivatives, input derivatives, asynchronous steps, status). An importer looks
+ * them up by name; each answers fmi2Error (3). They ignore their arguments, so they are declared
+ * here without the standard's prototypes, and weak: an FMU's own definition of one replaces it.
  */
 #define UNSUPPORTED(name) \
-    int name(void) { return 3; }
+    __attribute__((weak)) int name(void) { return 3; }
 
 UNSUPPORTED(fmi2GetInteger)
 UNSUPPORTED(fmi2GetBoolean)
