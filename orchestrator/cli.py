@@ -273,11 +273,11 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--out", type=Path, default=DEFAULT_FMUS, help="FMU output folder")
     b.add_argument(
         "--backend",
-        default="pymoca",
-        choices=["pymoca", "rumoca", "openmodelica"],
-        help="Modelica front end: pymoca (default), rumoca (MSL-style libraries, library "
-        "path, index reduction), both with CasADi and the project's FMI layer; or "
-        "OpenModelica (needs omc)",
+        default="rumoca",
+        choices=["rumoca", "pymoca", "openmodelica"],
+        help="Modelica front end: rumoca (default: MSL-style libraries, library path) or "
+        "pymoca, both with the project's index reduction, initialization, events, CasADi "
+        "code and FMI layer; or OpenModelica (needs omc)",
     )
     b.add_argument(
         "--library-path",

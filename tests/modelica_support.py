@@ -43,6 +43,11 @@ SUPPORTED = [
         "test_redeclared_record_that_extends_the_declared_one",
     ),
     (
+        "MurCoSim's replaceable records (`Vehicle.Data`, `CylinderBody.Data`, a thruster's "
+        "`data`) redeclared by user records, MurCoSim found on the library path",
+        "test_user_record_reaches_the_fmu",
+    ),
+    (
         "Record constructors and package constants",
         "test_record_constructor_and_package_constant",
     ),
@@ -55,6 +60,10 @@ SUPPORTED = [
         "block matrices, matrix products, functions returning matrices, default arguments, "
         "protected temporaries and loops in functions",
         "test_component_arrays_functions_and_array_expressions",
+    ),
+    (
+        "Whole-array equations, array equations in `for` loops, beside scalar ones",
+        "test_array_equation_beside_scalar_equations_and_a_loop",
     ),
     (
         "`import` in `package.mo` seen by classes in the package's other files",

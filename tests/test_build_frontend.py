@@ -1,4 +1,4 @@
-"""The Modelica front end on what library authors write: a function in a package with an
+"""The pymoca front end on what library authors write: a function in a package with an
 algorithm section, nested for-loops, a matrix literal built from parameters, noEvent and
 smooth, if-expressions; against a SciPy integration of the same equations."""
 
@@ -66,7 +66,9 @@ def fmus(tmp_path_factory):
     folder.mkdir()
     (folder / "package.mo").write_text(LIBRARY)
     variants = ("fmi2", "fmi3")
-    return build_library(folder, folder.parent / "fmus", report=lambda _: None, variants=variants)
+    return build_library(
+        folder, folder.parent / "fmus", backend="pymoca", report=lambda _: None, variants=variants
+    )
 
 
 @pytest.mark.parametrize("interface", ["ModelExchange", "CoSimulation"])
@@ -101,7 +103,7 @@ def test_unsupported_when_equation_names_file_and_line(tmp_path):
     folder.mkdir()
     (folder / "package.mo").write_text(text)
     with pytest.raises(BuildError) as err:
-        build_library(folder, tmp_path / "fmus", report=lambda _: None)
+        build_library(folder, tmp_path / "fmus", backend="pymoca", report=lambda _: None)
     message = str(err.value)
     assert len(message.splitlines()) == 1
     assert message.startswith("Lib.Chain: unsupported Modelica construct when-equation at ")

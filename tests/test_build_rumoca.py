@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import re
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -181,6 +180,15 @@ def test_component_arrays_functions_and_array_expressions(fmus):
     check(fmus, "ThrusterBank", reference, inputs={"command": 1.0})
 
 
+def test_array_equation_beside_scalar_equations_and_a_loop(fmus):
+    # a = {t, 2 t}; x = t^2; b = {1, t + x, 2 t + x}; rows[i, :] = {i t, -i x}
+    x = TIMES**2
+    reference = {"a[1]": TIMES, "a[2]": 2 * TIMES, "b[1]": np.ones_like(TIMES)}
+    reference.update({"b[2]": TIMES + x, "b[3]": 2 * TIMES + x})
+    reference.update({"rows[3,1]": 3 * TIMES, "rows[2,2]": -2 * x})
+    check(fmus, "ArrayEquation", reference)
+
+
 def test_imports_of_package_mo_seen_in_other_files(fmus):
     omega = math.sqrt(G_N / 1.2)
     check(
@@ -278,59 +286,225 @@ def test_redeclares_a_front_end_gets_wrong_are_refused(tmp_path, backend):
 MURCOSIM = Path(__file__).parents[1] / "modelica" / "MurCoSim"
 
 
+# MurCoSim models whose values are compared: a vehicle, a buoy (its record redeclared over
+# CylinderBody's), an arm link, the thrusters, the servo and a wave; IrregularSea is left out
+# only because its C code takes half a minute to compile
+COMPARED = (
+    "BlueROV2Heavy",
+    "PrototypeHousing",
+    "AnthropomorphicLink1",
+    "Thruster",
+    "LaggedThruster",
+    "JointServo",
+    "RegularWave",
+)
+
+
+def _descriptions_only(code, targets):
+    """Stands in for the compiler and packer: FMUs holding only their model description."""
+    import xml.etree.ElementTree as ET
+    import zipfile
+
+    from orchestrator.build.fmu_package import VARIANTS as FMU_VARIANTS
+    from orchestrator.build.model_description import fmi2_description, fmi3_description
+
+    for variant, target in targets.items():
+        version, co_simulation = FMU_VARIANTS[variant]
+        describe = fmi2_description if version == "2.0" else fmi3_description
+        root = describe(code, co_simulation).getroot()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with zipfile.ZipFile(target, "w") as archive:
+            archive.writestr("modelDescription.xml", ET.tostring(root, encoding="UTF-8"))
+    return list(targets.values())
+
+
+def _facts(path: Path, skip: set[str]) -> tuple[dict, dict, list]:
+    """A model description as comparable facts, variables by name (those in ``skip`` left
+    out): each variable's attributes, the dependencies of outputs, derivatives and initial
+    unknowns, and the unit table, default experiment and model description."""
+    md = read_model_description(path)
+    variables = {
+        v.name: (v.type, v.causality, v.variability, v.initial, v.start, v.unit, v.description)
+        for v in md.modelVariables
+        if v.name not in skip
+    }
+    structure = {
+        (kind, u.variable.name): sorted(d.name for d in u.dependencies or [])
+        for kind in ("outputs", "derivatives", "initialUnknowns")
+        for u in getattr(md, kind)
+    }
+    units = sorted((u.name, str(u.baseUnit)) for u in md.unitDefinitions)
+    return variables, structure, [units, str(md.defaultExperiment), md.description]
+
+
 @pytest.mark.slow
-def test_murcosim_models_equal_the_pymoca_build(tmp_path):
-    """Both front ends give the same FMU values for MurCoSim's vehicles, thruster and waves:
-    every variable after initialization at a random state and input, bit for bit."""
+def test_murcosim_models_equal_the_pymoca_build(tmp_path, monkeypatch):
+    """Both front ends give the same FMUs for every MurCoSim model: the model descriptions of
+    all three variants (variables by name with type, causality, variability, initial, start
+    and unit; the structure's dependencies, units, default experiment) and, for the models of
+    COMPARED, every variable after initialization at random states and inputs, bit for bit.
+
+    Allowed differences: pymoca loses the description of a component declared with a
+    derived type (``MurCoSim.Density rho = 1000 "Density of the water"``), which rumoca
+    keeps; value references are numbered in each front end's order. Neither build has event
+    indicators: MurCoSim's relations are in ``noEvent`` or on parameters only.
+    """
+    from orchestrator.build import fmu_package
+    from orchestrator.build.modelica import load_library
     from orchestrator.fmu import FMU
 
-    names = ("BlueROV2Heavy", "LaggedThruster", "RegularWave")
-    library = tmp_path / "MurCoSim"
-    shutil.copytree(MURCOSIM, library)
-    keep = re.compile(rf"^(\s*)model ({'|'.join(names)})\b")
-    for path in library.rglob("*.mo"):  # only the models compared stay non-partial
-        lines = path.read_text().splitlines(keepends=True)
-        path.write_text(
-            "".join(
-                line if keep.match(line) else re.sub(r"^(\s*)model ", r"\1partial model ", line)
-                for line in lines
-            )
-        )
-    built = {}
-    for backend in ("pymoca", "rumoca"):
+    backends = ("pymoca", "rumoca")
+    monkeypatch.setattr(fmu_package, "package_fmus", _descriptions_only)
+    described = {}
+    for backend in backends:
         out = tmp_path / backend
+        paths = build_library(MURCOSIM, out, backend=backend, report=lambda _: None)
+        described[backend] = {p.relative_to(out): p for p in paths}
+    monkeypatch.undo()
+    assert len(described["pymoca"]) == 3 * len(load_library(MURCOSIM).models())
+    assert described["pymoca"].keys() == described["rumoca"].keys()
+    for relative, pymoca_path in described["pymoca"].items():
+        me = described["rumoca"][Path(relative.name)]
+        indicators = {u.variable.name for u in read_model_description(me).eventIndicators}
+        assert not indicators, relative
+        variables, *rest = _facts(pymoca_path, set())
+        rumoca_variables, *rumoca_rest = _facts(described["rumoca"][relative], indicators)
+        assert rest == rumoca_rest, relative
+        assert variables.keys() == rumoca_variables.keys(), relative
+        for name, (*attributes, description) in variables.items():
+            *rumoca_attributes, rumoca_description = rumoca_variables[name]
+            assert attributes == rumoca_attributes, f"{relative} {name}"
+            assert description in (None, rumoca_description), f"{relative} {name}"
+    built = {}
+    for backend in backends:
         paths = build_library(
-            library, out, backend=backend, variants=("me",), report=lambda _: None
+            MURCOSIM,
+            tmp_path / f"{backend}-fmus",
+            backend=backend,
+            variants=("me",),
+            models=list(COMPARED),
+            report=lambda _: None,
         )
         built[backend] = {p.stem: p for p in paths}
     rng = np.random.default_rng(5)
-    for name in names:
+    for name in COMPARED:
         values = {}
-        for backend in ("pymoca", "rumoca"):
+        for backend in backends:
             fmu = FMU(built[backend][name])
-            instance = fmu.instantiate("x")
+            variables = fmu.model_description.modelVariables
             if backend == "pymoca":
                 settable = [
                     v.name
-                    for v in fmu.model_description.modelVariables
+                    for v in variables
                     if v.causality == "input"
                     or (v.initial == "exact" and v.causality != "parameter")
                 ]
                 draws = {n: float(rng.normal(0, 0.3)) for n in settable}
+                names = [v.name for v in variables if v.type in ("Float64", "Real")]
+            instance = fmu.instantiate("x")
             instance.set_start_values(draws)
             instance.initialize(0.0)
             instance.set_time(0.7)
-            names_all = [
-                v.name
-                for v in fmu.model_description.modelVariables
-                if v.type in ("Float64", "Real") and not v.name.startswith("solver.")
-            ]
-            values[backend] = dict(zip(names_all, instance.get_values(names_all), strict=True))
+            values[backend] = instance.get_values(names)
             instance.terminate()
             fmu.close()
-        assert values["pymoca"].keys() == values["rumoca"].keys()
-        for key, number in values["pymoca"].items():
-            assert number == values["rumoca"][key], f"{name} {key}"
+        for key, number, other in zip(names, values["pymoca"], values["rumoca"], strict=True):
+            assert number == other, f"{name} {key}"
+
+
+def test_per_element_units_come_from_the_declaration():
+    """rumoca 0.10 drops ``unit = {"m/s", ..., "rad/s"}``; the front end reads it from the
+    declaration: MurCoSim's vehicle has the units of the pymoca build."""
+    from orchestrator.build.modelica import load_library
+    from orchestrator.build.rumoca_front import RumocaLibrary
+
+    model = "MurCoSim.Vehicles.BlueROV2Heavy"
+    flat = RumocaLibrary(MURCOSIM).flatten(model)
+    units = {v.name: v.unit for v in flat.variables}
+    assert units["nu[4]"] == "rad/s" and units["tau_ext[4]"] == "N.m"
+    assert [units[f"data.added_mass[{k}]"] for k in range(1, 7)] == 3 * ["kg"] + 3 * ["kg.m2"]
+    _, info = load_library(MURCOSIM).translate(model)
+    assert units == {v.name: info[v.declared].unit(v.name) for v in flat.variables}
+
+
+def test_per_element_units_are_read_from_the_modification(tmp_path):
+    # dimensions before the name, strings and comments with brackets, a description, two
+    # components in one declaration, `final`; no unit where the literal does not fit the
+    # array, and none where another modification (R2's extends) may override the declaration
+    from orchestrator.build.rumoca_front import RumocaLibrary
+
+    folder = _library(
+        tmp_path,
+        """package Bad
+  record R
+    parameter Real w[2](unit = {"kg", "m"}) = {1, 2};
+  end R;
+  record R2
+    extends R(w(unit = {"s", "s"}));
+  end R2;
+  model M
+    Real[2] a(unit = {"m", "s"}) = {1, 2};
+    Real b[2](start = {1, 2}, unit = {"V", /* ) */ "A"}) = {3, 4} "b, (",
+      c[3](final unit = {"x", "y", "z"}) = {5, 6, 7};
+    Real d[2](unit = {"m"}) = {8, 9};
+    Real f[2, 2](unit = {{"a", "b"}, {"c", "d"}}) = {{1, 2}, {3, 4}};
+    parameter R2 r;
+  end M;
+end Bad;
+""",
+    )
+    flat = RumocaLibrary(folder).flatten("Bad.M")
+    units = {v.name: v.unit for v in flat.variables}
+    assert [units[f"a[{k}]"] for k in (1, 2)] == ["m", "s"]
+    assert [units[f"b[{k}]"] for k in (1, 2)] == ["V", "A"]
+    assert [units[f"c[{k}]"] for k in (1, 2, 3)] == ["x", "y", "z"]
+    assert not any(units[n] for n in units if n.startswith(("d[", "f[", "r.w[")))
+
+
+def test_library_beside_the_libraries_it_uses(tmp_path):
+    # --library lib/User --library-path lib, as a user's package next to a copy of MurCoSim
+    (tmp_path / "Dep").mkdir()
+    (tmp_path / "Dep" / "package.mo").write_text(
+        "package Dep\n  record R\n    parameter Real k = 2;\n  end R;\nend Dep;\n"
+    )
+    folder = _library(
+        tmp_path,
+        "package Bad\n  model M\n    parameter Dep.R r;\n    output Real y;\n  equation\n"
+        "    y = r.k;\n  end M;\nend Bad;\n",
+    )
+    (built,) = build_library(
+        folder,
+        tmp_path / "fmus",
+        backend="rumoca",
+        variants=("me",),
+        report=lambda _: None,
+        library_path=[tmp_path],
+    )
+    starts = {v.name: v.start for v in read_model_description(built).modelVariables}
+    assert float(starts["r.k"]) == 2
+    (folder / "package.mo").rename(folder / "M.mo")
+    message = _build_error(folder)
+    assert message.endswith(
+        "no package.mo; the rumoca backend builds a Modelica package "
+        "(a folder with package.mo; other libraries go on --library-path)"
+    )
+
+
+def test_murcosim_buoys_have_their_records_values():
+    # each buoy redeclares the record class that CylinderBody redeclared over Vehicle's
+    from orchestrator.build.rumoca_front import RumocaLibrary
+
+    library = RumocaLibrary(MURCOSIM)
+    expected = {
+        "PrototypeHousing": {"data.m": 1.553, "data.length": 0.215, "data.n_fins": 4},
+        "PrototypePayload": {"data.m": 0.993, "data.length": 0.418, "data.pivot[3]": 0.094},
+        "LargeTestCylinder": {"data.m": 18.0, "data.radius": 0.081, "data.C_Df_z": 255},
+    }
+    for model, values in expected.items():
+        flat = library.flatten(f"MurCoSim.Buoys.{model}")
+        for name, value in values.items():
+            assert float(flat.variable(name).binding) == value, f"{model} {name}"
+        assert float(flat.variable("data.volume").binding) == 0  # CylinderData's modifier
 
 
 def test_start_bound_to_a_parameter_follows_it(fmus):
@@ -461,3 +635,80 @@ def test_supported_constructs_name_their_tests():
 def test_readme_table_of_constructs_is_current():
     """Rewrite it with `python tests/modelica_support.py`."""
     assert current_readme_table() == table()
+
+
+# Each replaceable record of MurCoSim, redeclared by a user record that changes its values, in
+# a user library that finds MurCoSim on the library path: (user package body, model,
+# {variable: value the FMU must start from}).
+USER_RECORDS = {
+    "Vehicle.Data": (
+        """  record Heavy "A 15 kg vehicle"
+    extends MurCoSim.Data.BlueROV2Heavy(m = 15, volume = 0.015);
+  end Heavy;
+  model Robot
+    extends MurCoSim.Vehicles.Vehicle(redeclare record Data = Mine.Heavy);
+  end Robot;
+""",
+        "Mine.Robot",
+        {"data.m": 15.0, "data.volume": 0.015, "data.D_Q[1]": 18.18},
+    ),
+    "CylinderBody.Data": (
+        """  record Spar "A longer cylinder"
+    extends MurCoSim.Buoys.PrototypeHousingData(length = 0.5, m = 2.5);
+  end Spar;
+  model SparBuoy
+    extends MurCoSim.Buoys.CylinderBody(redeclare record Data = Mine.Spar);
+  end SparBuoy;
+""",
+        "Mine.SparBuoy",
+        {"data.length": 0.5, "data.m": 2.5, "data.radius": 0.0395},
+    ),
+    "ThrusterBase.data": (
+        """  record Worn "A worn T200"
+    extends MurCoSim.Data.T200(K_L = 0.025, K_Q = 2.0e-4);
+  end Worn;
+  model WornThruster
+    extends MurCoSim.Thrusters.ThrusterBase(redeclare Mine.Worn data);
+  equation
+    w = w_cmd;
+  end WornThruster;
+""",
+        "Mine.WornThruster",
+        {"data.K_L": 0.025, "data.K_Q": 2.0e-4, "data.dead_zone": 25.0},
+    ),
+    "Thruster component": (
+        """  record Worn "A worn T200"
+    extends MurCoSim.Data.T200(K_L = 0.025);
+  end Worn;
+  model Pod "One thruster with a worn propeller, driven by a command"
+    MurCoSim.Thrusters.Thruster thruster(redeclare Mine.Worn data);
+    input Real pwm(start = 1500) "Command";
+  equation
+    thruster.pwm = pwm;
+    thruster.nu_r = zeros(6);
+  end Pod;
+""",
+        "Mine.Pod",
+        {"thruster.data.K_L": 0.025, "thruster.data.K_Q": 2.52e-4},
+    ),
+}
+
+
+@pytest.mark.parametrize("record", USER_RECORDS)
+def test_user_record_reaches_the_fmu(tmp_path, record):
+    body, model, expected = USER_RECORDS[record]
+    folder = tmp_path / "Mine"
+    folder.mkdir()
+    (folder / "package.mo").write_text(f'package Mine "user library"\n{body}end Mine;\n')
+    (path,) = build_library(
+        folder,
+        tmp_path / "fmus",
+        variants=("me",),
+        models=[model],
+        report=lambda _: None,
+        library_path=[MURCOSIM.parent],
+    )
+    starts = {v.name: v.start for v in read_model_description(path).modelVariables}
+    for name, value in expected.items():
+        assert float(starts[name]) == value, (record, name, starts[name])
+    assert not any(name.startswith("MurCoSim") for name in starts)

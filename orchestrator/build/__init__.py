@@ -10,11 +10,12 @@ Layout of the output folder, one file per variant:
 two models' last names are the same. A class's ``experiment`` annotation becomes the FMUs'
 ``DefaultExperiment``.
 
-The default backend is pure PyPI (pymoca + causalization + CasADi + the project's C FMI layer
-+ gcc) and writes all three. The ``rumoca`` backend puts the rumoca compiler in pymoca's place
-(MSL-style libraries: short connector classes, ``flow``, ``inner``/``outer``, redeclared
-records, component arrays, package constants, a library path, index reduction) with the same
-causalization, code generation and FMI layer behind it. The OpenModelica backend exports the
+The default backend is pure PyPI: the rumoca compiler parses, resolves and flattens the
+library (MSL-style libraries: short connector classes, ``flow``, ``inner``/``outer``,
+redeclared records, component arrays, package constants, a library path); the project's index
+reduction, causalization, initialization, events, CasADi code and C FMI layer (gcc) make the
+FMUs, all three variants. The ``pymoca`` backend puts pymoca in rumoca's place for the
+continuous models it reads. The OpenModelica backend exports the
 same sources (``me`` only) with OMPython when ``omc`` is installed. FMUs are rebuilt only when
 the library sources, the build code or the toolchain versions change.
 """
@@ -87,7 +88,7 @@ def _stamp(out: Path) -> dict:
 def build_library(
     library: Path,
     out: Path,
-    backend: str = "pymoca",
+    backend: str = "rumoca",
     force: bool = False,
     report: Callable[[str], None] = print,
     variants: tuple[str, ...] | None = None,

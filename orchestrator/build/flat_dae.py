@@ -14,8 +14,8 @@ from dataclasses import replace
 
 import casadi as ca
 
-from orchestrator.build.causalize import causalize
-from orchestrator.build.events import EventFunctions, event_functions
+from orchestrator.build.causalize import Assignment, causalize
+from orchestrator.build.events import EventFunctions, EventRecord, event_functions
 from orchestrator.build.flat_model import FlatModel, FlatVariable
 from orchestrator.build.fmu_export import DeclaredVariable, explicit_dae
 from orchestrator.build.index_reduction import reduce_index
@@ -140,6 +140,9 @@ def flat_dae(
     assignments = causalize(reduced.residuals, reduced.derivatives + reduced.algebraics, name)
     dummy = {s.name() for s in reduced.dummy_states}
     kept_states = [v for v in roles.states if v.name not in dummy]
+    varying = [model.time, *[v.symbol for v in kept_states], *inputs]
+    varying += [v.symbol for v in roles.discrete]
+    record, assignments, steady = _without_steady_relations(model.events, assignments, varying)
     conditions = _conditions(model, roles, kept_states, dummy)
     conditions = [
         Condition(r, c.text, c.state)
@@ -163,13 +166,13 @@ def flat_dae(
         [v.symbol for v in roles.parameters],
         conditions,
         assignments,
-        _held_at_start(model, roles, name),
+        _held_at_start(record, roles, name, steady),
     )
     calculated = init.calculated if init else frozenset()
     events = None
-    if model.events.any:
+    if record.any:
         events = event_functions(
-            model.events,
+            record,
             model.time,
             [v.symbol for v in kept_states],
             inputs,
@@ -214,7 +217,7 @@ def flat_dae(
         declared.append(DeclaredVariable(var.name, causality, "continuous", symbol(var.name), opts))
     for var in roles.discrete:  # knowns of the equations, kept apart from the parameters
         declared.append(DeclaredVariable(var.name, "parameter", "tunable", symbol(var.name), {}))
-    for relation in model.events.relations:
+    for relation in record.relations:
         memory = relation.memory.name()
         declared.append(DeclaredVariable(memory, "parameter", "tunable", symbol(memory), {}))
     by_name = {v.name: v for v in model.variables}
@@ -241,13 +244,45 @@ def _discrete_item(var: FlatVariable, model: str) -> dict:
     )
 
 
-def _held_at_start(model: FlatModel, roles: _Roles, name: str) -> tuple[list, list]:
+def _without_steady_relations(
+    record: EventRecord, assignments: list[Assignment], varying: list[ca.SX]
+) -> tuple[EventRecord, list[Assignment], tuple[list, list]]:
+    """``record`` without the relations whose sides depend on parameters only (through
+    variables the equations compute from them, as an array of frequencies): they never
+    change, so they are decided in the equations and give no event indicator."""
+    symbols, values = explicit_values(assignments)
+    memories = [r.memory for r in record.relations]
+    moving = ca.vertcat(*varying, *memories)
+    kept, fixed, decided = [], [], []
+    for relation in record.relations:
+        crossing = relation.crossing
+        if symbols:
+            crossing = ca.substitute(crossing, ca.vertcat(*symbols), ca.vertcat(*values))
+        if ca.depends_on(crossing, moving):
+            kept.append(relation)
+        else:
+            fixed.append(relation.memory)
+            decided.append(crossing > 0 if relation.strict else crossing >= 0)
+    if not fixed:
+        return record, assignments, ([], [])
+    old, new = ca.vertcat(*fixed), ca.vertcat(*decided)
+    assignments = [
+        Assignment(a.unknown, ca.substitute(a.expression, old, new)) for a in assignments
+    ]
+    branches = [replace(b, condition=ca.substitute(b.condition, old, new)) for b in record.branches]
+    return replace(record, relations=kept, branches=branches), assignments, (fixed, decided)
+
+
+def _held_at_start(
+    record: EventRecord, roles: _Roles, name: str, steady: tuple[list, list]
+) -> tuple[list, list]:
     """Values held between events, at the start: discrete states at their start values,
-    relations decided with their memories at false."""
-    symbols = [v.symbol for v in roles.discrete]
+    relations decided with their memories at false (``steady`` ones as decided always)."""
+    symbols = [v.symbol for v in roles.discrete] + list(steady[0])
     values = [ca.SX(_discrete_item(v, name)["start"]) for v in roles.discrete]
-    memories = ca.vertcat(*[r.memory for r in model.events.relations])
-    for relation in model.events.relations:
+    values += list(steady[1])
+    memories = ca.vertcat(*[r.memory for r in record.relations])
+    for relation in record.relations:
         crossing = ca.substitute(relation.crossing, memories, ca.SX.zeros(memories.numel()))
         symbols.append(relation.memory)
         values.append(crossing > 0 if relation.strict else crossing >= 0)

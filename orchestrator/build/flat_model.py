@@ -1111,34 +1111,42 @@ def _evaluate_structural(
 
 
 def _equation_points(flat: dict) -> list[tuple[dict, dict, dict | None]]:
-    """Every scalar equation as (residual, loop indices, span).
+    """Every equation as (residual, loop indices, span), array equations whole.
 
-    rumoca lists ``for`` equations twice: as points in ``equations`` and as a template over
-    the loop's index domain in ``structured_equations``. Where it has not filled in the
-    points of a loop (``interiors_materialized`` false) the listed points are placeholders
-    (rumoca 0.10.2 gives ``der(p[3]) = 0`` for the last point of ``for i in 1:3``), so every
-    loop is expanded here from its template, indices in row-major order (first index
-    outermost), as rumoca numbers the points.
+    rumoca lists ``for`` equations twice: as entries of ``equations`` and as a template over
+    the loop's index domain in ``structured_equations`` (whose ``first_equation_index``
+    counts entries). Where it has not filled in the entries of a loop
+    (``interiors_materialized`` false) they are placeholders (rumoca 0.10.2 gives
+    ``der(p[3]) = 0`` for the last point of ``for i in 1:3``), so every loop's entries are
+    replaced by its template's points, indices in row-major order (first index outermost), as
+    rumoca numbers them. ``__array`` indices of a domain number an array equation's elements,
+    not entries: its template is the whole array equation (``a = {time, 2*time}`` keeps its
+    entry; ``a[i, :] = ...`` in a loop is one entry per loop point).
     """
     points = [(e["residual"], {}, e.get("span")) for e in flat["equations"]]
     for structured in flat.get("structured_equations", []):
         binders = structured["domain"]["binders"]
-        ranges = [
-            range(
-                int(b["lower"]), int(b["upper"]) + (1 if int(b["step"]) > 0 else -1), int(b["step"])
-            )
-            for b in binders
-        ]
+        loops = [b for b in binders if not b["display_name"].startswith("__array")]
+        if not loops:
+            continue
         body = structured["template"]["body"]
-        per_point = int(structured["equations_per_point"])
         position = int(structured["first_equation_index"])
         span = structured.get("span")
-        for values in itertools.product(*ranges):
-            local = {b["display_name"]: float(v) for b, v in zip(binders, values, strict=True)}
-            for k in range(per_point):
-                points[position] = (body[k], local, span)
+        for values in itertools.product(*map(_binder_range, loops)):
+            local = {b["display_name"]: float(v) for b, v in zip(loops, values, strict=True)}
+            for k in range(int(structured["equations_per_point"])):
+                if position >= len(points):
+                    raise UnsupportedConstructError("for-equation numbered past the end", span)
+                points[position] = (body[k], local, span)  # an array body stays whole
                 position += 1
     return points
+
+
+def _binder_range(binder: dict) -> list[float]:
+    """The values of one index of a structured equation's domain."""
+    step = int(binder["step"])
+    stop = int(binder["upper"]) + (1 if step > 0 else -1)
+    return [float(v) for v in range(int(binder["lower"]), stop, step)]
 
 
 def _when_branch(

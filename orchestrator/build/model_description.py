@@ -41,7 +41,7 @@ def _default_experiment(code: ModelCode) -> dict[str, str]:
 def _initial_unknowns(code: ModelCode) -> list[FmuVariable]:
     """Outputs, states and state derivatives computed in initialization, in value-reference
     order (states are calculated where the model has initial conditions of its own)."""
-    states = range(code.blocks["x"], code.blocks["dx"])
+    states = {v.derivative_of for v in code.variables if v.derivative_of is not None}
     return [
         v
         for v in code.variables

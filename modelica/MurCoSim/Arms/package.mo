@@ -88,19 +88,22 @@ transversely and 0.5 rho C_d 2 r_o l^4/32 = 9.0e-4 N.m.s2/rad2 in rotation.</p>
   end RodLinkData;
 
   model AnthropomorphicLink1 "Link 1 of Leon-Gonzalez et al. (2024)'s 3-DOF underwater arm"
-    extends MurCoSim.Vehicles.Vehicle(redeclare MurCoSim.Arms.AnthropomorphicLink1Data data);
+    extends MurCoSim.Vehicles.Vehicle(
+      redeclare record Data = MurCoSim.Arms.AnthropomorphicLink1Data);
   end AnthropomorphicLink1;
 
   model AnthropomorphicLink2 "Link 2 of Leon-Gonzalez et al. (2024)'s 3-DOF underwater arm"
-    extends MurCoSim.Vehicles.Vehicle(redeclare MurCoSim.Arms.AnthropomorphicLink2Data data);
+    extends MurCoSim.Vehicles.Vehicle(
+      redeclare record Data = MurCoSim.Arms.AnthropomorphicLink2Data);
   end AnthropomorphicLink2;
 
   model AnthropomorphicLink3 "Link 3 of Leon-Gonzalez et al. (2024)'s 3-DOF underwater arm"
-    extends MurCoSim.Vehicles.Vehicle(redeclare MurCoSim.Arms.AnthropomorphicLink3Data data);
+    extends MurCoSim.Vehicles.Vehicle(
+      redeclare record Data = MurCoSim.Arms.AnthropomorphicLink3Data);
   end AnthropomorphicLink3;
 
   model RodLink "Aluminium tube link of Iversen et al. (2019)'s two-arm ROV"
-    extends MurCoSim.Vehicles.Vehicle(redeclare MurCoSim.Arms.RodLinkData data);
+    extends MurCoSim.Vehicles.Vehicle(redeclare record Data = MurCoSim.Arms.RodLinkData);
   end RodLink;
 
   annotation (Documentation(info = "<html>

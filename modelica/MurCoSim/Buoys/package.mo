@@ -207,7 +207,8 @@ from the payload's bottom face, reproduce Tables B.2 and B.3 (13.4, 12.8, 12.5, 
   partial model CylinderBody
     "Floating rigid cylinder: exact hydrostatics under the local sea surface, drag relative to the water"
     extends MurCoSim.Vehicles.Vehicle(
-      redeclare replaceable parameter MurCoSim.Buoys.CylinderData data,
+      redeclare replaceable record Data = MurCoSim.Buoys.CylinderData
+        constrainedby MurCoSim.Buoys.CylinderData,
       g = 9.8,
       f_env = f_hydro);
     parameter Real c_near_horizontal = 2e-5
@@ -270,11 +271,12 @@ from the payload's bottom face, reproduce Tables B.2 and B.3 (13.4, 12.8, 12.5, 
       Psi[k] = s_tilt*I2[k] - h_cut[k]*I1[k];
       Phi2[k] = s_tilt^2*I2[k] - 2*h_cut[k]*s_tilt*I1[k] + h_cut[k]^2*I0[k];
     end for;
-    V_sub = if abs(c_tilt) > c_near_horizontal then (Phi[1] - Phi[2])/c_tilt
+    // Both branches agree near the switch (series of the same integrals): no events.
+    V_sub = if noEvent(abs(c_tilt) > c_near_horizontal) then (Phi[1] - Phi[2])/c_tilt
       else data.length*I0[3];
-    m_across = if abs(c_tilt) > c_near_horizontal then (Psi[1] - Psi[2])/c_tilt
+    m_across = if noEvent(abs(c_tilt) > c_near_horizontal) then (Psi[1] - Psi[2])/c_tilt
       else data.length*I1[3];
-    m_along = if abs(c_tilt) > c_near_horizontal
+    m_along = if noEvent(abs(c_tilt) > c_near_horizontal)
       then ((Phi2[1] - Phi2[2])/(2*c_tilt) - data.length*Phi[2])/c_tilt
       else 0.5*data.length*V_sub - data.length^3*c_tilt/6*chord[3]/max(s_tilt, 1e-12);
     f_sub = V_sub/(3.141592653589793*data.radius^2*data.length);
@@ -351,15 +353,15 @@ under water).</p>
   end CylinderBody;
 
   model PrototypeHousing "Housing of the prototype buoy (Cortesi 2012, Table 5.1), four yaw fins"
-    extends CylinderBody(redeclare MurCoSim.Buoys.PrototypeHousingData data);
+    extends CylinderBody(redeclare record Data = MurCoSim.Buoys.PrototypeHousingData);
   end PrototypeHousing;
 
   model PrototypePayload "Payload of the prototype buoy (Cortesi 2012, Table 5.1)"
-    extends CylinderBody(redeclare MurCoSim.Buoys.PrototypePayloadData data);
+    extends CylinderBody(redeclare record Data = MurCoSim.Buoys.PrototypePayloadData);
   end PrototypePayload;
 
   model LargeTestCylinder "Instrumented 36 in test cylinder of the USNA heave trials (Cortesi 2012, Sec. 3.2)"
-    extends CylinderBody(redeclare MurCoSim.Buoys.LargeTestCylinderData data);
+    extends CylinderBody(redeclare record Data = MurCoSim.Buoys.LargeTestCylinderData);
   end LargeTestCylinder;
 
   model JointServo
@@ -385,7 +387,7 @@ under water).</p>
   equation
     for i in 1:2 loop
       error[i] = max(-stop, min(stop, theta_cmd[i])) - theta[i];
-      rate_demand[i] = (if error[i] >= 0 then 1 else -1)*min(rate_max, min(sqrt(2*acceleration_max*max(0, abs(error[i]) - abs(omega[i])*T_rate)), abs(error[i])/T_position));
+      rate_demand[i] = (if noEvent(error[i] >= 0) then 1 else -1)*min(rate_max, min(sqrt(2*acceleration_max*max(0, abs(error[i]) - abs(omega[i])*T_rate)), abs(error[i])/T_position));
       alpha[i] = max(-acceleration_max, min(acceleration_max, (rate_demand[i] - omega[i])/T_rate));
       der(theta[i]) = omega[i];
       der(omega[i]) = alpha[i];

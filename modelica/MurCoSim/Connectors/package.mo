@@ -2,7 +2,7 @@ within MurCoSim;
 package Connectors "Docking connectors: passive bodies with mating frames and capture envelopes"
 
   model ConnectorBracket "Aluminium bracket joining two BlueROVs (Nielsen 2018, Table 6.1), two docking ports"
-    extends MurCoSim.Vehicles.Vehicle(redeclare MurCoSim.Data.ConnectorBracket data);
+    extends MurCoSim.Vehicles.Vehicle(redeclare record Data = MurCoSim.Data.ConnectorBracket);
     annotation (Documentation(info = "<html>
 <p>A passive rigid body (no thrusters) with the hydrodynamics of Nielsen's (2018) Table 6.1 and a
 docking interface at each end. The docking interface is given by parameters only, since

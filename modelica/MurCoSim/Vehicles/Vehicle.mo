@@ -1,6 +1,8 @@
 within MurCoSim.Vehicles;
 partial model Vehicle "6-DOF underwater vehicle (Fossen) with unit-quaternion attitude"
-  replaceable parameter MurCoSim.Data.VehicleData data "Body and hydrodynamic parameters";
+  replaceable record Data = MurCoSim.Data.VehicleData constrainedby MurCoSim.Data.VehicleData
+    "Record of the body's parameters: VehicleData or a record extending it";
+  parameter Data data "Body and hydrodynamic parameters";
   parameter MurCoSim.Density rho = 1000 "Density of the water";
   parameter MurCoSim.Acceleration g = 9.81 "Gravitational acceleration";
   parameter Real gamma_q(unit = "1/s") = 10
@@ -187,5 +189,13 @@ frame is f = (W - B) R'e_z with moment r_g x W R'e_z - r_b x B R'e_z.</p>
 <a href=\"modelica://MurCoSim.Buoys\">Buoys</a>: buoyancy of the submerged part, drag relative
 to the waves) binds them to <code>f_env</code>, e.g.
 <code>extends Vehicle(f_env = f_hydro)</code>; a vehicle leaves it zero.</p>
+<p>A model chooses its parameter record by redeclaring the record class <code>Data</code>,
+e.g. <code>extends Vehicle(redeclare record Data = MurCoSim.Data.BlueROV)</code>. A partial
+model may narrow the choice and a model extending it choose again:
+<a href=\"modelica://MurCoSim.Buoys.CylinderBody\">CylinderBody</a> redeclares
+<code>replaceable record Data = CylinderData constrainedby CylinderData</code> and each buoy
+<code>redeclare record Data = PrototypeHousingData</code> (or its own record). The class is
+redeclared, not the component <code>data</code>, so that the outermost choice is the one that
+counts however many models lie between.</p>
 </html>"));
 end Vehicle;

@@ -44,4 +44,20 @@ package Arrays "Component arrays, connect in for, array expressions and function
       connect(command, thr[i].u);
     end for;
   end ThrusterBank;
+  model ArrayEquation "A whole-array equation beside scalar ones and a loop"
+    Real a[2] "Set by one array equation";
+    Real b[3] "Set element by element";
+    Real x(start = 0, fixed = true) "Integral of a[2]";
+    Real rows[3, 2] "Set row by row in a loop";
+  equation
+    for i in 1:3 loop
+      rows[i, :] = {i*time, -i*x};
+    end for;
+    a = {time, 2*time};
+    b[1] = 1;
+    for i in 2:3 loop
+      b[i] = a[i - 1] + x;
+    end for;
+    der(x) = a[2];
+  end ArrayEquation;
 end Arrays;
