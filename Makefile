@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SCENARIO := scenarios/docking_mpc.toml
 
-.PHONY: demo test fmus lint bench clean web browser
+.PHONY: demo test fmus lint bench clean web browser tbb
 
 # The package is byte-compiled as pip does for a regular install (an editable install leaves
 # it to the first imports, which write nothing where PYTHONDONTWRITEBYTECODE is set, and then
@@ -34,11 +34,17 @@ browser:
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
 	  else echo "chromium missing and not root: the replay browser test will be skipped"; fi; }
 
+# the TBB runtime for ecos, the second Co-Simulation importer of the tests (Debian package)
+tbb:
+	@ldconfig -p | grep -q 'libtbb.so.12 ' || { if [ "$$(id -u)" = 0 ]; then \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q libtbb12; \
+	  else echo "libtbb12 missing and not root: the ecos test will be skipped"; fi; }
+
 lint: $(BIN)/murcosim
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: fmus lint web browser
+test: fmus lint web browser tbb
 	$(BIN)/pytest -q
 
 bench: fmus

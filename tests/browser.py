@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import pytest
+from conftest import skip_claim
 from PIL import Image
 
 FLAGS = [
@@ -30,7 +30,7 @@ def chromium() -> str:
     """Path of the Chromium executable, or skip the test saying why."""
     path = shutil.which("chromium")
     if path is None:
-        pytest.skip("Debian package 'chromium' is not installed ('make test' installs it as root)")
+        skip_claim("Debian package 'chromium' is not installed ('make test' installs it as root)")
     return path
 
 
