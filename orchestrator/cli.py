@@ -81,6 +81,12 @@ def _scenario_reference(args: argparse.Namespace) -> None:
         print(f"written to {args.out}")
 
 
+def _info(args: argparse.Namespace) -> None:
+    from orchestrator.fmu_info import describe
+
+    print(describe(args.fmu))
+
+
 def _check(args: argparse.Namespace) -> None:
     from fmpy import simulate_fmu
     from fmpy.validation import validate_fmu
@@ -348,6 +354,11 @@ def parser() -> argparse.ArgumentParser:
     )
     sr.add_argument("--out", type=Path, help="write to this file instead of printing")
     sr.set_defaults(func=_scenario_reference)
+    i = sub.add_parser(
+        "info", help="an FMU's interfaces, sizes and variables, as murcosim reads it"
+    )
+    i.add_argument("fmu", type=Path, help="FMU file")
+    i.set_defaults(func=_info)
     c = sub.add_parser("check", help="validate every FMU and simulate it standalone with FMPy")
     c.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help=FMU_DIR_HELP)
     c.set_defaults(func=_check)

@@ -53,3 +53,20 @@ def test_last_line_names_docking_undocking_and_final_errors(fmu_dir, tmp_path, c
     assert last.endswith(f"results in {tmp_path / 'out'}")
     position, angle = last.split("final joint errors: dock ")[1].split(";")[0].split(" m ")
     assert float(position) < 1e-6 and float(angle.removesuffix(" rad")) < 1e-6
+
+
+def test_info_lists_variables_and_what_murcosim_can_do(fmu_dir, tmp_path, capsys):
+    assert main(["info", str(fmu_dir / "BlueROV2Heavy.fmu")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("BlueROV2Heavy.fmu: FMI 3.0, model BlueROV2Heavy; Model Exchange; 13")
+    assert out[1].startswith("murcosim: a rigid body")
+    rows = {line.split(" | ")[0].lstrip("| "): line.split(" | ") for line in out[4:]}
+    assert rows["tau_ext[4]"][1:5] == ["input", "continuous", "Float64", "N.m"]
+    assert rows["data.m"][1] == "parameter" and rows["data.m"][5] == "11.5"
+    assert main(["info", str(fmu_dir / "fmi2" / "Thruster.fmu")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "Model Exchange, Co-Simulation" in out[0]
+    assert out[1].startswith("murcosim: a unit connected by its")
+    missing = tmp_path / "none.fmu"
+    assert main(["info", str(missing)]) == 2
+    assert capsys.readouterr().err.strip() == f"murcosim: error: {missing}: FMU file not found"
