@@ -83,17 +83,13 @@ class FlatModel:
     variables: list[FlatVariable]
     derivatives: dict[str, ca.SX]  # scalar state name -> its der(...) symbol
     residuals: list[ca.SX]
-    residual_spans: list[dict | None]
     class_type: str
     initial_residuals: list[ca.SX] = field(default_factory=list)
     events: EventRecord = field(default_factory=EventRecord)
 
     def variable(self, name: str) -> FlatVariable:
         """The scalar variable called ``name``."""
-        return self._by_name()[name]
-
-    def _by_name(self) -> dict[str, FlatVariable]:
-        return {v.name: v for v in self.variables}
+        return {v.name: v for v in self.variables}[name]
 
 
 def _element_names(name: str, dims: list[int]) -> list[str]:
@@ -950,13 +946,11 @@ def read_flat(flat: dict, name: str) -> FlatModel:
             values[declared] = symbols[0]
         symbols_of[declared] = values[declared]
     derivatives: dict[str, ca.SX] = {}
-    derivative_spans: dict[str, dict | None] = {}
 
     def derivative(symbol: ca.SX, span: dict | None) -> ca.SX:
         scalar = symbol.name()
         if scalar not in derivatives:
             derivatives[scalar] = ca.SX.sym(f"der({scalar})")
-            derivative_spans[scalar] = span
         return derivatives[scalar]
 
     events = EventRecord()
@@ -969,7 +963,6 @@ def read_flat(flat: dict, name: str) -> FlatModel:
     translator = Translator(values.get, derivative, flat.get("functions", {}), time, events, steady)
     _evaluate_structural(raw, values, translator, flat.get("variable_type_names", {}))
     residuals: list[ca.SX] = []
-    spans: list[dict | None] = []
 
     def add(residual: object, span: dict | None) -> None:
         for element in np.asarray(residual, dtype=object).ravel():
@@ -978,7 +971,6 @@ def read_flat(flat: dict, name: str) -> FlatModel:
                     raise UnsupportedConstructError("an equation that can never hold", span)
                 continue
             residuals.append(ca.SX(element))
-            spans.append(span)
 
     for residual, local, span in _equation_points(flat):
         try:
@@ -1051,7 +1043,6 @@ def read_flat(flat: dict, name: str) -> FlatModel:
         variables,
         derivatives,
         residuals,
-        spans,
         flat.get("class_type", "Model"),
         events=events,
     )
