@@ -51,6 +51,31 @@ def _run(args: argparse.Namespace) -> None:
     print(f"{args.scenario}: {summary}; results in {out}")
 
 
+def _regress(args: argparse.Namespace) -> int:
+    from orchestrator.regression import regress
+    from orchestrator.regression.report import write_html, write_junit
+
+    if args.suite is None and not args.variants:
+        raise MurcosimError("regress: expected a suite file, --variants, or both")
+    results = []
+    if args.suite is not None:
+        results.append(regress(args.suite, args.case, update=args.update))
+    if args.variants:
+        from orchestrator.regression.variants import check_variants
+
+        results.append(check_variants(args.fmu_dir, args.model))
+    for result in results:
+        stem = result.suite.stem if result.suite.suffix else "variants"
+        report = write_html(result, (args.report or Path("results/regress")) / f"{stem}.html")
+        print(f"report in {report}")
+        if args.junit:
+            junit = args.junit if len(results) == 1 else args.junit.with_stem(
+                f"{args.junit.stem}-{stem}"
+            )  # fmt: skip
+            print(f"JUnit XML in {write_junit(result, junit)}")
+    return 0 if all(r.passed for r in results) else 1
+
+
 def _plot(args: argparse.Namespace) -> None:
     from orchestrator.plots import plot_run
 
@@ -344,6 +369,26 @@ def parser() -> argparse.ArgumentParser:
     rp.add_argument("--out", type=Path, help="HTML file (default RESULTS/replay.html)")
     rp.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help="FMUs the run used")
     rp.set_defaults(func=_replay)
+    rg = sub.add_parser(
+        "regress",
+        help="compare components and scenarios with stored references (tolerance tubes)",
+        description="Run the cases of a regression suite file and compare each with its stored "
+        "reference by tolerance tubes (pyfunnel) and events; --update stores the runs as the new "
+        "references and says what changed; --variants checks that every model's FMI 2.0/3.0 "
+        "Model Exchange and Co-Simulation variants and FMPy agree. Exit status 1 when a case "
+        "failed, 2 on a bad suite file.",
+    )
+    rg.add_argument("suite", type=Path, nargs="?", help="suite file (TOML)")
+    rg.add_argument("--case", action="append", help="case name, repeatable (default: all)")
+    rg.add_argument("--update", action="store_true", help="store the runs as the references")
+    rg.add_argument(
+        "--report", type=Path, help="folder of the HTML report (default results/regress)"
+    )
+    rg.add_argument("--junit", type=Path, help="also write JUnit XML to this file")
+    rg.add_argument("--variants", action="store_true", help="check the FMU variants agree")
+    rg.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help=FMU_DIR_HELP)
+    rg.add_argument("--model", action="append", help="model of --variants, repeatable")
+    rg.set_defaults(func=_regress)
     x = sub.add_parser("crosscheck", help="test FMUs and references in the FMI cross-check layout")
     x.add_argument("out", type=Path, help="output folder (fmus/<version>/<me|cs>/... below it)")
     x.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help=FMU_DIR_HELP)
@@ -493,14 +538,14 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point; user errors are printed as one line, exit status 2."""
     args = parser().parse_args(argv)
     try:
-        args.func(args)
+        status = args.func(args)
     except MurcosimError as exc:
         print(f"murcosim: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("murcosim: interrupted; results written so far are kept", file=sys.stderr)
         return 130
-    return 0
+    return status or 0
 
 
 def command() -> int:

@@ -10,6 +10,8 @@ that instances with the same seed (one per body) see the same sea.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import numpy as np
 
 from orchestrator.fmu import FMU
@@ -19,12 +21,18 @@ SEED = "seed"
 
 def component_count(fmu: FMU) -> int:
     """Number of wave components an irregular-sea FMU holds (0 for any other FMU)."""
-    if SEED not in fmu.variables:
-        return 0
+    return len(drawn_names(fmu.variables)) // 2
+
+
+def drawn_names(variables: Collection[str]) -> list[str]:
+    """The parameters drawn here among an FMU's ``variables``: ``bin_offset[j]`` and
+    ``phase[j]`` of an FMU with a ``seed`` (none for any other FMU)."""
+    if SEED not in variables:
+        return []
     n = 0
-    while f"bin_offset[{n + 1}]" in fmu.variables and f"phase[{n + 1}]" in fmu.variables:
+    while f"bin_offset[{n + 1}]" in variables and f"phase[{n + 1}]" in variables:
         n += 1
-    return n
+    return [f"{kind}[{j}]" for kind in ("bin_offset", "phase") for j in range(1, n + 1)]
 
 
 def draws(seed: int, n: int) -> tuple[np.ndarray, np.ndarray]:

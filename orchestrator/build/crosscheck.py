@@ -41,7 +41,7 @@ absolute 1e-12) from this FMU. {inputs}
 """
 
 
-def _held_inputs(fmu: Path) -> dict[str, float]:
+def held_inputs(fmu: Path) -> dict[str, float]:
     """Input values of the check: each input's start value moved by 10 % (at least 0.1)."""
     from fmpy import read_model_description
 
@@ -52,6 +52,18 @@ def _held_inputs(fmu: Path) -> dict[str, float]:
             start = float(variable.start)
             held[variable.name] = start + 0.1 * max(1.0, abs(start))
     return held
+
+
+def standalone_parameters(fmu: Path) -> dict[str, float]:
+    """The FMU's own values of the parameters a murcosim system would set itself (an irregular
+    sea's random draws, see ``orchestrator/ocean.py``), so that a run in murcosim is the run
+    another importer makes of the FMU alone."""
+    from fmpy import read_model_description
+
+    from orchestrator.ocean import drawn_names
+
+    starts = {v.name: v.start for v in read_model_description(str(fmu)).modelVariables}
+    return {name: float(starts[name]) for name in drawn_names(starts)}
 
 
 def _reference(fmu: Path, inputs: dict[str, float], work: Path) -> dict[str, list[float]]:
@@ -73,8 +85,10 @@ atol = 1e-12
 
 [components.m]
 fmu = "{fmu.resolve().as_posix()}"
-[components.m.start]
+[components.m.parameters]
 """
+        + "".join(f'"{n}" = {v!r}\n' for n, v in standalone_parameters(fmu).items())
+        + "[components.m.start]\n"
         + "".join(f'"{name}" = {value!r}\n' for name, value in inputs.items())
     )
     run_scenario(scenario, work / "results", fmu.parent, plots=False)
@@ -118,7 +132,7 @@ def export_crosscheck(
             if not fmu.is_file():
                 raise MurcosimError(f"{fmu}: FMU not found (run 'murcosim build')")
             md = read_model_description(str(fmu))
-            inputs = _held_inputs(fmu)
+            inputs = held_inputs(fmu)
             with tempfile.TemporaryDirectory(prefix="murcosim-crosscheck-") as tmp:
                 ref = _reference(fmu, inputs, Path(tmp))
             for interface, interface_name in (("me", "Model Exchange"), ("cs", "Co-Simulation")):

@@ -80,7 +80,7 @@ def regress(
     results = []
     for name in names:
         result = _case(suite_file, suite, name, update)
-        report(_line(result))
+        report(case_line(result))
         results.append(result)
     return SuiteResult(suite_file, results)
 
@@ -152,7 +152,7 @@ def _compared(
     return result
 
 
-def _line(result: CaseResult) -> str:
+def case_line(result: CaseResult) -> str:
     """The one line a case prints: its status and, when it failed, what failed."""
     text = f"{result.status:<8}{result.name} ({result.source}, {result.seconds:.1f} s)"
     failed = result.failed_signals

@@ -13,6 +13,8 @@ import io
 from pathlib import Path
 from xml.etree import ElementTree
 
+import numpy as np
+
 from orchestrator.regression import ERROR, FAILED, CaseResult, SuiteResult
 from orchestrator.regression.compare import SignalResult
 
@@ -113,8 +115,9 @@ def _plot(signal: SignalResult, unit: str) -> str:
     import matplotlib.pyplot as plt
 
     figure, axes = plt.subplots(figsize=(7.2, 3.2), layout="constrained")
-    lower, upper = signal.plot["lower"], signal.plot["upper"]
-    axes.fill_between(lower[0], lower[1], upper[1], color="#8fb8de", alpha=0.5, label="tube")
+    lower, upper = signal.plot["lower"], signal.plot["upper"]  # each on its own times
+    top = np.interp(lower[0], *upper)
+    axes.fill_between(lower[0], lower[1], top, color="#8fb8de", alpha=0.5, label="tube")
     axes.plot(*signal.plot["reference"], color="#1f4e79", lw=1.0, label="reference")
     axes.plot(*signal.plot["test"], color="#cf222e", lw=1.0, ls="--", label="test")
     axes.axvline(signal.worst_time, color="#888", lw=0.8, ls=":")
