@@ -16,6 +16,7 @@ time (s) with units in ``attrs["units"]``, and the events as a DataFrame.
 
 from importlib.metadata import version
 
+from murcosim.regression import regress
 from murcosim.results import Results, load_results
 from murcosim.running import run
 from murcosim.scenarios import edit, load_scenario, parse_scenario, save_scenario, scenario_toml
@@ -78,6 +79,7 @@ __all__ = [
     "load_results",
     "load_scenario",
     "parse_scenario",
+    "regress",
     "run",
     "save_scenario",
     "scenario_toml",
