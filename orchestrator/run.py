@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import fnmatch
 import shutil
 import time as clock
 from collections.abc import Callable, Sequence
@@ -19,6 +18,7 @@ from orchestrator.columns import column_units
 from orchestrator.errors import FMUError, ScenarioError, SimulationError
 from orchestrator.fmu_folder import fmu_folder
 from orchestrator.master import Master, RunStatistics
+from orchestrator.patterns import matches
 from orchestrator.probe import Probe
 from orchestrator.result_files import file_recorders
 from orchestrator.results import (
@@ -276,14 +276,14 @@ def _recorded(names: list[str], patterns: list[str] | None, source: str) -> list
     if not patterns:
         return names
     for pattern in patterns:
-        if not any(fnmatch.fnmatchcase(n, pattern) for n in names):
+        if not any(matches(n, pattern) for n in names):
             closest = difflib.get_close_matches(pattern, names, n=3, cutoff=0.0)
             raise ScenarioError(
                 f"{source}: record: '{pattern}' matches no recordable variable (states, "
                 "inputs, time-varying outputs, controller outputs, joint columns); closest: "
                 + ", ".join(closest)
             )
-    return [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
+    return [n for n in names if any(matches(n, p) for p in patterns)]
 
 
 def _progress_bar(seconds: float) -> Any:  # noqa: ANN401 - a tqdm bar

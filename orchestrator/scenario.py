@@ -627,8 +627,9 @@ class Scenario(_Strict):
     )
     record: list[str] | None = Field(
         None,
-        description="Glob patterns of '<instance>.<variable>' names to record (states, inputs, "
-        "time-varying outputs, controller outputs, joint columns); each must match one",
+        description="Patterns of '<instance>.<variable>' names to record (states, inputs, "
+        "time-varying outputs, controller outputs, joint columns): * any text, ? one "
+        "character, brackets literal ('rov.p[*]'); each must match one",
     )
 
 

@@ -9,13 +9,13 @@ XML of a :class:`SuiteResult`; ``variants.py`` checks that an FMU's variants agr
 from __future__ import annotations
 
 import difflib
-import fnmatch
 import time as clock
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from orchestrator.errors import MurcosimError, ScenarioError
+from orchestrator.patterns import matches
 from orchestrator.regression.cases import CaseRun, run_case
 from orchestrator.regression.compare import SignalResult, compare_columns, compare_events
 from orchestrator.regression.references import read_reference, write_reference
@@ -117,13 +117,11 @@ def _selected(run: CaseRun, patterns: list[str] | None, where: str) -> CaseRun:
     if patterns is None:
         return run
     for pattern in patterns:
-        if not any(fnmatch.fnmatchcase(n, pattern) for n in run.columns):
+        if not any(matches(n, pattern) for n in run.columns):
             close = difflib.get_close_matches(pattern, run.columns, n=3, cutoff=0.5)
             hint = f" (closest: {', '.join(close)})" if close else ""
             raise ScenarioError(f"{where}.signals: '{pattern}' matches no recorded column{hint}")
-    kept = {
-        n: v for n, v in run.columns.items() if any(fnmatch.fnmatchcase(n, p) for p in patterns)
-    }
+    kept = {n: v for n, v in run.columns.items() if any(matches(n, p) for p in patterns)}
     return CaseRun(run.time, kept, run.units, run.events)
 
 
@@ -134,9 +132,7 @@ def _compared(
         reference.columns
         if case.signals is None
         else {
-            n: v
-            for n, v in reference.columns.items()
-            if any(fnmatch.fnmatchcase(n, p) for p in case.signals)
+            n: v for n, v in reference.columns.items() if any(matches(n, p) for p in case.signals)
         }
     )
     result.signals = compare_columns(

@@ -15,7 +15,7 @@ A suite is a TOML file (relative paths start at its folder)::
     stop_time = 10.0                 # optional: a shorter run than the file's
     signals = ["rov.p[*]", "rov.q[*]"]   # optional: recorded columns to compare (default all)
     [cases.single.tolerances."rov.nu[*]"]
-    atol = 1e-4                      # patterns (fnmatch) refine the tube of matching signals
+    atol = 1e-4                      # a pattern (* any text, ? one character) narrows the tube
 
     [cases.thruster_step]            # an FMU alone: its DefaultExperiment, inputs from a CSV
     fmu = "fmus/fmi2/LaggedThruster.fmu"
@@ -27,13 +27,13 @@ Every key is checked; a bad value is one line naming the file and the key.
 
 from __future__ import annotations
 
-import fnmatch
 import tomllib
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from orchestrator.errors import ScenarioError
+from orchestrator.patterns import matches
 
 
 class _Strict(BaseModel):
@@ -83,11 +83,11 @@ class Case(_Strict):
         None, gt=0, description="Recording interval (s) of an FMU run alone (default: 500 points)"
     )
     signals: list[str] | None = Field(
-        None, description="Recorded columns to compare, fnmatch patterns (default: all)"
+        None, description="Recorded columns to compare, patterns with * and ? (default: all)"
     )
     tolerance: TolerancePatch = TolerancePatch()
     tolerances: dict[str, TolerancePatch] = Field(
-        default_factory=dict, description="Per signal pattern (fnmatch), in file order"
+        default_factory=dict, description="Per signal pattern (* and ?), in file order"
     )
 
     @model_validator(mode="after")
@@ -107,7 +107,7 @@ class Case(_Strict):
         """The tube of ``signal``: the suite's, the case's, then every matching pattern's."""
         tube = self.tolerance.over(suite)
         for pattern, patch in self.tolerances.items():
-            if fnmatch.fnmatchcase(signal, pattern):
+            if matches(signal, pattern):
                 tube = patch.over(tube)
         return tube
 
