@@ -11,8 +11,17 @@ integers, Booleans as 0/1, enumerations by their integer value) travel as Float6
 ``values`` and are converted at the FMU's typed call; String and Binary ports hold Python
 ``str`` and ``bytes``. FMI 3.0 array variables appear as one scalar name per element,
 ``A[i,j]`` with indices from 1 in row-major order (the order of the standard's serialization),
-their sizes taken from their dimensions (fixed or structural parameters). What is not supported
-(FMI 1.0, clocks, Scheduled Execution) is refused with an error naming the FMU and the feature.
+their sizes taken from their dimensions (fixed or structural parameters).
+
+FMI 3.0 clocks run in Model Exchange (an FMU with clocks that offers it runs as Model Exchange
+under weak coupling too): time-based input clocks are activated at their times in Event Mode
+(``fmi3SetClock``, then the discrete-state updates), output and local clocks read with
+``fmi3GetClock`` there (``orchestrator.fmi_clocks``). A clocked variable is read and set only
+while one of its clocks is active: its port holds the value of the last activation (inputs:
+the value set since, delivered at the next activation). An instance whose FMU answered an error
+gets no ``fmi3Terminate``/``fmi2Terminate`` (the standard allows only freeing or resetting it).
+What is not supported (FMI 1.0, triggered input clocks, clocks of Co-Simulation-only FMUs,
+Scheduled Execution) is refused with an error naming the FMU and the feature.
 """
 
 from __future__ import annotations
@@ -39,6 +48,7 @@ from fmpy.fmi3 import FMU3Model, FMU3Slave
 from fmpy.model_description import ModelDescription
 
 from orchestrator.errors import FMUError
+from orchestrator.fmi_clocks import ClockSchedule, check_clocks, declared_clocks
 
 _STATUS = ("ok", "warning", "discard", "error", "fatal", "pending")
 _EVENT_ITERATIONS = 100  # updates of discrete states allowed at one event instant
@@ -88,7 +98,7 @@ class Variable:
     ``Enumeration`` ...; FMI 2.0 ``Real`` is ``Float64``, ``Integer`` is ``Int32``).
     ``element`` is the position of this element in its array (0 for a scalar) and ``size``
     the number of elements of the array (1 for a scalar). ``declared_type`` names the
-    enumeration type of an enumeration.
+    enumeration type of an enumeration; ``clocks`` the clocks of a clocked variable.
     """
 
     name: str
@@ -102,6 +112,7 @@ class Variable:
     element: int = 0
     size: int = 1
     declared_type: str = ""
+    clocks: tuple[str, ...] = ()
 
 
 class FMU:
@@ -131,9 +142,11 @@ class FMU:
         self.model_description = md
         self.fmi_version = md.fmiVersion
         self._unsupported_check()
+        self.clocks = declared_clocks(root)
         integrate = md.modelExchange is not None and (
-            prefer == MODEL_EXCHANGE or md.coSimulation is None
+            prefer == MODEL_EXCHANGE or md.coSimulation is None or bool(self.clocks)
         )
+        check_clocks(str(self.path), self.clocks, integrate)
         interface = md.modelExchange if integrate else md.coSimulation
         self.kind = MODEL_EXCHANGE if integrate else CO_SIMULATION
         self.model_identifier = interface.modelIdentifier
@@ -144,6 +157,8 @@ class FMU:
         }
         for v in md.modelVariables:
             start = starts.get((v.type, v.valueReference))  # an alias has its base's start
+            if v.type == "Clock":
+                continue  # activations, not values: see self.clocks
             for variable in _elements(self.path.name, v, start, self._shape(v)):
                 self.variables[variable.name] = variable
         self.n_event_indicators = (
@@ -157,14 +172,18 @@ class FMU:
         if self.kind == CO_SIMULATION:
             self.states, self.state_derivatives = [], []
         self.inputs = [
-            n for v in md.modelVariables if v.causality == "input" for n in self._names(v)
+            n
+            for v in md.modelVariables
+            if v.causality == "input" and v.type != "Clock"
+            for n in self._names(v)
         ]
-        self.outputs = [n for u in md.outputs for n in self._names(u.variable)]
+        outputs = [u for u in md.outputs if u.variable.type != "Clock"]
+        self.outputs = [n for u in outputs for n in self._names(u.variable)]
         self._output_dependencies = {
             n: None
             if u.dependencies is None
             else {e for d in u.dependencies for e in self._names(d)}
-            for u in md.outputs
+            for u in outputs
             for n in self._names(u.variable)
         }
         # numbers go into the results; texts and bytes are read and set only
@@ -202,11 +221,6 @@ class FMU:
             raise FMUError(
                 f"{self.path}: {feature} FMU is not supported "
                 "(expected Model Exchange or Co-Simulation)"
-            )
-        clocks = [v.name for v in md.modelVariables if v.type == "Clock" or v.clocks]
-        if clocks:
-            raise FMUError(
-                f"{self.path}: clocks are not supported (clocked variable '{clocks[0]}')"
             )
 
     def _binary_check(self) -> None:
@@ -355,6 +369,7 @@ def _elements(fmu: str, v: object, start: object, shape: tuple[int, ...]) -> lis
             )
         starts = [_parse(fmu, v.name, kind, t) for t in texts] * (size if len(texts) == 1 else 1)
     unit = (v.declaredType.unit if v.declaredType else None) or v.unit or ""
+    clocks = tuple(c.name for c in v.clocks or [])
     return [
         Variable(
             name=v.name + _index(k, shape),
@@ -368,6 +383,7 @@ def _elements(fmu: str, v: object, start: object, shape: tuple[int, ...]) -> lis
             element=k,
             size=size,
             declared_type=v.declaredType.name if v.declaredType and kind == "Enumeration" else "",
+            clocks=clocks,
         )
         for k in range(size)
     ]
@@ -381,7 +397,19 @@ _FUNCTION_TABLES: dict[type, dict[str, tuple[object, object, object]]] = {}
 
 
 class _FunctionTableOnce:
-    """Mixin for FMPy's FMI 2 and 3 classes (whose C names are the method names)."""
+    """Mixin for FMPy's FMI 2 and 3 classes (whose C names are the method names); it also
+    keeps the worst status above warning that a call through FMPy returned (``failure``)."""
+
+    failure = 0
+
+    def _call(self, fname: str, *args: object) -> object:
+        try:
+            return super()._call(fname, *args)
+        except Exception as exc:
+            status = getattr(exc, "status", 0)
+            if status in (3, 4):  # error, fatal
+                self.failure = max(self.failure, status)
+            raise
 
     def _loadFunctions(self) -> None:  # noqa: N802 - FMPy's name
         table = _FUNCTION_TABLES.get(type(self))
@@ -464,7 +492,8 @@ class Port:
     ``values`` has one entry per name: Float64 (numbers of every type), or Python objects
     (``str``, ``bytes``) when the port holds a String or Binary variable. A port of Float64
     scalars reads and writes ``values`` directly through ``_vr``; other ports convert through
-    one typed buffer per variable type.
+    one typed buffer per variable type. Clocked variables (``clocked``: their positions) are
+    read from and written to the values their instance holds between clock activations.
     """
 
     def __init__(
@@ -472,10 +501,13 @@ class Port:
         names: list[str],
         value_references: list[int],
         groups: list[_Group] | None = None,
+        clocked: list[int] | None = None,
+        objects: bool = False,
     ) -> None:
         self.names = list(names)
         self._groups = groups or []
-        text = any(g.kind in _TEXT for g in self._groups)
+        self._clocked = clocked or []
+        text = any(g.kind in _TEXT for g in self._groups) or objects
         self.values = np.empty(len(names), dtype=object) if text else np.zeros(len(names))
         self._vr = (ctypes.c_uint32 * len(names))(*value_references)
         if not text:
@@ -488,7 +520,7 @@ class Port:
     def plain(self) -> bool:
         """Whether the port holds Float64 scalars only (read and written through ``values``
         directly)."""
-        return not self._groups
+        return not self._groups and not self._clocked
 
     def bind(self, values: np.ndarray) -> None:
         """Use ``values`` (a contiguous float64 array of the port's length, e.g. a slice of a
@@ -499,6 +531,67 @@ class Port:
             raise ValueError(f"port {self.names}: the buffer must be contiguous")
         self.values = values
         self._values_ptr = values.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+
+
+class _Clocks:
+    """The clocks of one Model Exchange instance: their schedule, and the values of its clocked
+    variables held between activations (read or set in the FMU only while a clock of theirs is
+    active, or in Initialization Mode)."""
+
+    def __init__(self, instance: FMUInstance, fmu: FMU) -> None:
+        self.instance = instance
+        self.schedule = ClockSchedule(
+            instance.name,
+            fmu.clocks,
+            instance._model.dll,
+            instance._model.component,
+            instance._check,
+        )
+        clocked = {n: v for n, v in fmu.variables.items() if v.clocks}
+        self.held: dict[str, Value] = {
+            n: v.start if v.start is not None else (math.nan if v.type not in _TEXT else "")
+            for n, v in clocked.items()
+        }
+        self._inputs: dict[str, Port] = {}  # by clock: its clocked inputs
+        self._outputs: dict[str, Port] = {}  # by clock: its other clocked variables
+        for clock in fmu.clocks:
+            mine = [n for n, v in clocked.items() if clock.name in v.clocks]
+            ins = [n for n in mine if clocked[n].causality == "input"]
+            outs = [n for n in mine if clocked[n].causality != "input"]
+            self._inputs[clock.name] = instance.port(ins, clocked=False)
+            self._outputs[clock.name] = instance.port(outs, clocked=False)
+
+    def hold(self, name: str, value: Value) -> None:
+        """A clocked variable's value set now, passed to the FMU at its clock's activation."""
+        self.held[name] = value
+
+    def _transfer(self, clocks: list[str]) -> None:
+        """Set the held clocked inputs of ``clocks`` and read their other clocked variables."""
+        instance = self.instance
+        for clock in clocks:
+            port = self._inputs[clock]
+            if len(port):
+                port.values[:] = [self.held[n] for n in port.names]
+                instance.write(port)
+        for clock in clocks:
+            port = self._outputs[clock]
+            if len(port):
+                for name, value in zip(port.names, instance.read(port), strict=True):
+                    self.held[name] = value
+
+    def start(self, start_time: float) -> None:
+        """In Initialization Mode: the clocks' first activations; the clocked inputs set,
+        the other clocked variables read."""
+        self.schedule.start(start_time)
+        self._transfer([c.name for c in self.schedule.inputs + self.schedule.triggered])
+
+    def exchange(self, due: list[int], time: float) -> None:
+        """In Event Mode at ``time`` (s), before a discrete-state update: the input clocks
+        ``due`` (activated) and the output and local clocks the FMU activated pass their
+        clocked variables."""
+        active = [self.schedule.inputs[k].name for k in due]
+        active += [c.name for c in self.schedule.active_triggered(time)]
+        self._transfer(active)
 
 
 class FMUInstance:
@@ -528,7 +621,7 @@ class FMUInstance:
         self._get_real, self._set_real = (getattr(dll, prefix + n) for n in real)
         self._handle = self._model.component
         self.n_states = len(fmu.states)
-        self.states = Port(fmu.states, [fmu.variable(s).value_reference for s in fmu.states])
+        self.states = self.port(fmu.states)  # array states: whole variables per typed call
         self.derivatives = np.zeros(self.n_states)
         self._derivatives_ptr = self.derivatives.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
         self._state_buffer = np.zeros(self.n_states)
@@ -541,7 +634,8 @@ class FMUInstance:
             self._get_indicators = getattr(dll, prefix + "GetEventIndicators")
         self._indicators = np.zeros(fmu.n_event_indicators)
         self._indicators_ptr = self._indicators.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
-        self.next_event_time: float | None = None
+        self._next_time: float | None = None  # the FMU's nextEventTime (s)
+        self._clocks = _Clocks(self, fmu) if fmu.clocks else None
         self.termination: TerminationRequest | None = None  # asked at initialization
         self._initial_inputs: dict[str, Value] = {}  # FMI 2.0: set in Initialization Mode
         self._initialized = False
@@ -549,18 +643,22 @@ class FMUInstance:
 
     # -- set-up ---------------------------------------------------------------------------
 
-    def port(self, names: list[str]) -> Port:
-        """A port over the named variables of this instance (any types, array elements)."""
+    def port(self, names: list[str], clocked: bool = True) -> Port:
+        """A port over the named variables of this instance (any types, array elements);
+        its clocked variables hold their values between activations (``clocked``) or, for
+        the calls made while their clock is active, go straight to the FMU."""
         variables = [self.fmu.variable(n) for n in names]
-        if all(v.type == "Float64" and v.size == 1 for v in variables):
+        held = [k for k, v in enumerate(variables) if v.clocks] if clocked else []
+        if not held and all(v.type == "Float64" and v.size == 1 for v in variables):
             return Port(names, [v.value_reference for v in variables])
         natives = _FMI3_CTYPES if self._fmi3 else _FMI2_CTYPES
-        kinds = dict.fromkeys(v.type for v in variables)
+        kinds = dict.fromkeys(v.type for k, v in enumerate(variables) if k not in held)
         groups = []
         for kind in kinds:
-            chosen = [k for k, v in enumerate(variables) if v.type == kind]
+            chosen = [k for k, v in enumerate(variables) if v.type == kind and k not in held]
             groups.append(_Group(kind, natives[kind], [variables[k] for k in chosen], chosen))
-        return Port(names, [v.value_reference for v in variables], groups)
+        objects = any(variables[k].type in _TEXT for k in held)
+        return Port(names, [v.value_reference for v in variables], groups, held, objects)
 
     def set_start_values(self, values: dict[str, Value]) -> None:
         """Set parameters and start values (after the experiment set-up, which FMI 2.0 makes
@@ -635,6 +733,8 @@ class FMUInstance:
             else:
                 model.enterInitializationMode()
             self._write_values(self._initial_inputs, "Initialization Mode")
+            if self._clocks is not None:
+                self._clocks.start(start_time)
             model.exitInitializationMode()
         except FMUError:
             raise
@@ -656,6 +756,8 @@ class FMUInstance:
     def _check(self, status: int, what: str) -> None:
         """A ``CallError`` for a call that returned a status above warning."""
         if status > 1:
+            if status in (3, 4):  # error, fatal: the instance may only be freed (or reset)
+                self._model.failure = max(self._model.failure, status)
             label = _STATUS[status] if status < len(_STATUS) else str(status)
             raise CallError(self.name, f"{what} returned '{label}'")
 
@@ -671,7 +773,9 @@ class FMUInstance:
 
     def read(self, port: Port) -> np.ndarray:
         """Read the port's variables into ``port.values`` and return that buffer."""
-        if port._groups:
+        if port._groups or port._clocked:
+            for k in port._clocked:
+                port.values[k] = self._clocks.held[port.names[k]]
             for group in port._groups:
                 self._get(group, port.names)
                 values = port.values
@@ -698,7 +802,9 @@ class FMUInstance:
 
     def write(self, port: Port) -> None:
         """Write ``port.values`` to the port's variables."""
-        if port._groups:
+        if port._groups or port._clocked:
+            for k in port._clocked:
+                self._clocks.hold(port.names[k], port.values[k])
             for group in port._groups:
                 if not group.whole:  # keep the array elements this port does not set
                     self._get(group, port.names)
@@ -787,6 +893,14 @@ class FMUInstance:
 
     # -- events (Model Exchange) ------------------------------------------------------------
 
+    @property
+    def next_event_time(self) -> float | None:
+        """The next time event (s): the FMU's nextEventTime or the next activation of an
+        input clock, whichever comes first; None when there is neither."""
+        clock = self._clocks.schedule.next_time() if self._clocks is not None else None
+        times = [t for t in (self._next_time, clock) if t is not None]
+        return min(times) if times else None
+
     def _call(self, function: object, what: str, time: float) -> object:
         try:
             return function()
@@ -798,8 +912,14 @@ class FMUInstance:
         Sets ``next_event_time`` (s, or None); returns whether continuous states changed.
         Raises ``TerminationRequest`` (at ``time``) when the FMU asks to end the run."""
         update = self._model.updateDiscreteStates if self._fmi3 else self._model.newDiscreteStates
+        clocks = self._clocks
+        due = clocks.schedule.due(time) if clocks is not None else []
+        if due:
+            clocks.schedule.activate(due, time)
         changed = False
         for _ in range(_EVENT_ITERATIONS):
+            if clocks is not None:
+                clocks.exchange(due, time)  # clocked inputs set, outputs read while active
             needed, terminate, _, values_changed, time_defined, next_time = self._call(
                 update, "update of discrete states", time
             )
@@ -808,8 +928,11 @@ class FMUInstance:
                 call = "fmi3UpdateDiscreteStates" if self._fmi3 else "fmi2NewDiscreteStates"
                 raise TerminationRequest(self.name, call, time)
             if not needed:
-                self.next_event_time = float(next_time) if time_defined else None
+                self._next_time = float(next_time) if time_defined else None
+                if clocks is not None:
+                    clocks.schedule.update(due, time)
                 return changed
+            due = []  # input clocks are active in the first update only
         raise FMUError(
             f"{self.name}: event iteration at t = {time:.6g} s did not settle in "
             f"{_EVENT_ITERATIONS} updates of the discrete states"
@@ -920,10 +1043,14 @@ class FMUInstance:
         return self.read(port).copy()
 
     def terminate(self) -> None:
-        """Terminate and free the instance; errors at this point are not reported."""
+        """Terminate and free the instance; errors at this point are not reported. After a
+        call that returned an error the instance is only freed (FMI allows no
+        ``fmi3Terminate`` then), after a fatal one not even that."""
+        failure = self._model.failure
         try:
-            if self._initialized:
+            if self._initialized and not failure:
                 self._model.terminate()
-            self._model.freeInstance()
+            if failure < 4:
+                self._model.freeInstance()
         except Exception:  # noqa: BLE001 - freeing must never mask the run's own error
             pass

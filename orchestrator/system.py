@@ -235,6 +235,14 @@ class System:
                     f"{ends}: {a.type} variables cannot be connected (connected inputs are "
                     "sums of their sources); set them as start values",
                 )
+            clocked = a if a.clocks else b if b.clocks else None
+            if not self.scenario.cosimulation and clocked is not None:
+                raise self._error(
+                    key,
+                    f"{ends}: '{clocked.name}' is clocked ({', '.join(clocked.clocks)}), read and "
+                    "set only when its clock is active, and strong coupling connects signals "
+                    "inside the right-hand side; run it under weak coupling ([cosimulation])",
+                )
             if not self.scenario.cosimulation and (a.type, a.size, b.size) != ("Float64", 1, 1):
                 raise self._error(
                     key,
