@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import NoReturn
 
@@ -26,6 +28,16 @@ def skip_claim(reason: str) -> NoReturn:
     if os.environ.get("CI", "").lower() == "true":
         pytest.fail(f"CI=true, and this test of a claim cannot run: {reason}", pytrace=False)
     pytest.skip(reason, allow_module_level=True)
+
+
+def claim_loads(what: str, code: str, hint: str) -> None:
+    """``skip_claim`` unless ``code`` (Python) runs in an interpreter of its own (a library
+    that fails to load, or loads badly, leaves nothing behind in this one): ``what`` cannot
+    be loaded, with the last line of its error and ``hint`` (where it comes from)."""
+    probe = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if probe.returncode:
+        reason = (probe.stderr.strip().splitlines() or ["unknown error"])[-1]
+        skip_claim(f"{what} cannot be loaded: {reason} ({hint})")
 
 
 @pytest.fixture(scope="session")

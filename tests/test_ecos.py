@@ -9,23 +9,16 @@ visible to the FMUs loaded after them in the same process.
 from __future__ import annotations
 
 import multiprocessing
-import subprocess
-import sys
 
 import numpy as np
 import pytest
-from conftest import skip_claim
+from conftest import claim_loads
 from foreign import spring_mass_fmu
 from test_cosim import analytic_positions, two_masses
 
 from orchestrator.ssp import export_ssp
 
-_probe = subprocess.run(
-    [sys.executable, "-c", "import ecospy"], capture_output=True, text=True, check=False
-)
-if _probe.returncode:
-    reason = (_probe.stderr.strip().splitlines() or ["unknown error"])[-1]
-    skip_claim(f"ecospy cannot be loaded: {reason} ('make test' installs libtbb12 as root)")
+claim_loads("ecospy", "import ecospy", "'make test' installs libtbb12 as root")
 
 
 def ecos_run(archive: str, name: str, step: float) -> tuple[list[float], np.ndarray]:

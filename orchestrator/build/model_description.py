@@ -3,7 +3,8 @@
 
 Both versions are written from the same variable table (:class:`ModelCode`): units with their
 SI base units, descriptions, a default experiment, and a model structure that lists outputs,
-state derivatives and initial unknowns with the states and inputs each depends on.
+state derivatives and initial unknowns with the states and inputs each depends on. FMI 2.0
+leaves the independent variable ``time`` implicit.
 """
 
 from __future__ import annotations
@@ -134,8 +135,12 @@ def fmi2_description(code: ModelCode, co_simulation: bool) -> ET.ElementTree:
     _units(root, code)
     ET.SubElement(root, "DefaultExperiment", _default_experiment(code))
     variables = ET.SubElement(root, "ModelVariables")
-    index = {v.value_reference: i + 1 for i, v in enumerate(code.variables)}  # 1-based
-    for var in code.variables:
+    # ``time`` is left out, as most exporters do: FMI 2.0 makes it implicit when no variable is
+    # independent, and FMI Library (libcosim's importer) reports an independent variable as an
+    # error for the start value the standard forbids it to have.
+    listed = [v for v in code.variables if v.causality != "independent"]
+    index = {v.value_reference: i + 1 for i, v in enumerate(listed)}  # 1-based
+    for var in listed:
         attributes = dict(
             name=var.name,
             valueReference=str(var.value_reference),
