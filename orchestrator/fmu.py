@@ -27,6 +27,7 @@ Scheduled Execution) is refused with an error naming the FMU and the feature.
 from __future__ import annotations
 
 import ctypes
+import difflib
 import math
 import shutil
 import tempfile
@@ -236,7 +237,13 @@ class FMU:
         try:
             return self.variables[name]
         except KeyError:
-            raise FMUError(f"{self.path.name}: no variable '{name}'") from None
+            raise FMUError(f"{self.path.name}: no variable '{name}'{self.suggest(name)}") from None
+
+    def suggest(self, name: str) -> str:
+        """``"; did you mean 'a', 'b'?"`` with the FMU's variables closest to ``name`` (empty
+        when none is close), for the message of an unknown name."""
+        close = difflib.get_close_matches(name, self.variables, n=3, cutoff=0.6)
+        return f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
 
     def checked_value(self, name: str, value: object) -> Value:
         """``value`` as variable ``name`` takes it, or an FMUError saying what was expected

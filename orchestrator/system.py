@@ -182,7 +182,10 @@ class System:
         instance = self.instance(instance_name, key)
         names = expand(instance.fmu, variable)
         if not names:
-            raise self._error(key, f"'{variable}' is not a variable of {instance.fmu.path.name}")
+            fmu = instance.fmu
+            raise self._error(
+                key, f"'{variable}' is not a variable of {fmu.path.name}{fmu.suggest(variable)}"
+            )
         return instance, names
 
     def _resolve_connections(self) -> list[Link]:
@@ -315,8 +318,10 @@ class System:
                 for variable, value in getattr(component, group).items():
                     key = f"components.{name}.{group}.{variable}"
                     if variable not in instance.fmu.variables:
+                        fmu = instance.fmu
                         raise self._error(
-                            key, f"no variable '{variable}' in {instance.fmu.path.name}"
+                            key,
+                            f"no variable '{variable}' in {fmu.path.name}{fmu.suggest(variable)}",
                         )
                     causality = instance.fmu.variables[variable].causality
                     if causality not in allowed:

@@ -213,4 +213,7 @@ to = "b.x_other"
     status = main(["run", str(scenario), "--quiet", "--no-plots", "--out", str(tmp_path / "out")])
     err = capsys.readouterr().err.strip()
     assert status == 2 and "\n" not in err
-    assert err.endswith("bad.toml: connections[0].from: 'position_x' is not a variable of Mass.fmu")
+    assert err.endswith(
+        "bad.toml: connections[0].from: 'position_x' is not a variable of Mass.fmu; did you mean "
+        "'position'?"
+    )

@@ -65,6 +65,17 @@ CASES = [
         "connections[0].from: 'nope' is not a variable of BlueROV2Heavy.fmu",
     ),
     (
+        "misspelt variable",
+        GOOD + '\n[[connections]]\nfrom = "rov.nu[1]"\nto = "t1.nur[1]"\n',
+        "connections[0].to: 'nur[1]' is not a variable of Thruster.fmu; did you mean 'nu_r[1]'",
+    ),
+    (
+        "misspelt parameter",
+        GOOD + '\n[components.rov.parameters]\n"data.mm" = 3.0\n',
+        "components.rov.parameters.data.mm: no variable 'data.mm' in BlueROV2Heavy.fmu; did you "
+        "mean 'data.m'",
+    ),
+    (
         "input as source",
         GOOD + '\n[[connections]]\nfrom = "rov.tau_ext"\nto = "t1.nu_r"\n',
         "connections[0].from: rov.tau_ext[1] is a(n) input, expected output",
