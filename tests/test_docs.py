@@ -11,6 +11,7 @@ import pytest
 from conftest import ROOT
 from pymoca import parser as modelica_parser
 
+from orchestrator.regression.suite import Suite
 from orchestrator.scenario import validate_scenario
 from orchestrator.scenario_reference import scenario_reference
 
@@ -39,10 +40,13 @@ def test_scenario_reference_is_up_to_date():
 
 @pytest.mark.parametrize("text", blocks("toml"), ids=lambda t: t.split("\n")[0][:30])
 def test_readme_toml_blocks_validate(text):
-    """A block with [simulation] is a whole scenario; the others are parts of one and must
-    validate inside a minimal scenario."""
+    """A block with [simulation] is a whole scenario, one with cases a regression suite; the
+    others are parts of a scenario and must validate inside a minimal one."""
     data = tomllib.loads(text)
     source = "README.md block " + text.split("\n")[0]
+    if "cases" in data:
+        assert Suite.model_validate(data).cases
+        return
     validate_scenario(data if "simulation" in data else merged(MINIMAL, data), source)
 
 
