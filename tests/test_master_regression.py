@@ -18,10 +18,14 @@ The two scenarios driven by distributed MPC (``docking_mpc``, ``monitoring_rende
 nonlinear programs with IPOPT at every sample, whose iterations turn last-bit differences of the
 machine's arithmetic into millimetres within 2 s: recorded on another processor, they missed by
 5 and 7 cm here with the master of that recording's day too. Their golden runs are therefore
-recorded on the processor kind CI runs on (AMD EPYC) by the master as it was before the
-Modelica front-end work (commit 4617816, itself checked against the pure-Python master on the
-earlier processor), with the same procedure as this test; the other scenarios keep the
-pure-Python master's runs.
+recorded per processor kind, by the master as it was before the Modelica front-end work
+(commit 4617816, itself checked against the pure-Python master on the earlier processor), with
+the same procedure as this test: ``<scenario>.csv.gz`` on AMD EPYC, and
+``<scenario>.<vendor>-<OpenBLAS kernel>.csv.gz`` for other kinds (``GenuineIntel-SkylakeX``:
+an Intel Xeon, where the master of this test's day and that of 4617816 gave the same run bit
+for bit). A processor kind without its own recording is held to the spread seen between
+processors instead: 0.1 (1 + the column's largest magnitude), where the Intel and AMD runs
+differ by up to 0.04 of it. The other scenarios keep the pure-Python master's runs.
 """
 
 from __future__ import annotations
@@ -45,8 +49,32 @@ HORIZON = 2.0  # s
 RECORDED_WITH = {"thrust_allocation": {"method": "pseudo_inverse"}}
 
 
-def _golden(name: str) -> dict[str, np.ndarray]:
-    with gzip.open(GOLDEN / f"{name}.csv.gz", "rt", encoding="utf-8") as handle:
+MPC = ("docking_mpc", "monitoring_rendezvous")
+ACROSS_PROCESSORS = 0.1  # bound of an MPC run against another processor kind's, times 1 + scale
+
+
+def processor_kind() -> str:
+    """``<vendor>-<OpenBLAS kernel>`` of this machine, e.g. ``GenuineIntel-SkylakeX``."""
+    from threadpoolctl import threadpool_info
+
+    cpuinfo = Path("/proc/cpuinfo")
+    text = cpuinfo.read_text() if cpuinfo.exists() else ""
+    vendor = next((line.split(":")[1].strip() for line in text.splitlines()
+                   if line.startswith("vendor_id")), "unknown")  # fmt: skip
+    kernels = [i.get("architecture") for i in threadpool_info() if i["internal_api"] == "openblas"]
+    return f"{vendor}-{kernels[0] if kernels else 'unknown'}"
+
+
+def _golden_file(name: str) -> tuple[Path, bool]:
+    """The golden run of ``name`` and whether it was recorded on this processor kind."""
+    own = GOLDEN / f"{name}.{processor_kind()}.csv.gz"
+    if name in MPC and own.is_file():
+        return own, True
+    return GOLDEN / f"{name}.csv.gz", name not in MPC
+
+
+def _golden(path: Path) -> dict[str, np.ndarray]:
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
         header = handle.readline().strip().split(",")
         data = np.loadtxt(handle, delimiter=",", ndmin=2)
     return {column: data[:, k] for k, column in enumerate(header)}
@@ -74,7 +102,8 @@ def test_shipped_scenario_keeps_the_trajectories_of_the_previous_master(name, fm
     path.write_text(tomli_w.dumps(document), encoding="utf-8")
     run_scenario(path, tmp_path / "out", fmu_dir, plots=False)
     now = read_timeseries(tmp_path / "out" / "timeseries.csv")
-    before = _golden(name)
+    path, same_processor = _golden_file(name)
+    before = _golden(path)
     np.testing.assert_allclose(now["time"], before["time"], atol=1e-12)
     simulation = document["simulation"]
     fixed = simulation.get("solver", "RK45") == "RK4"
@@ -85,7 +114,9 @@ def test_shipped_scenario_keeps_the_trajectories_of_the_previous_master(name, fm
             continue
         scale = np.abs(values).max()
         bound = 1e-9 * (1 + np.abs(values)) if fixed else 1000 * (atol + rtol * scale)
+        if not same_processor:
+            bound = ACROSS_PROCESSORS * (1 + scale)
         excess = np.abs(now[column] - values) / bound
         worst = max(worst, float(excess.max()))
         assert np.all(excess <= 1), f"{column}: differs by {np.abs(now[column] - values).max():.3g}"
-    print(f"{name}: largest difference {worst:.3g} of the bound")
+    print(f"{name}: largest difference {worst:.3g} of the bound ({path.name})")
