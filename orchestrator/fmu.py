@@ -50,6 +50,7 @@ from fmpy.model_description import ModelDescription
 
 from orchestrator.errors import FMUError
 from orchestrator.fmi_clocks import ClockSchedule, check_clocks, declared_clocks
+from orchestrator.fmu_log import FMULog
 
 _STATUS = ("ok", "warning", "discard", "error", "fatal", "pending")
 _EVENT_ITERATIONS = 100  # updates of discrete states allowed at one event instant
@@ -618,11 +619,19 @@ class FMUInstance:
             instanceName=name,
         )
         prefix = "fmi3" if self._fmi3 else "fmi2"
+        self.log = FMULog()
+        logging = (
+            {"logMessage": self.log.fmi3_logger()}
+            if self._fmi3
+            else {"callbacks": self.log.fmi2_callbacks()}
+        )
         try:
             self._model = _FMPY_CLASSES[(self._fmi3, fmu.kind)](**kwargs)
-            self._model.instantiate()
+            self._model.instantiate(**logging)
         except Exception as exc:
-            raise FMUError(f"{fmu.path.name} ({name}): could not instantiate: {exc}") from exc
+            raise FMUError(
+                f"{fmu.path.name} ({name}): could not instantiate: {exc}{self.log.said()}"
+            ) from exc
         dll = self._model.dll
         real = ("GetFloat64", "SetFloat64") if self._fmi3 else ("GetReal", "SetReal")
         self._get_real, self._set_real = (getattr(dll, prefix + n) for n in real)
@@ -747,7 +756,7 @@ class FMUInstance:
             raise
         except Exception as exc:
             raise FMUError(
-                f"{self.fmu.path.name} ({self.name}): initialization failed: {exc}"
+                f"{self.fmu.path.name} ({self.name}): initialization failed: {exc}{self.log.said()}"
             ) from None
         self._initialized = True
         if self.kind == MODEL_EXCHANGE:  # the initial event iteration, then continuous time
@@ -766,7 +775,7 @@ class FMUInstance:
             if status in (3, 4):  # error, fatal: the instance may only be freed (or reset)
                 self._model.failure = max(self._model.failure, status)
             label = _STATUS[status] if status < len(_STATUS) else str(status)
-            raise CallError(self.name, f"{what} returned '{label}'")
+            raise CallError(self.name, f"{what} returned '{label}'{self.log.said()}")
 
     def _typed(self, what: str, kind: str, names: list[str]) -> str:
         """``fmi2SetInteger of n (Integer)``: the FMI function ``what`` (Get, Set) for type
@@ -912,7 +921,9 @@ class FMUInstance:
         try:
             return function()
         except Exception as exc:
-            raise FMUError(f"{self.name}: {what} at t = {time:.6g} s failed: {exc}") from exc
+            raise FMUError(
+                f"{self.name}: {what} at t = {time:.6g} s failed: {exc}{self.log.said()}"
+            ) from exc
 
     def _update_discrete_states(self, time: float) -> bool:
         """Event iteration in event mode: update the discrete states until none needs it.
@@ -1008,7 +1019,9 @@ class FMUInstance:
             reached = self._terminated_at(exc)
             if reached is not None:
                 raise TerminationRequest(self.name, "fmi2DoStep", time + step, reached) from None
-            raise FMUError(f"{self.name}: step from t = {time:.6g} s failed: {exc}") from exc
+            raise FMUError(
+                f"{self.name}: step from t = {time:.6g} s failed: {exc}{self.log.said()}"
+            ) from exc
         if self._fmi3 and result[1]:
             raise TerminationRequest(self.name, "fmi3DoStep", time + step, result[3])
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import casadi as ca
+import numpy as np
 import pytest
+from fmpy import simulate_fmu
 
 from orchestrator.build import build_library
 from orchestrator.build.causalize import CausalizationError, causalize
@@ -44,12 +46,20 @@ def test_causalize_solves_linear_algebraic_loop():
     assert known == pytest.approx({"z": 1.0, "x": 2.0, "y": 1.0, "der_z": 1.0})
 
 
-def test_causalize_rejects_nonlinear_loop_naming_equations():
-    x, y = ca.SX.sym("x"), ca.SX.sym("y")
-    with pytest.raises(
-        CausalizationError, match=r"Loop: nonlinear algebraic loop in 2 equation\(s\).*sin"
-    ):
-        causalize([x + ca.sin(y) - 1, y - x * x], [x, y], "Loop")
+def test_causalize_solves_a_nonlinear_loop_by_newton_and_guards_it():
+    """x + sin(y) = p, y = x^2: Newton's method from the guesses solves it to round-off; where
+    it has no root (x^2 + 1 = p < 1) the unknowns are NaN and the loop is not converged."""
+    x, y, p = ca.SX.sym("x"), ca.SX.sym("y"), ca.SX.sym("p")
+    loops = []
+    assignments = causalize([x + ca.sin(y) - p, y - x * x], [x, y], "Loop", {"x": 0.5}, loops)
+    assert [a.unknown.name() for a in assignments] == ["x", "y"] and len(loops) == 1
+    assert "2 equation(s)" in loops[0].text and "sin" in loops[0].text
+    values = ca.Function("f", [p], [a.expression for a in assignments] + [loops[0].converged])
+    xs, ys, converged = (float(v) for v in values(1.0))
+    assert xs + np.sin(ys) == pytest.approx(1.0, abs=1e-14) and ys == pytest.approx(xs * xs)
+    assert converged == 1.0
+    no_root = causalize([x * x + 1 - p], [x], "NoRoot")[0].expression
+    assert np.isnan(float(ca.Function("g", [p], [no_root])(0.5)))
 
 
 def test_causalize_rejects_singular_system():
@@ -92,11 +102,21 @@ def test_unsupported_construct_names_model_file_and_construct(tmp_path):
     assert "Tiny.Mass" in message and "'pre(...)'" in message and "Tiny/package.mo:8" in message
 
 
-def test_nonlinear_loop_in_model_is_rejected(tmp_path):
-    text = TINY.replace("  equation\n", "    Real a;\n  equation\n    a = sin(a) + F;\n")
+@pytest.mark.parametrize("backend", ["rumoca", "pymoca"])
+def test_nonlinear_loop_in_model_is_solved_in_the_fmu(tmp_path, backend):
+    """a = sin(a)/2 + F, a nonlinear loop in one equation: the FMU's Newton iteration gives
+    the root at every output (checked against the equation itself, to round-off)."""
+    text = TINY.replace("  equation\n", "    output Real a;\n  equation\n    a = 0.5*sin(a) + F;\n")
     lib = write_library(tmp_path, text)
-    with pytest.raises(BuildError, match=r"Tiny.Mass: nonlinear algebraic loop in 1 equation"):
-        build_library(lib, tmp_path / "fmus", report=lambda _: None)
+    built = build_library(
+        lib, tmp_path / "fmus", backend=backend, variants=("me",), report=lambda _: None
+    )
+    signals = np.array([(0.0, 0.3), (1.0, 2.0)], dtype=[("time", float), ("F", float)])
+    result = simulate_fmu(
+        str(built[0]), stop_time=1.0, output_interval=0.1, input=signals, output=["a", "F"]
+    )
+    residual = result["a"] - 0.5 * np.sin(result["a"]) - result["F"]
+    assert np.max(np.abs(residual)) < 1e-12 and np.ptp(result["a"]) > 1.0
 
 
 def test_openmodelica_backend_says_omc_is_missing(tmp_path, monkeypatch):

@@ -20,6 +20,7 @@ import pytest
 from fmpy import read_model_description, simulate_fmu
 from modelica_support import SUPPORTED, UNSUPPORTED, current_readme_table, table
 from scipy.integrate import solve_ivp
+from scipy.optimize import brentq
 
 from orchestrator.build import build_library
 from orchestrator.errors import BuildError
@@ -512,6 +513,25 @@ def test_start_bound_to_a_parameter_follows_it(fmus):
     check(fmus, "Pendulum", {"angle": 0.2 * np.cos(omega * TIMES)}, start={"phi0": 0.2})
     states = {v.name: v for v in read_model_description(fmus[("fmi2", "Pendulum")]).modelVariables}
     assert states["phi"].initial == "calculated" and states["w"].initial == "exact"
+
+
+def test_nonlinear_algebraic_loop_solved_by_newton(fmus):
+    # C v' = -i with v = R i + v_d and i = Ids (exp(v_d / Vt) - 1): the loop in i and v_d is
+    # solved by Newton's method in the FMU at every evaluation (from the diode's start value)
+    c, r, ids, vt = 0.01, 100.0, 1e-6, 0.05
+
+    def diode_voltage(v):
+        return brentq(lambda vd: ids * (np.exp(vd / vt) - 1) - (v - vd) / r, -1.0, v, xtol=1e-15)
+
+    def discharge(t, v):
+        return [-(v[0] - diode_voltage(v[0])) / (r * c)]
+
+    sol = solve_ivp(discharge, (0, TIMES[-1]), [5.0], t_eval=TIMES, rtol=1e-12, atol=1e-12)
+    check(
+        fmus,
+        "DiodeDischarge",
+        {"v": sol.y[0], "v_diode": np.array([diode_voltage(v) for v in sol.y[0]])},
+    )
 
 
 def test_initial_equation_steady_state(fmus):

@@ -8,7 +8,13 @@ Here the residuals are
 2. sorted into blocks (strongly connected components of the equation dependency graph) in
    evaluation order (block lower triangular form),
 3. solved block by block: blocks linear in their own unknowns are solved symbolically
-   (``casadi.solve``); nonlinear algebraic loops are rejected with the equations named.
+   (``casadi.solve``); a nonlinear algebraic loop is solved by Newton's method (CasADi's
+   ``fast_newton``, generated into the model's C code) at every evaluation, started from the
+   iteration variables' start values (the Modelica meaning of ``start`` for them; 0 without
+   one). Newton's result is guarded: where the loop's residual stays above
+   ``LOOP_TOLERANCE`` its unknowns are NaN, so a loop that does not converge never gives a
+   silently wrong value, and the loop is also returned as a :class:`Loop` whose ``converged``
+   condition a model can check with a message naming its equations.
 """
 
 from __future__ import annotations
@@ -23,6 +29,10 @@ from scipy.sparse.csgraph import connected_components, maximum_bipartite_matchin
 
 from orchestrator.errors import BuildError
 
+LOOP_TOLERANCE = 1e-9  # largest |residual| of a solved nonlinear loop (the equations' units)
+LOOP_ITERATIONS = 50  # Newton iterations per evaluation
+_STEP_TOLERANCE = 1e-14  # Newton stops when its residual or its step is this small
+
 
 class CausalizationError(BuildError):
     """The equation system cannot be brought into explicit form."""
@@ -34,6 +44,15 @@ class Assignment:
 
     unknown: ca.SX
     expression: ca.SX
+
+
+@dataclass(frozen=True)
+class Loop:
+    """A nonlinear algebraic loop solved by Newton's method: ``converged`` is 1 where its
+    residual at Newton's result is within ``LOOP_TOLERANCE``; ``text`` names its equations."""
+
+    converged: ca.SX
+    text: str
 
 
 def scalarize(equations: list[ca.SX]) -> list[ca.SX]:
@@ -49,12 +68,20 @@ def _describe(eq: ca.SX, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def causalize(residuals: list[ca.SX], unknowns: list[ca.SX], model: str) -> list[Assignment]:
+def causalize(
+    residuals: list[ca.SX],
+    unknowns: list[ca.SX],
+    model: str,
+    guesses: dict[str, float] | None = None,
+    loops: list[Loop] | None = None,
+) -> list[Assignment]:
     """Return explicit assignments for ``unknowns`` such that all ``residuals`` vanish.
 
     ``residuals`` are scalar expressions, ``unknowns`` scalar symbols; the system must be
-    square. Raises :class:`CausalizationError` naming the model and the offending equations
-    when it is structurally singular or contains a nonlinear algebraic loop.
+    square. ``guesses`` are Newton's start values of iteration variables by name (0 for the
+    others); the nonlinear loops found are appended to ``loops`` when given. Raises
+    :class:`CausalizationError` naming the model and the offending equations when the system
+    is structurally singular.
     """
     n_eq, n_var = len(residuals), len(unknowns)
     if n_eq != n_var:
@@ -97,11 +124,39 @@ def causalize(residuals: list[ca.SX], unknowns: list[ca.SX], model: str) -> list
         jac = ca.jacobian(block_res, block_vars)
         if ca.depends_on(jac, block_vars):
             named = "; ".join(_describe(residuals[i]) for i in eqs[:5])
-            raise CausalizationError(
-                f"{model}: nonlinear algebraic loop in {len(eqs)} equation(s): {named}"
-            )
-        offset = ca.substitute(block_res, block_vars, ca.DM.zeros(len(eqs)))
-        solution = -offset / jac if len(eqs) == 1 else ca.solve(jac, -offset)
+            solution, converged = _newton(block_res, block_vars, guesses or {}, len(assignments))
+            if loops is not None:
+                loops.append(Loop(converged, f"{len(eqs)} equation(s): {named}"))
+        else:
+            offset = ca.substitute(block_res, block_vars, ca.DM.zeros(len(eqs)))
+            solution = -offset / jac if len(eqs) == 1 else ca.solve(jac, -offset)
         for j, i in enumerate(eqs):
             assignments.append(Assignment(unknowns[match[i]], solution[j]))
     return assignments
+
+
+def _newton(
+    residual: ca.SX, unknowns: ca.SX, guesses: dict[str, float], number: int
+) -> tuple[ca.SX, ca.SX]:
+    """The loop's unknowns by Newton's method in the other symbols, NaN where it did not
+    converge, and the condition that it did."""
+    knowns = [s for s in ca.symvar(residual) if not ca.depends_on(s, unknowns)]
+    given = ca.vertcat(*knowns) if knowns else ca.SX(0, 1)
+    problem = ca.Function(f"loop{number}", [unknowns, given], [residual])
+    newton = ca.rootfinder(
+        f"loop{number}_newton",
+        "fast_newton",
+        problem,
+        {
+            "abstol": _STEP_TOLERANCE,
+            "abstolStep": _STEP_TOLERANCE,
+            "max_iter": LOOP_ITERATIONS,
+            "error_on_fail": False,  # judged by the residual below
+        },
+    )
+    start = ca.vertcat(*[guesses.get(v.name(), 0.0) for v in ca.vertsplit(unknowns)])
+    solution = newton(start, given)
+    at_solution = ca.substitute(residual, unknowns, solution)
+    converged = ca.mmax(ca.fabs(at_solution)) <= LOOP_TOLERANCE
+    guarded = ca.if_else(converged, solution, ca.DM.nan(unknowns.numel()))
+    return guarded, converged

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import casadi as ca
 
-from orchestrator.build.causalize import Assignment, causalize
+from orchestrator.build.causalize import Assignment, Loop, causalize
 from orchestrator.build.events import EventFunctions, EventRecord, event_functions
 from orchestrator.build.flat_model import FlatModel, FlatVariable
 from orchestrator.build.fmu_export import DeclaredVariable, explicit_dae
@@ -137,12 +137,23 @@ def flat_dae(
     reduced = reduce_index(
         residuals, states, derivatives, algebraics, model.time, priority, name, inputs=inputs
     )
-    assignments = causalize(reduced.residuals, reduced.derivatives + reduced.algebraics, name)
+    loops: list[Loop] = []
+    guesses = {
+        v.name: float(ca.evalf(ca.SX(v.start)))
+        for v in roles.states + roles.algebraics
+        if v.start is not None and ca.SX(v.start).is_constant()
+    }
+    assignments = causalize(
+        reduced.residuals, reduced.derivatives + reduced.algebraics, name, guesses, loops
+    )
     dummy = {s.name() for s in reduced.dummy_states}
     kept_states = [v for v in roles.states if v.name not in dummy]
     varying = [model.time, *[v.symbol for v in kept_states], *inputs]
     varying += [v.symbol for v in roles.discrete]
     record, assignments, steady = _without_steady_relations(model.events, assignments, varying)
+    unsolved = [(loop.converged, f"nonlinear algebraic loop did not converge: {loop.text}")
+                for loop in loops]  # fmt: skip
+    record = replace(record, asserts=[*record.asserts, *unsolved])
     conditions = _conditions(model, roles, kept_states, dummy)
     conditions = [
         Condition(r, c.text, c.state)

@@ -12,4 +12,26 @@ package Electrical "Analog circuits from pins with flow currents"
     connect(capacitor.n, source.n);
     connect(source.n, ground.p);
   end RC;
+
+  model ExpDiode "Diode with the exponential characteristic (no linearized branch)"
+    extends Modelica.Electrical.Analog.Interfaces.OnePort(v(start = 0.5));
+    parameter SI.Current Ids = 1e-6 "Saturation current";
+    parameter SI.Voltage Vt = 0.05 "Thermal voltage";
+  equation
+    i = Ids*(exp(v/Vt) - 1);
+  end ExpDiode;
+
+  model DiodeDischarge "Capacitor discharged through a resistor and a diode: a nonlinear loop"
+    Modelica.Electrical.Analog.Basic.Capacitor capacitor(C = 0.01, v(start = 5, fixed = true));
+    Modelica.Electrical.Analog.Basic.Resistor resistor(R = 100);
+    ExpDiode diode;
+    Modelica.Electrical.Analog.Basic.Ground ground;
+    output SI.Voltage v = capacitor.v "Capacitor voltage";
+    output SI.Voltage v_diode = diode.v "Diode voltage";
+  equation
+    connect(capacitor.p, resistor.p);
+    connect(resistor.n, diode.p);
+    connect(diode.n, capacitor.n);
+    connect(capacitor.n, ground.p);
+  end DiodeDischarge;
 end Electrical;
