@@ -23,6 +23,7 @@ from scipy.optimize import brentq
 
 from orchestrator.controllers.pointing import payload_angles
 from orchestrator.fmu import FMU
+from orchestrator.fmu_folder import scenario_fmu_folder
 from orchestrator.kinematics import euler_angles, quaternion_from_euler, rotation_matrix
 from orchestrator.ocean import seeded_parameters
 from orchestrator.results import read_timeseries
@@ -389,12 +390,14 @@ def model_changes(axial_drag: float | None, boundary_layer: float | None) -> dic
 def run_studies(
     parts: list[str],
     out: Path,
-    fmu_dir: Path,
+    fmu_dir: Path | None,
     model: dict[str, object] | None = None,
     report: Callable[[str], None] = print,
 ) -> Path:
     """Run the chosen parts with the ``model`` changes (see :func:`model_changes`); the tables
-    go to ``out/buoy_study.md`` (returned) and ``report``."""
+    go to ``out/buoy_study.md`` (returned) and ``report``. The FMUs are found as ``murcosim
+    run`` finds them for the study's scenario files (``fmu_dir``, if not None, else theirs)."""
+    fmu_dir = scenario_fmu_folder(SCENARIOS / "buoy_calm.toml", fmu_dir).resolve()
     out.mkdir(parents=True, exist_ok=True)
     sections = [f"Model changes: {model}\n" if model else "Model as in the scenario files\n"]
     for part in parts:

@@ -10,19 +10,30 @@ from pathlib import Path
 from orchestrator.errors import MurcosimError
 from orchestrator.results import FORMATS
 
-DEFAULT_LIBRARY = Path("modelica/MurCoSim")
-DEFAULT_FMUS = Path("fmus")
-FMU_DIR_HELP = "FMU folder (default fmus)"
+FMU_DIR_HELP = "FMU folder (default: 'fmus' in the current folder or the nearest one above it)"
+SCENARIO_FMU_DIR_HELP = (
+    "FMU folder (default: the scenario's fmu_dir, else 'fmus' next to the scenario file or in "
+    "the nearest folder above it)"
+)
 BENCH_PARTS = ("rhs", "fmpy", "scenarios", "coupling", "startup")  # orchestrator.bench.PARTS
+
+
+def _fmus(given: Path | None) -> Path:
+    """The FMU folder of a command without a scenario: ``--fmu-dir``, else ``fmus`` in the
+    current folder or the nearest one above it (:mod:`orchestrator.fmu_folder`)."""
+    from orchestrator.fmu_folder import command_fmu_folder
+
+    return command_fmu_folder(given)
 
 
 def _build(args: argparse.Namespace) -> None:
     from orchestrator.build import build_library
+    from orchestrator.build.library import default_library, default_out
 
     variants = tuple(args.variant) if args.variant else None
     build_library(
-        args.library,
-        args.out,
+        args.library or default_library(),
+        args.out or default_out(),
         backend=args.backend,
         force=args.force,
         variants=variants,
@@ -63,7 +74,7 @@ def _regress(args: argparse.Namespace) -> int:
     if args.variants:
         from orchestrator.regression.variants import check_variants
 
-        results.append(check_variants(args.fmu_dir, args.model))
+        results.append(check_variants(_fmus(args.fmu_dir), args.model))
     for result in results:
         stem = result.suite.stem if result.suite.suffix else "variants"
         report = write_html(result, (args.report or Path("results/regress")) / f"{stem}.html")
@@ -92,7 +103,7 @@ def _replay(args: argparse.Namespace) -> None:
 def _crosscheck(args: argparse.Namespace) -> None:
     from orchestrator.build.crosscheck import export_crosscheck
 
-    export_crosscheck(args.fmu_dir, args.out, args.model)
+    export_crosscheck(_fmus(args.fmu_dir), args.out, args.model)
 
 
 def _scenario_reference(args: argparse.Namespace) -> None:
@@ -109,16 +120,22 @@ def _scenario_reference(args: argparse.Namespace) -> None:
 def _info(args: argparse.Namespace) -> None:
     from orchestrator.fmu_info import describe
 
-    print(describe(args.fmu))
+    path = args.fmu
+    if not path.is_file() and path.suffix != ".fmu" and len(path.parts) == 1:
+        path = _fmus(args.fmu_dir) / f"{path}.fmu"  # a name: from the FMU folder
+    print(describe(path))
 
 
 def _check(args: argparse.Namespace) -> None:
     from fmpy import simulate_fmu
     from fmpy.validation import validate_fmu
 
-    paths = sorted(args.fmu_dir.rglob("*.fmu"))  # fmi2/ holds the FMI 2.0 variants
+    folder = _fmus(args.fmu_dir)
+    paths = sorted(folder.rglob("*.fmu"))  # fmi2/ holds the FMI 2.0 variants
     if not paths:
-        raise MurcosimError(f"{args.fmu_dir}: no FMUs to check (run 'murcosim build')")
+        raise MurcosimError(
+            f"{folder}: no FMUs to check ('murcosim build --out {folder}' exports them there)"
+        )
     failed = 0
     for path in paths:
         problems = validate_fmu(str(path))
@@ -140,7 +157,7 @@ def _bench(args: argparse.Namespace) -> None:
 
     if args.repeats < 1:
         raise SystemExit("murcosim bench: --repeats: expected a positive count")
-    table = run_suite(args.fmu_dir, tuple(args.parts), args.repeats)
+    table = run_suite(_fmus(args.fmu_dir), tuple(args.parts), args.repeats)
     print()
     print(table)
     if args.update_readme:
@@ -300,8 +317,18 @@ def parser() -> argparse.ArgumentParser:
         "those that cannot run alone. A class's experiment annotation becomes the FMU's "
         "DefaultExperiment; models whose last names collide get their full name as FMU name.",
     )
-    b.add_argument("--library", type=Path, default=DEFAULT_LIBRARY, help="Modelica package folder")
-    b.add_argument("--out", type=Path, default=DEFAULT_FMUS, help="FMU output folder")
+    b.add_argument(
+        "--library",
+        type=Path,
+        help="Modelica package folder (default: the MurCoSim library of the murcosim checkout "
+        "this command runs from, modelica/MurCoSim)",
+    )
+    b.add_argument(
+        "--out",
+        type=Path,
+        help="FMU output folder (default: 'fmus' in the current folder or the nearest one above "
+        "it, else a new 'fmus' in the current folder: where the other commands look)",
+    )
     b.add_argument(
         "--backend",
         default="rumoca",
@@ -337,12 +364,7 @@ def parser() -> argparse.ArgumentParser:
     r = sub.add_parser("run", help="run a scenario file")
     r.add_argument("scenario", type=Path, help="scenario file (TOML)")
     r.add_argument("--out", type=Path, help="results folder (default results/<scenario name>)")
-    r.add_argument(
-        "--fmu-dir",
-        type=Path,
-        help="FMU folder (default: the scenario's fmu_dir, else 'fmus' next to the scenario "
-        "file or in the nearest folder above it)",
-    )
+    r.add_argument("--fmu-dir", type=Path, help=SCENARIO_FMU_DIR_HELP)
     r.add_argument(
         "--format",
         action="append",
@@ -367,7 +389,12 @@ def parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("replay", help="write a results folder's 3D replay as one HTML file")
     rp.add_argument("results", type=Path, help="results folder of 'murcosim run'")
     rp.add_argument("--out", type=Path, help="HTML file (default RESULTS/replay.html)")
-    rp.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help="FMUs the run used")
+    rp.add_argument(
+        "--fmu-dir",
+        type=Path,
+        help="FMU folder the run used (default: the one RESULTS/run.json records, else 'fmus' "
+        "in the results folder or the nearest folder above it)",
+    )
     rp.set_defaults(func=_replay)
     rg = sub.add_parser(
         "regress",
@@ -386,12 +413,12 @@ def parser() -> argparse.ArgumentParser:
     )
     rg.add_argument("--junit", type=Path, help="also write JUnit XML to this file")
     rg.add_argument("--variants", action="store_true", help="check the FMU variants agree")
-    rg.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help=FMU_DIR_HELP)
+    rg.add_argument("--fmu-dir", type=Path, help=FMU_DIR_HELP)
     rg.add_argument("--model", action="append", help="model of --variants, repeatable")
     rg.set_defaults(func=_regress)
     x = sub.add_parser("crosscheck", help="test FMUs and references in the FMI cross-check layout")
     x.add_argument("out", type=Path, help="output folder (fmus/<version>/<me|cs>/... below it)")
-    x.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help=FMU_DIR_HELP)
+    x.add_argument("--fmu-dir", type=Path, help=FMU_DIR_HELP)
     x.add_argument("--model", action="append", help="model name, repeatable (default: all)")
     x.set_defaults(func=_crosscheck)
     sr = sub.add_parser(
@@ -402,10 +429,11 @@ def parser() -> argparse.ArgumentParser:
     i = sub.add_parser(
         "info", help="an FMU's interfaces, sizes and variables, as murcosim reads it"
     )
-    i.add_argument("fmu", type=Path, help="FMU file")
+    i.add_argument("fmu", type=Path, help="FMU file, or the name of one in the FMU folder")
+    i.add_argument("--fmu-dir", type=Path, help=FMU_DIR_HELP + "; for an FMU given by name")
     i.set_defaults(func=_info)
     c = sub.add_parser("check", help="validate every FMU and simulate it standalone with FMPy")
-    c.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help=FMU_DIR_HELP)
+    c.add_argument("--fmu-dir", type=Path, help=FMU_DIR_HELP)
     c.set_defaults(func=_check)
     be = sub.add_parser(
         "bench", help="benchmark suite: ratios measured interleaved, printed as a markdown table"
@@ -423,7 +451,7 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="write the table into README.md's Performance section",
     )
-    be.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help=FMU_DIR_HELP)
+    be.add_argument("--fmu-dir", type=Path, help=FMU_DIR_HELP)
     be.set_defaults(func=_bench)
     s = sub.add_parser("ssp", help="export a scenario's system as SSP, or import an SSP archive")
     s.add_argument(
@@ -431,7 +459,7 @@ def parser() -> argparse.ArgumentParser:
     )
     s.add_argument("source", type=Path, help="export: scenario file; import: .ssp archive")
     s.add_argument("target", type=Path, help="export: .ssp archive; import: new scenario file")
-    s.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help=FMU_DIR_HELP)
+    s.add_argument("--fmu-dir", type=Path, help="export: " + SCENARIO_FMU_DIR_HELP)
     s.add_argument("--template", type=Path, help="import: scenario giving the Python side")
     s.add_argument("--ssp-version", default="1.0", choices=["1.0", "2.0"], help="export")
     s.set_defaults(func=_ssp)
@@ -453,7 +481,7 @@ def parser() -> argparse.ArgumentParser:
         choices=["jacobi", "gauss_seidel"],
         help="order of the weak-coupling macro step",
     )
-    d.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help=FMU_DIR_HELP)
+    d.add_argument("--fmu-dir", type=Path, help=SCENARIO_FMU_DIR_HELP)
     d.set_defaults(func=_drift)
     sw = sub.add_parser("sweep", help="run a scenario many times from randomized start values")
     sw.add_argument("scenario", type=Path, help="scenario file")
@@ -467,7 +495,7 @@ def parser() -> argparse.ArgumentParser:
         help="start value drawn uniformly from LOW to HIGH, repeatable",
     )
     sw.add_argument("--out", type=Path, help="results folder (default results/<scenario>_sweep)")
-    sw.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help=FMU_DIR_HELP)
+    sw.add_argument("--fmu-dir", type=Path, help=SCENARIO_FMU_DIR_HELP)
     sw.add_argument(
         "--metric",
         action="append",
@@ -508,7 +536,7 @@ def parser() -> argparse.ArgumentParser:
     ds.add_argument(
         "--out", type=Path, help="results of --model cosim (default results/docking_study)"
     )
-    ds.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help=FMU_DIR_HELP)
+    ds.add_argument("--fmu-dir", type=Path, help=SCENARIO_FMU_DIR_HELP)
     ds.set_defaults(func=_docking_study)
     dr = sub.add_parser(
         "docking-report", help="dock time, final errors, thrust, MPC solve times of a run"
@@ -529,7 +557,12 @@ def parser() -> argparse.ArgumentParser:
     bs.add_argument("--out", type=Path, default=Path("results/buoy_study"), help="results folder")
     bs.add_argument("--axial-drag", type=float, help="C_Df_z of both bodies (N.s/m3)")
     bs.add_argument("--boundary-layer", type=float, help="sliding mode h (rad/s)")
-    bs.add_argument("--fmu-dir", type=Path, default=DEFAULT_FMUS, help=FMU_DIR_HELP)
+    bs.add_argument(
+        "--fmu-dir",
+        type=Path,
+        help="FMU folder (default: as for 'murcosim run' of the study's scenarios in the "
+        "project's scenarios/: their fmu_dir, else the nearest 'fmus')",
+    )
     bs.set_defaults(func=_buoy_study)
     return p
 

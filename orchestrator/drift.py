@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from orchestrator.errors import ScenarioError, SimulationError
+from orchestrator.fmu_folder import fmu_folder
 from orchestrator.results import read_timeseries
 from orchestrator.run import run_scenario
 from orchestrator.scenario import load_scenario
@@ -37,12 +38,14 @@ class DriftRow:
 
 def drift_table(
     scenario: Path,
-    fmu_dir: Path,
+    fmu_dir: Path | None,
     out_dir: Path,
     steps: tuple[float, ...] = DEFAULT_STEPS,
     order: str = "jacobi",
 ) -> list[DriftRow]:
-    """Run the reference and one weak-coupling run per macro step; write ``drift.md``."""
+    """Run the reference and one weak-coupling run per macro step; write ``drift.md``. The
+    FMUs are found as ``murcosim run`` finds them for ``scenario`` (the variants written to
+    ``out_dir`` use the same folder)."""
     parsed = load_scenario(scenario)
     if parsed.cosimulation is not None or not parsed.joints:
         raise ScenarioError(
@@ -51,6 +54,7 @@ def drift_table(
         )
     bodies = list(parsed.components)
     joints = [j.name for j in parsed.joints]
+    fmu_dir = fmu_folder(parsed, scenario.parent, str(scenario), fmu_dir).resolve()
     run_scenario(scenario, out_dir / "reference", fmu_dir, plots=False)
     reference = read_timeseries(out_dir / "reference" / "timeseries.csv")
     text = scenario.read_text(encoding="utf-8")

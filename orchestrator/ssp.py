@@ -31,6 +31,7 @@ from xml.etree import ElementTree
 
 from orchestrator.errors import ScenarioError
 from orchestrator.fmu import FMU, Variable
+from orchestrator.fmu_folder import fmu_folder
 from orchestrator.scenario import load_scenario
 from orchestrator.system import System
 
@@ -67,14 +68,17 @@ def _ssp_type(kind: str, version: str) -> str:
 # -- export ----------------------------------------------------------------------------------
 
 
-def export_ssp(scenario_path: Path, fmu_dir: Path, target: Path, version: str = "1.0") -> Path:
+def export_ssp(
+    scenario_path: Path, fmu_dir: Path | None, target: Path, version: str = "1.0"
+) -> Path:
     """Write the system of the scenario file ``scenario_path`` as the SSP ``version`` archive
-    ``target``."""
+    ``target``; its FMUs are found as ``murcosim run`` finds them (``fmu_dir``, if not None,
+    else the scenario's ``fmu_dir``, else the nearest ``fmus``)."""
     if version not in VERSIONS:
         raise ScenarioError(f"{target}: SSP version {version} (expected 1.0 or 2.0)")
     scenario = load_scenario(scenario_path)
     source = str(scenario_path)
-    system = System(scenario, source, fmu_dir)
+    system = System(scenario, source, fmu_folder(scenario, scenario_path.parent, source, fmu_dir))
     try:
         fmus = {name: instance.fmu for name, instance in system.instances.items()}
         mounted = {n: dict(v) for n, v in system._mounted_values.items()}

@@ -34,6 +34,7 @@ import tomli_w
 from tqdm import tqdm
 
 from orchestrator.errors import MurcosimError, ScenarioError
+from orchestrator.fmu_folder import fmu_folder
 from orchestrator.kinematics import quaternion_from_euler
 from orchestrator.results import ResultsFolderLock
 from orchestrator.scenario import load_scenario, read_scenario_data, read_scenario_text
@@ -209,14 +210,16 @@ def run_sweep(
     runs: int,
     seed: int,
     out: Path,
-    fmu_dir: Path,
+    fmu_dir: Path | None = None,
     metrics: list[Metric] | None = None,
     scheduler: str | None = None,
     workers: int | None = None,
     progress: bool = False,
     stall_seconds: float | None = None,
 ) -> Path:
-    """Run (or resume) ``runs`` randomized cases; returns the path of ``sweep.csv``.
+    """Run (or resume) ``runs`` randomized cases; returns the path of ``sweep.csv``. The FMUs
+    are found as ``murcosim run`` finds them for ``scenario`` (``fmu_dir``, if not None, else
+    the scenario's ``fmu_dir``, else the nearest ``fmus``), once for every case.
 
     Raises ``MurcosimError`` when every case failed, ``KeyboardInterrupt`` on Ctrl-C (the
     finished cases are kept in the manifest).
@@ -241,7 +244,7 @@ def run_sweep(
         for k, row in enumerate(draws)
     ]
     texts = [_case_text(base, _start_values(variations, row), scenario.parent) for row in draws]
-    fmu_dir = Path(fmu_dir).resolve()
+    fmu_dir = fmu_folder(parsed, scenario.parent, str(scenario), fmu_dir).resolve()
     identity = _identity(scenario, base, fmu_dir, seed, variations)
     with ResultsFolderLock(out):
         _resume(out, identity, cases)

@@ -18,6 +18,7 @@ import numpy as np
 
 from orchestrator.errors import FMUError, ScenarioError
 from orchestrator.fmu import CO_SIMULATION, FMU, MODEL_EXCHANGE, FMUInstance, Port, Variable
+from orchestrator.fmu_folder import missing_fmu
 from orchestrator.kernel import CompiledSystem
 from orchestrator.ocean import seeded_parameters
 from orchestrator.scenario import Component, Scenario
@@ -163,11 +164,12 @@ class System:
     def _fmu_path(self, name: str, component: Component, fmu_dir: Path, base: Path) -> Path:
         if component.fmu.endswith(".fmu"):
             path = (base / component.fmu).resolve()
-        else:
-            path = fmu_dir / f"{component.fmu}.fmu"
+            if not path.is_file():
+                raise self._error(f"components.{name}.fmu", f"FMU not found: {path}")
+            return path
+        path = fmu_dir / f"{component.fmu}.fmu"
         if not path.is_file():
-            hint = "" if component.fmu.endswith(".fmu") else " (run 'murcosim build' first?)"
-            raise self._error(f"components.{name}.fmu", f"FMU not found: {path}{hint}")
+            raise self._error(f"components.{name}.fmu", missing_fmu(fmu_dir, component.fmu))
         return path
 
     def instance(self, name: str, key: str) -> FMUInstance:

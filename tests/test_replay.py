@@ -178,7 +178,7 @@ def test_page_is_self_contained(scene):
     ("args", "expected"),
     [
         ([], "timeseries.csv: not found (expected a results folder of 'murcosim run')"),
-        (["--fmu-dir", "nowhere"], "components.leader.fmu: FMU not found"),
+        (["--fmu-dir", "nowhere"], "--fmu-dir: FMU folder nowhere does not exist"),
     ],
 )
 def test_bad_input_is_one_line(args, expected, tmp_path, capsys):

@@ -110,7 +110,7 @@ def run_cosim_cases(
     seed: int,
     ranges: StartRanges,
     out: Path,
-    fmu_dir: Path,
+    fmu_dir: Path | None,
     report: Callable[[str], None] = print,
 ) -> list[Case]:
     """The same randomized starts as :func:`run_cases` (the sweep draws north, east and yaw

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from orchestrator.fmu_folder import results_fmu_folder
 from orchestrator.replay.page import DEFAULT_THREE, render_page
 from orchestrator.replay.scene import build_scene, read_results
 
@@ -21,13 +22,15 @@ __all__ = ["write_replay"]
 def write_replay(
     results: Path,
     out: Path | None = None,
-    fmu_dir: Path = Path("fmus"),
+    fmu_dir: Path | None = None,
     three_dir: Path = DEFAULT_THREE,
 ) -> Path:
     """Write the replay page of the results folder ``results`` to ``out``
-    (default ``results/replay.html``); returns its path."""
+    (default ``results/replay.html``); returns its path. The FMUs are the ones in ``fmu_dir``,
+    else in the folder the results record, else in the nearest ``fmus`` above them."""
     results = Path(results)
     out = Path(out) if out is not None else results / "replay.html"
-    page = render_page(build_scene(read_results(results), fmu_dir), three_dir)
+    read = read_results(results)
+    page = render_page(build_scene(read, results_fmu_folder(results, fmu_dir)), three_dir)
     out.write_text(page, encoding="utf-8")
     return out

@@ -33,6 +33,7 @@ from matplotlib.colors import to_hex
 
 from orchestrator.body_roles import principal_bodies
 from orchestrator.errors import ScenarioError
+from orchestrator.fmu_folder import missing_fmu
 from orchestrator.kinematics import rotation_matrix
 from orchestrator.palette import distinct_colours
 from orchestrator.plot_style import EVENT_STYLES
@@ -83,11 +84,11 @@ class Parameters:
             path = (self._source.parent / component.fmu).resolve()
         else:
             path = self._fmu_dir / f"{component.fmu}.fmu"
+            if not path.is_file():
+                reason = missing_fmu(self._fmu_dir, component.fmu)
+                raise ScenarioError(f"{self._source}: components.{name}.fmu: {reason}")
         if not path.is_file():
-            raise ScenarioError(
-                f"{self._source}: components.{name}.fmu: FMU not found: {path} "
-                "(expected the FMU the run used; pass --fmu-dir)"
-            )
+            raise ScenarioError(f"{self._source}: components.{name}.fmu: FMU not found: {path}")
         return path
 
     def _start_values(self, path: Path) -> dict[str, float]:
