@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SCENARIO := scenarios/docking_mpc.toml
 
-.PHONY: demo test fmus lint bench clean web browser tbb
+.PHONY: demo test fmus lint bench clean web browser tbb docs
 
 # The package is byte-compiled as pip does for a regular install (an editable install leaves
 # it to the first imports, which write nothing where PYTHONDONTWRITEBYTECODE is set, and then
@@ -46,6 +46,11 @@ lint: $(BIN)/murcosim
 
 test: fmus lint web browser tbb
 	$(BIN)/pytest -q
+
+# the API reference of the public package, from its docstrings (pdoc): build/docs/index.html
+DOCS_MODULES := murcosim murcosim.configuration murcosim.regression murcosim.pytest_plugin
+docs: $(BIN)/murcosim
+	$(BIN)/pdoc $(DOCS_MODULES) --docformat restructuredtext -o build/docs
 
 bench: fmus
 	$(BIN)/murcosim bench

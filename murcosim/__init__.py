@@ -5,7 +5,10 @@ Scenarios are pydantic objects: load one from a TOML file (:func:`load_scenario`
 :class:`Component`, :class:`Connection`, joints, docking pairs and controller configurations.
 :func:`run` runs it (from a file or in memory, with a callback at communication points and a
 progress bar) and returns :class:`Results`: the time series as a pandas DataFrame indexed by
-time (s) with units in ``attrs["units"]``, and the events as a DataFrame.
+time (s) with units in ``attrs["units"]``, and the events as a DataFrame. :func:`regress`
+compares components and scenarios with stored references. The scenario classes live in
+:mod:`murcosim.configuration` (also reachable as ``murcosim.Scenario`` and so on); the API
+reference is built by ``make docs``.
 
     import murcosim
     scenario = murcosim.load_scenario("scenarios/bluerov2_heavy_single.toml")
@@ -16,6 +19,7 @@ time (s) with units in ``attrs["units"]``, and the events as a DataFrame.
 
 from importlib.metadata import version
 
+from murcosim import configuration
 from murcosim.regression import regress
 from murcosim.results import Results, load_results
 from murcosim.running import run
@@ -23,57 +27,18 @@ from murcosim.scenarios import edit, load_scenario, parse_scenario, save_scenari
 from orchestrator.errors import FMUError, MurcosimError, ScenarioError, SimulationError
 from orchestrator.probe import Probe
 from orchestrator.run import StopRun
-from orchestrator.scenario import (
-    AllocationConfig,
-    AutopilotConfig,
-    Component,
-    Connection,
-    CoSimulationConfig,
-    CouplingConfig,
-    DockingConfig,
-    Environment,
-    EventConfig,
-    JointConfig,
-    JointPIDConfig,
-    MotorConfig,
-    PointingConfig,
-    RendezvousConfig,
-    Scenario,
-    ScheduleConfig,
-    ScheduleStep,
-    Simulation,
-    VehiclePDConfig,
-)
 
 __version__ = version("murcosim")
 
+
 __all__ = [
-    "AllocationConfig",
-    "AutopilotConfig",
-    "CoSimulationConfig",
-    "Component",
-    "Connection",
-    "CouplingConfig",
-    "DockingConfig",
-    "Environment",
-    "EventConfig",
     "FMUError",
-    "JointConfig",
-    "JointPIDConfig",
-    "MotorConfig",
     "MurcosimError",
-    "PointingConfig",
     "Probe",
-    "RendezvousConfig",
     "Results",
-    "Scenario",
     "ScenarioError",
-    "ScheduleConfig",
-    "ScheduleStep",
     "SimulationError",
-    "Simulation",
     "StopRun",
-    "VehiclePDConfig",
     "__version__",
     "edit",
     "load_results",
@@ -84,3 +49,11 @@ __all__ = [
     "save_scenario",
     "scenario_toml",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """The scenario classes of :mod:`murcosim.configuration` (``murcosim.Scenario``, ...),
+    kept out of this module's own pages so that ``help(murcosim)`` stays a page to read."""
+    if name in configuration.__all__:
+        return getattr(configuration, name)
+    raise AttributeError(f"module 'murcosim' has no attribute '{name}'")

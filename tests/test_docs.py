@@ -50,6 +50,29 @@ def test_readme_toml_blocks_validate(text):
     validate_scenario(data if "simulation" in data else merged(MINIMAL, data), source)
 
 
+def test_help_is_a_page_and_the_api_reference_builds(tmp_path):
+    """help(murcosim) lists the API (not the pydantic internals of every scenario class: those
+    are one import away, in murcosim.configuration); make docs builds a page per public module
+    with the functions and classes a user reaches."""
+    import pydoc
+
+    import pdoc
+
+    import murcosim
+
+    text = pydoc.render_doc(murcosim, renderer=pydoc.plaintext)
+    assert len(text.splitlines()) < 1000 and "regress(" in text and "run(" in text
+    assert murcosim.Scenario is murcosim.configuration.Scenario  # still reachable
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    modules = re.search(r"^DOCS_MODULES := (.*)$", makefile, re.M).group(1).split()
+    pdoc.render.configure(docformat="restructuredtext")
+    pdoc.pdoc(*modules, output_directory=tmp_path)
+    pages = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.html")}
+    assert {"murcosim.html", "murcosim/configuration.html", "murcosim/regression.html"} <= pages
+    page = (tmp_path / "murcosim" / "configuration.html").read_text(encoding="utf-8")
+    assert 'id="Scenario"' in page and 'id="Simulation"' in page and "stop_time" in page
+
+
 def test_readme_has_a_whole_scenario_example():
     assert any("simulation" in tomllib.loads(t) for t in blocks("toml"))
 
