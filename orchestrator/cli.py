@@ -39,6 +39,7 @@ def _build(args: argparse.Namespace) -> None:
         variants=variants,
         library_path=args.library_path,
         models=args.model,
+        experiments=args.experiments,
     )
 
 
@@ -350,6 +351,11 @@ def parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="model or block to build, full or last Modelica name, repeatable (default: all "
         "that can run alone); a named one that fails is an error (exit status 2)",
+    )
+    b.add_argument(
+        "--experiments",
+        action="store_true",
+        help="build only the models with an experiment annotation (examples, test models)",
     )
     b.add_argument("--force", action="store_true", help="rebuild even if up to date")
     b.add_argument(

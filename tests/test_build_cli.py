@@ -106,6 +106,21 @@ def test_experiment_annotation_becomes_default_experiment(tmp_path, backend):
         assert got == expected, path
 
 
+def test_experiments_builds_the_annotated_models_only(tmp_path, capsys):
+    """--experiments: the models with an experiment annotation (Decay, not Plain); with
+    --model, the named ones among them; none left is one line."""
+    lib = library(tmp_path, DECAY)
+    out = tmp_path / "fmus"
+    assert main(["build", "--library", str(lib), "--out", str(out), "--experiments",
+                 "--variant", "me"]) == 0  # fmt: skip
+    assert sorted(p.name for p in out.glob("*.fmu")) == ["Decay.fmu"]
+    args = ["build", "--library", str(lib), "--out", str(out), "--experiments", "--model", "Plain"]
+    assert main(args) == 2
+    assert (
+        capsys.readouterr().err.strip().endswith("no model with an experiment annotation to build")
+    )
+
+
 def test_block_exports_inputs_and_outputs_and_runs(tmp_path):
     """The user library's ``block Scaler`` (y = k u, connectors of Modelica.Blocks), named by
     its last name, is the only FMU built."""

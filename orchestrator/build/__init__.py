@@ -94,12 +94,15 @@ def build_library(
     variants: tuple[str, ...] | None = None,
     library_path: list[Path] | None = None,
     models: list[str] | None = None,
+    experiments: bool = False,
 ) -> list[Path]:
     """Export the models and blocks of ``library`` into ``out``; returns the FMU paths (the
     ``me`` ones first).
 
-    ``models`` names the ones to build, by full or last name; by default all non-partial
-    models and blocks are built, and one whose translation fails (it cannot run alone: a
+    ``models`` names the ones to build, by full or last name; ``experiments`` builds those
+    with an ``experiment`` annotation (examples, test models; with ``models``, those named
+    that have one); by default all non-partial models and blocks are built, and one whose
+    translation fails (it cannot run alone: a
     parameter without value, equations the build cannot solve) is reported as skipped, with
     the reason, while the others are built. A failure is raised when a named model
     fails or when every model does. Up-to-date FMUs (same source hash, file present) are
@@ -121,9 +124,15 @@ def build_library(
         raise BuildError(f"{library}: Modelica library folder not found")
     fingerprint = source_hash(library, backend)
     stamp = _stamp(out)
-    candidates, translate = _front_end(library, backend, library_path)
+    candidates, translate, experiment = _front_end(library, backend, library_path)
     stems = fmu_names(candidates)
     selected = select_models(library, candidates, models) if models else candidates
+    if experiments:
+        if experiment is None:
+            raise BuildError("--experiments needs the rumoca or pymoca backend")
+        selected = [m for m in selected if experiment(m) is not None]
+        if not selected:
+            raise BuildError(f"{library}: no model with an experiment annotation to build")
     built: list[Path] = []
     failures: list[BuildError] = []
     for model in selected:
@@ -191,10 +200,15 @@ def select_models(library: Path, candidates: list[str], names: list[str]) -> lis
 
 def _front_end(
     library: Path, backend: str, library_path: list[Path] | None
-) -> tuple[list[str], Callable[[str, str], Writer]]:
-    """The models and blocks of ``library`` and the backend's translation of one of them
-    (full name, FMI model identifier) into the writer of its FMUs. OpenModelica translates
-    and compiles in one call, in the writer: its failures stop the build."""
+) -> tuple[
+    list[str],
+    Callable[[str, str], Writer],
+    Callable[[str], dict[str, float] | None] | None,
+]:
+    """The models and blocks of ``library``, the backend's translation of one of them (full
+    name, FMI model identifier) into the writer of its FMUs, and the reader of a model's
+    ``experiment`` annotation (None for OpenModelica, which translates and compiles in one
+    call, in the writer: its failures stop the build)."""
     if backend == "openmodelica":
         from orchestrator.build.openmodelica import OpenModelicaExporter
 
@@ -203,7 +217,7 @@ def _front_end(
         def export(model: str, identifier: str) -> Writer:
             return lambda targets: [exporter.export(model, targets["me"], identifier)]
 
-        return exporter.models(), export
+        return exporter.models(), export, None
 
     from orchestrator.build.fmu_package import package_fmus
     from orchestrator.build.model_code import model_code
@@ -236,7 +250,7 @@ def _front_end(
         )
         return partial(package_fmus, code)
 
-    return classes.models(), translate
+    return classes.models(), translate, classes.experiment
 
 
 def _refuse_unreliable(classes: ModelicaLibrary, model: str, backend: str) -> None:
