@@ -11,6 +11,12 @@ monitoring outputs are published at the sample. Co-Simulation FMUs in the system
 themselves between communication points like sampled controllers (``orchestrator.sampled``).
 An FMU that asks to terminate (FMI ``terminateSimulation``) ends the run normally where it
 asked: a last row there and a ``terminated`` event naming the instance and the FMI call.
+
+Rows and events are stamped with the exact time of their tick: ``start + k tick`` computed in
+whole nanoseconds (the tick is a whole number of them) and rounded once to a double, so a
+row at 15.7 s is stamped 15.7, not 15.700000000000001. The FMUs, controllers and integrator
+keep the time they always had (``start + k * tick`` in floating point, which can differ from
+the stamp in the last bit), so the trajectories do not depend on the stamps.
 """
 
 from __future__ import annotations
@@ -228,7 +234,7 @@ class Master:
         self._recorded, self._recorded_positions = _batch(system, self._record_ports, write=False)
         self._record_bus = _BusSlots(record, [n in self.bus.index for n in record], self.bus)
         self._row = np.zeros(len(record))
-        self.time = simulation.start_time
+        self.time = simulation.start_time  # stamp of the current tick (s), see the docstring
         self.sampled = None  # Co-Simulation units under strong coupling
         self._sampled_next = 0  # tick of their next communication point at the latest
         if system.sampled and not weak:
@@ -274,7 +280,7 @@ class Master:
                     raise KeyboardInterrupt from exc
                 self.statistics.controller_faults += 1
                 self.events.log(
-                    time,
+                    self.time,
                     "controller_fault",
                     f"{c.name}: {type(exc).__name__}: {exc}; previous outputs held",
                 )
@@ -286,7 +292,7 @@ class Master:
             else:
                 link.apply(outputs, self.bus)
             for kind, detail in c.events:
-                self.events.log(time, kind, detail)
+                self.events.log(self.time, kind, detail)
             c.events.clear()
 
     def _reads_outputs(self) -> bool:
@@ -296,6 +302,7 @@ class Master:
         return self.sampled is not None or any(link.fmu_reads for link in self.links)
 
     def _record(self, time: float, x: np.ndarray) -> None:
+        """Record the row of state ``x`` at ``time`` (s), stamped ``self.time``."""
         row = self._row
         dx = self._stepping.rates if self.weak else self.system.derivatives(time, x)
         if self._record_ports:
@@ -314,7 +321,7 @@ class Master:
         if self._record_joint_names:
             names, values = self.coupling.column_values(x, dx.copy())
             row[self._record_joints] = np.append(values, math.nan)[self._joint_sources(names)]
-        self.timeseries.write(time, row)
+        self.timeseries.write(self.time, row)
 
     def _joint_sources(self, names: tuple[str, ...]) -> np.ndarray:
         """Where each recorded joint column is among the coupling's ``names`` (one past the
@@ -337,7 +344,7 @@ class Master:
         x, docked = self.coupling.dock(time, x)
         changes += docked
         for kind, detail in changes:
-            self.events.log(time, kind, detail)
+            self.events.log(self.time, kind, detail)
         if any(kind in ("dock", "undock") for kind, _ in changes):
             self._reconfigure(x)
         return x
@@ -390,6 +397,8 @@ class Master:
         periods += [self.weak.macro_step] if self.weak else []
         periods += [s.step] if self.sampled else []
         self._tick = _common_tick(periods)
+        self._tick_ns = round(self._tick * 1e9)
+        self._start_ns = _whole_nanoseconds(s.start_time)
         for link in self.links:  # ticks between samples
             link.period = max(1, round(link.controller.sample_time / self._tick))
         self._reading = self._reads_outputs()
@@ -399,6 +408,11 @@ class Master:
 
         def time_at(index: int) -> float:
             return min(s.start_time + index * self._tick, s.stop_time)
+
+        def stamp(index: int) -> float:
+            if self._start_ns is None:  # a start time off the nanosecond grid
+                return time_at(index)
+            return min((self._start_ns + index * self._tick_ns) / 1_000_000_000, s.stop_time)
 
         started, cpu_started = clock.perf_counter(), clock.process_time()
         x = np.array(x0, dtype=float)
@@ -412,7 +426,7 @@ class Master:
                     raise instance.termination
             while True:
                 time = time_at(index)
-                self.time = time
+                self.time = stamp(index)
                 if hard:
                     if self.sampled:
                         self.sampled.communicate(time)
@@ -437,7 +451,7 @@ class Master:
                     self._record(time, x)
                     next_output = index + output_every
                 if self.progress:
-                    self.progress(time)
+                    self.progress(self.time)
                 if index >= last:
                     break
                 self._check_budget(time, started)
@@ -537,6 +551,12 @@ class Master:
         if self.coupling is not None or self.simulation.solver == "RK4":
             candidates.append(next_output)
         return min(candidates)
+
+
+def _whole_nanoseconds(time: float) -> int | None:
+    """``time`` (s) in whole nanoseconds, None when it is not a whole number of them."""
+    nanoseconds = round(time * 1e9)
+    return nanoseconds if nanoseconds / 1_000_000_000 == time else None
 
 
 def _common_tick(periods: list[float]) -> float:
