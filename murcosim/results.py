@@ -16,21 +16,21 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pyarrow.parquet as pq
 
-from orchestrator.errors import MurcosimError
 from orchestrator.master import RunStatistics
-from orchestrator.results import EventTable, TimeseriesTable, read_events, read_timeseries
+from orchestrator.results import EventTable, TimeseriesTable, read_events
+from orchestrator.results_reader import read_recorded
 
 
 @dataclass
 class Results:
     """What a run produced.
 
-    ``statistics`` (right-hand sides, wall time, controller faults), ``final_state`` (state
-    vector at the stop time) and ``summary`` (the line the command line prints) are None for
-    results read back from a folder (``final_state`` also when a callback stopped the run);
-    ``out_dir`` is None for runs kept in memory.
+    ``statistics`` (right-hand sides, wall time, controller faults) and ``final_state`` (state
+    vector at the stop time) are None for results read back from a folder (``final_state``
+    also when a callback stopped the run); ``summary`` (the line the command line prints) is
+    read back from the folder's ``run.json``, None when the run did not end (or for a folder
+    of an earlier version); ``out_dir`` is None for runs kept in memory.
     """
 
     timeseries: pd.DataFrame
@@ -63,27 +63,17 @@ def events_frame(events: EventTable) -> pd.DataFrame:
 def load_results(folder: Path) -> Results:
     """Results written by a run (``murcosim run`` or ``murcosim.run(out=...)``).
 
-    Reads ``timeseries.parquet`` when present (units from its field metadata), else
-    ``timeseries.csv`` (units unknown: ``""``), and ``events.csv``.
+    Reads ``timeseries.parquet`` when present, else ``timeseries.csv``
+    (:mod:`orchestrator.results_reader`), with the units and the summary the run recorded in
+    ``run.json`` (units ``""`` for a CSV folder of an earlier version), and ``events.csv``.
     """
     folder = Path(folder)
-    parquet, csv = folder / "timeseries.parquet", folder / "timeseries.csv"
-    if parquet.is_file():
-        table = pq.read_table(parquet)
-        units = {f.name: (f.metadata or {}).get(b"unit", b"").decode() for f in table.schema}
-        frame = table.to_pandas().set_index("time")
-    elif csv.is_file():
-        columns = read_timeseries(csv)
-        frame = pd.DataFrame(columns).set_index("time")
-        units = {"time": "s"}
-    else:
-        raise MurcosimError(
-            f"{folder}: no timeseries.parquet or timeseries.csv (not a results folder)"
-        )
-    frame.attrs["units"] = {"time": "s", **{c: units.get(c, "") for c in frame.columns}}
+    recorded = read_recorded(folder)
+    frame = pd.DataFrame(recorded.columns).set_index("time")
+    frame.attrs["units"] = recorded.units
     rows = read_events(folder / "events.csv") if (folder / "events.csv").is_file() else []
     events = pd.DataFrame(
         [(float(r["time"]), r["event"], r["detail"]) for r in rows],
         columns=["time", "event", "detail"],
     )
-    return Results(frame, events, out_dir=folder)
+    return Results(frame, events, out_dir=folder, summary=recorded.summary)

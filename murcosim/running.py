@@ -7,7 +7,7 @@ from pathlib import Path
 
 from murcosim.results import Results, events_frame, timeseries_frame
 from orchestrator.run import Callback, simulate
-from orchestrator.scenario import Scenario, load_scenario
+from orchestrator.scenario import Scenario, load_scenario, validate_scenario
 from orchestrator.summary import run_summary
 
 
@@ -21,13 +21,16 @@ def run(
     progress: bool = True,
     callback: Callback | None = None,
     plots: bool = False,
+    overwrite: bool = False,
 ) -> Results:
     """Run a scenario and return its results as pandas tables.
 
     ``scenario``: a scenario file, or a :class:`murcosim.Scenario` (loaded, edited or built in
     code). ``out``: a folder the results are also written to while the run goes (``formats``
     among ``csv``, ``parquet``, ``mcap``; ``events.csv`` and ``scenario.toml`` always); None
-    keeps them in memory only. ``fmu_dir``: the FMU folder (default: the scenario's
+    keeps them in memory only; a folder holding another run's files is refused unless
+    ``overwrite``, which removes them first (only files murcosim writes: a folder that also
+    holds other files is refused). ``fmu_dir``: the FMU folder (default: the scenario's
     ``fmu_dir``, else ``fmus`` next to the scenario or in the nearest folder above it).
     ``source``: the file a scenario object came from: its folder is where relative paths
     start (default the current directory) and errors name it. ``progress``: a progress bar in
@@ -36,7 +39,9 @@ def run(
     by name, ``probe["rov.p[3]"]``; raising :class:`murcosim.StopRun` in it ends the run there
     (an event ``callback_stop``). ``plots``: write the plots into ``out``.
 
-    Errors in the scenario raise :class:`murcosim.ScenarioError`, a run that fails raises
+    A scenario object is validated again as a scenario file is (``model_copy`` and other
+    changes made without :func:`murcosim.edit` skip pydantic's validation). Errors in the
+    scenario raise :class:`murcosim.ScenarioError`, a run that fails raises
     :class:`murcosim.SimulationError` (with ``out``, the rows so far stay on disk).
     """
     out_dir = Path(out) if out is not None else None
@@ -45,10 +50,13 @@ def run(
     scenario_file = None
     if isinstance(scenario, Scenario):
         name = str(source) if source is not None else "<scenario>"
+        scenario = validate_scenario(scenario.model_dump(by_alias=True), name)
     else:
         scenario_file = Path(scenario)
         name, scenario = str(scenario_file), load_scenario(scenario_file)
-    result = simulate(scenario, name, out_dir, given, scenario_file=scenario_file, **options)
+    result = simulate(
+        scenario, name, out_dir, given, scenario_file=scenario_file, overwrite=overwrite, **options
+    )
     return Results(
         timeseries_frame(result.table, result.units),
         events_frame(result.event_table),

@@ -257,7 +257,7 @@ def startup_rows(fmu_dir: Path, repeats: int) -> list[Row]:
         path = _scenario_file("bluerov2_heavy_single", folder, stop_time=0.1)
         command = [sys.executable, "-m", "orchestrator.cli", "run", str(path)]
         command += ["--fmu-dir", str(fmu_dir), "--out", str(folder / "out"), "--no-plots"]
-        command += ["--quiet"]
+        command += ["--quiet", "--overwrite"]  # each repeat replaces the one before
 
         def run() -> float:
             start = time.perf_counter()

@@ -44,12 +44,16 @@ def _build(args: argparse.Namespace) -> None:
 
 
 def _run(args: argparse.Namespace) -> None:
+    from orchestrator.results_folder import prepare_folder
     from orchestrator.scenario import load_scenario
     from orchestrator.summary import run_summary
     from orchestrator.supervise import run_supervised
 
     load_scenario(args.scenario)  # a bad file is reported before a process is started for it
     out = args.out or Path("results") / args.scenario.stem
+    # a folder given with --out is the user's: another run's files there are kept unless
+    # --overwrite; the default folder is the scenario's own, replaced by its next run
+    prepare_folder(out, args.overwrite or args.out is None, keep=args.scenario)
     result = run_supervised(
         args.scenario,
         out,
@@ -376,6 +380,12 @@ def parser() -> argparse.ArgumentParser:
         action="append",
         choices=FORMATS,
         help="time-series file format, repeatable (default csv; events.csv is always written)",
+    )
+    r.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="empty the --out folder of another run's files first (default: refuse such a "
+        "folder; the default folder results/<scenario name> is replaced)",
     )
     r.add_argument("--no-plots", action="store_true", help="write no plots")
     r.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -1,5 +1,6 @@
 """The summary figure of a run (``summary.png``): one page with a panel for each thing the run
-has, made from its files only (``timeseries.csv``, ``events.csv``, ``scenario.toml``).
+has, made from its files only (``timeseries.csv`` or ``timeseries.parquet``, ``events.csv``,
+``scenario.toml``).
 
 Panels, where the run has what they need: plan view, depth, attitude and speed of the
 principal bodies (not parts such as arm links, :mod:`orchestrator.body_roles`); thrust of

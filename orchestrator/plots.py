@@ -1,7 +1,7 @@
-"""Plots of a run, made from its files (``timeseries.csv``, ``events.csv``, ``scenario.toml``)
-only: the summary figure, the figures of what a study looks at (autopilot tracking,
-rendezvous, joint tracking, thrusters, constraint violation, plan view of several bodies) and,
-on request, trajectory, attitude and velocity of every body."""
+"""Plots of a run, made from its files (``timeseries.csv`` or ``timeseries.parquet``,
+``events.csv``, ``scenario.toml``) only: the summary figure, the figures of what a study looks
+at (autopilot tracking, rendezvous, joint tracking, thrusters, constraint violation, plan view
+of several bodies) and, on request, trajectory, attitude and velocity of every body."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from pathlib import Path
 import numpy as np
 
 from orchestrator.controllers.autopilot import DepthHeadingSpeedAutopilot
-from orchestrator.errors import MurcosimError
 from orchestrator.kinematics import euler_angles
 from orchestrator.palette import distinct_colours
 from orchestrator.plot_style import least_span, mark_events, plan_limits, plt
@@ -26,7 +25,8 @@ from orchestrator.plot_summary import (
     principal_bodies,
     tracked_joints,
 )
-from orchestrator.results import read_events, read_timeseries
+from orchestrator.results import read_events
+from orchestrator.results_reader import read_recorded
 from orchestrator.scenario import AutopilotConfig, RendezvousConfig, load_scenario
 
 
@@ -259,11 +259,7 @@ def plot_run(out_dir: Path, per_body: bool = False) -> list[Path]:
     """The plots of the run in ``out_dir`` (per-body plots when ``per_body``); returns the
     PNG paths, the summary figure first."""
     out_dir = Path(out_dir)
-    if not (out_dir / "timeseries.csv").is_file():
-        raise MurcosimError(
-            f"{out_dir / 'timeseries.csv'}: not found (expected a results folder of 'murcosim run')"
-        )
-    columns = read_timeseries(out_dir / "timeseries.csv")
+    columns = read_recorded(out_dir).columns
     scenario_file, events_file = out_dir / "scenario.toml", out_dir / "events.csv"
     events = read_events(events_file) if events_file.exists() else []
     scenario = load_scenario(scenario_file) if scenario_file.exists() else None

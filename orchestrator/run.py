@@ -20,6 +20,7 @@ from orchestrator.fmu_folder import fmu_folder
 from orchestrator.master import Master, RunStatistics
 from orchestrator.patterns import matches
 from orchestrator.probe import Probe
+from orchestrator.provenance import read_run_record, run_record, write_run_record
 from orchestrator.result_files import file_recorders
 from orchestrator.results import (
     FORMATS,
@@ -29,7 +30,9 @@ from orchestrator.results import (
     TimeseriesTable,
     TimeseriesTee,
 )
+from orchestrator.results_folder import claim_folder
 from orchestrator.scenario import Scenario, load_scenario
+from orchestrator.summary import run_summary
 from orchestrator.system import System
 
 if TYPE_CHECKING:
@@ -73,10 +76,12 @@ def run_scenario(
     breadcrumbs: Breadcrumbs | None = None,
     formats: Sequence[str] = ("csv",),
     callback: Callback | None = None,
+    overwrite: bool = True,
 ) -> RunResult:
     """Run the scenario file ``path``; results go to ``out_dir`` while the run goes.
 
-    ``out_dir`` is locked for the run (a second run into it is refused). However the run ends,
+    ``out_dir`` is locked for the run (a second run into it is refused) and claimed as
+    :func:`simulate` does (``overwrite``). However the run ends,
     ``events.csv`` ends with a ``stop`` row, after an ``interrupted`` (Ctrl-C) or ``error`` row
     when it did not reach the stop time, or a ``terminated`` row when an FMU asked to end it
     (a normal end); each gives the simulation time reached (s) and the wall time since the
@@ -96,6 +101,7 @@ def run_scenario(
         scenario_file=path,
         keep_rows=False,
         breadcrumbs=breadcrumbs,
+        overwrite=overwrite,
     )
 
 
@@ -118,13 +124,19 @@ def simulate(
     scenario_file: Path | None = None,
     keep_rows: bool = True,
     breadcrumbs: Breadcrumbs | None = None,
+    overwrite: bool = True,
 ) -> RunResult:
     """Run a validated scenario.
 
     ``source`` (its file, or ``<scenario>``) names it in errors, and its folder is where
     relative paths start (the current directory for ``<scenario>``). With ``out_dir`` None the
     results stay in memory only; otherwise ``out_dir`` is locked for the run and ``formats``
-    (csv, parquet, mcap) are written there while the run goes. ``callback(time, probe)`` is
+    (csv, parquet, mcap) are written there while the run goes, with ``run.json``
+    (:mod:`orchestrator.provenance`, its summary written when the run ends). A folder holding
+    another run's files is emptied of them when ``overwrite`` (the default here: the callers
+    of this layer, sweeps and studies, own their folders; ``murcosim run`` and
+    ``murcosim.run`` refuse unless asked), else refused (:mod:`orchestrator.results_folder`).
+    ``callback(time, probe)`` is
     called at every communication point; raising :class:`StopRun` there ends the run at that
     point. ``keep_rows`` False keeps only the last recorded row in memory (the files hold
     them all).
@@ -138,10 +150,16 @@ def simulate(
         check_supported(scenario, source)
     folder = fmu_folder(scenario, Path(source).parent, source, fmu_dir)
     with ResultsFolderLock(out_dir) if out_dir is not None else nullcontext():
+        if out_dir is not None:
+            claim_folder(out_dir, overwrite, keep=scenario_file)
         result = _run(
             scenario, source, out_dir, folder, progress, formats, callback, scenario_file,
             keep_rows, breadcrumbs,
         )  # fmt: skip
+        if out_dir is not None:
+            record = read_run_record(out_dir) or {}
+            summary = run_summary(result.event_table, result.table, result.statistics)
+            write_run_record(out_dir, {**record, "summary": summary})
     if plots and out_dir is not None:
         from orchestrator.plots import plot_run
 
@@ -190,6 +208,10 @@ def _run(
         joint_columns = coupling.column_names() if coupling else []
         record = _recorded(system.recorded_names() + own + joint_columns, scenario.record, source)
         units = column_units(system, coupling.joint_names() if coupling else [], record)
+        if out_dir is not None:
+            fmus = [instance.fmu.path for instance in system.instances.values()]
+            every = {"time": "s", **{name: units.get(name, "") for name in record}}
+            write_run_record(out_dir, run_record(scenario_file, fmu_dir, fmus, formats, every))
         table, event_table = TimeseriesTable(record, keep_rows), EventTable()
         files = file_recorders(formats, out_dir, record, units) if out_dir is not None else None
         timeseries = TimeseriesTee([table, *(files.timeseries if files else [])])

@@ -213,4 +213,4 @@ def test_per_body_plots_only_on_request(tmp_path, capsys):
     capsys.readouterr()
     assert main(["plot", str(tmp_path / "missing")]) == 2
     err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "missing/timeseries.csv: not found" in err
+    assert len(err.splitlines()) == 1 and "missing: not found (expected a results folder" in err

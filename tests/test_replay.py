@@ -177,7 +177,7 @@ def test_page_is_self_contained(scene):
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        ([], "timeseries.csv: not found (expected a results folder of 'murcosim run')"),
+        ([], "missing: not found (expected a results folder of 'murcosim run')"),
         (["--fmu-dir", "nowhere"], "--fmu-dir: FMU folder nowhere does not exist"),
     ],
 )

@@ -1,11 +1,12 @@
 """3D replay of a run as one self-contained HTML file (three.js, no network at view time).
 
-``write_replay(results, out)`` reads the results folder (``timeseries.csv``, ``events.csv``,
-``scenario.toml``) and the FMUs' parameters, and writes the page: bodies, thrusters, joints,
-docking ports and the sea surface, with play, pause, scrub, speed, events on the time line and
-a camera that follows a body. The page's address takes ``#t=<s>&follow=<body|scene|free>``
-``&play=<0|1>&speed=<x>`` to open at a given time and view, ``&camera=<n,e,d>&target=<n,e,d>``
-(NED, m) to place the camera, and ``&ui=0`` for the 3D view alone.
+``write_replay(results, out)`` reads the results folder (``timeseries.csv`` or
+``timeseries.parquet``, ``events.csv``, ``scenario.toml``) and the FMUs' parameters, and writes
+the page: bodies, thrusters, joints, docking ports and the sea surface, with play, pause,
+scrub, speed, events on the time line and a camera that follows a body. The page's address
+takes ``#t=<s>&follow=<body|scene|free>&play=<0|1>&speed=<x>`` to open at a given time and
+view, ``&camera=<n,e,d>&target=<n,e,d>`` (NED, m) to place the camera, and ``&ui=0`` for the
+3D view alone.
 """
 
 from __future__ import annotations

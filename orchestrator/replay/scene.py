@@ -37,7 +37,8 @@ from orchestrator.fmu_folder import missing_fmu
 from orchestrator.kinematics import rotation_matrix
 from orchestrator.palette import distinct_colours
 from orchestrator.plot_style import EVENT_STYLES
-from orchestrator.results import read_events, read_timeseries
+from orchestrator.results import read_events
+from orchestrator.results_reader import read_recorded
 from orchestrator.scenario import Component, Scenario, load_scenario
 
 WATER_DENSITY = 1000.0  # kg/m3, for the size of a body that displaces no water
@@ -55,16 +56,18 @@ class Results:
 
 
 def read_results(folder: Path) -> Results:
-    """``timeseries.csv``, ``events.csv`` and ``scenario.toml`` of a results folder."""
+    """The time series (``timeseries.parquet`` or ``timeseries.csv``), ``events.csv`` and
+    ``scenario.toml`` of a results folder."""
     folder = Path(folder)
-    for name in ("timeseries.csv", "events.csv", "scenario.toml"):
+    recorded = read_recorded(folder)
+    for name in ("events.csv", "scenario.toml"):
         if not (folder / name).is_file():
             raise ScenarioError(
                 f"{folder / name}: not found (expected a results folder of 'murcosim run')"
             )
-    columns = read_timeseries(folder / "timeseries.csv")
+    columns = recorded.columns
     if len(columns["time"]) == 0:
-        raise ScenarioError(f"{folder / 'timeseries.csv'}: no rows (expected at least one)")
+        raise ScenarioError(f"{recorded.path}: no rows (expected at least one)")
     return Results(
         folder, columns, read_events(folder / "events.csv"), load_scenario(folder / "scenario.toml")
     )
@@ -203,7 +206,7 @@ def build_scene(results: Results, fmu_dir: Path) -> dict:
     bodies = _bodies(results)
     if not bodies:
         raise ScenarioError(
-            f"{results.folder / 'timeseries.csv'}: no body to draw "
+            f"{results.folder}: no body to draw in the recorded time series "
             "(expected the columns <body>.p[1..3] and <body>.q[1..4] of at least one component)"
         )
     parameters = Parameters(results, fmu_dir)
