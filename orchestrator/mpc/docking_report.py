@@ -1,10 +1,11 @@
 """Figures of merit of a finished docking run, read from its results folder.
 
-From ``timeseries.csv``, ``events.csv`` and the copy of the scenario: time of the dock event,
-gap between the rendezvous points (the docking ports, planar) and heading misalignment at the
-end, mean over the run of the sum of |thrust| over every thruster (N), the MPC's solve time
-per vehicle and sample (median, 99th percentile, largest; ms) over the samples where the MPC
-solved (the supervisor's other phases record no solve time) and the run's wall time (s).
+From the time series (``timeseries.parquet`` or ``timeseries.csv``), ``events.csv`` and the
+copy of the scenario: time of the dock event, gap between the rendezvous points (the docking
+ports, planar) and heading misalignment at the end, mean over the run of the sum of |thrust|
+over every thruster (N), the MPC's solve time per vehicle and sample (median, 99th
+percentile, largest; ms) over the samples where the MPC solved (the supervisor's other phases
+record no solve time) and the run's wall time (s).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ import numpy as np
 from orchestrator.controllers.rendezvous import vehicle_specs
 from orchestrator.errors import MurcosimError
 from orchestrator.kinematics import euler_angles
-from orchestrator.results import read_events, read_timeseries
+from orchestrator.results import read_events
+from orchestrator.results_reader import read_recorded
 from orchestrator.scenario import RendezvousConfig, load_scenario
 
 
@@ -42,7 +44,7 @@ def docking_report(folder: Path, controller: str = "rendezvous") -> DockingRepor
         raise MurcosimError(
             f"{folder / 'scenario.toml'}: controllers.{controller}: not a rendezvous_mpc"
         )
-    c = read_timeseries(folder / "timeseries.csv")
+    c = read_recorded(folder).columns
     events = read_events(folder / "events.csv")
     docks = [float(e["time"]) for e in events if e["event"] == "dock"]
     stops = [e["detail"] for e in events if e["event"] == "stop"]
