@@ -1,0 +1,67 @@
+"""Where a sensor sits on its body, and the true kinematics of that point."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from orchestrator.kinematics import quaternion_from_euler, rotation_matrix
+
+GRAVITY = 9.81  # m/s^2, as the vehicle FMUs' g
+
+
+@dataclass(frozen=True)
+class Mount:
+    """A sensor frame fixed on a body: origin ``position`` (body frame, m) and axes rotated
+    from the body's by zyx Euler angles ``orientation`` (roll, pitch, yaw, rad). ``rotation``
+    maps sensor-frame vectors to the body frame."""
+
+    position: np.ndarray
+    rotation: np.ndarray
+
+    @classmethod
+    def from_euler(
+        cls, position: tuple[float, float, float], orientation: tuple[float, float, float]
+    ) -> Mount:
+        """A mount from its position (m) and zyx Euler angles (rad)."""
+        q = quaternion_from_euler(*orientation)
+        return cls(np.asarray(position, dtype=float), rotation_matrix(q))
+
+
+@dataclass(frozen=True)
+class PointState:
+    """True state of a sensor's point: ``position`` NED (m), ``velocity`` over ground and
+    ``rate`` (angular velocity) in the sensor frame (m/s, rad/s), ``attitude`` sensor to NED."""
+
+    position: np.ndarray
+    velocity: np.ndarray
+    rate: np.ndarray
+    attitude: np.ndarray
+
+
+def point_state(mount: Mount, p: np.ndarray, q: np.ndarray, nu: np.ndarray) -> PointState:
+    """The sensor point's state from the body's ``p`` (NED, m), ``q`` (body to NED, scalar
+    first) and ``nu`` ([u v w p q r], body frame)."""
+    R = rotation_matrix(q)
+    v, w = nu[:3], nu[3:]
+    velocity = v + np.cross(w, mount.position)
+    return PointState(
+        position=p + R @ mount.position,
+        velocity=mount.rotation.T @ velocity,
+        rate=mount.rotation.T @ w,
+        attitude=R @ mount.rotation,
+    )
+
+
+def specific_force(
+    mount: Mount, q: np.ndarray, nu: np.ndarray, nu_dot: np.ndarray, g: float = GRAVITY
+) -> np.ndarray:
+    """What an accelerometer at the mount reads (m/s^2, sensor frame): the point's inertial
+    acceleration minus gravity, a - g, with a = v' + w x v + w' x r + w x (w x r) in the body
+    frame (``nu_dot`` the body-frame derivative of ``nu``). At rest and level: (0, 0, -g)."""
+    v, w = nu[:3], nu[3:]
+    r = mount.position
+    a = nu_dot[:3] + np.cross(w, v) + np.cross(nu_dot[3:], r) + np.cross(w, np.cross(w, r))
+    gravity = rotation_matrix(q).T @ np.array([0.0, 0.0, g])
+    return mount.rotation.T @ (a - gravity)
