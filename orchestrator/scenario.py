@@ -25,6 +25,15 @@ from pydantic import (
 )
 
 from orchestrator.errors import ScenarioError
+from orchestrator.scenario_sensors import (
+    SENSOR_TYPES,
+    AhrsConfig,
+    DvlConfig,
+    FiducialCameraConfig,
+    ImuConfig,
+    PressureDepthConfig,
+    UsblConfig,
+)
 
 SOLVERS = ("RK4", "RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA", "CVODE_BDF", "CVODE_Adams")
 
@@ -511,7 +520,13 @@ ControllerConfig = Annotated[
     | RendezvousConfig
     | JointPIDConfig
     | VehiclePDConfig
-    | PointingConfig,
+    | PointingConfig
+    | ImuConfig
+    | DvlConfig
+    | PressureDepthConfig
+    | AhrsConfig
+    | UsblConfig
+    | FiducialCameraConfig,
     Field(discriminator="type"),
 ]
 
@@ -641,6 +656,7 @@ CONTROLLER_TYPES = (
     "joint_pid",
     "vehicle_pd",
     "buoy_pointing",
+    *SENSOR_TYPES,
 )
 
 # What pydantic's type errors of containers mean in TOML terms.
@@ -664,11 +680,11 @@ def _location(loc: tuple[Any, ...]) -> str:
     if loc and loc[-1] in SCALAR_MEMBERS:
         loc = loc[:-1]  # the union member tried, not a key of the file
     parts: list[str] = []
-    for item in loc:
+    for index, item in enumerate(loc):
         if isinstance(item, int):
             parts[-1:] = [f"{parts[-1]}[{item}]"] if parts else [f"[{item}]"]
-        elif item in CONTROLLER_TYPES:
-            continue  # pydantic's name of the union member, not a key of the file
+        elif index == 2 and loc[0] == "controllers" and item in CONTROLLER_TYPES:
+            continue  # pydantic's name of the union member (not a controller named 'dvl')
         else:
             parts.append(str(item))
     return ".".join(parts) or "(top level)"

@@ -13,6 +13,7 @@ from orchestrator.controllers.base import Controller
 from orchestrator.controllers.joint_control import JointPID, check
 from orchestrator.controllers.pointing import BuoyPointing
 from orchestrator.controllers.schedule import Schedule
+from orchestrator.controllers.sensing import WAVE_PARAMETERS, SensorConfig, make_sensor
 from orchestrator.controllers.vehicle_pd import VehiclePD
 from orchestrator.errors import ScenarioError
 from orchestrator.scenario import (
@@ -24,6 +25,7 @@ from orchestrator.scenario import (
     ScheduleConfig,
     VehiclePDConfig,
 )
+from orchestrator.scenario_sensors import SENSOR_CONFIGS, FiducialCameraConfig, PressureDepthConfig
 from orchestrator.system import System
 
 if TYPE_CHECKING:  # imported for annotations only: the coupling loads SciPy
@@ -97,6 +99,23 @@ def morphology_thrusters(
     return found
 
 
+def _sensor(system: System, name: str, config: SensorConfig, key: str) -> Controller:
+    """A sensor of the scenario, its wave and target checked against the components."""
+    wave_values = None
+    if isinstance(config, PressureDepthConfig) and config.wave is not None:
+        wave = system.instance(config.wave, key + ".wave")
+        missing = [v for v in WAVE_PARAMETERS if v not in wave.fmu.variables]
+        if missing:
+            raise ScenarioError(
+                f"{system.source}: {key}.wave: '{config.wave}' is not a regular wave "
+                f"(expected a RegularWave component; it has no {', '.join(missing)})"
+            )
+        wave_values = wave.get_values(WAVE_PARAMETERS)
+    if isinstance(config, FiducialCameraConfig) and config.target is not None:
+        system.instance(config.target, key + ".target")
+    return make_sensor(name, config, wave_values)
+
+
 def make_controllers(
     system: System, coupling: ConstraintCoupling | None, x: np.ndarray
 ) -> list[Controller]:
@@ -135,7 +154,9 @@ def make_controllers(
             controllers.append(BuoyPointing(name, config))
             continue
         system.instance(config.vehicle, key + ".vehicle")
-        if isinstance(config, AutopilotConfig):
+        if isinstance(config, SENSOR_CONFIGS):
+            controllers.append(_sensor(system, name, config, key))
+        elif isinstance(config, AutopilotConfig):
             controllers.append(DepthHeadingSpeedAutopilot(name, config))
         elif isinstance(config, VehiclePDConfig):
             controllers.append(VehiclePD(name, config))
