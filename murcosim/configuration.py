@@ -6,10 +6,11 @@ controllers (``AutopilotConfig``, ``AllocationConfig``, ``ScheduleConfig``,
 ``RendezvousConfig``, ``JointPIDConfig``, ``VehiclePDConfig``, ``PointingConfig``), joints and
 motors (``JointConfig``, ``MotorConfig``), docking pairs (``DockingConfig``), scheduled events
 (``EventConfig``), the constraint solver (``CouplingConfig``) and weak coupling
-(``CoSimulationConfig``). Every key, its unit and its default are in
-``docs/scenario-reference.md``; the same classes are importable from ``murcosim`` itself
-(``murcosim.Scenario``). Values are validated when a model is built; ``murcosim.edit`` changes
-a scenario with the same checks.
+(``CoSimulationConfig``), and the sensors (``ImuConfig``, ``DvlConfig``,
+``PressureDepthConfig``, ``AhrsConfig``, ``UsblConfig``, ``FiducialCameraConfig``). Every key,
+its unit and its default are in ``docs/scenario-reference.md``; the same classes are
+importable from ``murcosim`` itself (``murcosim.Scenario``). Values are validated when a model
+is built; ``murcosim.edit`` changes a scenario with the same checks.
 
     from murcosim.configuration import Component, Scenario, Simulation
     scenario = Scenario(
@@ -39,8 +40,22 @@ from orchestrator.scenario import (
     Simulation,
     VehiclePDConfig,
 )
+from orchestrator.scenario_sensors import (
+    AhrsConfig,
+    DvlConfig,
+    FiducialCameraConfig,
+    ImuConfig,
+    PressureDepthConfig,
+    UsblConfig,
+)
 
 __all__ = [
+    "AhrsConfig",
+    "DvlConfig",
+    "FiducialCameraConfig",
+    "ImuConfig",
+    "PressureDepthConfig",
+    "UsblConfig",
     "AllocationConfig",
     "AutopilotConfig",
     "CoSimulationConfig",
