@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import gc
+import signal
 import sys
 from pathlib import Path
 
 from orchestrator.errors import MurcosimError
+from orchestrator.interrupts import exit_status, signal_name, signal_of, terminate_interrupts
 from orchestrator.results import FORMATS
 
 FMU_DIR_HELP = "FMU folder (default: 'fmus' in the current folder or the nearest one above it)"
@@ -584,16 +586,20 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point; user errors are printed as one line, exit status 2."""
+    """Entry point; user errors are printed as one line, exit status 2. Ctrl-C and SIGTERM end
+    a command as one line too, exit status 130 and 143 (128 + the signal's number)."""
     args = parser().parse_args(argv)
     try:
-        status = args.func(args)
+        with terminate_interrupts():
+            status = args.func(args)
     except MurcosimError as exc:
         print(f"murcosim: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("murcosim: interrupted; results written so far are kept", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as interrupt:
+        signum = signal_of(interrupt)
+        by = "" if signum == signal.SIGINT else f" by {signal_name(signum)}"
+        print(f"murcosim: interrupted{by}; results written so far are kept", file=sys.stderr)
+        return exit_status(interrupt)
     return status or 0
 
 

@@ -462,11 +462,16 @@ class Master:
                 hard = index == jump
         except TerminationRequest as request:
             x = self._terminated(request, x)
-        self.statistics.wall_seconds = clock.perf_counter() - started
-        self.statistics.cpu_seconds = clock.process_time() - cpu_started
-        if not self.weak:
-            self.statistics.rhs_evaluations = self.system.compiled.evaluations
+        finally:  # the counters are true however the run ends (an error, Ctrl-C, SIGTERM)
+            self.statistics.wall_seconds = clock.perf_counter() - started
+            self.statistics.cpu_seconds = clock.process_time() - cpu_started
+            self.statistics.rhs_evaluations = self.evaluations()
         return x
+
+    def evaluations(self) -> int:
+        """Right-hand-side evaluations made so far in the run (the compiled kernel's count under
+        strong coupling; the weak coupling's units count theirs as they go)."""
+        return self.statistics.rhs_evaluations if self.weak else self.system.compiled.evaluations
 
     def _terminated(self, request: TerminationRequest, x: np.ndarray) -> np.ndarray:
         """End the run where an FMU asked to: a last row at the request's time (from its

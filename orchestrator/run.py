@@ -17,6 +17,7 @@ import tomli_w
 from orchestrator.columns import column_units
 from orchestrator.errors import FMUError, ScenarioError, SimulationError
 from orchestrator.fmu_folder import fmu_folder
+from orchestrator.interrupts import signal_name, signal_of
 from orchestrator.master import Master, RunStatistics
 from orchestrator.patterns import matches
 from orchestrator.probe import Probe
@@ -82,7 +83,8 @@ def run_scenario(
 
     ``out_dir`` is locked for the run (a second run into it is refused) and claimed as
     :func:`simulate` does (``overwrite``). However the run ends,
-    ``events.csv`` ends with a ``stop`` row, after an ``interrupted`` (Ctrl-C) or ``error`` row
+    ``events.csv`` ends with a ``stop`` row, after an ``interrupted`` (naming Ctrl-C or SIGTERM)
+    or ``error`` row
     when it did not reach the stop time, or a ``terminated`` row when an FMU asked to end it
     (a normal end); each gives the simulation time reached (s) and the wall time since the
     start (s). ``breadcrumbs``, given by a supervisor, record every FMI call on the way in and
@@ -222,7 +224,7 @@ def _run(
 
         def advance(time: float) -> None:
             if breadcrumbs:
-                breadcrumbs.at_time(time)
+                breadcrumbs.at_time(time, master.evaluations())
             if bar is not None:
                 bar.update(time - last[0])
             last[0] = time
@@ -249,9 +251,10 @@ def _run(
         except StopRun as stop:
             time_reached, final = master.time, None
             events.log(time_reached, "callback_stop", str(stop) or "stopped by the callback")
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as interrupt:  # Ctrl-C, or SIGTERM (interrupts.Interrupted)
             time_reached = master.time
-            events.log(time_reached, "interrupted", _after(started, "Ctrl-C"))
+            what = signal_name(signal_of(interrupt))
+            events.log(time_reached, "interrupted", _after(started, what))
             raise
         except (SimulationError, FMUError) as exc:
             time_reached = master.time

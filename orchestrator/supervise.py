@@ -6,16 +6,20 @@ the FMI call the child was in, from breadcrumbs the child leaves in shared memor
 (instance and call) of every FMI call on the way in, and the simulation time and count of the
 macro steps. The same breadcrumbs detect a hang (no macro step for ``stall_seconds``, once
 the first one is made: start-up and loading are not timed) and name the call of an FMU stuck
-in C when the user presses Ctrl-C.
+in C when the user presses Ctrl-C (or the supervisor gets SIGTERM). The child dies with its
+caller, however the caller dies (even SIGKILL): no orphan FMU goes on computing.
 """
 
 from __future__ import annotations
 
 import csv
 import ctypes
+import fcntl
 import functools
 import gc
 import multiprocessing
+import multiprocessing.connection
+import os
 import signal
 import threading
 import time as clock
@@ -25,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from orchestrator.errors import MurcosimError
 from orchestrator.fmu import FMUInstance
+from orchestrator.interrupts import Interrupted, signal_name, signal_of
 from orchestrator.results import read_events
 
 if TYPE_CHECKING:
@@ -53,30 +58,40 @@ FMI_CALLS: dict[str, tuple[str, str]] = {
     "terminate": ("fmi2Terminate/FreeInstance", "fmi3Terminate/FreeInstance"),
 }
 METHODS = tuple(FMI_CALLS)
-# After Ctrl-C the child has this long (s) to write its own 'interrupted' row and stop.
+# After Ctrl-C (or SIGTERM) the child has this long (s) to write its own 'interrupted' row and
+# stop.
 GRACE_SECONDS = 5.0
 # How often (s) the supervisor looks at the child.
 POLL_SECONDS = 0.1
 NAMES_BYTES = 8192
+# multiprocessing reads a forkserver child's exit status from a pipe that every thread's
+# Process.start() reads too (it polls all the process's children): two threads reading it at
+# once leave one without the status, taken as exit status 255 (CPython issue 130895). The
+# supervisors' starts and status reads take turns.
+_STATUS = threading.Lock()
 
 
 # Slots of the shared breadcrumbs.
-TIME, STEPS, CALL, FAILED = range(4)
+TIME, STEPS, CALL, FAILED, SIGNAL, EVALUATIONS = range(6)
 
 
 class Breadcrumbs:
-    """Where the child is, in shared memory: the simulation time (s) and count of macro steps,
-    the FMI call being made (instance index x number of methods + method index) and the first
-    that failed; the instance names (with their FMI versions) are written once."""
+    """Where the child is, in shared memory: the simulation time (s), the counts of macro steps
+    and right-hand-side evaluations at the last macro step, the FMI call being made (instance
+    index x number of methods + method index) and the first that failed, and the signal that
+    made the supervisor stop the child; the instance names (with their FMI versions) are
+    written once."""
 
     def __init__(self, context: Any) -> None:  # noqa: ANN401 - a multiprocessing context
-        self.values = context.RawArray("d", 4)
+        self.values = context.RawArray("d", 6)
         self.values[CALL] = self.values[FAILED] = -1
+        self.values[SIGNAL] = signal.SIGTERM  # a SIGTERM sent to the child itself
         self.names = context.RawArray("c", NAMES_BYTES)
 
-    def at_time(self, time: float) -> None:
-        """Record a macro step reaching ``time`` (s)."""
+    def at_time(self, time: float, evaluations: int) -> None:
+        """Record a macro step reaching ``time`` (s) after ``evaluations`` right-hand sides."""
         self.values[TIME] = time
+        self.values[EVALUATIONS] = evaluations
         self.values[STEPS] += 1
 
     def watch(self, system: System) -> None:
@@ -103,6 +118,18 @@ class Breadcrumbs:
     def steps(self) -> int:
         """Macro steps made so far."""
         return int(self.values[STEPS])
+
+    def evaluations(self) -> int:
+        """Right-hand-side evaluations up to the last macro step."""
+        return int(self.values[EVALUATIONS])
+
+    def stop_with(self, signum: int) -> None:
+        """Tell the child that the signal ``signum`` stops the run (before sending it SIGTERM)."""
+        self.values[SIGNAL] = signum
+
+    def stop_signal(self) -> int:
+        """The signal that stops the run (SIGTERM unless the supervisor said otherwise)."""
+        return int(self.values[SIGNAL])
 
     def time(self) -> float:
         """Simulation time (s) of the last macro step."""
@@ -145,6 +172,7 @@ def _child(
 ) -> None:  # noqa: ANN401
     from orchestrator.run import run_scenario
 
+    _die_with_caller()
     if progress:
         from tqdm import tqdm
 
@@ -152,16 +180,17 @@ def _child(
         # multiprocessing, which a child killed in C would leave behind (with a warning from
         # the resource tracker)
         tqdm.set_lock(threading.RLock())
-    # Ctrl-C belongs to the supervisor, which asks the child to stop with SIGTERM.
+    # Ctrl-C belongs to the supervisor, which asks the child to stop with SIGTERM, having
+    # written the signal that stopped it (SIGINT or SIGTERM) in the breadcrumbs.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _interrupt_once)
+    signal.signal(signal.SIGTERM, functools.partial(_interrupt_once, crumbs))
     try:
         result = run_scenario(path, out_dir, fmu_dir, progress, plots, crumbs, formats)
         sender.send(("done", result))
     except MurcosimError as exc:
         sender.send(("error", str(exc)))
-    except KeyboardInterrupt:
-        sender.send(("interrupted", ""))
+    except KeyboardInterrupt as interrupt:
+        sender.send(("interrupted", signal_of(interrupt)))
     except Exception as exc:  # noqa: BLE001 - reported as one line by the supervisor
         sender.send(
             (
@@ -172,9 +201,31 @@ def _child(
         )
 
 
-def _interrupt_once(signum: int, frame: object) -> None:
+def _interrupt_once(crumbs: Breadcrumbs, signum: int, frame: object) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    raise KeyboardInterrupt
+    raise Interrupted(crumbs.stop_signal())
+
+
+def _die_with_caller() -> None:
+    """Have the kernel kill this child (SIGKILL) when its caller ends, however it ends.
+
+    The caller holds the write end of the pipe that multiprocessing gives the child as
+    ``parent_process().sentinel``; the kernel closes it when the caller exits, is killed or
+    crashes. With O_ASYNC and F_SETSIG the kernel sends SIGKILL, not SIGIO, to this process when
+    that happens: no thread of the child has to run (a Python thread would wait for the
+    interpreter lock held by an FMU stuck in C). A process forked from the forkserver is the
+    forkserver's child, so PR_SET_PDEATHSIG, which follows the parent, would not do: the
+    forkserver outlives the caller while children use it. A caller gone before the watch is
+    set is seen at once. Linux only; elsewhere the child is not watched.
+    """
+    if not hasattr(fcntl, "F_SETSIG"):
+        return
+    watched = multiprocessing.parent_process().sentinel  # nothing is ever written to it
+    fcntl.fcntl(watched, fcntl.F_SETOWN, os.getpid())
+    fcntl.fcntl(watched, fcntl.F_SETSIG, signal.SIGKILL)
+    fcntl.fcntl(watched, fcntl.F_SETFL, fcntl.fcntl(watched, fcntl.F_GETFL) | os.O_ASYNC)
+    if multiprocessing.connection.wait([watched], 0):  # end of file: the caller is gone
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def run_supervised(
@@ -191,9 +242,12 @@ def run_supervised(
 
     A crash or hang of the child (or an FMU ignoring Ctrl-C) is reported as a
     ``MurcosimError`` (or ``KeyboardInterrupt``) after ``events.csv`` is closed with a
-    ``crashed`` (``interrupted``) row and a ``stop`` row. Setting ``stop`` (from another
-    thread) ends the run as Ctrl-C does. As with any ``multiprocessing`` start method but
-    fork, a script calling this must do so under ``if __name__ == "__main__":``.
+    ``crashed`` (``interrupted``) row and a ``stop`` row. A ``KeyboardInterrupt`` here (Ctrl-C,
+    or :class:`~orchestrator.interrupts.Interrupted` for SIGTERM) stops the child with the
+    signal named in its row, and is raised again. Setting ``stop`` (from another thread) ends
+    the run as Ctrl-C does. The child is killed when the caller's process ends. As with any
+    ``multiprocessing`` start method but fork, a script calling this must do so under
+    ``if __name__ == "__main__":``.
     """
     context = _context()
     crumbs = Breadcrumbs(context)
@@ -217,19 +271,21 @@ def run_supervised(
     # collects as before.
     gc.freeze()
     try:
-        child.start()
+        with _STATUS:
+            child.start()
     finally:
         gc.unfreeze()
     sender.close()
     try:
         outcome = _wait(child, receiver, crumbs, stall_seconds, stop)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:
+        crumbs.stop_with(signal_of(interrupt))
         child.terminate()
-        child.join(GRACE_SECONDS)
-        if child.is_alive():
+        if not _join(child, GRACE_SECONDS):
             child.kill()
-            child.join()
-            _close_events(out_dir, crumbs, "interrupted", f"Ctrl-C in {crumbs.where()}", started)
+            _join(child)
+            what = f"{signal_name(signal_of(interrupt))} in {crumbs.where()}"
+            _close_events(out_dir, crumbs, "interrupted", what, started)
         raise
     finally:
         receiver.close()
@@ -237,7 +293,7 @@ def run_supervised(
     if kind == "done":
         return value
     if kind == "interrupted":
-        raise KeyboardInterrupt
+        raise Interrupted(value)
     if kind == "error":
         raise MurcosimError(value)
     _close_events(out_dir, crumbs, "crashed", f"{value} in {crumbs.where()}", started)
@@ -282,11 +338,11 @@ def _wait(
             try:
                 message = receiver.recv()
             except EOFError:  # the child died while sending
-                child.join()
+                _join(child)
                 return "crashed", _death(child.exitcode)
-            child.join()
+            _join(child)
             return message
-        if not child.is_alive():
+        if _join(child, 0):
             if receiver.poll(0):
                 continue
             return "crashed", _death(child.exitcode)
@@ -294,8 +350,18 @@ def _wait(
             steps, since = crumbs.steps(), clock.monotonic()
         elif stall_seconds is not None and steps and clock.monotonic() - since > stall_seconds:
             child.kill()
-            child.join()
+            _join(child)
             return "crashed", f"hung (no progress for {stall_seconds:g} s)"
+
+
+def _join(child: Any, timeout: float | None = None) -> bool:  # noqa: ANN401 - a Process
+    """Wait at most ``timeout`` s (None: as long as it takes) for the child to end; whether it
+    ended. Its exit status is then read under ``_STATUS``, the wait itself is not."""
+    if not multiprocessing.connection.wait([child.sentinel], timeout):
+        return False
+    with _STATUS:
+        child.join()
+    return True
 
 
 def _death(exitcode: int | None) -> str:
@@ -316,7 +382,9 @@ def _close_events(
     with events.open("a", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow([repr(crumbs.time()), kind, f"{detail} after {wall:.3g} s wall time"])
-        writer.writerow([repr(crumbs.time()), "stop", f"{wall:.3g} s wall time"])
+        # the counters the child reached at its last macro step, this row's time
+        counts = f"{crumbs.evaluations()} right-hand-side evaluations, {crumbs.steps()} macro steps"
+        writer.writerow([repr(crumbs.time()), "stop", f"{counts}, {wall:.3g} s wall time"])
     timeseries = Path(out_dir) / "timeseries.csv"
     if timeseries.exists():
         data = timeseries.read_bytes()
