@@ -24,6 +24,7 @@ from murcosim.regression import regress
 from murcosim.results import Results, load_results
 from murcosim.running import run
 from murcosim.scenarios import edit, load_scenario, parse_scenario, save_scenario, scenario_toml
+from orchestrator.controllers.base import Controller
 from orchestrator.errors import FMUError, MurcosimError, ScenarioError, SimulationError
 from orchestrator.probe import Probe
 from orchestrator.run import StopRun
@@ -32,6 +33,7 @@ __version__ = version("murcosim")
 
 
 __all__ = [
+    "Controller",
     "FMUError",
     "MurcosimError",
     "Probe",

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from murcosim.results import Results, events_frame, timeseries_frame
+from orchestrator.controllers.base import Controller
 from orchestrator.run import Callback, simulate
 from orchestrator.scenario import Scenario, load_scenario, validate_scenario
 from orchestrator.summary import run_summary
@@ -22,6 +23,7 @@ def run(
     callback: Callback | None = None,
     plots: bool = False,
     overwrite: bool = False,
+    controllers: Sequence[Controller] = (),
 ) -> Results:
     """Run a scenario and return its results as pandas tables.
 
@@ -37,7 +39,11 @@ def run(
     terminals and Jupyter. ``callback(time, probe)``: called at every communication point
     (controller samples, recording times) with the time (s) and a probe reading FMU variables
     by name, ``probe["rov.p[3]"]``; raising :class:`murcosim.StopRun` in it ends the run there
-    (an event ``callback_stop``). ``plots``: write the plots into ``out``.
+    (an event ``callback_stop``); the probe also reads controller outputs
+    (``probe["autopilot.tau[3]"]``) and sets FMU inputs (``probe["rov.tau_ext[1]"] = 10.0``).
+    ``plots``: write the plots into ``out``. ``controllers``: your own
+    :class:`murcosim.Controller` objects, run after the scenario's controllers (each reset
+    first), their outputs recorded as columns.
 
     A scenario object is validated again as a scenario file is (``model_copy`` and other
     changes made without :func:`murcosim.edit` skip pydantic's validation). Errors in the
@@ -55,7 +61,14 @@ def run(
         scenario_file = Path(scenario)
         name, scenario = str(scenario_file), load_scenario(scenario_file)
     result = simulate(
-        scenario, name, out_dir, given, scenario_file=scenario_file, overwrite=overwrite, **options
+        scenario,
+        name,
+        out_dir,
+        given,
+        scenario_file=scenario_file,
+        overwrite=overwrite,
+        controllers=controllers,
+        **options,
     )
     return Results(
         timeseries_frame(result.table, result.units),

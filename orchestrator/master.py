@@ -207,6 +207,7 @@ class Master:
         self.events = events
         self.progress = progress
         self.statistics = RunStatistics()
+        self._inputs_set = False  # see inputs_set
         own = [n for c in controllers for n in c.outputs if n.startswith(c.name + ".")]
         joint_signals = coupling.signal_names() if coupling else []  # <joint>.angle, ...
         self.bus = _SignalBus(own + [n for n in joint_signals if n not in own])
@@ -258,6 +259,20 @@ class Master:
         return self.coupling.post_process()
 
     # -- the run ---------------------------------------------------------------------------
+
+    def controller_inputs(self) -> set[str]:
+        """The FMU inputs the controllers drive (``<instance>.<input>``)."""
+        return {
+            f"{instance.name}.{name}"
+            for link in self.links
+            for instance, port, _ in link.fmu_writes
+            for name in port.names
+        }
+
+    def inputs_set(self) -> None:
+        """FMU inputs were set between steps (by the run's callback): the integration restarts
+        at the present communication point."""
+        self._inputs_set = True
 
     def _run_controllers(self, time: float, index: int, x: np.ndarray) -> None:
         for link in self.links:
@@ -452,6 +467,9 @@ class Master:
                     next_output = index + output_every
                 if self.progress:
                     self.progress(self.time)
+                    if self._inputs_set:  # the callback set FMU inputs: restart from here
+                        integrator.reset(time, x)
+                        self._inputs_set = False
                 if index >= last:
                     break
                 self._check_budget(time, started)

@@ -37,6 +37,7 @@ from orchestrator.summary import run_summary
 from orchestrator.system import System
 
 if TYPE_CHECKING:
+    from orchestrator.controllers.base import Controller
     from orchestrator.supervise import Breadcrumbs
 
 Callback = Callable[[float, Probe], None]
@@ -127,6 +128,7 @@ def simulate(
     keep_rows: bool = True,
     breadcrumbs: Breadcrumbs | None = None,
     overwrite: bool = True,
+    controllers: Sequence[Controller] = (),
 ) -> RunResult:
     """Run a validated scenario.
 
@@ -141,7 +143,8 @@ def simulate(
     ``callback(time, probe)`` is
     called at every communication point; raising :class:`StopRun` there ends the run at that
     point. ``keep_rows`` False keeps only the last recorded row in memory (the files hold
-    them all).
+    them all). ``controllers`` are controller objects run after the scenario's own (each
+    :meth:`~orchestrator.controllers.base.Controller.reset` first).
     """
     unknown = [f for f in formats if f not in FORMATS]
     if unknown:
@@ -156,7 +159,7 @@ def simulate(
             claim_folder(out_dir, overwrite, keep=scenario_file)
         result = _run(
             scenario, source, out_dir, folder, progress, formats, callback, scenario_file,
-            keep_rows, breadcrumbs,
+            keep_rows, breadcrumbs, controllers,
         )  # fmt: skip
         if out_dir is not None:
             record = read_run_record(out_dir) or {}
@@ -180,6 +183,7 @@ def _run(
     scenario_file: Path | None,
     keep_rows: bool,
     breadcrumbs: Breadcrumbs | None,
+    given: Sequence[Controller] = (),
 ) -> RunResult:
     if out_dir is not None:
         copy = out_dir / "scenario.toml"
@@ -202,10 +206,10 @@ def _run(
             )
             x0 = coupling.project(x0)
         controllers = []
-        if scenario.controllers:
+        if scenario.controllers or given:
             from orchestrator.controllers import make_controllers
 
-            controllers = make_controllers(system, coupling, x0)
+            controllers = make_controllers(system, coupling, x0, given)
         own = [n for c in controllers for n in c.outputs if n.startswith(c.name + ".")]
         joint_columns = coupling.column_names() if coupling else []
         record = _recorded(system.recorded_names() + own + joint_columns, scenario.record, source)
@@ -243,6 +247,7 @@ def _run(
             scenario.events,
             scenario.cosimulation,
         )
+        probe.bind(master)
         time_reached = sim.start_time
         started = clock.perf_counter()
         try:

@@ -513,8 +513,29 @@ class PointingConfig(_Strict):
     pid: PointingPID = PointingPID()
 
 
+class UserControllerConfig(_Strict):
+    """A controller of your own: a Python class named by its import path, subclass of
+    ``murcosim.Controller``, made as ``Class(name, sample_time, settings)`` (``settings``
+    validated by the class's ``Settings`` pydantic model when it has one). A table with
+    ``class`` and no ``type`` is this kind."""
+
+    type: Literal["python"]
+    class_: str = Field(
+        alias="class",
+        pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$",
+        description="Import path 'package.module:ClassName' (the module found on sys.path, "
+        "which includes the scenario file's folder)",
+    )
+    sample_time: float = Field(gt=0, description="Sample time (s)")
+    latency: float = Field(0.0, ge=0, description="Outputs reach the FMUs this much later (s)")
+    settings: dict[str, Any] = Field(
+        default_factory=dict, description="The class's own settings (checked by its Settings)"
+    )
+
+
 ControllerConfig = Annotated[
-    AutopilotConfig
+    UserControllerConfig
+    | AutopilotConfig
     | AllocationConfig
     | ScheduleConfig
     | RendezvousConfig
@@ -611,6 +632,19 @@ class CoSimulationConfig(_Strict):
     tolerance: float = Field(1e-10, gt=0, description="Fixed-point convergence of loop inputs")
 
 
+def _user_controllers(tables: object) -> object:
+    """A controller table with ``class`` and no ``type`` is a user controller (``type =
+    "python"`` is implied)."""
+    if isinstance(tables, dict):
+        return {
+            name: {"type": "python", **table}
+            if isinstance(table, dict) and "class" in table and "type" not in table
+            else table
+            for name, table in tables.items()
+        }
+    return tables
+
+
 class Scenario(_Strict):
     """A whole scenario file."""
 
@@ -649,6 +683,7 @@ class Scenario(_Strict):
 
 
 CONTROLLER_TYPES = (
+    "python",
     "depth_heading_speed",
     "thrust_allocation",
     "schedule",
@@ -799,6 +834,8 @@ def validate_scenario(data: dict[str, Any], source: str = "<scenario>") -> Scena
     finite unless a key allows inf, and consistent across keys (``scenario_checks``)."""
     from orchestrator.scenario_checks import first_problem
 
+    if isinstance(data, dict) and "controllers" in data:
+        data = {**data, "controllers": _user_controllers(data["controllers"])}
     try:
         scenario = Scenario.model_validate_json(json.dumps(data, default=str), strict=True)
     except ValidationError as exc:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -14,6 +16,7 @@ from orchestrator.controllers.joint_control import JointPID, check
 from orchestrator.controllers.pointing import BuoyPointing
 from orchestrator.controllers.schedule import Schedule
 from orchestrator.controllers.sensing import WAVE_PARAMETERS, SensorConfig, make_sensor
+from orchestrator.controllers.user import checked, user_controller
 from orchestrator.controllers.vehicle_pd import VehiclePD
 from orchestrator.errors import ScenarioError
 from orchestrator.scenario import (
@@ -23,6 +26,7 @@ from orchestrator.scenario import (
     PointingConfig,
     RendezvousConfig,
     ScheduleConfig,
+    UserControllerConfig,
     VehiclePDConfig,
 )
 from orchestrator.scenario_sensors import SENSOR_CONFIGS, FiducialCameraConfig, PressureDepthConfig
@@ -117,15 +121,30 @@ def _sensor(system: System, name: str, config: SensorConfig, key: str) -> Contro
 
 
 def make_controllers(
-    system: System, coupling: ConstraintCoupling | None, x: np.ndarray
+    system: System,
+    coupling: ConstraintCoupling | None,
+    x: np.ndarray,
+    given: Sequence[Controller] = (),
 ) -> list[Controller]:
-    """Controllers of the system's scenario, in file order (which is their execution order)."""
+    """Controllers of the system's scenario, in file order (which is their execution order),
+    then the controller objects ``given`` in Python, in their order (each reset first)."""
     controllers: list[Controller] = []
     names = set(system.scenario.controllers)
+    for k, controller in enumerate(given):
+        key = f"{system.source}: controllers given to the run [{k}]"
+        name = checked(controller, key).name
+        if name in names or name in system.instances:
+            raise ScenarioError(f"{key}: the name '{name}' is already used")
+        names.add(name)
+        controller.reset()  # the same object may have run before
     for name, config in system.scenario.controllers.items():
         key = f"controllers.{name}"
         if name in system.instances:
             raise ScenarioError(f"{system.source}: {key}: name already used by a component")
+        if isinstance(config, UserControllerConfig):
+            folder = Path(system.source).parent if system.source != "<scenario>" else Path()
+            controllers.append(user_controller(name, config, system.source, folder))
+            continue
         if isinstance(config, RendezvousConfig):
             # imported here: the MPC loads CasADi, a noticeable part of a short run's start-up
             from orchestrator.controllers.rendezvous import RendezvousController
@@ -205,4 +224,4 @@ def make_controllers(
                 config.failed,
             )
             controllers.append(allocation)
-    return controllers
+    return controllers + list(given)

@@ -1,9 +1,21 @@
 """The controller interface: sampled blocks between the FMUs' signals.
 
 A controller runs at its own sample time. At each sample the master reads the signals named
-by ``inputs`` (FMU variables ``<instance>.<variable>`` or other controllers' outputs
-``<controller>.<signal>``), calls :meth:`Controller.step`, and holds the returned values on
-the signals named by ``outputs`` until the next sample (zero-order hold).
+by ``inputs`` (FMU variables ``<instance>.<variable>`` — states, outputs, inputs — or other
+controllers' outputs ``<controller>.<signal>``, or joint signals ``<joint>.angle``), calls
+:meth:`Controller.step`, and holds the returned values on the signals named by ``outputs``
+until the next sample (zero-order hold). An output named ``<instance>.<input>`` drives that
+FMU input (the outputs of several controllers on one input are summed); one named
+``<controller name>.<signal>`` is a signal of its own that other controllers read. Every
+output is recorded as a column and read by the run callback's probe.
+
+The built-in controllers and a user's own share this interface: a subclass sets ``inputs`` and
+``outputs`` in its constructor and implements :meth:`step`; a scenario names it by import
+path (``class = "my_package.module:MyController"``, made as ``Class(name, sample_time,
+settings)``, ``settings`` checked by the class's ``Settings`` pydantic model when it has
+one), and ``murcosim.run(..., controllers=[MyController(...)])`` takes objects. A ``step`` that
+raises or returns non-finite values is a ``controller_fault`` event and its previous outputs
+are held, as for the built-ins.
 """
 
 from __future__ import annotations
@@ -35,6 +47,9 @@ class Controller(ABC):
     @abstractmethod
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
         """Map the input signals at ``time`` (s) to the output signals, in declared order."""
+
+    def reset(self) -> None:  # noqa: B027 - a stateless controller has nothing to reset
+        """Return to the state before the first sample (a new run with the same object)."""
 
     def reconfigure(self, x: np.ndarray) -> bool:
         """Adapt to a changed morphology at state ``x``; True if ``outputs`` changed."""

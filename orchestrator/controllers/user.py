@@ -1,0 +1,84 @@
+"""Controllers of a user's own: a class named in a scenario, or an object given in Python.
+
+A scenario names the class by import path (``class = "my_package.module:MyController"``); it is
+imported (the scenario file's folder first on the import path, so a module beside the
+scenario is found), its ``Settings`` pydantic model (if it has one) checks the table's
+``settings``, and ``Class(name, sample_time, settings)`` makes the controller, which declares
+its ``inputs`` and ``outputs`` as the built-in controllers do (see
+:class:`orchestrator.controllers.base.Controller`). Every failure is one line naming the
+scenario key: a module or class that cannot be imported, a class that is no Controller,
+settings its model refuses, a constructor that raises, declared signals that are not lists
+of names.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from orchestrator.controllers.base import Controller
+from orchestrator.errors import ScenarioError
+from orchestrator.scenario import UserControllerConfig
+
+
+def user_controller(
+    name: str, config: UserControllerConfig, source: str, folder: Path
+) -> Controller:
+    """The controller ``name`` of the scenario ``source`` (its file's ``folder`` searched
+    first for the class's module)."""
+    key = f"{source}: controllers.{name}"
+    cls = _imported(config.class_, f"{key}.class", folder)
+    settings: Any = config.settings
+    model = getattr(cls, "Settings", None)
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        try:
+            settings = model.model_validate(config.settings)
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            where = ".".join(str(part) for part in error["loc"])
+            raise ScenarioError(f"{key}.settings.{where}: {error['msg']}") from None
+    try:
+        controller = cls(name, config.sample_time, settings)
+    except Exception as exc:  # noqa: BLE001 - a user's constructor may raise anything
+        raise ScenarioError(f"{key}: {config.class_}: {type(exc).__name__}: {exc}") from None
+    controller.latency = config.latency
+    checked(controller, key)
+    return controller
+
+
+def checked(controller: object, key: str) -> Controller:
+    """``controller`` if it is a Controller with a name, a positive sample time and lists of
+    signal names as inputs and outputs (outputs not empty); else a ScenarioError at ``key``."""
+    if not isinstance(controller, Controller):
+        raise ScenarioError(f"{key}: {type(controller).__name__} is not a murcosim.Controller")
+    for what in ("inputs", "outputs"):
+        names = getattr(controller, what, None)
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ScenarioError(f"{key}: {what}: expected a list of signal names")
+    if not controller.outputs:
+        raise ScenarioError(f"{key}: outputs: the controller declares no output")
+    if not (isinstance(controller.sample_time, float | int) and controller.sample_time > 0):
+        raise ScenarioError(f"{key}: sample_time: expected a positive number of seconds")
+    return controller
+
+
+def _imported(path: str, key: str, folder: Path) -> type:
+    module_name, _, class_name = path.partition(":")
+    added = str(folder.resolve())
+    sys.path.insert(0, added)
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:  # noqa: BLE001 - an import runs the user's module
+        raise ScenarioError(
+            f"{key}: cannot import '{module_name}' ({type(exc).__name__}: {exc})"
+        ) from None
+    finally:
+        sys.path.remove(added)
+    cls = getattr(module, class_name, None)
+    if not isinstance(cls, type):
+        raise ScenarioError(f"{key}: module '{module_name}' has no class '{class_name}'")
+    return cls
