@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import murcosim
+from orchestrator.scenario import validate_scenario
 
 CONTROLLER = '''
 from pydantic import BaseModel, Field
@@ -180,3 +181,113 @@ def test_probe_refuses_what_it_cannot_set(fmu_dir, tmp_path, name, message):
     with pytest.raises(murcosim.ScenarioError) as error:
         murcosim.run(_files(tmp_path, fmu_dir), callback=callback, progress=False)
     assert str(error.value).endswith(message)
+
+
+AUTOPILOT = '''
+import math
+
+import numpy as np
+
+import murcosim
+from orchestrator.kinematics import euler_from_rows, rotation_rows, wrap_angle
+
+
+class Loop:
+    """PID with its integral clamped to +-limit / ki (N or N.m), derivative on a measured rate."""
+
+    def __init__(self, kp, ki, kd, limit, dt):
+        self.kp, self.ki, self.kd, self.dt = kp, ki, kd, dt
+        self.bound = limit / ki if ki else 0.0
+        self.integral = 0.0
+
+    def __call__(self, error, rate):
+        if self.ki:
+            value = self.integral + error * self.dt
+            self.integral = max(-self.bound, min(self.bound, value))
+        return self.kp * error + self.ki * self.integral + self.kd * rate
+
+
+class MyAutopilot(murcosim.Controller):
+    """Depth, heading and surge-speed PID, written from the autopilot's law and default gains."""
+
+    def __init__(self, name, sample_time, settings):
+        v = settings["vehicle"]
+        signals = [f"{v}.p[{i}]" for i in (1, 2, 3)] + [f"{v}.q[{i}]" for i in (1, 2, 3, 4)]
+        signals += [f"{v}.nu[{i}]" for i in range(1, 7)]
+        super().__init__(name, sample_time, signals, [f"{name}.tau[{i}]" for i in range(1, 7)])
+        self.set_points = settings["depth"], settings["heading"], settings["speed"]
+        dt = sample_time
+        self.depth = Loop(60.0, 6.0, 50.0, 20.0, dt)
+        self.heading = Loop(4.0, 0.0, 2.0, math.inf, dt)
+        self.surge = Loop(60.0, 15.0, 0.0, 30.0, dt)
+        self.roll = Loop(6.0, 0.0, 1.5, math.inf, dt)
+        self.pitch = Loop(6.0, 0.0, 1.5, math.inf, dt)
+        self.sway = Loop(0.0, 0.0, 20.0, math.inf, dt)
+
+    def step(self, time, inputs):
+        s = inputs.tolist()
+        rows = rotation_rows(s[3:7])
+        roll, pitch, yaw = euler_from_rows(rows)
+        down = rows[2]
+        u, v, w, p, q, r = s[7:13]
+        depth, heading, speed = self.set_points
+        force = self.depth(depth - s[2], -(down[0] * u + down[1] * v + down[2] * w))
+        return np.array([
+            down[0] * force + self.surge(speed - u, 0.0),
+            down[1] * force + self.sway(0.0, -v),
+            down[2] * force,
+            self.roll(-roll, -p),
+            self.pitch(-pitch, -q),
+            self.heading(wrap_angle(math.radians(heading) - yaw), -r),
+        ])
+
+
+class Flaky(murcosim.Controller):
+    """A constant heave force that fails from 0.5 s on."""
+
+    def __init__(self, name, sample_time, settings):
+        super().__init__(name, sample_time, [], ["rov.tau_ext[3]"])
+
+    def step(self, time, inputs):
+        if time >= 0.5:
+            raise RuntimeError("sensor lost")
+        return [30.0 + time]
+'''
+
+
+def test_the_autopilot_written_by_a_user_flies_bit_for_bit_like_the_built_in(fmu_dir, tmp_path):
+    """The built-in depth/heading/speed autopilot and the same law and gains written here as a
+    user controller (same name, so the allocation reads it) give the same vehicle states."""
+    (tmp_path / "my_autopilot.py").write_text(AUTOPILOT)
+    shipped = Path(__file__).parents[1] / "scenarios" / "bluerov2_heavy_single.toml"
+    scenario = murcosim.load_scenario(shipped)
+    short = murcosim.edit(scenario, {"simulation": {"stop_time": 10.0}})
+    built_in = murcosim.run(short, source=str(shipped), progress=False).timeseries
+    data = short.model_dump(by_alias=True)
+    settings = {"vehicle": "rov", "depth": 2.0, "heading": 45.0, "speed": 0.5}
+    data["controllers"]["autopilot"] = {
+        "class": "my_autopilot:MyAutopilot",
+        "sample_time": 0.05,
+        "settings": settings,
+    }
+    source = str(tmp_path / "mine.toml")  # its folder holds the module
+    written = validate_scenario(data, source)  # the table replaced, not merged as edit does
+    assert type(written.controllers["autopilot"]).__name__ == "UserControllerConfig"
+    users = murcosim.run(written, source=source, fmu_dir=fmu_dir, progress=False).timeseries
+    states = [c for c in built_in.columns if c.startswith("rov.") or c.startswith("autopilot.tau")]
+    assert len(states) > 40 and np.ptp(built_in["rov.p[3]"]) > 1.0
+    for column in states:
+        np.testing.assert_array_equal(users[column].to_numpy(), built_in[column].to_numpy())
+    assert built_in["autopilot.depth_set"].iloc[-1] == 2.0  # the set points are recorded
+
+
+def test_a_user_controller_that_raises_is_a_controller_fault(fmu_dir, tmp_path):
+    (tmp_path / "flaky.py").write_text(AUTOPILOT)
+    path = _files(tmp_path, fmu_dir, **{"depth_control:DepthPD": "flaky:Flaky"})
+    results = murcosim.run(path, progress=False)
+    faults = results.events[results.events["event"] == "controller_fault"]
+    assert len(faults) == 36  # samples at 0.5, 0.6, ..., 3.9, 4.0 s
+    assert faults["detail"].iloc[0] == "pd: RuntimeError: sensor lost; previous outputs held"
+    held = results.timeseries["rov.tau_ext[3]"].loc[0.5:]
+    assert set(held) == {30.4}  # the last good command (at 0.4 s) is held
+    assert results.statistics.controller_faults == 36

@@ -15,13 +15,17 @@ class DepthHeadingSpeedAutopilot(Controller):
     """PID loops on depth, heading and surge speed; roll and pitch held level, sway damped.
 
     Inputs: the vehicle's ``p`` (NED, m), ``q`` (quaternion) and ``nu`` (body velocity).
-    Output: ``tau`` (6), the generalized force command at the body origin, body frame
-    (N, N.m). The depth loop acts along NED z and is rotated into the body frame.
+    Outputs: ``tau`` (6), the generalized force command at the body origin, body frame
+    (N, N.m), and the set points in force, ``depth_set`` (m), ``heading_set`` (deg) and
+    ``speed_set`` (m/s), recorded as columns (published at the sample). The depth loop acts
+    along NED z and is rotated into the body frame.
     """
 
     def __init__(self, name: str, config: AutopilotConfig) -> None:
-        outputs = [f"{name}.tau[{i}]" for i in range(1, 7)]
+        set_points = [f"{name}.{s}" for s in ("depth_set", "heading_set", "speed_set")]
+        outputs = [f"{name}.tau[{i}]" for i in range(1, 7)] + set_points
         super().__init__(name, config.sample_time, body_state_signals(config.vehicle), outputs)
+        self.monitors = tuple(set_points)
         self.config = config
         g, dt = config.gains, config.sample_time
         self.depth = PIDLoop(g.depth, dt)
@@ -60,5 +64,8 @@ class DepthHeadingSpeedAutopilot(Controller):
                 self.roll.update(-roll, -p),
                 self.pitch.update(-pitch, -q),
                 self.heading.update(wrap_angle(math.radians(heading) - yaw), -r),
+                depth,
+                heading,
+                speed,
             ]
         )
