@@ -74,6 +74,11 @@ SUPPORTED = [
         "test_start_bound_to_a_parameter_follows_it",
     ),
     (
+        "Algorithm sections in models (statements run in order; relations give events; `for` "
+        "and `if` statements)",
+        "test_algorithm_section_in_a_model",
+    ),
+    (
         "Nonlinear algebraic loops in the continuous equations (Newton's method in the FMU, "
         "from the iteration variables' start values; an error naming the equations when it "
         "does not converge)",
@@ -135,11 +140,21 @@ UNSUPPORTED = [
         True,
     ),
     (
-        "Algorithm sections in models",
+        "Algorithm sections in models that read a variable after assigning it a value the "
+        "section does not keep (rumoca 0.10)",
         _MODEL
-        + "    Real y;\n  equation\n    der(x) = -x;\n  algorithm\n    y := 2*x;\n  end M;\n",
-        "algorithm section in a model",
+        + "    Real y;\n  equation\n    der(x) = -x;\n  algorithm\n    y := x;\n"
+        + "    if y > 1 then\n      y := 1;\n    end if;\n  end M;\n",
+        "algorithm section that reads 'y' after assigning it",
         True,
+    ),
+    (
+        "Algorithm sections in models that assign several variables (rumoca 0.10)",
+        _MODEL
+        + "    Real y;\n    Real z;\n  equation\n    der(x) = -x;\n  algorithm\n"
+        + "    y := 2*x;\n    z := 3*x;\n  end M;\n",
+        "algorithm section that assigns several variables",
+        False,
     ),
     (
         "`while` loops in functions (rumoca 0.10)",

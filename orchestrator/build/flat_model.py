@@ -440,11 +440,16 @@ class Translator:
 
 
 class Algorithm:
-    """Symbolic execution of a function's statements over an environment of values."""
+    """Symbolic execution of a function's or a model's statements over an environment of
+    values (``where`` names the kind in messages: in a model, assignments name flat
+    variables, ``pid.y``)."""
 
-    def __init__(self, translator: Translator, env: dict[str, object]) -> None:
+    def __init__(
+        self, translator: Translator, env: dict[str, object], where: str = "a function"
+    ) -> None:
         self.translator = translator
         self.env = env
+        self.where = where
 
     def run(self, statements: list) -> None:
         for statement in statements:
@@ -453,15 +458,13 @@ class Algorithm:
             kind, body = _kind(statement)
             handler = getattr(self, f"_{kind}", None)
             if handler is None:
-                raise UnsupportedConstructError(f"{kind} statement in a function", None)
+                span = body.get("span") if isinstance(body, dict) else None
+                raise UnsupportedConstructError(f"{kind} statement in {self.where}", span)
             handler(body)
 
     def _Assignment(self, body: dict) -> None:
         value = self.translator.expr(body["value"], self.env)
-        parts = body["comp"]["parts"]
-        if len(parts) != 1:
-            raise UnsupportedConstructError("assignment to a record field", None)
-        name, subs = parts[0]["ident"], parts[0]["subs"]
+        name, subs = _assigned(body["comp"], self.where)
         if not subs:
             self.env[name] = value
             return
@@ -514,9 +517,9 @@ class Algorithm:
             else:
                 self._branch(rest, otherwise)
             return
-        taken = Algorithm(self.translator, dict(self.env))
+        taken = Algorithm(self.translator, dict(self.env), self.where)
         taken.run(first["stmts"])
-        other = Algorithm(self.translator, dict(self.env))
+        other = Algorithm(self.translator, dict(self.env), self.where)
         other._branch(rest, otherwise)
         for name in set(taken.env) | set(other.env):
             a, b = taken.env.get(name), other.env.get(name)
@@ -524,6 +527,63 @@ class Algorithm:
                 self.env[name] = a
             else:
                 self.env[name] = _elementwise2(lambda x, y: ca.if_else(test, x, y), a, b)
+
+
+def _assigned(comp: dict, where: str) -> tuple[str, list]:
+    """The name an assignment writes (a flat variable ``pid.y`` in a model, a local in a
+    function) and the subscripts of its last part."""
+    parts = comp["parts"]
+    if where == "a function" and len(parts) != 1:
+        raise UnsupportedConstructError("assignment to a record field", comp.get("span"))
+    if any(part["subs"] for part in parts[:-1]):
+        raise UnsupportedConstructError(
+            "assignment to an element of a component array", comp.get("span")
+        )
+    return ".".join(part["ident"] for part in parts), parts[-1]["subs"]
+
+
+def _assignments(statements: list) -> list[dict]:
+    """Every assignment's component reference in ``statements``, nested ones included."""
+    found = []
+    for statement in statements:
+        if not isinstance(statement, dict):
+            continue
+        kind, body = _kind(statement)
+        if kind == "Assignment":
+            found.append(body["comp"])
+        elif kind == "For":
+            found += _assignments(body["equations"])
+        elif kind == "While":
+            found += _assignments(body["stmts"])
+        elif kind == "If":
+            for block in body["cond_blocks"]:
+                found += _assignments(block["stmts"])
+            found += _assignments(body.get("else_block") or [])
+    return found
+
+
+def _algorithm_residuals(
+    translator: Translator,
+    algorithm: dict,
+    symbols_of: dict[str, object],
+    starts: dict[str, object],
+) -> list[object]:
+    """A model's algorithm section as equations: its statements run in order on the values
+    of the variables it assigns, each first holding its start value (0 without one), as the
+    language defines an algorithm's entry; then each assigned variable equals what the
+    section left in it. Relations in it give events, as in equations."""
+    names = dict.fromkeys(_assigned(comp, "a model")[0] for comp in _assignments(
+        algorithm["statements"]))  # fmt: skip
+    env: dict[str, object] = {}
+    for name in names:
+        symbols = symbols_of.get(name)
+        if symbols is None:
+            raise UnsupportedConstructError(f"assignment to '{name}'", None)
+        env[name] = _elementwise(
+            lambda s: starts.get(s.name()) if starts.get(s.name()) is not None else 0.0, symbols
+        )
+    Algorithm(translator, env, "an algorithm section").run(algorithm["statements"])
+    return [_elementwise2(lambda a, b: a - b, symbols_of[name], env[name]) for name in names]
 
 
 # -- array helpers ---------------------------------------------------------------------------
@@ -1010,8 +1070,11 @@ def read_flat(flat: dict, name: str) -> FlatModel:
                     span=span,
                 )
             )
+    starts = {v.name: v.start for v in variables}
+    for algorithm in flat.get("algorithms", []):
+        for residual in _algorithm_residuals(translator, algorithm, symbols_of, starts):
+            add(residual, None)
     for kind, construct in (
-        ("algorithms", "algorithm section in a model"),
         ("initial_algorithms", "initial algorithm section"),
         ("initial_structured_equations", "for-loop in an initial equation section"),
     ):

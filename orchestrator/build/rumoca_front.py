@@ -178,7 +178,9 @@ def library_path(extra: list[Path] | None = None) -> list[Path]:
 # rumoca's refusals that name a construct in its own terms: (pattern of its message, the
 # construct in ours, what to look for in the sources to place it). %s stands for the
 # pattern's group (a function's name) in the last two.
-RUMOCA_LIMITS = (
+# (pattern of rumoca's message, the construct refused, the text whose first use in the sources
+# places it, None where no text places it)
+RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
     (
         r"`(\w+)` contains a statement without a checked DAE owner",
         "in function '%s': a statement rumoca 0.10 does not translate (a while loop, or an "
@@ -190,6 +192,18 @@ RUMOCA_LIMITS = (
         "in function '%s': a for-loop whose range depends on an input not known when the "
         "model is translated",
         "%s",
+    ),
+    (
+        r"sequential read of `([\w.]+)`, whose value where it is read differs",
+        "algorithm section that reads '%s' after assigning it a value it does not keep "
+        "(rumoca 0.10); assign each variable once, or compute through a local expression",
+        "%s :=",
+    ),
+    (
+        r"a multi-output (algorithm) requires",
+        "algorithm section that assigns several variables (rumoca 0.10); give each variable "
+        "a section of its own",
+        None,
     ),
     (
         r"unsupported Flat semantic owner `(pre) expression`",
@@ -259,7 +273,7 @@ class RumocaLibrary:
         for pattern, construct, token in RUMOCA_LIMITS:
             found = re.search(pattern, detail)
             if found:
-                places = self._find(token.replace("%s", found.group(1)))
+                places = self._find(token.replace("%s", found.group(1))) if token else []
                 where = places[0] if places else self._relative(self.entry)
                 construct = construct.replace("%s", found.group(1))
                 return f"{where}: {model}: unsupported Modelica construct {construct}"
@@ -299,11 +313,10 @@ class RumocaLibrary:
             return str(path)
 
     def _find(self, identifier: str) -> list[str]:
-        """``file:line:column`` of each use of ``identifier`` (a name, or a name and its
-        opening parenthesis) in the library's sources."""
-        pattern = re.compile(
-            rf"\b{re.escape(identifier)}" + ("" if identifier.endswith("(") else r"\b")
-        )
+        """``file:line:column`` of each use of ``identifier`` (a name, or a name followed by
+        its opening parenthesis or by ``:=``) in the library's sources."""
+        ends_in_name = identifier[-1].isalnum() or identifier[-1] == "_"
+        pattern = re.compile(rf"\b{re.escape(identifier)}" + (r"\b" if ends_in_name else ""))
         places = []
         for path in sorted(self.folder.rglob("*.mo")):
             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):

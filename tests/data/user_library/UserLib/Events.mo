@@ -53,4 +53,18 @@ package Events "Relations, when-equations, pre, reinit, sample, initial() and as
     der(x) = 1;
     assert(x < 0.5, "x passed its limit");
   end Guarded;
+  model LimitedDecay "Algorithm sections: a limited decay rate, and its two multiples"
+    parameter Real limit = 1 "Largest decay rate";
+    Real x(start = 2, fixed = true) "Decaying state";
+    output Real rate "Decay rate, limited";
+    output Real scaled[2] "rate times 1 and 2";
+  algorithm
+    rate := if x > limit then limit else x;
+  algorithm
+    for i in 1:2 loop
+      scaled[i] := i*rate;
+    end for;
+  equation
+    der(x) = -rate;
+  end LimitedDecay;
 end Events;
