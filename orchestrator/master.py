@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import time as clock
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -207,6 +207,7 @@ class Master:
         self.events = events
         self.progress = progress
         self.statistics = RunStatistics()
+        self.handover: Controller | None = None  # see steps
         self._inputs_set = False  # see inputs_set
         own = [n for c in controllers for n in c.outputs if n.startswith(c.name + ".")]
         joint_signals = coupling.signal_names() if coupling else []  # <joint>.angle, ...
@@ -274,7 +275,11 @@ class Master:
         at the present communication point."""
         self._inputs_set = True
 
-    def _run_controllers(self, time: float, index: int, x: np.ndarray) -> None:
+    def _run_controllers(
+        self, time: float, index: int, x: np.ndarray
+    ) -> Iterator[tuple[float, np.ndarray]]:
+        """Sample the controllers due at tick ``index``; before the :attr:`handover`
+        controller's step, yield ``(time, its inputs)`` (see :meth:`steps`)."""
         for link in self.links:
             while link.pending and link.pending[0][0] <= index:
                 link.apply(link.pending.popleft()[1], self.bus, ~link.monitors)
@@ -284,7 +289,10 @@ class Master:
             link.next_sample += link.period
             self.statistics.controller_samples += 1
             try:
-                outputs = np.asarray(c.step(time, link.gather(self.bus, x)), dtype=float)
+                inputs = link.gather(self.bus, x)
+                if c is self.handover:
+                    yield time, inputs
+                outputs = np.asarray(c.step(time, inputs), dtype=float)
                 # a NaN or an infinity makes the sum non-finite (as would one beyond 1.8e308)
                 if outputs.shape != (len(c.outputs),) or not math.isfinite(outputs.sum()):
                     raise ValueError(f"expected {len(c.outputs)} finite outputs, got {outputs!r}")
@@ -391,10 +399,19 @@ class Master:
         from threadpoolctl import threadpool_limits
 
         with threadpool_limits(limits=1, user_api="blas"):
-            return self._run(x0)
+            steps = self.steps(x0)
+            try:
+                while True:  # pauses only before a handover controller's samples
+                    next(steps)
+            except StopIteration as end:
+                return end.value
 
-    def _run(self, x0: np.ndarray) -> np.ndarray:
-        """The run loop of :meth:`run`.
+    def steps(self, x0: np.ndarray) -> Generator[tuple[float, np.ndarray], None, np.ndarray]:
+        """The run loop of :meth:`run`, as a generator that pauses at the samples of the
+        :attr:`handover` controller (None: it never pauses): just before its step it yields
+        the sample's time (s) and the controller's inputs (a buffer reused), so that whoever
+        drives the generator (``murcosim.gym``) decides what that step returns. It returns the
+        final state. :meth:`run` drives it to the end; the arithmetic is the same either way.
 
         Time advances on a grid of ticks (the largest step dividing every sample time, the
         output interval and the scheduled event times, down to 1e-9 s), so sample instants
@@ -454,7 +471,7 @@ class Master:
                     if self.coupling is not None:  # joint angles and rates in, torques out
                         names, values = self.coupling.joint_signals(x)
                         self.bus.values[self.bus.slots(names)] = values
-                    self._run_controllers(time, index, x)
+                    yield from self._run_controllers(time, index, x)
                     if self.coupling is not None:
                         commands = self.bus.slots(self.coupling.command_names())
                         self.coupling.command(self.bus.values[commands])

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import tomli_w
 
+from orchestrator.assembly import assemble
 from orchestrator.columns import column_units
 from orchestrator.errors import FMUError, ScenarioError, SimulationError
 from orchestrator.fmu_folder import fmu_folder
@@ -196,20 +197,8 @@ def _run(
         breadcrumbs.watch(system)
     try:
         sim = scenario.simulation
-        x0 = system.initialize(sim.start_time, scenario.environment.current)
-        coupling = None
-        if scenario.joints or scenario.docking or scenario.events:
-            from orchestrator.coupling.runtime import ConstraintCoupling
-
-            coupling = ConstraintCoupling(
-                system, scenario.joints, scenario.docking, scenario.coupling, x0
-            )
-            x0 = coupling.project(x0)
-        controllers = []
-        if scenario.controllers or given:
-            from orchestrator.controllers import make_controllers
-
-            controllers = make_controllers(system, coupling, x0, given)
+        parts = assemble(system, given)
+        x0, coupling, controllers = parts.x0, parts.coupling, parts.controllers
         own = [n for c in controllers for n in c.outputs if n.startswith(c.name + ".")]
         joint_columns = coupling.column_names() if coupling else []
         record = _recorded(system.recorded_names() + own + joint_columns, scenario.record, source)

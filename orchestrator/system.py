@@ -80,10 +80,21 @@ class _Inflow:
 class System:
     """Running FMU instances of a scenario, with their connections and state layout."""
 
-    def __init__(self, scenario: Scenario, source: str, fmu_dir: Path) -> None:
+    def __init__(
+        self,
+        scenario: Scenario,
+        source: str,
+        fmu_dir: Path,
+        loaded: dict[tuple[Path, str], FMU] | None = None,
+    ) -> None:
+        """Instantiate the scenario's components. ``loaded``: FMUs loaded before, by (path,
+        interface), shared with later systems (loading is most of the set-up): the system
+        takes them from there, adds the ones it loads, and leaves them all open on
+        :meth:`close` (whoever gave the dictionary closes them)."""
         self.scenario = scenario
         self.source = source
-        self._fmus: dict[tuple[Path, str], FMU] = {}
+        self._owns_fmus = loaded is None
+        self._fmus: dict[tuple[Path, str], FMU] = {} if loaded is None else loaded
         self.instances: dict[str, FMUInstance] = {}
         self.mounts: dict[str, list[tuple[int, str]]] = {}
         self._mounted_values: dict[str, dict[str, float]] = {}
@@ -513,8 +524,10 @@ class System:
         ]
 
     def close(self) -> None:
-        """Free every instance and the unpacked FMUs."""
+        """Free every instance and the unpacked FMUs (unless they were given, see
+        ``loaded``)."""
         for instance in self.instances.values():
             instance.terminate()
-        for fmu in self._fmus.values():
-            fmu.close()
+        if self._owns_fmus:
+            for fmu in self._fmus.values():
+                fmu.close()
