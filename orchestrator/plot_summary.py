@@ -1,15 +1,18 @@
 """The summary figure of a run (``summary.png``): one page with a panel for each thing the run
-has, made from its files only (``timeseries.csv`` or ``timeseries.parquet``, ``events.csv``,
-``scenario.toml``).
+has, made from its files (``timeseries.csv`` or ``timeseries.parquet``, ``events.csv``,
+``scenario.toml``) and, for the docking ports, its FMUs' parameters.
 
 Panels, where the run has what they need: plan view, depth, attitude and speed of the
-principal bodies (not parts such as arm links, :mod:`orchestrator.body_roles`); thrust of
-every thruster; power (thrust on each vehicle, tau . nu, and each joint motor, torque x rate);
-the largest constraint violation over the joints; joint tracking errors against the joint
-PID's recorded references; buoy pointing errors; the recorded signals of every other model
-(wave fields, servos, FMUs from other tools), or a line under the figure saying why a model
-has no panel. Events are marked on every time axis; each line has its own colour; axis limits
-keep a variation smaller than a stated span flat.
+principal bodies (not parts such as arm links, :mod:`orchestrator.body_roles`), each body in
+its colour of :func:`orchestrator.palette.body_colours` (the replay's too); the gap between
+the ports of every docking pair against the capture distance (a run with docking pairs, its
+FMUs found); thrust, a panel per vehicle with a line per thruster; power (thrust on each
+vehicle, tau . nu, and each joint motor, torque x rate); the largest constraint violation
+over the joints; joint tracking errors against the joint PID's recorded references; buoy
+pointing errors; the recorded signals of every other model (wave fields, servos, FMUs from
+other tools), or a line under the figure saying why a model has no panel. Events of every kind
+are marked on every time axis, a legend entry per kind; each line has its own colour; axis
+limits keep a variation smaller than a stated span flat.
 """
 
 from __future__ import annotations
@@ -22,9 +25,12 @@ from pathlib import Path
 import numpy as np
 
 from orchestrator import body_roles
+from orchestrator.component_parameters import ComponentParameters
+from orchestrator.errors import MurcosimError
 from orchestrator.kinematics import euler_angles
-from orchestrator.palette import distinct_colours
+from orchestrator.palette import body_colours, distinct_colours
 from orchestrator.plot_style import event_legend, least_span, mark_events, plan_limits, plt
+from orchestrator.port_gap import PortGap, port_gaps
 from orchestrator.scenario import JointPIDConfig, PointingConfig, Scenario
 
 # Least axis spans (data units): variations below these are drawn flat
@@ -35,6 +41,7 @@ SPEED_SPAN = 0.05  # m/s
 FORCE_SPAN = 1.0  # N
 POWER_SPAN = 1.0  # W
 TRACKING_SPAN = 1.0  # deg
+GAP_SPAN = 0.1  # m
 RELATIVE_SPAN = 1e-3  # of the largest magnitude, for signals of other models
 MAX_SIGNALS = 8  # lines in the panel of another model
 ANGLES = (("yaw", 2, "-"), ("roll", 0, "--"), ("pitch", 1, ":"))
@@ -49,6 +56,8 @@ class Run:
     scenario: Scenario | None
     title: str
     notes: list[str] = field(default_factory=list)
+    # the components' parameters (their FMUs found); None: no port-gap panel
+    parameters: ComponentParameters | None = None
 
     @property
     def time(self) -> np.ndarray:
@@ -78,6 +87,26 @@ def principal_bodies(run: Run) -> list[str]:
 
 def thrusters(run: Run) -> list[str]:
     return sorted({n.split(".")[0] for n in run.columns if n.endswith(".thrust")})
+
+
+def thruster_groups(scenario: Scenario | None, names: list[str]) -> dict[str, list[str]]:
+    """The thrusters ``names`` grouped by the vehicle they are mounted on (the scenario's
+    ``mount``), vehicles and thrusters in the scenario's order; thrusters on no vehicle, or
+    all of them without a scenario, in a group ``thrusters``."""
+    groups: dict[str, list[str]] = {}
+    components = scenario.components if scenario is not None else {}
+    for name, component in components.items():
+        if name in names and component.mount is not None:
+            groups.setdefault(component.mount, []).append(name)
+    mounted = {n for group in groups.values() for n in group}
+    if rest := [n for n in names if n not in mounted]:
+        groups["thrusters"] = rest
+    return groups
+
+
+def colours_of(run: Run) -> dict[str, str]:
+    """Colour of every body of the run (:func:`orchestrator.palette.body_colours`)."""
+    return body_colours(run.scenario, bodies(run))
 
 
 def joints(run: Run) -> list[str]:
@@ -139,18 +168,61 @@ def _panel_speed(ax: plt.Axes, run: Run, names: list[str], colours: dict[str, st
     ax.set(ylabel="speed (m/s)", title="speed |(u, v, w)|")
 
 
-def _panel_thrust(ax: plt.Axes, run: Run, names: list[str]) -> None:
+def _panel_thrust(
+    ax: plt.Axes, run: Run, vehicle: str, names: list[str], colours: dict[str, str]
+) -> None:
     values = [run.columns[f"{n}.thrust"] for n in names]
     for name, thrust, colour in zip(names, values, distinct_colours(len(names)), strict=True):
-        ax.plot(run.time, thrust, color=colour, label=name, linewidth=1.0)
+        ax.plot(run.time, thrust, color=colour, label=name, linewidth=0.9)
     least_span(ax, np.concatenate(values), FORCE_SPAN)
-    ax.set(ylabel="thrust (N)", title=f"thrust of {len(names)} thruster(s)")
-    ax.legend(fontsize="x-small", ncol=max(1, math.ceil(len(names) / 8)))
+    ax.set_ylabel("thrust (N)")
+    ax.set_title(f"thrust of {vehicle} ({len(names)} thrusters)", color=colours.get(vehicle, "k"))
+    ax.legend(fontsize="x-small", ncol=max(1, math.ceil(len(names) / 4)))
 
 
-def power_signals(run: Run) -> list[tuple[str, np.ndarray]]:
-    """(label, power in W): thrust on each vehicle (sum of its thrusters' tau . nu) and each
-    joint motor (torque x rate)."""
+def _panel_port_gap(ax: plt.Axes, run: Run, gaps: list[PortGap]) -> None:
+    """Gaps on a log scale, to show the last centimetres of an approach beside its metres."""
+    for gap, colour in zip(gaps, distinct_colours(len(gaps)), strict=True):
+        ax.semilogy(run.time, gap.gap, color=colour, label=gap.pair)
+    captures = sorted({g.capture_distance for g in gaps})
+    for capture in captures:
+        ax.axhline(capture, color="k", linestyle="--", linewidth=0.9)
+        ax.annotate(
+            f"capture distance {capture:g} m",
+            (1.0, capture),
+            xycoords=("axes fraction", "data"),
+            xytext=(-4, 3),
+            textcoords="offset points",
+            ha="right",
+            fontsize="small",
+        )
+    smallest = min(float(np.nanmin(g.gap)) for g in gaps)
+    largest = max(float(np.nanmax(g.gap)) for g in gaps)
+    ax.set_ylim(min(captures[0] / 3, 0.8 * smallest), max(GAP_SPAN, 1.5 * largest))
+    ax.set(ylabel="gap (m)", title="port gap (distance between the docking ports)")
+    ax.legend(fontsize="small", loc="upper center")
+
+
+def docking_gaps(run: Run) -> list[PortGap]:
+    """The port gaps of the run's docking pairs (none without ``run.parameters``); a note
+    says why there are none where the run has a ``dock`` event but no scenario to place its
+    ports or its ports cannot be placed."""
+    if run.scenario is None or not run.scenario.docking:
+        if any(e["event"] == "dock" for e in run.events):
+            run.notes.append("port gap: no panel, the run's scenario.toml is missing")
+        return []
+    if run.parameters is None:
+        return []
+    try:
+        return port_gaps(run.columns, run.scenario, run.parameters)
+    except (KeyError, MurcosimError) as exc:
+        run.notes.append(f"port gap: no panel, {exc}")
+        return []
+
+
+def power_signals(run: Run) -> list[tuple[str, np.ndarray, str | None]]:
+    """(label, power in W, vehicle or None): thrust on each vehicle (sum of its thrusters'
+    tau . nu) and each joint motor (torque x rate)."""
     signals = []
     if run.scenario is not None:
         for vehicle in bodies(run):
@@ -161,20 +233,27 @@ def power_signals(run: Run) -> list[tuple[str, np.ndarray]]:
             ]
             if mounted and f"{vehicle}.nu[6]" in run.columns:
                 tau = sum(run.vector(f"{n}.tau", 6) for n in mounted)
-                signals.append(
-                    (f"{vehicle} thrust", np.sum(tau * run.vector(f"{vehicle}.nu", 6), 1))
-                )
+                power = np.sum(tau * run.vector(f"{vehicle}.nu", 6), 1)
+                signals.append((f"{vehicle} thrust", power, vehicle))
     for joint in sorted({n.split(".")[0] for n in run.columns if n.endswith(".rate")}):
         if f"{joint}.torque" in run.columns:
             power = run.columns[f"{joint}.torque"] * run.columns[f"{joint}.rate"]
-            signals.append((f"{joint} motor", power))
+            signals.append((f"{joint} motor", power, None))
     return signals
 
 
-def _panel_power(ax: plt.Axes, run: Run, signals: list[tuple[str, np.ndarray]]) -> None:
-    for (label, power), colour in zip(signals, distinct_colours(len(signals)), strict=True):
-        ax.plot(run.time, power, color=colour, label=label, linewidth=1.0)
-    least_span(ax, np.concatenate([p for _, p in signals]), POWER_SPAN)
+def _panel_power(
+    ax: plt.Axes,
+    run: Run,
+    signals: list[tuple[str, np.ndarray, str | None]],
+    colours: dict[str, str],
+) -> None:
+    """Vehicles in their colours, joint motors dashed in colours of their own."""
+    motors = iter(distinct_colours(sum(v is None for _, _, v in signals)))
+    for label, power, vehicle in signals:
+        colour, style = (colours[vehicle], "-") if vehicle else (next(motors), "--")
+        ax.plot(run.time, power, color=colour, linestyle=style, label=label, linewidth=1.0)
+    least_span(ax, np.concatenate([p for _, p, _ in signals]), POWER_SPAN)
     ax.set(ylabel="power (W)", title="power delivered (thrust: tau . nu; motors: torque x rate)")
     ax.legend(fontsize="x-small", ncol=max(1, math.ceil(len(signals) / 8)))
 
@@ -253,7 +332,7 @@ def plot_summary(run: Run, path: Path) -> Path:
 def summary_figure(run: Run) -> plt.Figure:
     """The summary figure of ``run``; its notes (models without a panel) are written under it."""
     principal = principal_bodies(run)
-    colours = dict(zip(principal, distinct_colours(len(principal)), strict=True))
+    colours = colours_of(run)
     panels = []  # (drawing function of an axis, is a time axis)
     if principal:
         panels.append((partial(_panel_plan, run=run, names=principal, colours=colours), False))
@@ -261,10 +340,13 @@ def summary_figure(run: Run) -> plt.Figure:
             panels.append((partial(draw, run=run, names=principal, colours=colours), True))
         if all(f"{b}.nu[3]" in run.columns for b in principal):
             panels.append((partial(_panel_speed, run=run, names=principal, colours=colours), True))
-    if names := thrusters(run):
-        panels.append((partial(_panel_thrust, run=run, names=names), True))
+    if gaps := docking_gaps(run):
+        panels.append((partial(_panel_port_gap, run=run, gaps=gaps), True))
+    for vehicle, names in thruster_groups(run.scenario, thrusters(run)).items():
+        draw = partial(_panel_thrust, run=run, vehicle=vehicle, names=names, colours=colours)
+        panels.append((draw, True))
     if powers := power_signals(run):
-        panels.append((partial(_panel_power, run=run, signals=powers), True))
+        panels.append((partial(_panel_power, run=run, signals=powers, colours=colours), True))
     if constrained := joints(run):
         panels.append((partial(_panel_violation, run=run, names=constrained), True))
     if tracked := tracked_joints(run):
@@ -281,7 +363,7 @@ def summary_figure(run: Run) -> plt.Figure:
     if not panels:
         run.notes.append("nothing recorded to plot besides time")
     rows = max(1, math.ceil(len(panels) / 2))
-    figure, axes = plt.subplots(rows, 2, figsize=(13, 3.1 * rows + 0.9 + 0.22 * len(run.notes)))
+    figure, axes = plt.subplots(rows, 2, figsize=(13, 3.1 * rows + 1.2 + 0.22 * len(run.notes)))
     axes = np.atleast_1d(axes).ravel()
     for ax, (draw, timed) in zip(axes, panels, strict=False):
         draw(ax)
@@ -291,10 +373,15 @@ def summary_figure(run: Run) -> plt.Figure:
             ax.set_xlim(run.time[0], run.time[-1])
     for ax in axes[len(panels) :]:
         ax.set_axis_off()
-    figure.suptitle(run.title, x=0.01, ha="left", fontsize="medium")
-    event_legend(figure, run.events)
-    notes_height = 0.22 * len(run.notes) / figure.get_figheight()
+    height = figure.get_figheight()
+    figure.suptitle(run.title, x=0.01, y=1 - 0.1 / height, ha="left", va="top", fontsize="medium")
+    top = 1 - 0.4 / height  # under the title
+    legend = event_legend(figure, run.events, top)
+    if legend is not None:
+        figure.canvas.draw()
+        top -= legend.get_window_extent().height / figure.bbox.height
+    notes_height = 0.22 * len(run.notes) / height
     for k, note in enumerate(run.notes):
-        figure.text(0.01, 0.01 + 0.22 * k / figure.get_figheight(), note, fontsize="small")
-    figure.tight_layout(rect=(0, notes_height + 0.01, 0.93, 0.97))
+        figure.text(0.01, 0.01 + 0.22 * k / height, note, fontsize="small")
+    figure.tight_layout(rect=(0, notes_height + 0.01, 1, top))
     return figure

@@ -1,7 +1,9 @@
 """Plots of a run, made from its files (``timeseries.csv`` or ``timeseries.parquet``,
-``events.csv``, ``scenario.toml``) only: the summary figure, the figures of what a study looks
-at (autopilot tracking, rendezvous, joint tracking, thrusters, constraint violation, plan view
-of several bodies) and, on request, trajectory, attitude and velocity of every body."""
+``events.csv``, ``scenario.toml``; the FMUs' parameters for the docking ports): the summary
+figure, the figures of what a study looks at (autopilot tracking, rendezvous, joint tracking,
+thrusters per vehicle, constraint violation, plan view of several bodies) and, on request,
+trajectory, attitude and velocity of every body. A body has the same colour in all of them
+(:func:`orchestrator.palette.body_colours`)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,10 @@ from pathlib import Path
 
 import numpy as np
 
+from orchestrator.component_parameters import ComponentParameters
 from orchestrator.controllers.autopilot import DepthHeadingSpeedAutopilot
+from orchestrator.errors import ScenarioError
+from orchestrator.fmu_folder import results_fmu_folder
 from orchestrator.kinematics import euler_angles
 from orchestrator.palette import distinct_colours
 from orchestrator.plot_style import least_span, mark_events, plan_limits, plt
@@ -21,8 +26,10 @@ from orchestrator.plot_summary import (
     POSITION_SPAN,
     SPEED_SPAN,
     Run,
+    colours_of,
     plot_summary,
     principal_bodies,
+    thruster_groups,
     tracked_joints,
 )
 from orchestrator.results import read_events
@@ -45,20 +52,22 @@ def _save(figure: plt.Figure, path: Path) -> Path:
     return path
 
 
-def plot_body(columns: dict[str, np.ndarray], body: str, out_dir: Path) -> list[Path]:
-    """Trajectory, attitude and velocity of one rigid body."""
+def plot_body(
+    columns: dict[str, np.ndarray], body: str, out_dir: Path, colour: str = "C0"
+) -> list[Path]:
+    """Trajectory, attitude and velocity of one rigid body, its track in ``colour``."""
     t = columns["time"]
     p = _vector(columns, f"{body}.p", 3)
     angles = np.degrees(euler_angles(_vector(columns, f"{body}.q", 4)))
     nu = _vector(columns, f"{body}.nu", 6)
     made = []
     fig, (plan, depth) = plt.subplots(1, 2, figsize=(11, 4.5))
-    plan.plot(p[:, 1], p[:, 0])
-    plan.plot(p[0, 1], p[0, 0], "o", label="start")
+    plan.plot(p[:, 1], p[:, 0], color=colour)
+    plan.plot(p[0, 1], p[0, 0], "o", color=colour, label="start")
     plan.set(xlabel="East (m)", ylabel="North (m)", title=f"{body}: plan view")
     plan_limits(plan, p[:, 1], p[:, 0], PLAN_SPAN)
     plan.legend()
-    depth.plot(t, p[:, 2])
+    depth.plot(t, p[:, 2], color=colour)
     least_span(depth, p[:, 2], POSITION_SPAN)
     depth.invert_yaxis()
     depth.set(xlabel="time (s)", ylabel="depth z (m, down)", title=f"{body}: depth")
@@ -85,25 +94,38 @@ def plot_body(columns: dict[str, np.ndarray], body: str, out_dir: Path) -> list[
     return made
 
 
-def plot_thrusters(columns: dict[str, np.ndarray], out_dir: Path) -> list[Path]:
-    """Thrust and command of every thruster instance."""
-    thrusters = sorted({n.split(".")[0] for n in columns if n.endswith(".thrust")})
-    if not thrusters:
+def plot_thrusters(run: Run, out_dir: Path) -> list[Path]:
+    """Thrust and command of every thruster, a row of panels per vehicle."""
+    names = sorted({n.split(".")[0] for n in run.columns if n.endswith(".thrust")})
+    if not names:
         return []
-    t = columns["time"]
-    fig, (force, command) = plt.subplots(2, 1, figsize=(9, 6), sharex=True)
-    for name, colour in zip(thrusters, distinct_colours(len(thrusters)), strict=True):
-        force.plot(t, columns[f"{name}.thrust"], label=name, color=colour)
-        if f"{name}.pwm" in columns:
-            command.plot(t, columns[f"{name}.pwm"], label=name, color=colour)
-    force.set(ylabel="thrust (N)", title="thrusters")
-    command.set(xlabel="time (s)", ylabel="command (us)")
-    force.legend(ncol=4, fontsize="small")
+    groups = thruster_groups(run.scenario, names)
+    colours = colours_of(run)
+    fig, axes = plt.subplots(
+        len(groups), 2, figsize=(12, 3.0 * len(groups)), sharex=True, squeeze=False
+    )
+    for (force, command), (vehicle, group) in zip(axes, groups.items(), strict=True):
+        for name, colour in zip(group, distinct_colours(len(group)), strict=True):
+            force.plot(run.time, run.columns[f"{name}.thrust"], label=name, color=colour)
+            if f"{name}.pwm" in run.columns:
+                command.plot(run.time, run.columns[f"{name}.pwm"], label=name, color=colour)
+        for ax in (force, command):
+            mark_events(ax, run.events)
+        force.set_title(f"{vehicle}: thrust", color=colours.get(vehicle, "k"))
+        command.set_title(f"{vehicle}: command", color=colours.get(vehicle, "k"))
+        force.set_ylabel("thrust (N)")
+        command.set_ylabel("command (us)")
+        force.legend(ncol=max(1, math.ceil(len(group) / 4)), fontsize="x-small")
+    for ax in axes[-1]:
+        ax.set_xlabel("time (s)")
     return [_save(fig, out_dir / "thrusters.png")]
 
 
-def plot_autopilot(columns: dict[str, np.ndarray], config: AutopilotConfig, out_dir: Path) -> Path:
-    """Depth, heading and surge speed against the autopilot's set points."""
+def plot_autopilot(
+    columns: dict[str, np.ndarray], config: AutopilotConfig, out_dir: Path, colour: str = "C0"
+) -> Path:
+    """Depth, heading and surge speed (in the vehicle's ``colour``) against the autopilot's
+    set points."""
     t = columns["time"]
     v = config.vehicle
     yaw = np.degrees(euler_angles(_vector(columns, f"{v}.q", 4))[:, 2])
@@ -115,7 +137,7 @@ def plot_autopilot(columns: dict[str, np.ndarray], config: AutopilotConfig, out_
         (columns[f"{v}.nu[1]"], targets[:, 2], "surge speed u (m/s)"),
     ]
     for ax, (signal, target, label) in zip(axes, rows, strict=True):
-        ax.plot(t, signal, label="measured")
+        ax.plot(t, signal, color=colour, label="measured")
         ax.plot(t, target, color="k", linestyle="--", label="set point")
         ax.set(ylabel=label)
     axes[0].legend()
@@ -124,11 +146,11 @@ def plot_autopilot(columns: dict[str, np.ndarray], config: AutopilotConfig, out_
     return _save(fig, out_dir / "autopilot.png")
 
 
-def plot_assembly(columns: dict[str, np.ndarray], bodies: list[str], out_dir: Path) -> Path:
-    """Plan view of every body together."""
+def plot_assembly(columns: dict[str, np.ndarray], colours: dict[str, str], out_dir: Path) -> Path:
+    """Plan view of every body of ``colours`` together, each in its colour."""
     fig, ax = plt.subplots(figsize=(7, 6))
-    for body in bodies:
-        ax.plot(columns[f"{body}.p[2]"], columns[f"{body}.p[1]"], label=body)
+    for body, colour in colours.items():
+        ax.plot(columns[f"{body}.p[2]"], columns[f"{body}.p[1]"], color=colour, label=body)
         ax.plot(columns[f"{body}.p[2]"][0], columns[f"{body}.p[1]"][0], "k.")
     ax.set(xlabel="East (m)", ylabel="North (m)", title="bodies: plan view", aspect="equal")
     ax.legend()
@@ -158,16 +180,18 @@ def plot_rendezvous(
     config: RendezvousConfig,
     out_dir: Path,
     docks: tuple[float, ...] = (),
+    colours: dict[str, str] | None = None,
 ) -> list[Path]:
     """Trajectories (start o, end x) with camera cones at five instants, bearings against the
-    limits, object distance, solve times; ``docks``: times of dock events (s), marked."""
+    limits, object distance, solve times; ``docks``: times of dock events (s), marked;
+    ``colours``: of the vehicles (matplotlib's cycle without)."""
     t = columns["time"]
     made = []
     fig, ax = plt.subplots(figsize=(7, 6))
     for v in config.vehicles:
         north, east = columns[f"{v.name}.p[1]"], columns[f"{v.name}.p[2]"]
         yaw = euler_angles(_vector(columns, f"{v.name}.q", 4))[:, 2]
-        line = ax.plot(east, north, label=v.name)[0]
+        line = ax.plot(east, north, color=(colours or {}).get(v.name), label=v.name)[0]
         ax.plot(east[0], north[0], "o", color=line.get_color())
         ax.plot(east[-1], north[-1], "x", color=line.get_color())
         for k in np.linspace(0, len(t) - 1, 5).astype(int):
@@ -197,16 +221,17 @@ def plot_rendezvous(
     made.append(_save(fig, out_dir / "rendezvous_trajectories.png"))
     fig, (bearing, solve) = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
     for v in config.vehicles:
+        colour = (colours or {}).get(v.name)
         for target, number in [
             *v.sees.items(),
             *([("object", v.observe.camera)] if v.observe else []),
         ]:
             key = f"{name}.{v.name}_sees_{target}_bearing"
-            bearing.plot(t, columns[key], label=f"{v.name} sees {target}")
+            bearing.plot(t, columns[key], color=colour, label=f"{v.name} sees {target}")
             limit = v.cameras[number - 1].half_angle
             bearing.axhline(limit, color="k", linestyle="--", linewidth=0.7)
             bearing.axhline(-limit, color="k", linestyle="--", linewidth=0.7)
-        solve.plot(t, 1000 * columns[f"{name}.{v.name}_solve_time"], label=v.name)
+        solve.plot(t, 1000 * columns[f"{name}.{v.name}_solve_time"], color=colour, label=v.name)
     solve.axhline(1000 * config.sample_time, color="r", linestyle="--", label="sample time")
     for k, time in enumerate(docks):
         for axis in (bearing, solve):
@@ -222,7 +247,7 @@ def plot_rendezvous(
         for v in observers:
             north, east = columns[f"{v.name}.p[1]"], columns[f"{v.name}.p[2]"]
             distance = np.hypot(north - v.observe.position[0], east - v.observe.position[1])
-            ax.plot(t, distance, label=v.name)
+            ax.plot(t, distance, color=(colours or {}).get(v.name), label=v.name)
             ax.axhline(v.observe.max_distance, color="k", linestyle="--", label="d_max")
         ax.set(xlabel="time (s)", ylabel="distance to object (m)", title="monitoring constraint")
         ax.legend()
@@ -268,26 +293,33 @@ def plot_run(out_dir: Path, per_body: bool = False) -> list[Path]:
         first = " ".join(scenario.description.split("\n\n")[0].split())
         title += ": " + textwrap.shorten(first, 110, placeholder=" ...")
     run = Run(columns, events, scenario, title)
+    if scenario is not None and scenario.docking:
+        try:
+            fmu_dir = results_fmu_folder(out_dir)
+            run.parameters = ComponentParameters(scenario, scenario_file, fmu_dir)
+        except ScenarioError as exc:
+            run.notes.append(f"port gap: no panel, {exc}")
     made = [plot_summary(run, out_dir / "summary.png")]
-    bodies = _bodies(columns)
+    colours = colours_of(run)
     if per_body:
-        for body in bodies:
-            made += plot_body(columns, body, out_dir)
+        for body in _bodies(columns):
+            made += plot_body(columns, body, out_dir, colours.get(body, "C0"))
     principal = principal_bodies(run)
     if len(principal) > 1:
-        made.append(plot_assembly(columns, principal, out_dir))
-    made += plot_thrusters(columns, out_dir)
+        made.append(plot_assembly(columns, {b: colours[b] for b in principal}, out_dir))
+    made += plot_thrusters(run, out_dir)
     made += plot_joints(columns, out_dir)
     made += plot_joint_tracking(run, out_dir)
     docks = [float(e["time"]) for e in events if e["event"] == "dock"]
     if scenario is not None:
         for name, config in scenario.controllers.items():
             if isinstance(config, RendezvousConfig):
-                made += plot_rendezvous(columns, name, config, out_dir, tuple(docks))
+                made += plot_rendezvous(columns, name, config, out_dir, tuple(docks), colours)
             elif (
                 isinstance(config, AutopilotConfig)
                 and f"{config.vehicle}.q[1]" in columns
                 and (config.gains.heading.kp or config.gains.surge.kp)  # not only a hold loop
             ):
-                made.append(plot_autopilot(columns, config, out_dir))
+                colour = colours.get(config.vehicle, "C0")
+                made.append(plot_autopilot(columns, config, out_dir, colour))
     return made

@@ -36,18 +36,21 @@ def chromium() -> str:
 
 @dataclass
 class Views:
-    """Screenshots (H x W x 3 arrays, one per address) and the console errors of all loads."""
+    """Screenshots (H x W x 3 arrays, one per address), the console errors of all loads and
+    the values of the probe (one per address, None without a probe)."""
 
     screenshots: list[np.ndarray]
     errors: list[str]
+    values: list[object]
 
 
-def open_views(page: Path, fragments: list[str], ready: str) -> Views:
+def open_views(page: Path, fragments: list[str], ready: str, probe: str | None = None) -> Views:
     """Load ``page#fragment`` for each fragment in a fresh tab, wait until the JavaScript
-    expression ``ready`` is true, take a screenshot."""
+    expression ``ready`` is true, take a screenshot and evaluate the JavaScript expression
+    ``probe``."""
     from playwright.sync_api import sync_playwright
 
-    shots, errors = [], []
+    shots, errors, values = [], [], []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium(), args=FLAGS)
         try:
@@ -59,10 +62,11 @@ def open_views(page: Path, fragments: list[str], ready: str) -> Views:
                 tab.wait_for_function(ready, timeout=60_000)
                 image = Image.open(io.BytesIO(tab.screenshot())).convert("RGB")
                 shots.append(np.asarray(image, dtype=np.int16))
+                values.append(tab.evaluate(probe) if probe is not None else None)
                 tab.close()
         finally:
             browser.close()
-    return Views(shots, errors)
+    return Views(shots, errors, values)
 
 
 def project(points: np.ndarray, camera: np.ndarray, target: np.ndarray) -> np.ndarray:

@@ -1,5 +1,6 @@
-"""Run plots: the summary figure's panels, colours, event marks and axis spans; joint
-references recorded and plotted; per-body plots only on request; bad input."""
+"""Run plots: the summary figure's panels, colours, event marks and axis spans; thrusters per
+vehicle; the port gap of a docking run; joint references recorded and plotted; per-body plots
+only on request; bad input."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import pytest
 from test_arms import FIXED_ARM
 
 from orchestrator.cli import main
-from orchestrator.plot_style import EVENT_STYLES, least_span, plt
+from orchestrator.component_parameters import ComponentParameters
+from orchestrator.plot_style import EVENT_STYLES, MANY_EVENTS, least_span, plt
 from orchestrator.plot_summary import Run, summary_figure
 from orchestrator.results import read_timeseries
 from orchestrator.scenario import parse_scenario
@@ -77,10 +79,19 @@ def columns() -> dict[str, np.ndarray]:
     return c
 
 
+def docking_run(events: list[dict[str, str]], fmu_dir, docking: bool = True) -> Run:
+    """The run of ``columns()`` with ``events``; without ``docking``, the scenario has no
+    docking pair (nor its recorded joint)."""
+    text = SCENARIO if docking else SCENARIO[: SCENARIO.index("[[docking]]")]
+    scenario = parse_scenario(text)
+    c = columns() if docking else {k: v for k, v in columns().items() if ".dock" not in k}
+    parameters = ComponentParameters(scenario, fmu_dir / "scenario.toml", fmu_dir)
+    return Run(c, events, scenario, "test run", parameters=parameters)
+
+
 @pytest.fixture(scope="module")
-def figure():
-    run = Run(columns(), EVENTS, parse_scenario(SCENARIO), "test run")
-    fig = summary_figure(run)
+def figure(fmu_dir):
+    fig = summary_figure(docking_run(EVENTS, fmu_dir))
     yield fig
     plt.close(fig)
 
@@ -111,7 +122,9 @@ def test_summary_has_a_panel_for_each_thing_recorded(figure):
         "plan view (o start, x end)",
         "depth",
         "speed |(u, v, w)|",
-        f"thrust of {THRUSTERS} thruster(s)",
+        "thrust of a (8 thrusters)",
+        "thrust of b (8 thrusters)",
+        "port gap (distance between the docking ports)",
         "constraint violation over 1 joint(s)",
         "sea (recorded signals)",
     } <= titles
@@ -121,16 +134,76 @@ def test_summary_has_a_panel_for_each_thing_recorded(figure):
     )
 
 
-def test_sixteen_thrusters_get_sixteen_colours(figure):
-    lines = panels(figure)[f"thrust of {THRUSTERS} thruster(s)"].get_lines()
-    thrust_lines = [line for line in lines if line.get_label().startswith("t")]
-    assert len(thrust_lines) == THRUSTERS
-    colours = {matplotlib.colors.to_hex(line.get_color()) for line in thrust_lines}
-    assert len(colours) == THRUSTERS
+def test_sixteen_thrusters_are_shown_per_vehicle(figure):
+    """A panel per vehicle, holding the thrusters mounted on it (t1-t8 on a, t9-t16 on b),
+    each in a colour of its own, the panel's title in the vehicle's colour."""
+    found = panels(figure)
+    for vehicle, numbers in (("a", range(1, 9)), ("b", range(9, 17))):
+        ax = found[f"thrust of {vehicle} (8 thrusters)"]
+        lines = [line for line in ax.get_lines() if line.get_label().startswith("t")]
+        assert [line.get_label() for line in lines] == [f"t{k}" for k in numbers]
+        assert len({matplotlib.colors.to_hex(line.get_color()) for line in lines}) == 8
+        for line, k in zip(lines, numbers, strict=True):
+            np.testing.assert_allclose(line.get_ydata(), k)  # t<k> pushes k N
+    plan = {line.get_label(): line for line in found["plan view (o start, x end)"].get_lines()}
+    for vehicle in ("a", "b"):
+        title = found[f"thrust of {vehicle} (8 thrusters)"].title.get_color()
+        assert matplotlib.colors.same_color(title, plan[vehicle].get_color())
+
+
+def test_a_docking_run_has_a_port_gap_panel(figure, fmu_dir):
+    """a's stern port (x = -0.25 m) and b's bow port (x = +0.25 m), b 1 m behind a at the same
+    depth and attitude: 0.5 m apart all along; the capture distance of the BlueROV2 Heavy
+    record (0.05 m) drawn. A run without docking pairs has no such panel."""
+    ax = panels(figure)["port gap (distance between the docking ports)"]
+    (gap,) = [line for line in ax.get_lines() if line.get_label() == "dock"]
+    np.testing.assert_allclose(gap.get_ydata(), 0.5, rtol=1e-12)
+    assert any(list(line.get_ydata()) == [0.05, 0.05] for line in ax.get_lines())
+    assert "capture distance 0.05 m" in [t.get_text() for t in ax.texts]
+    undocked = summary_figure(docking_run(EVENTS[:1], fmu_dir, docking=False))
+    assert not any(title.startswith("port gap") for title in panels(undocked))
+    plt.close(undocked)
+
+
+def test_every_kind_of_event_is_marked_and_in_the_legend(fmu_dir):
+    """Every kind in events.csv but start and stop gets a legend entry (with its count) and
+    a style of its own, known kinds and others alike; a kind of many events is marked by
+    ticks at the top of each time axis."""
+    kinds = ["dock", "undock", "controller_fault", "terminated", "interrupted", "my_event"]
+    events = [{"time": "0.0", "event": "start", "detail": ""}]
+    events += [{"time": str(1.0 + k), "event": kind, "detail": ""} for k, kind in enumerate(kinds)]
+    ticks = [{"time": f"{0.1 * k:.1f}", "event": "time_event", "detail": ""} for k in range(60)]
+    events += ticks + [{"time": "10.0", "event": "stop", "detail": ""}]
+    fig = summary_figure(docking_run(events, fmu_dir))
+    (legend,) = fig.legends
+    labels = [t.get_text() for t in legend.get_texts()]
+    assert sorted(labels) == sorted([f"{k} (1)" for k in kinds] + ["time_event (60)"])
+    styles = {
+        (matplotlib.colors.to_hex(h.get_color()), h.get_marker()) for h in legend.legend_handles
+    }
+    assert len(styles) == len(labels)
+    depth = panels(fig)["depth"]
+    for kind, k in zip(kinds, range(len(kinds)), strict=True):
+        colour = next(
+            matplotlib.colors.to_hex(h.get_color())
+            for h, t in zip(legend.legend_handles, labels, strict=True)
+            if t.startswith(f"{kind} (")
+        )
+        marks = [
+            line
+            for line in depth.get_lines()
+            if list(line.get_xdata()) == [1.0 + k] * 2
+            and matplotlib.colors.to_hex(line.get_color()) == colour
+        ]
+        assert len(marks) == 1, kind
+    assert len(ticks) > MANY_EVENTS
+    rug = [line for line in depth.get_lines() if len(line.get_xdata()) == len(ticks)]
+    assert len(rug) == 1 and rug[0].get_linestyle() == "None"
+    plt.close(fig)
 
 
 def test_events_are_marked_on_every_time_axis(figure):
-    colour = matplotlib.colors.to_hex(EVENT_STYLES["dock"][0])
+    colour = matplotlib.colors.to_hex(EVENT_STYLES["dock"].colour)
     for title, ax in panels(figure).items():
         if title.startswith("plan view"):
             continue

@@ -1,5 +1,6 @@
-"""3D replay: what the scene holds (sizes from the FMU records, ports, thrusters, events), the
-page's self-containment, bad input, and the pages of real runs in headless Chromium."""
+"""3D replay: what the scene holds (sizes from the FMU records, ports, thrusters, events, the
+bodies' colours of the plots, the floor grid and scale), the page's self-containment, bad
+input, and the pages of real runs in headless Chromium (the scale bar's length too)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,17 @@ import json
 import re
 from pathlib import Path
 
+import matplotlib
 import numpy as np
 import pytest
 from browser import SIZE, disc, focal_length, open_views, project
 from conftest import ROOT
 
 from orchestrator.cli import main
+from orchestrator.plot_style import EVENT_STYLES, plt
+from orchestrator.plot_summary import Run, summary_figure
 from orchestrator.replay import write_replay
+from orchestrator.replay.frame import round_length
 from orchestrator.replay.page import DEFAULT_THREE, render_page
 from orchestrator.replay.scene import MAX_FRAMES, build_scene, read_results
 
@@ -150,6 +155,45 @@ def test_thrusters_ports_joints_and_events(scene):
     assert scene["sea_elevation"] == [0.0, 0.0]
 
 
+def test_bodies_have_the_colours_of_the_plots(fmu_dir, tmp_path):
+    """Each body has in the replay's data the colour of its track in the summary's plan view,
+    though the summary lists bodies by name and the scenario lists the leader first; the
+    events' colours are the plots'."""
+    folder = results_folder(tmp_path / "run")
+    read = read_results(folder)
+    scene = build_scene(read, fmu_dir)
+    figure = summary_figure(Run(read.columns, read.events, read.scenario, "run"))
+    (plan,) = [ax for ax in figure.axes if ax.get_title().startswith("plan view")]
+    drawn = {
+        line.get_label(): matplotlib.colors.to_hex(line.get_color())
+        for line in plan.get_lines()
+        if not line.get_label().startswith("_")
+    }
+    plt.close(figure)
+    replayed = {b["name"]: b["colour"] for b in scene["bodies"]}
+    assert set(drawn) == {"leader", "follower", "buoy"}
+    assert {name: replayed[name] for name in drawn} == drawn
+    assert len(set(replayed.values())) == len(replayed)
+    assert scene["event_colours"] == {k: EVENT_STYLES[k].colour for k in ("dock", "undock")}
+
+
+def test_floor_grid_and_scale_are_in_round_metres(scene):
+    """Bodies 4.03 m apart (north -1 to 3 m, down 0 to 1 m) with the 0.5 m box of the leader:
+    a view radius of 2.52 m; floor grid cells of 1 m (the round length at most half of it),
+    an even number of them across, a radius below the deepest point; the scale bar's round
+    lengths run from a thousandth to a thousand times the radius."""
+    frame = scene["frame"]
+    radius = np.hypot(4.0, 1.0) / 2 + 0.5
+    assert frame["radius"] == pytest.approx(radius)
+    assert frame["grid"]["cell"] == 1.0 and frame["grid"]["label"] == "1 m"
+    assert frame["grid"]["cells"] % 2 == 0 and frame["grid"]["cells"] >= 6 * radius
+    assert frame["grid"]["origin"] == pytest.approx([1.0, 0.0, 1.0 + radius])
+    lengths = frame["scale"]["lengths"]
+    assert lengths[0] == [0.001, "0.001 m"] and lengths[-1] == [5000.0, "5000 m"]
+    assert [label for _, label in lengths[9:12]] == ["1 m", "2 m", "5 m"]
+    assert [round_length(x) for x in (0.99, 1.0, 4.9, 0.03)] == [0.5, 1.0, 2.0, 0.02]
+
+
 def test_long_runs_are_thinned_to_the_frame_limit(fmu_dir, tmp_path):
     rows = MAX_FRAMES * 2 + 1
     scene = build_scene(read_results(results_folder(tmp_path / "run", rows)), fmu_dir)
@@ -247,6 +291,38 @@ def test_uvms_spiral_replay_in_browser(run, fmu_dir, tmp_path):
     page = write_replay(tmp_path / "uvms_results", fmu_dir=fmu_dir)
     camera, target = (-1.0, 2.0, -0.6), (0.15, 0.45, 0.3)
     check_in_browser(page, columns, {"rov": 1.0}, (0.0, 1.0), camera, target)
+
+
+@pytest.mark.slow
+def test_scale_bar_measures_the_view(fmu_dir, tmp_path):
+    """The scale bar is as long on screen as its length at the distance of the view's
+    centre, the longest round length within 160 px: camera 8 m from the target, 1 m is
+    focal / 8 = 87 px (2 m would be too long); 60 m away with the 3D view alone (ui=0, a
+    taller view), 10 m is 129 px."""
+    page = write_replay(results_folder(tmp_path / "run"), fmu_dir=fmu_dir)
+    target = np.array([1.0, 0.0, 0.5])
+    cameras = [target + [-8.0, 0.0, 0.0], target + [-36.0, 0.0, -48.0]]
+    fragments = [
+        "follow=free&camera={}&target={}{}".format(
+            ",".join(map(str, c)), ",".join(map(str, target)), ui
+        )
+        for c, ui in zip(cameras, ("", "&ui=0"), strict=True)
+    ]
+    probe = (
+        "[document.getElementById('scale-text').textContent,"
+        " document.getElementById('scale-line').getBoundingClientRect().width,"
+        " document.getElementById('scale').getBoundingClientRect().height]"
+    )
+    views = open_views(page, fragments, "document.body.dataset.ready === 'true'", probe)
+    assert views.errors == []
+    cases = [(SIZE[1] - 64, 8.0, 1.0, "1 m"), (SIZE[1], 60.0, 10.0, "10 m")]  # time bar: 64 px
+    for (text, width, height), (view_height, distance, length, label) in zip(
+        views.values, cases, strict=True
+    ):
+        focal = view_height / 2 / np.tan(np.radians(45.0) / 2)
+        assert text == label and height > 0
+        assert width == pytest.approx(length * focal / distance, abs=0.5)
+        assert 2 * width > 160  # the next round length would not fit
 
 
 @pytest.mark.slow

@@ -16,9 +16,12 @@ recorded thrust; joints at their points on body ``a`` (with the hinge axis of re
 joints); docking ports at their mating points, along their outward normal, marked docked
 between the ``dock`` and ``undock`` events of their pair. The sea surface is a plane at the
 elevation recorded by the wave components (``<wave>.zeta``, their mean), at the mean level
-without waves. Principal bodies (not parts such as arm links, :mod:`orchestrator.body_roles`)
-get a name label and their trail. Parameter values are the scenario's settings, else the FMU's
-start values.
+without waves; a floor grid of round metres and the page's scale bar measure the view
+(:mod:`orchestrator.replay.frame`). Every body has its colour of
+:func:`orchestrator.palette.body_colours`, the one the plots give it, and every kind of event
+the colour the plots mark it in. Principal bodies (not parts such as arm links,
+:mod:`orchestrator.body_roles`) get a name label and their trail. Parameter values are the
+scenario's settings, else the FMU's start values.
 """
 
 from __future__ import annotations
@@ -28,18 +31,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from fmpy import read_model_description
-from matplotlib.colors import to_hex
 
 from orchestrator.body_roles import principal_bodies
+from orchestrator.component_parameters import ComponentParameters
 from orchestrator.errors import ScenarioError
-from orchestrator.fmu_folder import missing_fmu
 from orchestrator.kinematics import rotation_matrix
-from orchestrator.palette import distinct_colours
-from orchestrator.plot_style import EVENT_STYLES
+from orchestrator.palette import body_colours
+from orchestrator.plot_style import event_styles
+from orchestrator.replay.frame import body_size, reference_frame
 from orchestrator.results import read_events
 from orchestrator.results_reader import read_recorded
-from orchestrator.scenario import Component, Scenario, load_scenario
+from orchestrator.scenario import Scenario, load_scenario
 
 WATER_DENSITY = 1000.0  # kg/m3, for the size of a body that displaces no water
 MAX_FRAMES = 5000  # longer runs are thinned to this many frames, evenly in record order
@@ -71,54 +73,6 @@ def read_results(folder: Path) -> Results:
     return Results(
         folder, columns, read_events(folder / "events.csv"), load_scenario(folder / "scenario.toml")
     )
-
-
-class Parameters:
-    """Parameter values of the scenario's components: scenario setting, else FMU start value."""
-
-    def __init__(self, results: Results, fmu_dir: Path) -> None:
-        self._source = results.folder / "scenario.toml"
-        self._scenario = results.scenario
-        self._fmu_dir = Path(fmu_dir)
-        self._starts: dict[Path, dict[str, float]] = {}
-
-    def _fmu_path(self, name: str, component: Component) -> Path:
-        if component.fmu.endswith(".fmu"):
-            path = (self._source.parent / component.fmu).resolve()
-        else:
-            path = self._fmu_dir / f"{component.fmu}.fmu"
-            if not path.is_file():
-                reason = missing_fmu(self._fmu_dir, component.fmu)
-                raise ScenarioError(f"{self._source}: components.{name}.fmu: {reason}")
-        if not path.is_file():
-            raise ScenarioError(f"{self._source}: components.{name}.fmu: FMU not found: {path}")
-        return path
-
-    def _start_values(self, path: Path) -> dict[str, float]:
-        if path not in self._starts:
-            md = read_model_description(str(path), validate=False)
-            self._starts[path] = {
-                v.name: float(v.start)
-                for v in md.modelVariables
-                if v.start is not None and v.type in ("Real", "Float64")
-            }
-        return self._starts[path]
-
-    def get(self, component: str, variable: str) -> float | None:
-        """Value of ``variable`` of ``component``, or None where the FMU has no such variable."""
-        spec = self._scenario.components[component]
-        if variable in spec.parameters:
-            return spec.parameters[variable]
-        return self._start_values(self._fmu_path(component, spec)).get(variable)
-
-    def rows(self, component: str, variable: str) -> np.ndarray:
-        """Rows of the matrix parameter ``variable[k, 1..3]`` (k = 1, 2, ...), shape (n, 3)."""
-        rows = []
-        while (first := self.get(component, f"{variable}[{len(rows) + 1},1]")) is not None:
-            k = len(rows) + 1
-            rest = [self.get(component, f"{variable}[{k},{i}]") for i in (2, 3)]
-            rows.append([first, *rest])
-        return np.array(rows, dtype=float).reshape(-1, 3)
 
 
 def _vector(columns: dict[str, np.ndarray], name: str, size: int) -> np.ndarray:
@@ -158,7 +112,7 @@ def _joint_points(results: Results, bodies: list[str]) -> dict[str, list[np.ndar
     return points
 
 
-def _shape(name: str, parameters: Parameters, features: np.ndarray) -> dict:
+def _shape(name: str, parameters: ComponentParameters, features: np.ndarray) -> dict:
     """Cylinder of a buoy record, else the box around ``features`` (n, 3) in the body frame."""
     radius, length = parameters.get(name, "data.radius"), parameters.get(name, "data.length")
     if radius is not None and length is not None:
@@ -209,7 +163,7 @@ def build_scene(results: Results, fmu_dir: Path) -> dict:
             f"{results.folder}: no body to draw in the recorded time series "
             "(expected the columns <body>.p[1..3] and <body>.q[1..4] of at least one component)"
         )
-    parameters = Parameters(results, fmu_dir)
+    parameters = ComponentParameters(scenario, results.folder / "scenario.toml", fmu_dir)
     rows = _frames(len(columns["time"]))
     joint_points = _joint_points(results, bodies)
     pairs = {}
@@ -229,7 +183,8 @@ def build_scene(results: Results, fmu_dir: Path) -> dict:
     )
     principal = principal_bodies(scenario, bodies)
     scene_bodies, scene_thrusters, scene_ports = [], [], []
-    for body, colour in zip(bodies, distinct_colours(len(bodies)), strict=True):
+    colours = body_colours(scenario, bodies)
+    for body in bodies:
         mounts = parameters.rows(body, "data.thruster_position")
         directions = parameters.rows(body, "data.thruster_direction")
         ports = parameters.rows(body, "data.port_position")
@@ -239,11 +194,13 @@ def build_scene(results: Results, fmu_dir: Path) -> dict:
         features = np.vstack([np.zeros((1, 3)), *own])
         p = _vector(columns, f"{body}.p", 3)[rows]
         q = _vector(columns, f"{body}.q", 4)[rows]
+        shape = _shape(body, parameters, features)
         scene_bodies.append(
             {
                 "name": body,
-                "colour": colour,
-                "shape": _shape(body, parameters, features),
+                "colour": colours[body],
+                "shape": shape,
+                "size": body_size(shape),
                 "principal": body in principal,
                 "p": _rounded(p, 5),
                 "q": _rounded(q / np.linalg.norm(q, axis=1, keepdims=True), 6),
@@ -304,6 +261,7 @@ def build_scene(results: Results, fmu_dir: Path) -> dict:
             {"time": float(e["time"]), "event": e["event"], "detail": e["detail"]}
             for e in results.events
         ],
-        "event_colours": {k: to_hex(colour) for k, (colour, _) in EVENT_STYLES.items()},
+        "event_colours": {k: s.colour for k, s in event_styles(results.events).items()},
         "sea_elevation": _rounded(elevation, 4),
+        "frame": reference_frame(scene_bodies),
     }

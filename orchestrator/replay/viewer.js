@@ -8,6 +8,7 @@ const NED_TO_VIEW = new THREE.Matrix4().set(0, 1, 0, 0, 0, 0, -1, 0, -1, 0, 0, 0
 const FIELD_OF_VIEW = 45; // deg, vertical
 const PORT_FREE = 0xff9f1c;
 const PORT_DOCKED = 0x06d6a0;
+const SCALE_WIDTH = 160; // px, longest scale bar
 
 const toQuaternion = (q) => new THREE.Quaternion(q[1], q[2], q[3], q[0]);
 
@@ -46,11 +47,6 @@ function bodyMesh(body) {
   const group = new THREE.Group();
   group.add(mesh, edges);
   return group;
-}
-
-function bodySize(body) {
-  const s = body.shape;
-  return s.kind === 'cylinder' ? Math.max(2 * s.radius, s.length) : Math.max(...s.size);
 }
 
 function label(text, colour, height) {
@@ -93,26 +89,16 @@ export function start(scene) {
   world.matrix.copy(NED_TO_VIEW);
   world3.add(world);
 
-  // Extent of the run, NED
-  const low = new THREE.Vector3(Infinity, Infinity, Infinity);
-  const high = new THREE.Vector3(-Infinity, -Infinity, -Infinity);
-  let largest = 0;
-  for (const body of scene.bodies) {
-    for (const p of body.p) {
-      low.min(new THREE.Vector3(...p));
-      high.max(new THREE.Vector3(...p));
-    }
-    largest = Math.max(largest, bodySize(body));
-  }
-  const radius = Math.max(high.distanceTo(low) / 2 + largest, 0.5);
-  const centre = low.clone().add(high).multiplyScalar(0.5);
+  // Extent of the run, NED (scene.py's frame)
+  const radius = scene.frame.radius;
+  const centre = new THREE.Vector3(...scene.frame.centre);
 
   // Bodies, trails of the principal ones, thrusters, joints and ports (all in body frames)
   const groups = {};
   for (const body of scene.bodies) {
     const group = new THREE.Group();
     group.add(bodyMesh(body));
-    const size = bodySize(body);
+    const size = body.size;
     group.add(new THREE.AxesHelper(0.6 * size));
     if (body.principal && showUi) {
       const name = label(body.name, body.colour, Math.max(0.06, radius / 25));
@@ -165,16 +151,16 @@ export function start(scene) {
   );
   sea.position.set(centre.x, centre.y, 0);
   world.add(sea);
-  const cell = 10 ** Math.floor(Math.log10(radius));
-  const floorDepth = Math.max(high.z, 0) + radius;
-  const grid = new THREE.GridHelper(Math.ceil((6 * radius) / cell) * cell, Math.ceil((6 * radius) / cell), 0x5d7d99, 0x2c4a66);
+  const floor = scene.frame.grid;
+  const origin = new THREE.Vector3(...floor.origin);
+  const grid = new THREE.GridHelper(floor.cells * floor.cell, floor.cells, 0x5d7d99, 0x2c4a66);
   grid.rotation.x = Math.PI / 2;
-  grid.position.set(Math.round(centre.x / cell) * cell, Math.round(centre.y / cell) * cell, floorDepth);
+  grid.position.copy(origin);
   world.add(grid);
-  const north = new THREE.ArrowHelper(new THREE.Vector3(1, 0, 0), grid.position.clone(), radius, 0xe8eef4, 0.15 * radius, 0.06 * radius);
+  const north = new THREE.ArrowHelper(new THREE.Vector3(1, 0, 0), origin, radius, 0xe8eef4, 0.15 * radius, 0.06 * radius);
   world.add(north);
   const northLabel = label('N', '#e8eef4', 0.12 * radius);
-  northLabel.position.copy(grid.position).add(new THREE.Vector3(1.15 * radius, 0, 0));
+  northLabel.position.copy(origin).add(new THREE.Vector3(1.15 * radius, 0, 0));
   world.add(northLabel);
 
   // Camera and controls
@@ -196,6 +182,19 @@ export function start(scene) {
   const status = document.getElementById('status');
   document.getElementById('heading').textContent = scene.title;
   document.getElementById('description').textContent = scene.description;
+  document.getElementById('grid').textContent = `floor grid: ${floor.label} squares`;
+  const scaleLine = document.getElementById('scale-line');
+  const scaleText = document.getElementById('scale-text');
+  // The scale bar: the longest round length that fits SCALE_WIDTH at the distance of the view's
+  // centre (the orbit target), where a metre is focal / distance pixels
+  function showScale() {
+    const focal = view.clientHeight / 2 / Math.tan(THREE.MathUtils.degToRad(FIELD_OF_VIEW) / 2);
+    const perMetre = focal / Math.max(camera.position.distanceTo(controls.target), 1e-9);
+    const lengths = scene.frame.scale.lengths;
+    const [length, text] = lengths.filter(([l]) => l * perMetre <= SCALE_WIDTH).pop() || lengths[0];
+    scaleLine.style.width = `${length * perMetre}px`;
+    scaleText.textContent = text;
+  }
   for (const body of scene.bodies) {
     const row = document.createElement('div');
     row.innerHTML = `<span class="swatch" style="background:${body.colour}"></span>`;
@@ -328,6 +327,7 @@ export function start(scene) {
     }
     last = now;
     controls.update();
+    showScale();
     renderer.render(world3, camera);
     document.body.dataset.ready = 'true';
     requestAnimationFrame(frame);
