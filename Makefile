@@ -12,7 +12,7 @@ SCENARIO := scenarios/docking_mpc.toml
 $(BIN)/murcosim: pyproject.toml setup.py orchestrator/_kernel.c orchestrator/_coupling.c orchestrator/_coupling.h \
 		orchestrator/_transfer.c orchestrator/_transfer.h
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev,rl]'
 	$(BIN)/python -m compileall -q orchestrator murcosim
 	touch $@
 

@@ -17,6 +17,8 @@ medians, with the absolute medians for context; nothing here is a test. Parts:
 - ``startup``: wall time of the command ``murcosim run`` (a new interpreter, imports, the
   supervised child, FMU loading, files) on ``bluerov2_heavy_single`` cut to 0.1 s, against
   the interpreter alone starting and importing NumPy.
+- ``gym``: steps per second of the station-keeping Gymnasium environment on one core and in
+  two worker processes, and its overhead over a plain run (see ``orchestrator.bench_gym``).
 """
 
 from __future__ import annotations
@@ -282,7 +284,7 @@ def startup_rows(fmu_dir: Path, repeats: int) -> list[Row]:
 
 # -- the table -------------------------------------------------------------------------------
 
-PARTS = ("rhs", "fmpy", "scenarios", "coupling", "startup")  # the command line lists them too
+PARTS = ("rhs", "fmpy", "scenarios", "coupling", "startup", "gym")  # the command line lists them
 
 
 def run_suite(fmu_dir: Path, parts: tuple[str, ...] = PARTS, repeats: int = 5) -> str:
@@ -294,6 +296,7 @@ def run_suite(fmu_dir: Path, parts: tuple[str, ...] = PARTS, repeats: int = 5) -
         "scenarios": lambda: scenario_rows(fmu_dir, repeats),
         "coupling": lambda: _coupling_rows(fmu_dir),
         "startup": lambda: startup_rows(fmu_dir, max(5, repeats)),
+        "gym": lambda: _gym_rows(fmu_dir, repeats),
     }
     for part in parts:
         for row in makers[part]():
@@ -332,6 +335,13 @@ def _coupling_rows(fmu_dir: Path) -> list[Row]:
             )
         )
     return result
+
+
+def _gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
+    """The Gymnasium environment (``orchestrator.bench_gym``; imports Gymnasium)."""
+    from orchestrator.bench_gym import gym_rows
+
+    return gym_rows(fmu_dir, repeats)
 
 
 README_START = "<!-- bench:start -->"

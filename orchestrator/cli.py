@@ -17,7 +17,7 @@ SCENARIO_FMU_DIR_HELP = (
     "FMU folder (default: the scenario's fmu_dir, else 'fmus' next to the scenario file or in "
     "the nearest folder above it)"
 )
-BENCH_PARTS = ("rhs", "fmpy", "scenarios", "coupling", "startup")  # orchestrator.bench.PARTS
+BENCH_PARTS = ("rhs", "fmpy", "scenarios", "coupling", "startup", "gym")  # bench.PARTS
 
 
 def _fmus(given: Path | None) -> Path:

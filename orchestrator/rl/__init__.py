@@ -1,0 +1,2 @@
+"""Reinforcement-learning environments over scenarios; the public names are in
+``murcosim.gym``."""

@@ -1,0 +1,208 @@
+"""Episodes of a scenario driven one control sample at a time: what the environments share.
+
+An episode is one :class:`~orchestrator.stepping.SteppedRun` of the scenario with values
+drawn for it (:mod:`orchestrator.rl.draws`). Its command (a controller named ``name``, run after
+the scenario's controllers) reads the observed signals and the limited ones at every sample
+and holds the action on the action signals until the next. The loaded FMUs are kept from one
+episode to the next (loading them is most of a run's set-up); the instances are new.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from orchestrator.errors import ScenarioError
+from orchestrator.fmu import FMU
+from orchestrator.fmu_folder import fmu_folder
+from orchestrator.rl.draws import Draw, ScenarioDraws
+from orchestrator.scenario import Scenario, load_scenario, validate_scenario
+from orchestrator.stepping import ExternalCommand, SteppedRun
+
+Bounds = Mapping[str, tuple[float, float]]
+Signals = Bounds | Sequence[str]
+
+
+def signal_bounds(
+    signals: Signals, key: str, finite: bool = False
+) -> dict[str, tuple[float, float]]:
+    """Signals with their (low, high) bounds: a mapping as given, a list unbounded; one line
+    naming ``key`` and the signal for bounds that are not numbers with low < high (finite
+    ones where ``finite``)."""
+    if isinstance(signals, str):
+        raise ScenarioError(f"{key}: expected a list of signal names or a mapping to bounds")
+    given = dict(signals) if isinstance(signals, Mapping) else dict.fromkeys(signals)
+    if not given:
+        raise ScenarioError(f"{key}: expected at least one signal")
+    bounds = {}
+    for name, pair in given.items():
+        low, high = (-math.inf, math.inf) if pair is None else pair
+        try:
+            low, high = float(low), float(high)
+        except (TypeError, ValueError):
+            raise ScenarioError(f"{key}: '{name}': expected (low, high) numbers") from None
+        if not low < high or (finite and not math.isfinite(high - low)):
+            kind = "finite " if finite else ""
+            raise ScenarioError(f"{key}: '{name}': expected {kind}bounds low < high, got {pair}")
+        bounds[name] = (low, high)
+    return bounds
+
+
+class Episodes:
+    """Episodes of ``scenario`` (a file or a scenario object) for an agent named ``name``.
+
+    ``observation`` and ``action``: signal names with (low, high) bounds in their units
+    (see :class:`~orchestrator.rl.env.ScenarioEnv`); ``limits``: further signals ending the episode
+    outside their bounds; ``terminate_on``: event kinds ending it; ``sample_time`` (s): the
+    agent's (default: the shortest of the scenario's controllers); ``max_time`` (s): the
+    episode's length (default: the scenario's stop time less its start time); ``start`` and
+    ``parameters``: draws (:mod:`orchestrator.rl.draws`). One episode is built (and closed) at
+    construction, so that a bad name fails here in one line.
+    """
+
+    def __init__(
+        self,
+        scenario: Scenario | str | Path,
+        observation: Signals,
+        action: Signals,
+        *,
+        limits: Bounds | None = None,
+        terminate_on: Sequence[str] = (),
+        sample_time: float | None = None,
+        max_time: float | None = None,
+        start: Mapping[str, Draw] | None = None,
+        parameters: Mapping[str, Draw] | None = None,
+        fmu_dir: str | Path | None = None,
+        source: str | Path | None = None,
+        name: str = "agent",
+    ) -> None:
+        if isinstance(scenario, Scenario):
+            self.source = str(source) if source is not None else "<scenario>"
+            data = scenario.model_dump(by_alias=True, exclude_none=True, exclude_defaults=True)
+            scenario = validate_scenario(data, self.source)
+        else:
+            self.source = str(scenario)
+            scenario = load_scenario(Path(scenario))
+        given = Path(fmu_dir) if fmu_dir is not None else None
+        self.fmu_dir = fmu_folder(scenario, Path(self.source).parent, self.source, given)
+        self.observation = signal_bounds(observation, "observation")
+        self.action = signal_bounds(action, "action", finite=True)
+        limited = signal_bounds(limits, "limits") if limits else {}
+        sim = scenario.simulation
+        if sample_time is None:
+            times = [
+                c.sample_time for c in scenario.controllers.values() if hasattr(c, "sample_time")
+            ]
+            if not times:
+                raise ScenarioError(
+                    "sample_time: expected a time (s): no scenario controller to take it from"
+                )
+            sample_time = min(times)
+        if not sample_time > 0:
+            raise ScenarioError(f"sample_time: expected a positive time (s), got {sample_time}")
+        if max_time is not None:
+            if not max_time >= sample_time:
+                raise ScenarioError(
+                    f"max_time: expected at least one sample ({sample_time:g} s), got {max_time}"
+                )
+            sim = sim.model_copy(update={"stop_time": sim.start_time + float(max_time)})
+            scenario = scenario.model_copy(update={"simulation": sim})
+        self.scenario = scenario
+        self.sample_time = float(sample_time)
+        self.terminate_on = set(terminate_on)
+        self.name = name
+        read = list(self.observation) + [n for n in limited if n not in self.observation]
+        self._bounded = {**limited, **self.observation}
+        self._read = read
+        self._low = np.array([self._bounded.get(n, (-math.inf, math.inf))[0] for n in read])
+        self._high = np.array([self._bounded.get(n, (-math.inf, math.inf))[1] for n in read])
+        self.action_low = np.array([b[0] for b in self.action.values()])
+        self.action_high = np.array([b[1] for b in self.action.values()])
+        self._draws = ScenarioDraws(scenario, start or {}, parameters or {})
+        self._loaded: dict[tuple[Path, str], FMU] = {}
+        self._run: SteppedRun | None = None
+        self._command = ExternalCommand(name, self.sample_time, read, list(self.action))
+        self._events_seen = 0
+        self._signals = np.zeros(len(read))  # read at the last sample
+        self.time = sim.start_time
+        self._done = True
+        self.begin(np.random.default_rng(0))  # checks every name now
+        self._close_run()
+        self._done = True
+
+    # -- one episode -----------------------------------------------------------------------
+
+    def begin(self, rng: np.random.Generator) -> tuple[np.ndarray, dict]:
+        """A new episode with values drawn from ``rng``: the signals read at its first sample
+        and the info (``time`` in s, ``events`` so far)."""
+        self._close_run()
+        scenario = self._draws.apply(self.scenario, rng)
+        self._run = SteppedRun(scenario, self.source, self.fmu_dir, self._command, self._loaded)
+        self._events_seen = 0
+        self._done = False
+        reached = self._run.advance()
+        if reached is None:  # cannot happen with max_time >= sample_time; kept for FMU stops
+            raise ScenarioError(f"{self.source}: the run ended before the agent's first sample")
+        self._signals = reached[1]
+        self.time = self._run.master.time  # the sample's time stamp (s)
+        return self._signals, self._info()
+
+    def advance(self, action: np.ndarray) -> tuple[np.ndarray, bool, bool, dict]:
+        """Hold ``action`` (clipped into its bounds) for one sample: the signals read at the
+        next, terminated (a ``terminate_on`` event, an FMU's ``terminated``, a signal out of
+        its bounds), truncated (the time limit) and the info."""
+        if self._done or self._run is None:
+            raise RuntimeError("the episode has ended: call reset() first")
+        np.clip(action, self.action_low, self.action_high, out=self._command.command)
+        reached = self._run.advance()
+        if reached is None:  # the run ended before the next sample
+            self.time = self._run.master.time
+            info = self._info()
+            terminated = "terminated" in {event[1] for event in info["events"]}
+            self._done = True
+            return self._signals, terminated, not terminated, info
+        signals = self._signals = reached[1]
+        self.time = self._run.master.time
+        info = self._info()
+        kinds = {event[1] for event in info["events"]}
+        terminated = bool(kinds & self.terminate_on) or self._outside(signals)
+        truncated = not terminated and self.time + self.sample_time > self._stop_time + 1e-9
+        self._done = terminated or truncated
+        return signals, terminated, truncated, info
+
+    @property
+    def held(self) -> np.ndarray:
+        """The action held now (as clipped into its bounds)."""
+        return self._command.command
+
+    @property
+    def _stop_time(self) -> float:
+        return self.scenario.simulation.stop_time
+
+    def _outside(self, signals: np.ndarray) -> bool:
+        """Whether a bounded signal is outside its bounds (NaN counts as outside)."""
+        return not bool(np.all((signals >= self._low) & (signals <= self._high)))
+
+    def _info(self) -> dict:
+        rows = self._run.events.rows
+        new, self._events_seen = rows[self._events_seen :], len(rows)
+        return {"time": self.time, "events": new}
+
+    def observed(self, signals: np.ndarray) -> np.ndarray:
+        """The observed signals among ``signals`` (in declared order)."""
+        return signals[: len(self.observation)]
+
+    def _close_run(self) -> None:
+        if self._run is not None:
+            run, self._run = self._run, None
+            run.close()
+
+    def close(self) -> None:
+        """Free the episode's instances and the loaded FMUs."""
+        self._close_run()
+        for fmu in self._loaded.values():
+            fmu.close()
+        self._loaded.clear()
