@@ -8,6 +8,11 @@ macro steps. The same breadcrumbs detect a hang (no macro step for ``stall_secon
 the first one is made: start-up and loading are not timed) and name the call of an FMU stuck
 in C when the user presses Ctrl-C (or the supervisor gets SIGTERM). The child dies with its
 caller, however the caller dies (even SIGKILL): no orphan FMU goes on computing.
+
+The child is a ``multiprocessing`` process, forked from the caller or its forkserver; from a
+daemonic process (a Dask worker in its default configuration), which ``multiprocessing`` may not
+start children from, it is a new program (``python -m orchestrator.supervised_child``) that
+maps the breadcrumbs from a file both share, with the same reports and the same watch.
 """
 
 from __future__ import annotations
@@ -17,10 +22,15 @@ import ctypes
 import fcntl
 import functools
 import gc
+import json
+import mmap
 import multiprocessing
 import multiprocessing.connection
 import os
 import signal
+import subprocess
+import sys
+import tempfile
 import threading
 import time as clock
 from collections.abc import Callable
@@ -64,6 +74,7 @@ GRACE_SECONDS = 5.0
 # How often (s) the supervisor looks at the child.
 POLL_SECONDS = 0.1
 NAMES_BYTES = 8192
+MAPPED_BYTES = 6 * 8 + NAMES_BYTES
 # multiprocessing reads a forkserver child's exit status from a pipe that every thread's
 # Process.start() reads too (it polls all the process's children): two threads reading it at
 # once leave one without the status, taken as exit status 255 (CPython issue 130895). The
@@ -82,11 +93,25 @@ class Breadcrumbs:
     made the supervisor stop the child; the instance names (with their FMI versions) are
     written once."""
 
-    def __init__(self, context: Any) -> None:  # noqa: ANN401 - a multiprocessing context
-        self.values = context.RawArray("d", 6)
-        self.values[CALL] = self.values[FAILED] = -1
-        self.values[SIGNAL] = signal.SIGTERM  # a SIGTERM sent to the child itself
-        self.names = context.RawArray("c", NAMES_BYTES)
+    def __init__(self, values: Any, names: Any, fresh: bool = True) -> None:  # noqa: ANN401
+        """Over ``values`` (6 doubles) and ``names`` (``NAMES_BYTES`` chars), ctypes arrays in
+        memory the child shares; ``fresh`` ones are set to "no call made yet"."""
+        self.values, self.names = values, names
+        if fresh:
+            self.values[CALL] = self.values[FAILED] = -1
+            self.values[SIGNAL] = signal.SIGTERM  # a SIGTERM sent to the child itself
+
+    @classmethod
+    def shared(cls, context: Any) -> Breadcrumbs:  # noqa: ANN401 - a multiprocessing context
+        """Fresh breadcrumbs in shared memory that ``context``'s children inherit."""
+        return cls(context.RawArray("d", 6), context.RawArray("c", NAMES_BYTES))
+
+    @classmethod
+    def mapped(cls, memory: mmap.mmap, fresh: bool) -> Breadcrumbs:
+        """Breadcrumbs over ``memory`` (``MAPPED_BYTES``, a shared mapping of a file)."""
+        values = (ctypes.c_double * 6).from_buffer(memory)
+        names = (ctypes.c_char * NAMES_BYTES).from_buffer(memory, ctypes.sizeof(values))
+        return cls(values, names, fresh)
 
     def at_time(self, time: float, evaluations: int) -> None:
         """Record a macro step reaching ``time`` (s) after ``evaluations`` right-hand sides."""
@@ -160,7 +185,7 @@ def _recorded(method: Callable, slots: memoryview, code: float) -> Callable:
     return recorded
 
 
-def _child(
+def run_child(
     path: Path,
     out_dir: Path,
     fmu_dir: Path | None,
@@ -169,10 +194,15 @@ def _child(
     crumbs: Breadcrumbs,
     sender: Any,
     formats: tuple[str, ...] = ("csv",),
+    watched: int | None = None,
 ) -> None:  # noqa: ANN401
+    """The run in the child; ``watched``: the read end of a pipe whose write end only the
+    caller holds (default: the one ``multiprocessing`` gives its children)."""
     from orchestrator.run import run_scenario
 
-    _die_with_caller()
+    if watched is None:
+        watched = multiprocessing.parent_process().sentinel  # nothing is ever written to it
+    _die_with_caller(watched)
     if progress:
         from tqdm import tqdm
 
@@ -206,11 +236,12 @@ def _interrupt_once(crumbs: Breadcrumbs, signum: int, frame: object) -> None:
     raise Interrupted(crumbs.stop_signal())
 
 
-def _die_with_caller() -> None:
+def _die_with_caller(watched: int) -> None:
     """Have the kernel kill this child (SIGKILL) when its caller ends, however it ends.
 
-    The caller holds the write end of the pipe that multiprocessing gives the child as
-    ``parent_process().sentinel``; the kernel closes it when the caller exits, is killed or
+    The caller holds the write end of the pipe whose read end is ``watched`` (the one that
+    multiprocessing gives the child as ``parent_process().sentinel``, or one made for a child
+    started as a program); the kernel closes it when the caller exits, is killed or
     crashes. With O_ASYNC and F_SETSIG the kernel sends SIGKILL, not SIGIO, to this process when
     that happens: no thread of the child has to run (a Python thread would wait for the
     interpreter lock held by an FMU stuck in C). A process forked from the forkserver is the
@@ -220,7 +251,6 @@ def _die_with_caller() -> None:
     """
     if not hasattr(fcntl, "F_SETSIG"):
         return
-    watched = multiprocessing.parent_process().sentinel  # nothing is ever written to it
     fcntl.fcntl(watched, fcntl.F_SETOWN, os.getpid())
     fcntl.fcntl(watched, fcntl.F_SETSIG, signal.SIGKILL)
     fcntl.fcntl(watched, fcntl.F_SETFL, fcntl.fcntl(watched, fcntl.F_GETFL) | os.O_ASYNC)
@@ -237,6 +267,7 @@ def run_supervised(
     stall_seconds: float | None = None,
     stop: threading.Event | None = None,
     formats: tuple[str, ...] = ("csv",),
+    as_program: bool | None = None,
 ) -> Any:  # noqa: ANN401 - the child's RunResult
     """``run_scenario`` in a child process; returns its ``RunResult``.
 
@@ -247,35 +278,23 @@ def run_supervised(
     signal named in its row, and is raised again. Setting ``stop`` (from another thread) ends
     the run as Ctrl-C does. The child is killed when the caller's process ends. As with any
     ``multiprocessing`` start method but fork, a script calling this must do so under
-    ``if __name__ == "__main__":``.
+    ``if __name__ == "__main__":``. ``as_program``: start the child as a new program
+    (``python -m orchestrator.supervised_child``) rather than with ``multiprocessing``; by
+    default when the caller is a daemonic process, which ``multiprocessing`` may not start
+    children from (a Dask worker in its default configuration).
     """
-    context = _context()
-    crumbs = Breadcrumbs(context)
-    receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(
-        target=_child,
-        args=(
-            Path(path),
-            Path(out_dir),
-            Path(fmu_dir) if fmu_dir is not None else None,
-            progress,
-            plots,
-            crumbs,
-            sender,
-            tuple(formats),
-        ),
+    if as_program is None:
+        as_program = multiprocessing.current_process().daemon
+    arguments = (
+        Path(path),
+        Path(out_dir),
+        Path(fmu_dir) if fmu_dir is not None else None,
+        progress,
+        plots,
     )
+    start = _program_child if as_program else _forked_child
     started = clock.perf_counter()
-    # A forked child's garbage collections leave the objects it inherits alone (Python's advice
-    # for fork without exec: no pass over, and no copy of, the parent's memory); the parent
-    # collects as before.
-    gc.freeze()
-    try:
-        with _STATUS:
-            child.start()
-    finally:
-        gc.unfreeze()
-    sender.close()
+    child, receiver, crumbs = start(*arguments, tuple(formats))
     try:
         outcome = _wait(child, receiver, crumbs, stall_seconds, stop)
     except KeyboardInterrupt as interrupt:
@@ -289,6 +308,8 @@ def run_supervised(
         raise
     finally:
         receiver.close()
+        if isinstance(child, ProgramChild):
+            child.close()
     kind, value = outcome
     if kind == "done":
         return value
@@ -301,6 +322,112 @@ def run_supervised(
         f"{path}: run crashed at t = {crumbs.time():.6g} s: {value} in {crumbs.where()} "
         f"(results so far in {out_dir})"
     )
+
+
+def _forked_child(*arguments: Any) -> tuple[Any, Any, Breadcrumbs]:  # noqa: ANN401
+    """The child as a ``multiprocessing`` process, started; (child, receiver, breadcrumbs)."""
+    context = _context()
+    crumbs = Breadcrumbs.shared(context)
+    receiver, sender = context.Pipe(duplex=False)
+    path, out_dir, fmu_dir, progress, plots, formats = arguments
+    child = context.Process(
+        target=run_child, args=(path, out_dir, fmu_dir, progress, plots, crumbs, sender, formats)
+    )
+    # A forked child's garbage collections leave the objects it inherits alone (Python's advice
+    # for fork without exec: no pass over, and no copy of, the parent's memory); the parent
+    # collects as before.
+    gc.freeze()
+    try:
+        with _STATUS:
+            child.start()
+    finally:
+        gc.unfreeze()
+    sender.close()
+    return child, receiver, crumbs
+
+
+class ProgramChild:
+    """The child as a new program (``python -m orchestrator.supervised_child``), seen through
+    the parts of ``multiprocessing.Process`` the supervisor uses: ``sentinel`` (a pidfd, ready
+    when the child ends), ``join``, ``exitcode``, ``terminate``, ``kill``.
+
+    The child gets three file descriptors: the breadcrumbs' file (an unlinked temporary file
+    both map), the write end of the pipe of its message, and the read end of a pipe whose write
+    end only this process holds (closed by the kernel when this process ends: the child's
+    watch). Linux only (``os.pidfd_open``).
+    """
+
+    def __init__(
+        self, arguments: tuple, crumbs_file: int, sender: int, watched: int, watch: int
+    ) -> None:
+        path, out_dir, fmu_dir, progress, plots, formats = arguments
+        spec = {
+            "path": str(path),
+            "out_dir": str(out_dir),
+            "fmu_dir": None if fmu_dir is None else str(fmu_dir),
+            "progress": progress,
+            "plots": plots,
+            "formats": list(formats),
+            "fds": [crumbs_file, sender, watched],
+        }
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "orchestrator.supervised_child", json.dumps(spec)],
+            pass_fds=(crumbs_file, sender, watched),
+            stdin=subprocess.DEVNULL,
+            env=_program_environment(),
+        )
+        self.sentinel = os.pidfd_open(self.process.pid)
+        self.watch = watch
+
+    @property
+    def exitcode(self) -> int | None:
+        """The exit status once joined (negative: killed by that signal), else None."""
+        return self.process.returncode
+
+    def join(self) -> None:
+        """Wait for the child to end and read its exit status."""
+        self.process.wait()
+
+    def terminate(self) -> None:
+        """Send the child SIGTERM."""
+        self.process.terminate()
+
+    def kill(self) -> None:
+        """Send the child SIGKILL."""
+        self.process.kill()
+
+    def close(self) -> None:
+        """Release the pidfd and the watch (the child has ended or is killed with it)."""
+        os.close(self.sentinel)
+        os.close(self.watch)
+
+
+def _program_environment() -> dict[str, str]:
+    """The caller's environment, with the folder holding ``orchestrator`` first on the path
+    (a worker may run from any folder)."""
+    root = str(Path(__file__).resolve().parent.parent)
+    paths = [root, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+
+
+def _program_child(*arguments: Any) -> tuple[ProgramChild, Any, Breadcrumbs]:  # noqa: ANN401
+    """The child as a new program, started; (child, receiver, breadcrumbs)."""
+    with tempfile.TemporaryFile() as crumbs_file:
+        crumbs_file.truncate(MAPPED_BYTES)
+        memory = mmap.mmap(crumbs_file.fileno(), MAPPED_BYTES)
+        crumbs = Breadcrumbs.mapped(memory, fresh=True)
+        received, sent = os.pipe()
+        watched, watch = os.pipe()
+        try:
+            child = ProgramChild(arguments, crumbs_file.fileno(), sent, watched, watch)
+        except BaseException:
+            for fd in (received, watch):
+                os.close(fd)
+            raise
+        finally:
+            os.close(sent)
+            os.close(watched)
+    return child, multiprocessing.connection.Connection(received, writable=False), crumbs
 
 
 def _context() -> Any:  # noqa: ANN401 - a multiprocessing context

@@ -23,6 +23,7 @@ from orchestrator.cli import main
 from orchestrator.errors import MurcosimError
 from orchestrator.results import read_events, read_timeseries
 from orchestrator.run import run_scenario
+from orchestrator.supervise import run_supervised
 
 X0, V0 = 1.0, 0.5  # m, m/s
 
@@ -139,6 +140,24 @@ def test_crash_ends_the_run_with_one_line(tmp_path, capsys, function, kind, afte
     err = cli_run(path, out, capsys)
     assert f"{said}" in err and f"in {function} of instance 'spring'" in err, err
     assert_kept(out, "crashed")
+
+
+@pytest.mark.parametrize(
+    ("function", "kind", "said"),
+    [
+        ("fmi2GetDerivatives", "SEGV", "SIGSEGV in fmi2GetDerivatives of instance 'spring'"),
+        ("fmi3DoStep", "HANG", "hung (no progress for 1 s) in fmi3DoStep of instance 'spring'"),
+        ("fmi2GetDerivatives", "ERROR", "spring (SpringMass_me.fmu): fmi2GetDerivatives returned"),
+    ],
+)
+def test_child_started_as_a_program_reports_as_a_forked_one(tmp_path, function, kind, said):
+    """The child a daemonic caller (a Dask worker) starts as a program: the same one-line
+    reports, naming the instance and the FMI call, and the same closed events.csv."""
+    path, out = faulty_run(tmp_path, function, kind, 30)
+    with pytest.raises(MurcosimError) as error:
+        run_supervised(path, out, tmp_path, plots=False, stall_seconds=1.0, as_program=True)
+    assert said in str(error.value) and len(str(error.value).splitlines()) == 1, error.value
+    assert_kept(out, "error" if kind == "ERROR" else "crashed")
 
 
 @pytest.mark.slow

@@ -34,16 +34,25 @@ if __name__ == "__main__":
     threading.Thread(target=threading.Event().wait, daemon=True).start()
     run_supervised(sys.argv[1], sys.argv[2], sys.argv[3], plots=False)
 """
+# A caller whose child is started as a program (as from a daemonic Dask worker).
+PROGRAM_CALLER = """
+import sys
+from orchestrator.supervise import run_supervised
+
+run_supervised(sys.argv[1], sys.argv[2], sys.argv[3], plots=False, as_program=True)
+"""
 
 
 def start(caller: str, path: Path, out: Path, fmu_dir: Path) -> subprocess.Popen:
-    """``murcosim run`` (``caller`` "command") or a Python caller with threads ("threaded") on
-    the scenario ``path``, once its run has started (the ``start`` row is written)."""
+    """``murcosim run`` (``caller`` "command"), a Python caller with threads ("threaded") or one
+    starting its child as a program ("program") on the scenario ``path``, once its run has
+    started (the ``start`` row is written)."""
     if caller == "command":
         command = ["-m", "orchestrator.cli", "run", str(path), "--out", str(out), "--quiet"]
         command += ["--no-plots", "--fmu-dir", str(fmu_dir)]
     else:
-        command = ["-c", THREADED_CALLER, str(path), str(out), str(fmu_dir)]
+        code = THREADED_CALLER if caller == "threaded" else PROGRAM_CALLER
+        command = ["-c", code, str(path), str(out), str(fmu_dir)]
     process = subprocess.Popen(
         [sys.executable, *command],
         stderr=subprocess.PIPE,
@@ -91,7 +100,7 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-@pytest.mark.parametrize("caller", ["command", "threaded"])
+@pytest.mark.parametrize("caller", ["command", "threaded", "program"])
 def test_sigkill_of_the_caller_ends_a_child_stuck_in_c(tmp_path, caller):
     """The FMU sleeps in C in fmi2GetDerivatives; SIGKILL of the caller (a CI job's timeout)
     leaves no process of the run behind within 3 s: not the child, nor the forkserver."""
