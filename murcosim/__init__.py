@@ -5,7 +5,10 @@ Scenarios are pydantic objects: load one from a TOML file (:func:`load_scenario`
 :class:`Component`, :class:`Connection`, joints, docking pairs and controller configurations.
 :func:`run` runs it (from a file or in memory, with a callback at communication points and a
 progress bar) and returns :class:`Results`: the time series as a pandas DataFrame indexed by
-time (s) with units in ``attrs["units"]``, and the events as a DataFrame. :func:`regress`
+time (s) with units in ``attrs["units"]``, and the events as a DataFrame. :func:`sweep` runs a
+scenario file many times with any of its values varied (uniform, normal, choice, grid, Latin
+hypercube), each case isolated, locally or on a Dask cluster, and returns the table of the
+cases as a DataFrame. :func:`regress`
 compares components and scenarios with stored references. The scenario classes live in
 :mod:`murcosim.configuration` (also reachable as ``murcosim.Scenario`` and so on); the API
 reference is built by ``make docs``.
@@ -24,6 +27,7 @@ from murcosim.regression import regress
 from murcosim.results import Results, load_results
 from murcosim.running import run
 from murcosim.scenarios import edit, load_scenario, parse_scenario, save_scenario, scenario_toml
+from murcosim.sweeping import sweep
 from orchestrator.controllers.base import Controller
 from orchestrator.errors import FMUError, MurcosimError, ScenarioError, SimulationError
 from orchestrator.probe import Probe
@@ -50,6 +54,7 @@ __all__ = [
     "run",
     "save_scenario",
     "scenario_toml",
+    "sweep",
 ]
 
 

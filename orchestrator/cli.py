@@ -190,8 +190,9 @@ def _drift(args: argparse.Namespace) -> None:
 
 
 def _sweep(args: argparse.Namespace) -> None:
-    from orchestrator.sweep import Variation, run_sweep
+    from orchestrator.sweep import run_sweep
     from orchestrator.sweep_table import Metric
+    from orchestrator.variations import Variation
 
     variations = [Variation.parse(v) for v in args.vary]
     metrics = [Metric.parse(m) for m in args.metric] if args.metric else None
@@ -208,6 +209,7 @@ def _sweep(args: argparse.Namespace) -> None:
         workers=args.workers,
         progress=not args.quiet,
         stall_seconds=args.stall_timeout,
+        design=args.design,
     )
 
 
@@ -501,16 +503,31 @@ def parser() -> argparse.ArgumentParser:
     )
     d.add_argument("--fmu-dir", type=Path, help=SCENARIO_FMU_DIR_HELP)
     d.set_defaults(func=_drift)
-    sw = sub.add_parser("sweep", help="run a scenario many times from randomized start values")
+    sw = sub.add_parser("sweep", help="run a scenario many times with varied values")
     sw.add_argument("scenario", type=Path, help="scenario file")
-    sw.add_argument("--runs", type=int, default=30, help="number of runs (default 30)")
+    sw.add_argument(
+        "--runs",
+        type=int,
+        help="draws per combination of the grids' values (default 30; 1 when every --vary is "
+        "a grid)",
+    )
     sw.add_argument("--seed", type=int, default=0, help="seed of the random draws (default 0)")
     sw.add_argument(
         "--vary",
         action="append",
         default=[],
-        metavar="COMPONENT.VARIABLE=LOW:HIGH",
-        help="start value drawn uniformly from LOW to HIGH, repeatable",
+        metavar="KEY=DISTRIBUTION",
+        help="a scenario value (e.g. components.rov.parameters.data.m, "
+        "controllers.autopilot.gains.depth.kp, environment.current[0], or COMPONENT.VARIABLE "
+        "for a start value) drawn from uniform(LOW,HIGH) (or LOW:HIGH), normal(MEAN,SIGMA), "
+        "choice(A,B,...) or stepped through grid(LOW,HIGH,N); repeatable; every case is "
+        "checked before any starts",
+    )
+    sw.add_argument(
+        "--design",
+        choices=("random", "lhs"),
+        default="random",
+        help="lhs: a Latin hypercube over the uniform and normal variations (default random)",
     )
     sw.add_argument("--out", type=Path, help="results folder (default results/<scenario>_sweep)")
     sw.add_argument("--fmu-dir", type=Path, help=SCENARIO_FMU_DIR_HELP)

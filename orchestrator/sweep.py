@@ -1,16 +1,20 @@
-"""Batches of runs of one scenario with randomized initial conditions, each case isolated.
+"""Batches of runs of one scenario with varied values, each case isolated.
 
-``murcosim sweep SCENARIO --runs 30 --vary follower.p[1]=-5:-2 --vary follower.yaw=-30:30``
-draws each varied start value uniformly (seeded) and runs every case in its own supervised
-process (``supervise.py``): a case that crashes is recorded as failed and the others go on.
-``yaw`` (deg) sets the quaternion of a body heading that way, level.
+``murcosim sweep SCENARIO --runs 30 --vary follower.p[1]=-5:-2 --vary
+"controllers.autopilot.gains.depth.kp=grid(30,90,3)"`` draws or steps through the varied
+scenario values (``variations.py``: any key, uniform, normal, choice, grid, Latin hypercube),
+checks every case before any starts, and runs every case in its own supervised process
+(``supervise.py``): a case that crashes is recorded as failed and the others go on.
 
 The sweep folder holds ``run_NNN/`` per case (its results, also as ``timeseries.parquet``),
 ``manifest.json`` (the scenario's and FMUs' hashes, seed, variations, and per case the drawn
 values, status and wall time) and the table ``sweep.csv`` / ``sweep.parquet`` (drawn values,
 status, wall time, the chosen metrics, the message of a failed case). Running the same sweep
 into the same folder again resumes it: finished cases (done or failed) are not run again.
-Cases run in local processes (``workers`` at a time) or on a Dask cluster (``scheduler``).
+Cases run in local processes (``workers`` at a time) or on a Dask cluster (``scheduler``), in
+its default configuration too: a daemonic worker starts the case's process as a program. A case
+whose worker is lost (killed, out of memory) and that Dask cannot rerun stays pending: the sweep
+ends with one line saying so, and running it again resumes it.
 """
 
 from __future__ import annotations
@@ -18,9 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import multiprocessing
 import os
-import re
 import threading
 import time as clock
 from collections.abc import Iterator
@@ -29,13 +31,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import tomli_w
 from tqdm import tqdm
 
 from orchestrator.errors import MurcosimError, ScenarioError
 from orchestrator.fmu_folder import fmu_folder
-from orchestrator.kinematics import quaternion_from_euler
 from orchestrator.results import ResultsFolderLock
 from orchestrator.scenario import load_scenario, read_scenario_data, read_scenario_text
 from orchestrator.supervise import run_supervised
@@ -46,37 +46,9 @@ from orchestrator.sweep_table import (
     timeseries_to_parquet,
     write_table,
 )
+from orchestrator.variations import Value, Variation, check, default_runs, draw
 
 MANIFEST = "manifest.json"
-
-
-@dataclass(frozen=True)
-class Variation:
-    """A start value drawn uniformly in [low, high]: ``component.variable``."""
-
-    component: str
-    variable: str
-    low: float
-    high: float
-
-    @classmethod
-    def parse(cls, text: str) -> Variation:
-        match = re.fullmatch(r"([A-Za-z_]\w*)\.([^=]+)=(-?[\d.eE+-]+):(-?[\d.eE+-]+)", text.strip())
-        if not match:
-            raise ScenarioError(f"--vary '{text}': expected COMPONENT.VARIABLE=LOW:HIGH")
-        try:
-            low, high = float(match.group(3)), float(match.group(4))
-        except ValueError:
-            raise ScenarioError(f"--vary '{text}': LOW and HIGH must be numbers") from None
-        if not (math.isfinite(low) and math.isfinite(high)):
-            raise ScenarioError(f"--vary '{text}': LOW and HIGH must be finite")
-        if high < low:
-            raise ScenarioError(f"--vary '{text}': LOW must not exceed HIGH")
-        return cls(match.group(1), match.group(2), low, high)
-
-    @property
-    def name(self) -> str:
-        return f"{self.component}.{self.variable}"
 
 
 @dataclass
@@ -84,7 +56,7 @@ class Case:
     """One run of the sweep: its drawn values and, once run, how it ended."""
 
     run: int
-    values: dict[str, float]
+    values: dict[str, Value]
     status: str = "pending"  # then "done" or "failed"
     wall_seconds: float = math.nan
     message: str = ""
@@ -94,30 +66,14 @@ class Case:
         return f"run_{self.run:03d}"
 
 
-def _start_values(variations: list[Variation], values: np.ndarray) -> dict[str, dict[str, float]]:
-    starts: dict[str, dict[str, float]] = {}
-    for v, value in zip(variations, values, strict=True):
-        entry = starts.setdefault(v.component, {})
-        if v.variable == "yaw":
-            q = quaternion_from_euler(0.0, 0.0, np.radians(value))
-            entry |= {f"q[{i + 1}]": float(q[i]) for i in range(4)}
-        else:
-            entry[v.variable] = float(value)
-    return starts
-
-
-def _case_text(base: dict, starts: dict[str, dict[str, float]], folder: Path) -> dict:
-    """The scenario of one case; FMU paths made absolute (the case file lives elsewhere)."""
+def _with_fmu_paths(base: dict, folder: Path) -> dict:
+    """The scenario data with FMU paths made absolute (a case's file lives elsewhere)."""
     components = {}
     for name, component in base["components"].items():
         component = dict(component)
         if str(component.get("fmu", "")).endswith(".fmu"):
             component["fmu"] = str((folder / component["fmu"]).resolve())
         components[name] = component
-    for component, values in starts.items():
-        if component not in components:
-            raise ScenarioError(f"--vary: unknown component '{component}'")
-        components[component]["start"] = {**components[component].get("start", {}), **values}
     return {**base, "components": components}
 
 
@@ -125,8 +81,11 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _identity(scenario: Path, base: dict, fmu_dir: Path, seed: int, variations: list) -> dict:
-    """What a resumed sweep must share with the first: scenario, FMUs, seed, variations."""
+def _identity(
+    scenario: Path, base: dict, fmu_dir: Path, seed: int, variations: list, design: str
+) -> dict:
+    """What a resumed sweep must share with the first: scenario, FMUs, seed, variations (and
+    a design other than random)."""
     fmus = {}
     for component in base["components"].values():
         name = str(component.get("fmu", ""))
@@ -137,7 +96,8 @@ def _identity(scenario: Path, base: dict, fmu_dir: Path, seed: int, variations: 
         "scenario_sha256": _sha256(scenario),
         "fmus_sha256": fmus,
         "seed": seed,
-        "variations": [f"{v.name}={v.low!r}:{v.high!r}" for v in variations],
+        "variations": [v.canonical() for v in variations]
+        + ([f"design={design}"] if design != "random" else []),
     }
 
 
@@ -182,12 +142,6 @@ def run_case(
     """Run the case in ``folder`` (``case.toml``) supervised; (status, wall time s, message).
     Ctrl-C (or ``stop``) is raised as ``KeyboardInterrupt``."""
     started = clock.perf_counter()
-    if multiprocessing.current_process().daemon:
-        message = (
-            f"{folder}: cannot start the case's process from a daemonic worker "
-            "(set the Dask option distributed.worker.daemon to False)"
-        )
-        return "failed", 0.0, message
     try:
         run_supervised(
             folder / "case.toml",
@@ -207,7 +161,7 @@ def run_case(
 def run_sweep(
     scenario: Path,
     variations: list[Variation],
-    runs: int,
+    runs: int | None,
     seed: int,
     out: Path,
     fmu_dir: Path | None = None,
@@ -216,14 +170,22 @@ def run_sweep(
     workers: int | None = None,
     progress: bool = False,
     stall_seconds: float | None = None,
+    design: str = "random",
 ) -> Path:
-    """Run (or resume) ``runs`` randomized cases; returns the path of ``sweep.csv``. The FMUs
-    are found as ``murcosim run`` finds them for ``scenario`` (``fmu_dir``, if not None, else
-    the scenario's ``fmu_dir``, else the nearest ``fmus``), once for every case.
+    """Run (or resume) the cases of ``variations``: ``runs`` draws (None: 30, or 1 when
+    every variation is a grid) for each combination of the grids' values, drawn with
+    ``seed`` by ``design`` (``random`` or ``lhs``); returns the path of ``sweep.csv``. Every
+    case is checked before any starts. The FMUs are found as ``murcosim run`` finds them for
+    ``scenario`` (``fmu_dir``, if not None, else the scenario's ``fmu_dir``, else the nearest
+    ``fmus``), once for every case.
 
-    Raises ``MurcosimError`` when every case failed, ``KeyboardInterrupt`` on Ctrl-C (the
-    finished cases are kept in the manifest).
+    Raises ``ScenarioError`` for a bad variation or option (no case run), ``MurcosimError``
+    when every case failed or cases were lost with their Dask workers (the others are kept:
+    running the sweep again resumes it), ``KeyboardInterrupt`` on Ctrl-C (the finished cases
+    are kept in the manifest).
     """
+    if runs is None:
+        runs = default_runs(variations)
     if runs < 1:
         raise ScenarioError(f"--runs: expected at least 1 run (got {runs})")
     if workers is not None and workers < 1:
@@ -235,17 +197,13 @@ def run_sweep(
         metrics = [Metric.parse(DOCK_TIME)] if parsed.docking else []
     if any(m.column == DOCK_TIME for m in metrics) and not parsed.docking:
         raise ScenarioError(f"--metric {DOCK_TIME}: {scenario} has no docking pairs")
-    rng = np.random.default_rng(seed)
-    draws = rng.uniform(
-        [v.low for v in variations], [v.high for v in variations], size=(runs, len(variations))
-    )
-    cases = [
-        Case(k, {v.name: float(x) for v, x in zip(variations, row, strict=True)})
-        for k, row in enumerate(draws)
-    ]
-    texts = [_case_text(base, _start_values(variations, row), scenario.parent) for row in draws]
+    values = draw(variations, runs, seed, design)
+    cases = [Case(k, case) for k, case in enumerate(values)]
     fmu_dir = fmu_folder(parsed, scenario.parent, str(scenario), fmu_dir).resolve()
-    identity = _identity(scenario, base, fmu_dir, seed, variations)
+    located = _with_fmu_paths(base, scenario.parent)
+    texts = check(variations, values, located, scenario.parent, fmu_dir)
+    identity = _identity(scenario, base, fmu_dir, seed, variations, design)
+    total, lost = len(cases), []
     with ResultsFolderLock(out):
         _resume(out, identity, cases)
         pending = [c for c in cases if c.status == "pending"]
@@ -254,12 +212,19 @@ def run_sweep(
             (out / case.folder_name / "case.toml").write_text(tomli_w.dumps(texts[case.run]))
         _save(out, identity, cases)
         bar = tqdm(
-            total=runs, initial=runs - len(pending), unit="case", disable=not progress, leave=False
+            total=total,
+            initial=total - len(pending),
+            unit="case",
+            disable=not progress,
+            leave=False,
         )
         try:
             for case, (status, wall, message) in _execute(
                 pending, out, fmu_dir, scheduler, workers, stall_seconds
             ):
+                if status == "pending":  # lost with its worker: left for a resumed sweep
+                    lost.append(message)
+                    continue
                 case.status, case.wall_seconds, case.message = status, wall, message
                 _save(out, identity, cases)
                 bar.update()
@@ -269,10 +234,16 @@ def run_sweep(
         rows = [_row(c, out, metrics) for c in cases]
         table = write_table(out, rows)
     failed = sum(c.status == "failed" for c in cases)
-    summary = f"{runs - failed} of {runs} cases done, {failed} failed"
+    done = sum(c.status == "done" for c in cases)
+    summary = f"{done} of {total} cases done, {failed} failed"
     if any(m.column == DOCK_TIME for m in metrics):
         summary += f", {sum(not math.isnan(r[DOCK_TIME]) for r in rows)} docked"
-    if failed == runs:
+    if lost:
+        raise MurcosimError(
+            f"{scenario}: {len(lost)} case(s) lost with their Dask workers ({lost[0]}); "
+            f"{summary}; run the same sweep again to resume it"
+        )
+    if failed == total:
         raise MurcosimError(f"{scenario}: every case of the sweep failed ({summary}); see {table}")
     print(f"{summary}; table in {table}")
     return table
@@ -327,6 +298,8 @@ def _execute(
 def _on_dask(
     pending: list[Case], out: Path, fmu_dir: Path, scheduler: str, stall_seconds: float | None
 ) -> Iterator[tuple[Case, tuple[str, float, str]]]:
+    """(case, outcome) as the cases finish on the cluster; a case whose task erred (its
+    workers were lost) comes as ("pending", NaN, the error)."""
     from distributed import Client
     from distributed import as_completed as dask_completed
 
@@ -342,8 +315,17 @@ def _on_dask(
             for c in pending
         }
         try:
-            for future in dask_completed(futures):
-                yield futures[future], future.result()
+            for future in dask_completed(list(futures)):
+                case = futures.pop(future)
+                if future.status == "error":  # a worker lost (killed) more often than allowed
+                    error = future.exception()
+                    outcome = ("pending", math.nan, f"{type(error).__name__}: {error}")
+                else:
+                    outcome = future.result()
+                # forgotten by the cluster: a finished case is not run again when the worker
+                # holding its outcome is lost
+                future.release()
+                yield case, outcome
         except (KeyboardInterrupt, GeneratorExit):
             client.cancel(list(futures))
             raise

@@ -26,6 +26,11 @@ from orchestrator.transfer import PortBatch, Watch
 
 CURRENT_INPUTS = ["v_c[1]", "v_c[2]", "v_c[3]"]
 INTERFACES = {"model_exchange": MODEL_EXCHANGE, "co_simulation": CO_SIMULATION}
+# The causalities of the FMU variables a component's parameters and start tables may set.
+SETTABLE = {
+    "parameters": ("parameter", "structuralParameter"),
+    "start": ("local", "output", "input"),
+}
 
 
 def expand(fmu: FMU, variable: str) -> list[str]:
@@ -324,10 +329,7 @@ class System:
             instance.setup_experiment(simulation.start_time, simulation.stop_time)
             values = dict(self._mounted_values.get(name, {}))
             values.update(seeded_parameters(instance.fmu, component.parameters))
-            for group, allowed in (
-                ("parameters", ("parameter", "structuralParameter")),
-                ("start", ("local", "output", "input")),
-            ):
+            for group, allowed in SETTABLE.items():
                 for variable, value in getattr(component, group).items():
                     key = f"components.{name}.{group}.{variable}"
                     if variable not in instance.fmu.variables:

@@ -1,7 +1,8 @@
 """Docking success over randomized starts, on the MPC's planar model or in co-simulation.
 
 The second vehicle of a rendezvous entry (the follower) starts at random north, east and yaw
-in the given ranges (uniform, NumPy's default generator with ``seed``), at rest; the first
+in the given ranges, at rest, drawn by the sweep's variations (``follower.p[1]``,
+``follower.p[2]``, ``follower.yaw`` uniform, seeded with ``seed``) for both models; the first
 stays where the scenario puts it. A case docks when the docking ports meet the capture envelope
 of the vehicles (the coupling's docking check: gap, closing speed, misalignment) before
 ``duration``. Reported: cases, seed, successes, the
@@ -25,7 +26,8 @@ from orchestrator.mpc.ports import CaptureEnvelope
 from orchestrator.mpc.study import initial_planar_states, run_planar
 from orchestrator.results import read_events
 from orchestrator.scenario import RendezvousConfig, load_scenario
-from orchestrator.sweep import Variation, run_sweep
+from orchestrator.sweep import run_sweep
+from orchestrator.variations import Variation, draw
 
 
 @dataclass
@@ -35,6 +37,17 @@ class StartRanges:
     north: tuple[float, float] = (-7.0, -2.0)
     east: tuple[float, float] = (-3.0, 3.0)
     yaw: tuple[float, float] = (-60.0, 60.0)
+
+    def variations(self, follower: str) -> list[Variation]:
+        """The follower's start values drawn uniformly in these ranges: north, east, yaw."""
+        return [
+            Variation.parse(f"{follower}.{variable}={low!r}:{high!r}")
+            for variable, (low, high) in (
+                ("p[1]", self.north),
+                ("p[2]", self.east),
+                ("yaw", self.yaw),
+            )
+        ]
 
 
 @dataclass
@@ -69,13 +82,11 @@ def run_cases(
     report: Callable[[str], None] = print,
 ) -> list[Case]:
     """``runs`` closed loops from randomized follower starts; ``report`` gets a line per case."""
-    rng = np.random.default_rng(seed)
     follower = config.vehicles[1].name
+    variations = ranges.variations(follower)
     cases = []
-    for k in range(runs):
-        start = np.array(
-            [rng.uniform(*ranges.north), rng.uniform(*ranges.east), rng.uniform(*ranges.yaw)]
-        )
+    for k, values in enumerate(draw(variations, runs, seed)):
+        start = np.array([values[v.name] for v in variations])
         states = dict(initial)
         states[follower] = np.array([start[0], start[1], np.radians(start[2]), 0.0, 0.0, 0.0])
         result = run_planar(config, states, duration, stop_when_met=True, capture=CaptureEnvelope())
@@ -113,18 +124,14 @@ def run_cosim_cases(
     fmu_dir: Path | None,
     report: Callable[[str], None] = print,
 ) -> list[Case]:
-    """The same randomized starts as :func:`run_cases` (the sweep draws north, east and yaw
-    per case from NumPy's default generator with ``seed``, in that order), each a full
+    """The same randomized starts as :func:`run_cases` (the same variations, drawn the same
+    way with ``seed``), each a full
     co-simulation of ``scenario`` for its stop time, run one at a time by the sweep machinery
     into ``out`` (a run folder per case); a case docks at its first dock event."""
     config = load_scenario(scenario).controllers[controller]
     initial = initial_planar_states(load_scenario(scenario), config)
     follower = config.vehicles[1].name
-    variations = [
-        Variation(follower, "p[1]", *ranges.north),
-        Variation(follower, "p[2]", *ranges.east),
-        Variation(follower, "yaw", *ranges.yaw),
-    ]
+    variations = ranges.variations(follower)
     run_sweep(scenario, variations, runs, seed, out, fmu_dir, workers=1)
     with open(out / "sweep.csv", newline="") as table:
         rows = list(csv.DictReader(table))
