@@ -365,7 +365,10 @@ class RendezvousConfig(_Strict):
         None, description="Docking supervisor (a table, or true for its defaults)"
     )
     budget: float = Field(
-        float("inf"), gt=0, description="s per sample: no dual iteration starts after it"
+        float("inf"),
+        gt=0,
+        allow_inf_nan=True,  # the default: no budget
+        description="s per sample: no dual iteration starts after it",
     )
 
     @field_validator("supervisor")

@@ -203,3 +203,11 @@ def test_callback_can_stop_the_run(fmu_dir):
     assert (depth.iloc[:-1] <= 0.6).all()
     assert results.final_state is None
     assert results.summary.startswith(f"reached {t_stop:.6g} s;")
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "scenarios").glob("*.toml")), ids=lambda p: p.stem)
+def test_every_shipped_scenario_object_validates_again(path):
+    """murcosim.edit and murcosim.run validate a scenario object from its dump: every shipped
+    scenario, defaults included (an infinite default such as the MPC's budget), passes."""
+    scenario = murcosim.load_scenario(path)
+    assert murcosim.edit(scenario, {}) == scenario
