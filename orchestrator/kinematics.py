@@ -50,6 +50,13 @@ def rotation_matrix(q: np.ndarray) -> np.ndarray:
     return R
 
 
+def euler_rate_matrix(roll: float, pitch: float) -> Rows:
+    """T(Theta) of Fossen (2011, eq. 2.29): zyx Euler-angle rates = T @ body angular velocity
+    (rows of plain floats)."""
+    sr, cr, tp, cp = math.sin(roll), math.cos(roll), math.tan(pitch), math.cos(pitch)
+    return [[1.0, sr * tp, cr * tp], [0.0, cr, -sr], [0.0, sr / cp, cr / cp]]
+
+
 def euler_angles(q: np.ndarray) -> np.ndarray:
     """Roll, pitch, yaw (rad, zyx convention) of one or a stack of quaternions."""
     return euler_from_rotation(rotation_matrix(q))

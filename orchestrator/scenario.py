@@ -25,6 +25,7 @@ from pydantic import (
 )
 
 from orchestrator.errors import ScenarioError
+from orchestrator.scenario_navigation import NavigationFilterConfig
 from orchestrator.scenario_sensors import (
     SENSOR_TYPES,
     AhrsConfig,
@@ -130,6 +131,15 @@ class Connection(_Strict):
     offset: float = Field(0.0, description="in the unit of the input")
 
 
+def _flown_state() -> Any:  # noqa: ANN401 - a pydantic field
+    """The ``state`` key of a vehicle controller: truth or a filter's estimate."""
+    return Field(
+        None,
+        description="A navigation_filter controller (before this one) whose estimate is flown "
+        "on instead of the vehicle's true state (default: the true state)",
+    )
+
+
 class PID(_Strict):
     """Gains of one PID loop."""
 
@@ -170,6 +180,7 @@ class AutopilotConfig(_Strict):
     surge_speed: float = Field(description="Surge speed set point (m/s)")
     changes: list[SetPointChange] = Field(default_factory=list)
     gains: AutopilotGains = AutopilotGains()
+    state: str | None = _flown_state()
 
 
 class AllocationConfig(_Strict):
@@ -468,6 +479,7 @@ class VehiclePDConfig(_Strict):
     kp: Vector6 = Field(description="x, y, z (N/m), roll, pitch, yaw (N.m/rad)")
     kd: Vector6 = Field(description="x, y, z (N.s/m), roll, pitch, yaw (N.m.s/rad)")
     reference: PoseReference = PoseReference()
+    state: str | None = _flown_state()
 
 
 class PointingChange(_Strict):
@@ -550,7 +562,8 @@ ControllerConfig = Annotated[
     | PressureDepthConfig
     | AhrsConfig
     | UsblConfig
-    | FiducialCameraConfig,
+    | FiducialCameraConfig
+    | NavigationFilterConfig,
     Field(discriminator="type"),
 ]
 
@@ -695,6 +708,7 @@ CONTROLLER_TYPES = (
     "vehicle_pd",
     "buoy_pointing",
     *SENSOR_TYPES,
+    "navigation_filter",
 )
 
 # What pydantic's type errors of containers mean in TOML terms.

@@ -13,6 +13,7 @@ from orchestrator.controllers.allocation import ThrustAllocation, ThrusterModel
 from orchestrator.controllers.autopilot import DepthHeadingSpeedAutopilot
 from orchestrator.controllers.base import Controller
 from orchestrator.controllers.joint_control import JointPID, check
+from orchestrator.controllers.navigation import NavigationFilter, fused_sensors
 from orchestrator.controllers.pointing import BuoyPointing
 from orchestrator.controllers.schedule import Schedule
 from orchestrator.controllers.sensing import WAVE_PARAMETERS, SensorConfig, make_sensor
@@ -29,6 +30,7 @@ from orchestrator.scenario import (
     UserControllerConfig,
     VehiclePDConfig,
 )
+from orchestrator.scenario_navigation import NavigationFilterConfig
 from orchestrator.scenario_sensors import SENSOR_CONFIGS, FiducialCameraConfig, PressureDepthConfig
 from orchestrator.system import System
 
@@ -120,6 +122,23 @@ def _sensor(system: System, name: str, config: SensorConfig, key: str) -> Contro
     return make_sensor(name, config, wave_values)
 
 
+def _flown_state(system: System, name: str, config: AutopilotConfig | VehiclePDConfig) -> None:
+    """Check a vehicle controller's ``state``: a navigation filter of its vehicle before it."""
+    if config.state is None:
+        return
+    key = f"{system.source}: controllers.{name}.state"
+    order = list(system.scenario.controllers)
+    source = system.scenario.controllers.get(config.state)
+    if not isinstance(source, NavigationFilterConfig):
+        raise ScenarioError(f"{key}: '{config.state}' is not a navigation_filter controller")
+    if source.vehicle != config.vehicle:
+        raise ScenarioError(
+            f"{key}: '{config.state}' estimates '{source.vehicle}', not '{config.vehicle}'"
+        )
+    if order.index(config.state) > order.index(name):
+        raise ScenarioError(f"{key}: '{config.state}' must come before '{name}' (file order)")
+
+
 def make_controllers(
     system: System,
     coupling: ConstraintCoupling | None,
@@ -175,9 +194,17 @@ def make_controllers(
         system.instance(config.vehicle, key + ".vehicle")
         if isinstance(config, SENSOR_CONFIGS):
             controllers.append(_sensor(system, name, config, key))
+        elif isinstance(config, NavigationFilterConfig):
+            try:
+                sensors = fused_sensors(name, config, system.scenario.controllers)
+            except ValueError as exc:
+                raise ScenarioError(f"{system.source}: {key}.{exc}") from None
+            controllers.append(NavigationFilter(name, config, sensors))
         elif isinstance(config, AutopilotConfig):
+            _flown_state(system, name, config)
             controllers.append(DepthHeadingSpeedAutopilot(name, config))
         elif isinstance(config, VehiclePDConfig):
+            _flown_state(system, name, config)
             controllers.append(VehiclePD(name, config))
         elif isinstance(config, AllocationConfig):
             commands = [config.command] if isinstance(config.command, str) else config.command

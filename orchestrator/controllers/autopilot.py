@@ -14,7 +14,8 @@ from orchestrator.scenario import AutopilotConfig
 class DepthHeadingSpeedAutopilot(Controller):
     """PID loops on depth, heading and surge speed; roll and pitch held level, sway damped.
 
-    Inputs: the vehicle's ``p`` (NED, m), ``q`` (quaternion) and ``nu`` (body velocity).
+    Inputs: the vehicle's ``p`` (NED, m), ``q`` (quaternion) and ``nu`` (body velocity), true
+    or, with ``state``, a navigation filter's estimate of them.
     Outputs: ``tau`` (6), the generalized force command at the body origin, body frame
     (N, N.m), and the set points in force, ``depth_set`` (m), ``heading_set`` (deg) and
     ``speed_set`` (m/s), recorded as columns (published at the sample). The depth loop acts
@@ -24,7 +25,9 @@ class DepthHeadingSpeedAutopilot(Controller):
     def __init__(self, name: str, config: AutopilotConfig) -> None:
         set_points = [f"{name}.{s}" for s in ("depth_set", "heading_set", "speed_set")]
         outputs = [f"{name}.tau[{i}]" for i in range(1, 7)] + set_points
-        super().__init__(name, config.sample_time, body_state_signals(config.vehicle), outputs)
+        super().__init__(
+            name, config.sample_time, body_state_signals(config.state or config.vehicle), outputs
+        )
         self.monitors = tuple(set_points)
         self.config = config
         g, dt = config.gains, config.sample_time

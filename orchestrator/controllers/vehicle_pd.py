@@ -3,21 +3,18 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from orchestrator.controllers.base import Controller, body_state_signals
 from orchestrator.controllers.reference import TimeReference
-from orchestrator.kinematics import Rows, euler_from_rows, rotation_rows, wrap_angle
+from orchestrator.kinematics import (
+    Rows,
+    euler_from_rows,
+    euler_rate_matrix,
+    rotation_rows,
+    wrap_angle,
+)
 from orchestrator.scenario import VehiclePDConfig
-
-
-def euler_rate_matrix(roll: float, pitch: float) -> Rows:
-    """T(Theta) of Fossen (2011, eq. 2.29): zyx Euler-angle rates = T @ body angular velocity
-    (rows of plain floats)."""
-    sr, cr, tp, cp = math.sin(roll), math.cos(roll), math.tan(pitch), math.cos(pitch)
-    return [[1.0, sr * tp, cr * tp], [0.0, cr, -sr], [0.0, sr / cp, cr / cp]]
 
 
 def _times(A: Rows, v: list[float]) -> list[float]:
@@ -43,13 +40,15 @@ class VehiclePD(Controller):
     attitude (at a heading of 180 deg its roll and pitch damping change sign); with the exact rates
     T(Theta) w and the map T(Theta)' the law is the same near zero attitude and stays stable at any
     heading. Angle errors are wrapped into [-pi, pi) (León-González et al. (2024)'s modulus block).
-    Inputs: the vehicle's p, q, nu. Output: ``tau`` (6), body frame at the origin (N, N.m), for a
-    thrust allocation.
+    Inputs: the vehicle's p, q, nu (true, or a navigation filter's estimate with ``state``).
+    Output: ``tau`` (6), body frame at the origin (N, N.m), for a thrust allocation.
     """
 
     def __init__(self, name: str, config: VehiclePDConfig) -> None:
         outputs = [f"{name}.tau[{i}]" for i in range(1, 7)]
-        super().__init__(name, config.sample_time, body_state_signals(config.vehicle), outputs)
+        super().__init__(
+            name, config.sample_time, body_state_signals(config.state or config.vehicle), outputs
+        )
         self.kp, self.kd = list(config.kp), list(config.kd)
         r = config.reference
         self.reference = [TimeReference(c) for c in (r.x, r.y, r.z, r.roll, r.pitch, r.yaw)]

@@ -1,0 +1,280 @@
+"""The navigation filter as a controller: reads the IMU and the aiding sensors' outputs at the
+IMU's rate, runs the error-state Kalman filter (``orchestrator.navigation``) and outputs the
+estimate in the true state's layout, so other controllers can fly on it.
+
+A sample of the IMU propagates the filter over the interval before it (the previous sample
+held). A DVL ping or an acoustic fix is fused when it arrives (its ``time_of_validity`` newer
+than the last fused one and its validity flag set), at its time of validity: the filter runs
+again from there (:class:`~orchestrator.navigation.history.LaggedFusion`). Depth and AHRS
+readings, published at their samples, are fused at the samples' times. The filter starts at
+the body's true state plus a seeded draw from its initial covariance; the biases start at zero.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from orchestrator.controllers.base import Controller, body_state_signals
+from orchestrator.controllers.sensing import SensorConfig, noise_stream, vector
+from orchestrator.kinematics import cross, rotation_matrix
+from orchestrator.navigation import measurements
+from orchestrator.navigation.eskf import (
+    ACCEL_BIAS,
+    ATTITUDE,
+    GYRO_BIAS,
+    HEADING_ERROR,
+    POSITION,
+    SIZE,
+    VELOCITY,
+    ErrorStateFilter,
+    NavigationState,
+    ProcessNoise,
+    Update,
+)
+from orchestrator.navigation.history import SAME_TIME, LaggedFusion, Measure, Step
+from orchestrator.scenario_navigation import NavigationFilterConfig
+from orchestrator.scenario_sensors import (
+    AhrsConfig,
+    DvlConfig,
+    ImuConfig,
+    InertialNoiseConfig,
+    PressureDepthConfig,
+    UsblConfig,
+)
+from orchestrator.sensors.mount import Mount
+
+# the sensor types the filter's keys name
+FUSED = {"imu": ImuConfig, "dvl": DvlConfig, "depth": PressureDepthConfig}
+FUSED |= {"ahrs": AhrsConfig, "usbl": UsblConfig}
+TYPE_NAMES = {"imu": "imu", "dvl": "dvl", "depth": "pressure_depth", "ahrs": "ahrs"}
+TYPE_NAMES |= {"usbl": "usbl"}
+
+
+def fused_sensors(
+    name: str, config: NavigationFilterConfig, controllers: dict[str, object]
+) -> dict[str, SensorConfig]:
+    """The sensor configurations the filter ``name`` fuses, by key (imu, dvl, ...), from the
+    scenario's ``controllers`` (in file order). ValueError '<key>: <what was expected>' if a
+    key names no controller, one of another type or on another body, or one after the
+    filter."""
+    order = list(controllers)
+    found: dict[str, SensorConfig] = {}
+    for key, kind in FUSED.items():
+        sensor = getattr(config, key)
+        if sensor is None:
+            continue
+        entry = controllers.get(sensor)
+        if not isinstance(entry, kind):
+            raise ValueError(
+                f"{key}: '{sensor}' is not a controller of type {TYPE_NAMES[key]} in this scenario"
+            )
+        if entry.vehicle != config.vehicle:
+            raise ValueError(f"{key}: '{sensor}' is on '{entry.vehicle}', not '{config.vehicle}'")
+        if name in order and order.index(sensor) > order.index(name):
+            raise ValueError(f"{key}: '{sensor}' must come before the filter (file order)")
+        found[key] = entry
+    if abs(found["imu"].sample_time - config.sample_time) > 1e-12:
+        raise ValueError(
+            f"sample_time: expected the IMU's, {found['imu'].sample_time} s "
+            f"(got {config.sample_time} s)"
+        )
+    return found
+
+
+def _bias_variance(noise: InertialNoiseConfig) -> float:
+    """Variance of an IMU bias at the start (unit^2): turn-on plus the Gauss-Markov part's
+    stationary variance (none for a walk, which starts at zero)."""
+    stationary = noise.bias_driving**2 * noise.bias_time_constant / 2
+    return noise.turn_on_std**2 + (stationary if math.isfinite(stationary) else 0.0)
+
+
+def _mount(config: SensorConfig) -> Mount:
+    return Mount.from_euler(config.position, tuple(np.radians(config.orientation)))
+
+
+class NavigationFilter(Controller):
+    """Error-state Kalman filter of ``config.vehicle`` fusing the ``sensors`` (configurations
+    by key, :func:`fused_sensors`); outputs as listed by
+    :class:`~orchestrator.scenario_navigation.NavigationFilterConfig`."""
+
+    def __init__(
+        self, name: str, config: NavigationFilterConfig, sensors: dict[str, SensorConfig]
+    ) -> None:
+        imu = sensors["imu"]
+        self.config, self.sensors = config, sensors
+        names = {key: getattr(config, key) for key in sensors}
+        inputs = body_state_signals(config.vehicle)
+        inputs += [f"{names['imu']}.{s}" for s in vector("gyro", 3) + vector("accel", 3)]
+        self.slots: dict[str, slice] = {"truth": slice(0, 13), "imu": slice(13, 19)}
+        signals = {
+            "dvl": vector("velocity", 3)
+            + [f"covariance[{i},{j}]" for i in (1, 2, 3) for j in (1, 2, 3)]
+            + ["velocity_valid", "time_of_validity"],
+            "depth": ["depth"],
+            "ahrs": ["roll", "pitch", "heading"],
+            "usbl": vector("position", 3) + ["valid", "time_of_validity"],
+        }
+        for key, own in signals.items():
+            if key in sensors:
+                self.slots[key] = slice(len(inputs), len(inputs) + len(own))
+                inputs += [f"{names[key]}.{s}" for s in own]
+        outputs = body_state_signals(name) + [f"{name}.{s}" for s in vector("variance", SIZE)]
+        outputs += [f"{name}.{s}" for s in vector("sigma_nu", 3)]
+        outputs += [f"{name}.{s}" for s in vector("accel_bias", 3) + vector("gyro_bias", 3)]
+        outputs += [f"{name}.{s}" for s in ("heading_error", "stale", "rejected")]
+        super().__init__(name, config.sample_time, inputs, outputs)
+        self.mounts = {key: _mount(c) for key, c in sensors.items()}
+        heading = sensors.get("ahrs")
+        self.noise = ProcessNoise(
+            accel_density=imu.accel.noise_density,
+            gyro_density=imu.gyro.noise_density,
+            accel_bias_driving=imu.accel.bias_driving,
+            gyro_bias_driving=imu.gyro.bias_driving,
+            heading_driving=math.radians(heading.heading_drift) if heading else 0.0,
+            heading_time_constant=heading.drift_time_constant if heading else math.inf,
+        )
+        self.reset()
+
+    def reset(self) -> None:
+        self.fusion: LaggedFusion | None = None
+        self.start = 0.0
+        self.held: tuple[np.ndarray, np.ndarray] | None = None  # last IMU sample, body frame
+        self.last = {key: -math.inf for key in ("dvl", "usbl")}  # times of validity fused
+        self.samples = {key: -1 for key in ("depth", "ahrs")}  # sample counts fused
+
+    def initial_covariance(self) -> np.ndarray:
+        """The error state's covariance at the start (16, 16)."""
+        c, imu = self.config, self.sensors["imu"]
+        variance = np.zeros(SIZE)
+        variance[POSITION] = c.position_std**2
+        variance[VELOCITY] = c.velocity_std**2
+        variance[ATTITUDE] = np.radians([c.tilt_std, c.tilt_std, c.heading_std]) ** 2
+        variance[ACCEL_BIAS] = _bias_variance(imu.accel)
+        variance[GYRO_BIAS] = _bias_variance(imu.gyro)
+        ahrs = self.sensors.get("ahrs")
+        if ahrs is not None and math.isfinite(ahrs.drift_time_constant):
+            drift = math.radians(ahrs.heading_drift)
+            variance[HEADING_ERROR] = drift**2 * ahrs.drift_time_constant / 2
+        return np.diag(variance)
+
+    def _start(self, time: float, truth: np.ndarray) -> None:
+        """Start at the true state plus a draw from the initial covariance (p, v, attitude)."""
+        P = self.initial_covariance()
+        rng = noise_stream(self.config.seed, self.name)
+        error = np.zeros(SIZE)
+        error[:9] = rng.standard_normal(9) * np.sqrt(np.diag(P)[:9])
+        q = truth[3:7] / np.linalg.norm(truth[3:7])
+        zero = np.zeros(3)
+        true = NavigationState(truth[0:3].copy(), truth[7:10].copy(), q, zero, zero)
+        imu = self.sensors["imu"]
+        navigation = ErrorStateFilter(
+            true.corrected(error), P, self.noise, imu.sample_time, imu.g, self.config.gate
+        )
+        self.fusion = LaggedFusion(navigation, self.config.horizon)
+        self.start = time
+
+    def _imu(self, inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Angular rate (rad/s) and specific force at the body origin (m/s^2), body frame,
+        of an IMU sample (its lever arm's centripetal term removed, with the rate estimate;
+        the angular-acceleration term, unmeasured, is neglected)."""
+        mount = self.mounts["imu"]
+        reading = inputs[self.slots["imu"]]
+        rate = mount.rotation @ reading[:3]
+        force = mount.rotation @ reading[3:]
+        w = rate - self.fusion.filter.state.gyro_bias
+        return rate, force - cross(w, cross(w, mount.position))
+
+    def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
+        if self.fusion is None:
+            self._start(time, inputs[self.slots["truth"]])
+        steps = [Step(time, *self.held)] if self.held is not None else []
+        self.held = self._imu(inputs)
+        steps += self._measurements(time, inputs)
+        self.fusion.add(steps)
+        return self._outputs()
+
+    def _due(self, key: str, time: float) -> float | None:
+        """The time of a new sample of a sensor published at its samples, or None."""
+        period = self.sensors[key].sample_time
+        n = math.floor((time - self.start) / period + 1e-6)
+        if n <= self.samples[key]:
+            return None
+        self.samples[key] = n
+        return self.start + n * period
+
+    def _measurements(self, time: float, inputs: np.ndarray) -> list[Step]:
+        """The steps of the measurements new at ``time``."""
+        steps = []
+        if "dvl" in self.slots:
+            reading = inputs[self.slots["dvl"]]
+            when = float(reading[13])
+            if reading[12] > 0.5 and when > self.last["dvl"] + SAME_TIME:
+                self.last["dvl"] = when
+                steps.append(Step(when, measure=self._velocity(reading.copy(), self.held[0])))
+        if "depth" in self.slots and (when := self._due("depth", time)) is not None:
+            steps.append(Step(when, measure=self._depth(float(inputs[self.slots["depth"]][0]))))
+        if "ahrs" in self.slots and (when := self._due("ahrs", time)) is not None:
+            steps.append(Step(when, measure=self._attitude(inputs[self.slots["ahrs"]].copy())))
+        if "usbl" in self.slots:
+            reading = inputs[self.slots["usbl"]]
+            when = float(reading[4])
+            if reading[3] > 0.5 and when > self.last["usbl"] + SAME_TIME:
+                self.last["usbl"] = when
+                steps.append(Step(when, measure=self._fix(reading[:3].copy())))
+        return steps
+
+    def _velocity(self, reading: np.ndarray, rate: np.ndarray) -> Measure:
+        """A DVL ping (velocity, covariance, ...) with the body ``rate`` (rad/s) at its
+        arrival for the lever arm."""
+        mount, velocity, cov = self.mounts["dvl"], reading[:3], reading[3:12].reshape(3, 3)
+
+        def measure(s: NavigationState) -> Update:
+            return measurements.velocity_over_ground(s, rate - s.gyro_bias, mount, velocity, cov)
+
+        return measure
+
+    def _depth(self, depth: float) -> Measure:
+        """A depth reading (m)."""
+        mount = self.mounts["depth"]
+        std = self.config.depth_noise or self.sensors["depth"].noise
+        return lambda s: measurements.depth(s, mount, depth, std)
+
+    def _attitude(self, angles: np.ndarray) -> Measure:
+        """An AHRS reading: roll, pitch, heading (rad)."""
+        a, mount = self.sensors["ahrs"], self.mounts["ahrs"]
+        std = np.radians([a.tilt_noise, a.tilt_noise, a.heading_noise])
+        offset = math.radians(a.heading_offset)
+        return lambda s: measurements.attitude(s, mount, angles, std, offset)
+
+    def _fix(self, fix: np.ndarray) -> Measure:
+        """An acoustic ``fix`` (NED, m): noise from the predicted slant range, as the USBL
+        model's."""
+        u, mount = self.sensors["usbl"], self.mounts["usbl"]
+        transceiver = np.asarray(u.transceiver)
+
+        def measure(s: NavigationState) -> Update:
+            point = s.p + rotation_matrix(s.q) @ mount.position
+            std = u.noise_floor + u.noise_fraction * float(np.linalg.norm(point - transceiver))
+            return measurements.position(s, mount, fix, std)
+
+        return measure
+
+    def _outputs(self) -> np.ndarray:
+        navigation = self.fusion.filter
+        s, P = navigation.state, navigation.covariance
+        variance = np.diag(P)
+        return np.concatenate(
+            [
+                s.p,
+                s.q,
+                s.v,
+                self.held[0] - s.gyro_bias,
+                variance,
+                np.sqrt(variance[VELOCITY]),
+                s.accel_bias,
+                s.gyro_bias,
+                [s.heading_error, self.fusion.stale, self.fusion.rejected],
+            ]
+        )
