@@ -19,6 +19,7 @@ from orchestrator.errors import ScenarioError
 from orchestrator.fmu_folder import results_fmu_folder
 from orchestrator.kinematics import euler_angles
 from orchestrator.palette import distinct_colours
+from orchestrator.plot_navigation import plot_navigation
 from orchestrator.plot_style import least_span, mark_events, plan_limits, plt
 from orchestrator.plot_summary import (
     ANGLE_SPAN,
@@ -35,6 +36,7 @@ from orchestrator.plot_summary import (
 from orchestrator.results import read_events
 from orchestrator.results_reader import read_recorded
 from orchestrator.scenario import AutopilotConfig, RendezvousConfig, load_scenario
+from orchestrator.scenario_navigation import NavigationFilterConfig
 
 
 def _bodies(columns: dict[str, np.ndarray]) -> list[str]:
@@ -322,4 +324,7 @@ def plot_run(out_dir: Path, per_body: bool = False) -> list[Path]:
             ):
                 colour = colours.get(config.vehicle, "C0")
                 made.append(plot_autopilot(columns, config, out_dir, colour))
+            elif isinstance(config, NavigationFilterConfig) and f"{name}.p[1]" in columns:
+                path = out_dir / f"navigation_{name}.png"
+                made.append(plot_navigation(columns, name, config.vehicle, path))
     return made
