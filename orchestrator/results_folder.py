@@ -7,7 +7,10 @@ plot`` adds the plots (PNG files named in :data:`PLOT_PATTERNS`) and ``murcosim 
 or emptied of them when the caller asks for it (``overwrite``). Only these files are removed:
 a folder that must be emptied but also holds anything else (a user's file or folder) is
 refused, naming what it holds. The scenario file being run may sit in the folder (a results
-folder's ``scenario.toml`` run again into it; a sweep's ``case.toml``): it is kept.
+folder's ``scenario.toml`` run again into it; a sweep's ``case.toml``): it is kept. A run that
+stopped in its set-up (a scenario the assembly refused) leaves only :data:`SET_UP_FILES` and no
+results: those are replaced by the next run without asking, so that running again after
+fixing the scenario is not refused.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ PLOT_PATTERNS = (
     "*_attitude.png",
     "*_velocity.png",
 )
+SET_UP_FILES = ("scenario.toml", "run.json", "run.json.partial")  # written before any result
 SHOWN = 4  # names shown in a refusal
 
 
@@ -69,6 +73,10 @@ def claim_folder(folder: Path, overwrite: bool, keep: Path | None = None) -> Non
     ]
     outputs = [p for p in entries if p.is_file() and is_run_output(p.name)]
     if not outputs:
+        return
+    if all(p.name in SET_UP_FILES for p in outputs):  # a run that produced no results
+        for path in outputs:
+            path.unlink()
         return
     if not overwrite:
         raise MurcosimError(

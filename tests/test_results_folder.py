@@ -181,3 +181,21 @@ def test_run_validates_a_scenario_changed_with_model_copy(fmu_dir):
     bad = scenario.model_copy(update={"simulation": simulation})
     with pytest.raises(murcosim.ScenarioError, match=r"^<edited>: simulation\.stop_time: .*0"):
         murcosim.run(bad, source="<edited>", fmu_dir=fmu_dir, progress=False)
+
+
+def test_a_run_refused_in_its_set_up_leaves_no_claim_on_its_folder(fmu_dir, tmp_path, capsys):
+    """A scenario the assembly refuses (an unknown FMU variable) writes no results; after the
+    fix the next run goes into the same --out without --overwrite."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text(SINGLE.read_text().replace('"p[3]" = 0.5', '"p[9]" = 0.5'))
+    out = tmp_path / "out"
+    status = main(["run", str(bad), "--quiet", "--no-plots", "--out", str(out), "--fmu-dir",
+                   str(fmu_dir)])  # fmt: skip
+    assert status == 2 and "p[9]" in capsys.readouterr().err
+    assert not any((out / n).exists() for n in ("events.csv", "timeseries.csv"))
+    good = tmp_path / "good.toml"
+    good.write_text(SINGLE.read_text().replace("stop_time = 60.0", "stop_time = 0.5"))
+    status = main(["run", str(good), "--quiet", "--no-plots", "--out", str(out), "--fmu-dir",
+                   str(fmu_dir)])  # fmt: skip
+    assert status == 0, capsys.readouterr().err
+    assert (out / "events.csv").exists()
