@@ -9,8 +9,8 @@ SCENARIO := scenarios/docking_mpc.toml
 # The package is byte-compiled as pip does for a regular install (an editable install leaves
 # it to the first imports, which write nothing where PYTHONDONTWRITEBYTECODE is set, and then
 # every command compiles the sources again: a tenth of a second of each start-up).
-$(BIN)/murcosim: pyproject.toml setup.py orchestrator/_kernel.c orchestrator/_coupling.c orchestrator/_coupling.h \
-		orchestrator/_transfer.c orchestrator/_transfer.h
+$(BIN)/murcosim: pyproject.toml setup.py orchestrator/native/_kernel.c orchestrator/native/_coupling.c orchestrator/native/_coupling.h \
+		orchestrator/native/_transfer.c orchestrator/native/_transfer.h
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev,rl]'
 	$(BIN)/python -m compileall -q orchestrator murcosim

@@ -5,13 +5,13 @@ from setuptools import Extension, setup
 setup(
     ext_modules=[
         Extension(
-            "orchestrator._kernel",
+            "orchestrator.native._kernel",
             sources=[
-                "orchestrator/_kernel.c",
-                "orchestrator/_coupling.c",
-                "orchestrator/_transfer.c",
+                "orchestrator/native/_kernel.c",
+                "orchestrator/native/_coupling.c",
+                "orchestrator/native/_transfer.c",
             ],
-            depends=["orchestrator/_coupling.h", "orchestrator/_transfer.h"],
+            depends=["orchestrator/native/_coupling.h", "orchestrator/native/_transfer.h"],
             extra_compile_args=["-O3", "-std=c11"],
         )
     ]

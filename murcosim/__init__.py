@@ -30,8 +30,8 @@ from murcosim.scenarios import edit, load_scenario, parse_scenario, save_scenari
 from murcosim.sweeping import sweep
 from orchestrator.controllers.base import Controller
 from orchestrator.errors import FMUError, MurcosimError, ScenarioError, SimulationError
-from orchestrator.probe import Probe
-from orchestrator.run import StopRun
+from orchestrator.master.probe import Probe
+from orchestrator.runner.run import StopRun
 
 __version__ = version("murcosim")
 

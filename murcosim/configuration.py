@@ -19,7 +19,7 @@ is built; ``murcosim.edit`` changes a scenario with the same checks.
     )
 """
 
-from orchestrator.scenario import (
+from orchestrator.scenario.model import (
     AllocationConfig,
     AutopilotConfig,
     Component,
@@ -40,7 +40,7 @@ from orchestrator.scenario import (
     Simulation,
     VehiclePDConfig,
 )
-from orchestrator.scenario_sensors import (
+from orchestrator.scenario.sensors import (
     AhrsConfig,
     DvlConfig,
     FiducialCameraConfig,

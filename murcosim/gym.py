@@ -19,7 +19,7 @@ start values and parameters from distributions (:class:`Uniform`, :class:`Normal
     observation, info = env.reset(seed=1)
 
 The run underneath is the master of ``murcosim.run`` paused at each of the agent's samples
-(:meth:`orchestrator.master.Master.steps`): the same arithmetic, the controllers and sensors
+(:meth:`orchestrator.master.master.Master.steps`): the same arithmetic, the controllers and sensors
 of the scenario run as in a plain run, nothing is recorded.
 """
 

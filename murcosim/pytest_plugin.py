@@ -15,10 +15,17 @@ from pathlib import Path
 
 import pytest
 
+from orchestrator.analysis.regression import (
+    ERROR,
+    FAILED,
+    UPDATED,
+    CaseResult,
+    SuiteResult,
+    regress,
+)
+from orchestrator.analysis.regression.report import write_html
+from orchestrator.analysis.regression.suite import load_suite
 from orchestrator.errors import MurcosimError
-from orchestrator.regression import ERROR, FAILED, UPDATED, CaseResult, SuiteResult, regress
-from orchestrator.regression.report import write_html
-from orchestrator.regression.suite import load_suite
 
 _RESULTS = pytest.StashKey[dict[Path, list[CaseResult]]]()
 

@@ -5,17 +5,17 @@
     assert result.passed, "\\n".join(m for case in result.cases for m in case.messages)
 
 The suite file, the tubes and the references are those of ``murcosim regress`` (see
-``orchestrator/regression/suite.py``); pytest collects suite files named ``regress*.toml`` by
-itself (``murcosim.pytest_plugin``).
+``orchestrator/analysis/regression/suite.py``); pytest collects suite files named
+``regress*.toml`` by itself (``murcosim.pytest_plugin``).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from orchestrator.regression import CaseResult, SuiteResult
-from orchestrator.regression import regress as run_suite
-from orchestrator.regression.report import write_html, write_junit
+from orchestrator.analysis.regression import CaseResult, SuiteResult
+from orchestrator.analysis.regression import regress as run_suite
+from orchestrator.analysis.regression.report import write_html, write_junit
 
 __all__ = ["CaseResult", "SuiteResult", "regress"]
 

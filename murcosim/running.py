@@ -7,9 +7,10 @@ from pathlib import Path
 
 from murcosim.results import Results, events_frame, timeseries_frame
 from orchestrator.controllers.base import Controller
-from orchestrator.run import Callback, simulate
-from orchestrator.scenario import Scenario, load_scenario, validate_scenario
-from orchestrator.summary import run_summary
+from orchestrator.master.summary import run_summary
+from orchestrator.runner.run import Callback, simulate
+from orchestrator.scenario.model import Scenario
+from orchestrator.scenario.reading import load_scenario, validate_scenario
 
 
 def run(

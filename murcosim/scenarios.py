@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from orchestrator.run import scenario_toml
-from orchestrator.scenario import Scenario, load_scenario, parse_scenario, validate_scenario
+from orchestrator.runner.run import scenario_toml
+from orchestrator.scenario.model import Scenario
+from orchestrator.scenario.reading import load_scenario, parse_scenario, validate_scenario
 
 __all__ = ["edit", "load_scenario", "parse_scenario", "save_scenario", "scenario_toml"]
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from orchestrator.sweep import run_sweep
-from orchestrator.sweep_table import Metric
-from orchestrator.variations import Value, Variation
+from orchestrator.analysis.sweep import run_sweep
+from orchestrator.analysis.sweep_table import Metric
+from orchestrator.analysis.variations import Value, Variation
 
 
 def _variation(key: str, spec: str | Sequence[Value]) -> Variation:

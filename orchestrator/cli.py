@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import signal
 import sys
 from pathlib import Path
+from types import ModuleType
 
 from orchestrator.errors import MurcosimError
-from orchestrator.interrupts import exit_status, signal_name, signal_of, terminate_interrupts
-from orchestrator.results import FORMATS
+from orchestrator.results.tables import FORMATS
+from orchestrator.runner.interrupts import exit_status, signal_name, signal_of, terminate_interrupts
 
 FMU_DIR_HELP = "FMU folder (default: 'fmus' in the current folder or the nearest one above it)"
 SCENARIO_FMU_DIR_HELP = (
@@ -20,17 +22,33 @@ SCENARIO_FMU_DIR_HELP = (
 BENCH_PARTS = ("rhs", "fmpy", "scenarios", "coupling", "startup", "gym")  # bench.PARTS
 
 
+def _studies(module: str, command: str) -> ModuleType:
+    """The module ``module`` of the ``studies`` folder of the repository checkout the command
+    runs from (the current folder or the nearest one above it): the studies and benchmarks
+    are not installed with the package, and the package reads nothing around itself."""
+    here = Path.cwd().resolve()
+    for folder in (here, *here.parents):
+        if (folder / "studies" / "__init__.py").is_file() and (folder / "pyproject.toml").is_file():
+            if str(folder) not in sys.path:
+                sys.path.insert(0, str(folder))
+            return importlib.import_module(f"studies.{module}")
+    raise MurcosimError(
+        f"murcosim {command}: needs the repository checkout (its studies/ folder): "
+        "run it from inside a clone of murcosim"
+    )
+
+
 def _fmus(given: Path | None) -> Path:
     """The FMU folder of a command without a scenario: ``--fmu-dir``, else ``fmus`` in the
-    current folder or the nearest one above it (:mod:`orchestrator.fmu_folder`)."""
-    from orchestrator.fmu_folder import command_fmu_folder
+    current folder or the nearest one above it (:mod:`orchestrator.fmi.folder`)."""
+    from orchestrator.fmi.folder import command_fmu_folder
 
     return command_fmu_folder(given)
 
 
 def _build(args: argparse.Namespace) -> None:
-    from orchestrator.build import build_library
-    from orchestrator.build.library import default_library, default_out
+    from orchestrator.compiler import build_library
+    from orchestrator.compiler.library import default_library, default_out
 
     variants = tuple(args.variant) if args.variant else None
     build_library(
@@ -46,10 +64,10 @@ def _build(args: argparse.Namespace) -> None:
 
 
 def _run(args: argparse.Namespace) -> None:
-    from orchestrator.results_folder import prepare_folder
-    from orchestrator.scenario import load_scenario
-    from orchestrator.summary import run_summary
-    from orchestrator.supervise import run_supervised
+    from orchestrator.master.summary import run_summary
+    from orchestrator.results.folder import prepare_folder
+    from orchestrator.runner.supervise import run_supervised
+    from orchestrator.scenario.reading import load_scenario
 
     load_scenario(args.scenario)  # a bad file is reported before a process is started for it
     out = args.out or Path("results") / args.scenario.stem
@@ -70,8 +88,8 @@ def _run(args: argparse.Namespace) -> None:
 
 
 def _regress(args: argparse.Namespace) -> int:
-    from orchestrator.regression import regress
-    from orchestrator.regression.report import write_html, write_junit
+    from orchestrator.analysis.regression import regress
+    from orchestrator.analysis.regression.report import write_html, write_junit
 
     if args.suite is None and not args.variants:
         raise MurcosimError("regress: expected a suite file, --variants, or both")
@@ -79,7 +97,7 @@ def _regress(args: argparse.Namespace) -> int:
     if args.suite is not None:
         results.append(regress(args.suite, args.case, update=args.update))
     if args.variants:
-        from orchestrator.regression.variants import check_variants
+        from orchestrator.analysis.regression.variants import check_variants
 
         results.append(check_variants(_fmus(args.fmu_dir), args.model))
     for result in results:
@@ -95,26 +113,26 @@ def _regress(args: argparse.Namespace) -> int:
 
 
 def _plot(args: argparse.Namespace) -> None:
-    from orchestrator.plots import plot_run
+    from orchestrator.visualization.plots import plot_run
 
     for path in plot_run(args.results, per_body=args.per_body):
         print(path)
 
 
 def _replay(args: argparse.Namespace) -> None:
-    from orchestrator.replay import write_replay
+    from orchestrator.visualization.replay import write_replay
 
     print(write_replay(args.results, args.out, args.fmu_dir))
 
 
 def _crosscheck(args: argparse.Namespace) -> None:
-    from orchestrator.build.crosscheck import export_crosscheck
+    from orchestrator.analysis.crosscheck import export_crosscheck
 
     export_crosscheck(_fmus(args.fmu_dir), args.out, args.model)
 
 
 def _scenario_reference(args: argparse.Namespace) -> None:
-    from orchestrator.scenario_reference import scenario_reference
+    from orchestrator.scenario.reference import scenario_reference
 
     text = scenario_reference()
     if args.out is None:
@@ -125,7 +143,7 @@ def _scenario_reference(args: argparse.Namespace) -> None:
 
 
 def _info(args: argparse.Namespace) -> None:
-    from orchestrator.fmu_info import describe
+    from orchestrator.fmi.info import describe
 
     path = args.fmu
     if not path.is_file() and path.suffix != ".fmu" and len(path.parts) == 1:
@@ -160,20 +178,19 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def _bench(args: argparse.Namespace) -> None:
-    from orchestrator.bench import ROOT, run_suite, update_readme
-
+    bench = _studies("bench", "bench")
     if args.repeats < 1:
         raise SystemExit("murcosim bench: --repeats: expected a positive count")
-    table = run_suite(_fmus(args.fmu_dir), tuple(args.parts), args.repeats)
+    table = bench.run_suite(_fmus(args.fmu_dir), tuple(args.parts), args.repeats)
     print()
     print(table)
     if args.update_readme:
         command = f"murcosim bench --parts {' '.join(args.parts)} --repeats {args.repeats}"
-        update_readme(ROOT / "README.md", table, command)
+        bench.update_readme(bench.ROOT / "README.md", table, command)
 
 
 def _ssp(args: argparse.Namespace) -> None:
-    from orchestrator.ssp import export_ssp, import_ssp
+    from orchestrator.system.ssp import export_ssp, import_ssp
 
     if args.action == "export":
         print(export_ssp(args.source, args.fmu_dir, args.target, args.ssp_version))
@@ -182,7 +199,7 @@ def _ssp(args: argparse.Namespace) -> None:
 
 
 def _drift(args: argparse.Namespace) -> None:
-    from orchestrator.drift import DEFAULT_STEPS, drift_table, markdown
+    from orchestrator.analysis.drift import DEFAULT_STEPS, drift_table, markdown
 
     steps = tuple(args.steps) if args.steps else DEFAULT_STEPS
     rows = drift_table(args.scenario, args.fmu_dir, args.out, steps, args.order)
@@ -190,9 +207,9 @@ def _drift(args: argparse.Namespace) -> None:
 
 
 def _sweep(args: argparse.Namespace) -> None:
-    from orchestrator.sweep import run_sweep
-    from orchestrator.sweep_table import Metric
-    from orchestrator.variations import Variation
+    from orchestrator.analysis.sweep import run_sweep
+    from orchestrator.analysis.sweep_table import Metric
+    from orchestrator.analysis.variations import Variation
 
     variations = [Variation.parse(v) for v in args.vary]
     metrics = [Metric.parse(m) for m in args.metric] if args.metric else None
@@ -213,24 +230,23 @@ def _sweep(args: argparse.Namespace) -> None:
     )
 
 
-def _rendezvous(args: argparse.Namespace) -> tuple[object, object]:
+def _rendezvous(args: argparse.Namespace, command: str) -> tuple[object, object]:
     """The scenario's rendezvous MPC settings and the planar start states of its vehicles."""
-    from orchestrator.mpc.study import initial_planar_states
-    from orchestrator.scenario import RendezvousConfig, load_scenario
+    from orchestrator.scenario.model import RendezvousConfig
+    from orchestrator.scenario.reading import load_scenario
 
     scenario = load_scenario(args.scenario)
     config = scenario.controllers.get(args.controller)
     if not isinstance(config, RendezvousConfig):
         raise MurcosimError(f"{args.scenario}: controllers.{args.controller}: not a rendezvous_mpc")
-    return config, initial_planar_states(scenario, config)
+    return config, _studies("rendezvous_study", command).initial_planar_states(scenario, config)
 
 
 def _study(args: argparse.Namespace) -> None:
-    from orchestrator.mpc.study import comparison_table, run_planar
-
-    config, initial = _rendezvous(args)
+    study = _studies("rendezvous_study", "rendezvous-study")
+    config, initial = _rendezvous(args, "rendezvous-study")
     results = [
-        run_planar(
+        study.run_planar(
             config.model_copy(update={"method": m, "solver": s}),
             initial,
             args.duration,
@@ -238,52 +254,52 @@ def _study(args: argparse.Namespace) -> None:
         )
         for m, s in (("distributed", "sqp"), ("centralized", "ipopt"))
     ]
-    print(comparison_table(results))
+    print(study.comparison_table(results))
 
 
 def _docking_study(args: argparse.Namespace) -> None:
-    from orchestrator.mpc.docking_study import (
-        StartRanges,
-        run_cases,
-        run_cosim_cases,
-        success_table,
-    )
-    from orchestrator.scenario import load_scenario
+    study = _studies("docking_study", "docking-study")
+    from orchestrator.scenario.reading import load_scenario
 
     if args.model == "cosim":
         out = args.out or Path("results") / "docking_study"
-        cases = run_cosim_cases(
-            args.scenario, args.controller, args.runs, args.seed, StartRanges(), out, args.fmu_dir
+        cases = study.run_cosim_cases(
+            args.scenario,
+            args.controller,
+            args.runs,
+            args.seed,
+            study.StartRanges(),
+            out,
+            args.fmu_dir,
         )
         duration = load_scenario(args.scenario).simulation.stop_time
     else:
-        config, initial = _rendezvous(args)
-        cases = run_cases(config, initial, args.runs, args.seed, args.duration, StartRanges())
+        config, initial = _rendezvous(args, "docking-study")
+        cases = study.run_cases(
+            config, initial, args.runs, args.seed, args.duration, study.StartRanges()
+        )
         duration = args.duration
-    print(success_table(cases, args.seed, duration))
+    print(study.success_table(cases, args.seed, duration))
 
 
 def _docking_report(args: argparse.Namespace) -> None:
-    from orchestrator.mpc.docking_report import docking_report, report_table
+    from orchestrator.analysis.docking_report import docking_report, report_table
 
     print(report_table(docking_report(args.folder, args.controller)))
 
 
 def _buoy_parts() -> tuple[str, ...]:
-    from orchestrator.buoy_study import PARTS
-
-    return PARTS
+    return _studies("buoy_study", "buoy-study").PARTS
 
 
 def _buoy_study(args: argparse.Namespace) -> None:
-    from orchestrator.buoy_study import model_changes, run_studies
-
+    study = _studies("buoy_study", "buoy-study")
     parts = args.parts or list(_buoy_parts())
     unknown = [p for p in parts if p not in _buoy_parts()]
     if unknown:
         raise MurcosimError(f"buoy-study: unknown part(s) {unknown}, expected {_buoy_parts()}")
-    model = model_changes(args.axial_drag, args.boundary_layer)
-    print(f"written to {run_studies(parts, args.out, args.fmu_dir, model)}")
+    model = study.model_changes(args.axial_drag, args.boundary_layer)
+    print(f"written to {study.run_studies(parts, args.out, args.fmu_dir, model)}")
 
 
 def _rendezvous_arguments(parser: argparse.ArgumentParser, scenario: str) -> None:

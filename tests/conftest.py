@@ -12,10 +12,10 @@ from typing import NoReturn
 import numpy as np
 import pytest
 
-from orchestrator.build import build_library
-from orchestrator.fmu import FMU, FMUInstance
-from orchestrator.results import read_events, read_timeseries
-from orchestrator.run import run_scenario
+from orchestrator.compiler import build_library
+from orchestrator.fmi.fmu import FMU, FMUInstance
+from orchestrator.results.tables import read_events, read_timeseries
+from orchestrator.runner.run import run_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "modelica" / "MurCoSim"

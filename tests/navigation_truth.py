@@ -13,8 +13,8 @@ from orchestrator.controllers.base import body_state_signals
 from orchestrator.controllers.navigation import NavigationFilter
 from orchestrator.controllers.sensing import make_sensor
 from orchestrator.kinematics import quaternion_from_euler, rotation_matrix
-from orchestrator.scenario_navigation import NavigationFilterConfig
-from orchestrator.scenario_sensors import (
+from orchestrator.scenario.navigation import NavigationFilterConfig
+from orchestrator.scenario.sensors import (
     AhrsConfig,
     DvlConfig,
     ImuConfig,

@@ -8,8 +8,8 @@ from conftest import ROOT
 
 from orchestrator.controllers import make_controllers
 from orchestrator.controllers.allocation import ThrustAllocation
-from orchestrator.scenario import load_scenario
-from orchestrator.system import System
+from orchestrator.scenario.reading import load_scenario
+from orchestrator.system.system import System
 
 # León-González et al. (2024)'s T(alpha), signs of Wu's (2018) matrix, metres.
 T_SEED = np.array(

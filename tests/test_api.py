@@ -13,7 +13,7 @@ from conftest import ROOT
 
 import murcosim
 from orchestrator.cli import main
-from orchestrator.results import read_events, read_timeseries
+from orchestrator.results.tables import read_events, read_timeseries
 
 SINGLE = ROOT / "scenarios" / "bluerov2_heavy_single.toml"
 DOCKING = ROOT / "scenarios" / "dock_move_undock.toml"
@@ -164,7 +164,7 @@ def test_missing_fmu_folder_is_one_line(tmp_path, capsys):
 def test_file_runs_keep_only_the_last_row_in_memory(fmu_dir, tmp_path):
     """A run whose rows go to files holds just the latest row (for the summary line), equal to
     the last row of timeseries.csv."""
-    from orchestrator.run import run_scenario
+    from orchestrator.runner.run import run_scenario
 
     path = murcosim.save_scenario(short(SINGLE, 1.0), tmp_path / "s.toml")
     result = run_scenario(path, tmp_path / "out", fmu_dir, plots=False)

@@ -21,8 +21,8 @@ from orchestrator.kinematics import (
     rotation_matrix,
     wrap_angle,
 )
-from orchestrator.scenario import parse_scenario
-from orchestrator.system import System
+from orchestrator.scenario.reading import parse_scenario
+from orchestrator.system.system import System
 
 # Arm 1's attachment under the vehicle, m (León-González et al. 2024, Sec. 6.2)
 MOUNT = (0.08, 0.18, 0.32)

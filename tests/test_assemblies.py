@@ -11,8 +11,9 @@ from scipy.integrate import solve_ivp
 
 from orchestrator.coupling.runtime import ConstraintCoupling
 from orchestrator.kinematics import euler_angles
-from orchestrator.scenario import CouplingConfig, DockingConfig, parse_scenario
-from orchestrator.system import System
+from orchestrator.scenario.model import CouplingConfig, DockingConfig
+from orchestrator.scenario.reading import parse_scenario
+from orchestrator.system.system import System
 
 STATE = ["p[1]", "p[2]", "p[3]", "q[1]", "q[2]", "q[3]", "q[4]"] + [f"nu[{i}]" for i in range(1, 7)]
 NO_ADDED_MASS = "".join(f'"data.added_mass[{i}]" = 0.0\n' for i in range(1, 7))
@@ -315,8 +316,8 @@ def test_thesis_chapter_6_turning_run(fmu_dir, tmp_path):
     the assembly circles to starboard. Reported next to Nielsen (2018) (simulation 2.42 m x,
     2.41 m y peak to peak); geometry, layout and marker are assumptions, so the bound is loose
     (30 %), while the shape is checked tightly: x and y spans within 10 % of each other."""
-    from orchestrator.results import read_timeseries
-    from orchestrator.run import run_scenario
+    from orchestrator.results.tables import read_timeseries
+    from orchestrator.runner.run import run_scenario
 
     result = run_scenario(
         ROOT / "scenarios" / "bluerov_pair_turning.toml", tmp_path / "turn", fmu_dir, plots=False

@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 from fmpy import simulate_fmu
 
-from orchestrator.build import build_library
-from orchestrator.build.causalize import CausalizationError, causalize
-from orchestrator.build.units import parse_unit
+from orchestrator.compiler import build_library
+from orchestrator.compiler.causalize import CausalizationError, causalize
+from orchestrator.compiler.units import parse_unit
 from orchestrator.errors import BuildError
-from orchestrator.fmu import FMU
+from orchestrator.fmi.fmu import FMU
 
 TINY = """package Tiny "test library"
   model Mass "damped mass"

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from fmpy import read_model_description, simulate_fmu
 
-from orchestrator.build import build_library
 from orchestrator.cli import main
+from orchestrator.compiler import build_library
 from orchestrator.errors import BuildError
 
 DATA = Path(__file__).parent / "data"

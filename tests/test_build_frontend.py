@@ -9,7 +9,7 @@ import pytest
 from fmpy import simulate_fmu
 from scipy.integrate import solve_ivp
 
-from orchestrator.build import build_library
+from orchestrator.compiler import build_library
 from orchestrator.errors import BuildError
 
 LIBRARY = """package Lib "front end test library"

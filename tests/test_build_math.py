@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from orchestrator.build import build_library
-from orchestrator.fmu import FMU
+from orchestrator.compiler import build_library
+from orchestrator.fmi.fmu import FMU
 
 FUNCTIONS = """package Tiny "test library"
   model Functions "division, inverse trigonometric functions, an output that follows time"

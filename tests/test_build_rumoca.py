@@ -22,7 +22,7 @@ from modelica_support import SUPPORTED, UNSUPPORTED, current_readme_table, table
 from scipy.integrate import solve_ivp
 from scipy.optimize import brentq
 
-from orchestrator.build import build_library
+from orchestrator.compiler import build_library
 from orchestrator.errors import BuildError
 
 DATA = Path(__file__).parent / "data"
@@ -306,8 +306,8 @@ def _descriptions_only(code, targets):
     import xml.etree.ElementTree as ET
     import zipfile
 
-    from orchestrator.build.fmu_package import VARIANTS as FMU_VARIANTS
-    from orchestrator.build.model_description import fmi2_description, fmi3_description
+    from orchestrator.compiler.fmu_package import VARIANTS as FMU_VARIANTS
+    from orchestrator.compiler.model_description import fmi2_description, fmi3_description
 
     for variant, target in targets.items():
         version, co_simulation = FMU_VARIANTS[variant]
@@ -350,9 +350,9 @@ def test_murcosim_models_equal_the_pymoca_build(tmp_path, monkeypatch):
     keeps; value references are numbered in each front end's order. Neither build has event
     indicators: MurCoSim's relations are in ``noEvent`` or on parameters only.
     """
-    from orchestrator.build import fmu_package
-    from orchestrator.build.modelica import load_library
-    from orchestrator.fmu import FMU
+    from orchestrator.compiler import fmu_package
+    from orchestrator.compiler.modelica import load_library
+    from orchestrator.fmi.fmu import FMU
 
     backends = ("pymoca", "rumoca")
     monkeypatch.setattr(fmu_package, "package_fmus", _descriptions_only)
@@ -416,8 +416,8 @@ def test_murcosim_models_equal_the_pymoca_build(tmp_path, monkeypatch):
 def test_per_element_units_come_from_the_declaration():
     """rumoca 0.10 drops ``unit = {"m/s", ..., "rad/s"}``; the front end reads it from the
     declaration: MurCoSim's vehicle has the units of the pymoca build."""
-    from orchestrator.build.modelica import load_library
-    from orchestrator.build.rumoca_front import RumocaLibrary
+    from orchestrator.compiler.modelica import load_library
+    from orchestrator.compiler.rumoca_front import RumocaLibrary
 
     model = "MurCoSim.Vehicles.BlueROV2Heavy"
     flat = RumocaLibrary(MURCOSIM).flatten(model)
@@ -432,7 +432,7 @@ def test_per_element_units_are_read_from_the_modification(tmp_path):
     # dimensions before the name, strings and comments with brackets, a description, two
     # components in one declaration, `final`; no unit where the literal does not fit the
     # array, and none where another modification (R2's extends) may override the declaration
-    from orchestrator.build.rumoca_front import RumocaLibrary
+    from orchestrator.compiler.rumoca_front import RumocaLibrary
 
     folder = _library(
         tmp_path,
@@ -493,7 +493,7 @@ def test_library_beside_the_libraries_it_uses(tmp_path):
 
 def test_murcosim_buoys_have_their_records_values():
     # each buoy redeclares the record class that CylinderBody redeclared over Vehicle's
-    from orchestrator.build.rumoca_front import RumocaLibrary
+    from orchestrator.compiler.rumoca_front import RumocaLibrary
 
     library = RumocaLibrary(MURCOSIM)
     expected = {

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
-from orchestrator.results import read_timeseries
-from orchestrator.run import run_scenario
+from orchestrator.results.tables import read_timeseries
+from orchestrator.runner.run import run_scenario
 
 
 def periods(time: np.ndarray, depth: np.ndarray) -> np.ndarray:

@@ -14,7 +14,7 @@ from orchestrator.coupling.driven import DrivenUniversal, JointMotion
 from orchestrator.coupling.joints import WORLD, Pose, Weld
 from orchestrator.errors import ScenarioError
 from orchestrator.kinematics import rotation_matrix
-from orchestrator.run import run_scenario
+from orchestrator.runner.run import run_scenario
 
 AXIS, AXIS_B = np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0])
 R_A, R_B = np.array([0.0, 0.0, -0.3]), np.array([0.0, 0.1, 0.1])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from orchestrator.ocean import draws, seeded_parameters
+from orchestrator.system.ocean import draws, seeded_parameters
 
 G = 9.8
 

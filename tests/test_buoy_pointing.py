@@ -11,8 +11,8 @@ import tomli_w
 from conftest import ROOT, cli_error
 from scipy.spatial.transform import Rotation
 
-from orchestrator.buoy_study import settling_time, static_roll, window
 from orchestrator.controllers.pointing import payload_angles, pointing_error, reference_angles
+from studies.buoy_study import settling_time, static_roll, window
 
 CALM = ROOT / "scenarios" / "buoy_calm.toml"
 

@@ -7,8 +7,8 @@ import re
 import numpy as np
 import pytest
 
-from orchestrator.buoy_study import Row, markdown, model_changes, settling_time, window
 from orchestrator.cli import main
+from studies.buoy_study import Row, markdown, model_changes, settling_time, window
 
 
 def test_settling_time_and_windows_on_a_known_error():

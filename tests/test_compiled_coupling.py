@@ -31,8 +31,8 @@ from orchestrator.coupling.joints import WORLD, Frames, Revolute, Spherical, Wel
 from orchestrator.coupling.motors import JointMotors, Motor
 from orchestrator.coupling.runtime import ConstraintCoupling
 from orchestrator.kinematics import rotation_matrix
-from orchestrator.scenario import load_scenario
-from orchestrator.system import System
+from orchestrator.scenario.reading import load_scenario
+from orchestrator.system.system import System
 
 
 @pytest.fixture(autouse=True)

@@ -17,10 +17,10 @@ from orchestrator.controllers import make_controllers
 from orchestrator.controllers.allocation import ThrustAllocation
 from orchestrator.controllers.constrained_allocation import T200_POWER, ConstrainedAllocator
 from orchestrator.kinematics import euler_angles
-from orchestrator.results import read_timeseries
-from orchestrator.run import run_scenario
-from orchestrator.scenario import load_scenario
-from orchestrator.system import System
+from orchestrator.results.tables import read_timeseries
+from orchestrator.runner.run import run_scenario
+from orchestrator.scenario.reading import load_scenario
+from orchestrator.system.system import System
 
 PRIORITIES = (1e2, 1e2, 1e4, 1e4, 1e4, 1e4)
 SINGLE = ROOT / "scenarios" / "bluerov2_heavy_single.toml"

@@ -1,4 +1,4 @@
-"""Weak coupling (``orchestrator/cosim.py``): convergence in the macro step on an analytic
+"""Weak coupling (``orchestrator/master/weak.py``): convergence in the macro step on an analytic
 two-mass-spring system, one of our vehicles with a foreign Co-Simulation FMU, algebraic loops,
 and controllers, a weld and an undock run by the shared master."""
 
@@ -13,8 +13,8 @@ import tomli_w
 from foreign import python_fmu, spring_mass_fmu
 
 from orchestrator.errors import ScenarioError
-from orchestrator.results import read_events, read_timeseries
-from orchestrator.run import run_scenario
+from orchestrator.results.tables import read_events, read_timeseries
+from orchestrator.runner.run import run_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 

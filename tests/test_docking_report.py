@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
-from orchestrator.mpc.docking_report import docking_report, report_table
-from orchestrator.results import EventLog, TimeseriesWriter
+from orchestrator.analysis.docking_report import docking_report, report_table
+from orchestrator.results.tables import EventLog, TimeseriesWriter
 
 
 def test_report_of_a_written_results_folder(tmp_path):

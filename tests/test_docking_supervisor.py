@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 from conftest import ROOT, cli_error
 
+from orchestrator.controllers.mpc.final_approach import VELOCITY_RATE, track
+from orchestrator.controllers.mpc.ports import CaptureCheck, CaptureEnvelope, port_geometry
+from orchestrator.controllers.mpc.supervisor import DockingSupervisor
 from orchestrator.controllers.rendezvous import rendezvous_mpc, vehicle_specs
-from orchestrator.mpc.docking_study import Case, StartRanges, run_cosim_cases, success_table
-from orchestrator.mpc.final_approach import VELOCITY_RATE, track
-from orchestrator.mpc.ports import CaptureCheck, CaptureEnvelope, port_geometry
-from orchestrator.mpc.supervisor import DockingSupervisor
-from orchestrator.results import read_events
-from orchestrator.run import run_scenario
-from orchestrator.scenario import load_scenario
+from orchestrator.results.tables import read_events
+from orchestrator.runner.run import run_scenario
+from orchestrator.scenario.reading import load_scenario
+from studies.docking_study import Case, StartRanges, run_cosim_cases, success_table
 
 DOCKING = ROOT / "scenarios" / "docking_mpc.toml"
 CONFIG = load_scenario(DOCKING).controllers["rendezvous"]

@@ -11,9 +11,9 @@ import pytest
 from conftest import ROOT
 from pymoca import parser as modelica_parser
 
-from orchestrator.regression.suite import Suite
-from orchestrator.scenario import validate_scenario
-from orchestrator.scenario_reference import scenario_reference
+from orchestrator.analysis.regression.suite import Suite
+from orchestrator.scenario.reading import validate_scenario
+from orchestrator.scenario.reference import scenario_reference
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 BLOCK = re.compile(r"^```(\w+)\n(.*?)^```", re.S | re.M)

@@ -16,7 +16,7 @@ from conftest import claim_loads
 from foreign import spring_mass_fmu
 from test_cosim import analytic_positions, two_masses
 
-from orchestrator.ssp import export_ssp
+from orchestrator.system.ssp import export_ssp
 
 claim_loads("ecospy", "import ecospy", "'make test' installs libtbb12 as root")
 

@@ -12,7 +12,7 @@ from foreign import spring_mass_fmu
 
 from orchestrator.cli import main
 from orchestrator.errors import FMUError
-from orchestrator.fmu import CO_SIMULATION, FMU, MODEL_EXCHANGE, FMUInstance
+from orchestrator.fmi.fmu import CO_SIMULATION, FMU, MODEL_EXCHANGE, FMUInstance
 
 
 @pytest.fixture(scope="module")

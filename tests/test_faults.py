@@ -21,9 +21,9 @@ from faulty import faulty_fmu
 
 from orchestrator.cli import main
 from orchestrator.errors import MurcosimError
-from orchestrator.results import read_events, read_timeseries
-from orchestrator.run import run_scenario
-from orchestrator.supervise import run_supervised
+from orchestrator.results.tables import read_events, read_timeseries
+from orchestrator.runner.run import run_scenario
+from orchestrator.runner.supervise import run_supervised
 
 X0, V0 = 1.0, 0.5  # m, m/s
 

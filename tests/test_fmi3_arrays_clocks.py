@@ -20,9 +20,9 @@ from array_clock_fmus import (
 )
 
 from orchestrator.errors import FMUError, ScenarioError
-from orchestrator.fmu import FMU
-from orchestrator.results import read_timeseries
-from orchestrator.run import run_scenario
+from orchestrator.fmi.fmu import FMU
+from orchestrator.results.tables import read_timeseries
+from orchestrator.runner.run import run_scenario
 
 WEAK = "[cosimulation]\nmacro_step = 0.1\n"
 COUPLINGS = pytest.mark.parametrize("coupling", ["", WEAK], ids=["strong", "weak"])

@@ -18,9 +18,9 @@ from fmpy.fmi2 import FMU2Model, FMU2Slave
 from fmpy.fmi3 import FMU3Model, FMU3Slave
 from fmpy.validation import validate_fmu
 
-from orchestrator.build import fmu_name, fmu_path
-from orchestrator.build.fmu_package import FMI_HEADERS
-from orchestrator.build.modelica import load_library
+from orchestrator.compiler import fmu_name, fmu_path
+from orchestrator.compiler.fmu_package import FMI_HEADERS
+from orchestrator.compiler.modelica import load_library
 
 MODELS = [fmu_name(m) for m in load_library(LIBRARY).models()]
 VERSIONS = ["2.0", "3.0"]

@@ -12,11 +12,11 @@ import pytest
 from foreign import TYPED_IO_TYPES, phases_fmu, python_fmu, spring_mass_fmu, typed_io_fmu
 
 from orchestrator.errors import FMUError, ScenarioError
-from orchestrator.fmu import FMU
-from orchestrator.results import read_timeseries
-from orchestrator.run import run_scenario
-from orchestrator.scenario import load_scenario
-from orchestrator.system import System
+from orchestrator.fmi.fmu import FMU
+from orchestrator.results.tables import read_timeseries
+from orchestrator.runner.run import run_scenario
+from orchestrator.scenario.reading import load_scenario
+from orchestrator.system.system import System
 
 NUMBERS = [k for k, _ in TYPED_IO_TYPES if k not in ("String", "Binary")]
 

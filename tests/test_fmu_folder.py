@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from conftest import LIBRARY, ROOT
 
-from orchestrator.build.library import default_library, default_out
 from orchestrator.cli import main
+from orchestrator.compiler.library import default_library, default_out
 from orchestrator.errors import MurcosimError
-from orchestrator.fmu_folder import (
+from orchestrator.fmi.folder import (
     command_fmu_folder,
     nearest,
     results_fmu_folder,
@@ -81,16 +81,20 @@ def test_nearest_is_the_folder_itself_or_above(project):
     [
         (
             ["sweep", "{single}", "--runs", "1", "--out", "{tmp}/sweep"],
-            "orchestrator.sweep._execute",
+            "orchestrator.analysis.sweep._execute",
             2,
         ),
-        (["drift", "{weld}", "--out", "{tmp}/drift"], "orchestrator.drift.run_scenario", 2),
+        (
+            ["drift", "{weld}", "--out", "{tmp}/drift"],
+            "orchestrator.analysis.drift.run_scenario",
+            2,
+        ),
         (
             ["docking-study", "{docking}", "--model", "cosim", "--runs", "1", "--out", "{tmp}/d"],
-            "orchestrator.sweep._execute",
+            "orchestrator.analysis.sweep._execute",
             2,
         ),
-        (["ssp", "export", "{single}", "{tmp}/single.ssp"], "orchestrator.ssp.System", 2),
+        (["ssp", "export", "{single}", "{tmp}/single.ssp"], "orchestrator.system.ssp.System", 2),
     ],
     ids=["sweep", "drift", "docking-study", "ssp-export"],
 )
@@ -122,7 +126,7 @@ def test_scenario_commands_find_the_folder_run_finds(
 def test_buoy_study_finds_the_fmus_of_its_scenarios(fmu_dir, tmp_path, monkeypatch):
     """The buoy study runs the project's scenarios: their FMU folder, whatever the current one."""
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("orchestrator.buoy_study.calibrate_kff", catch(1))
+    monkeypatch.setattr("studies.buoy_study.calibrate_kff", catch(1))
     with pytest.raises(FoundError) as found:
         main(["buoy-study", "--parts", "kff", "--out", str(tmp_path / "buoy")])
     assert found.value.args[0] == fmu_dir.resolve()
@@ -131,9 +135,9 @@ def test_buoy_study_finds_the_fmus_of_its_scenarios(fmu_dir, tmp_path, monkeypat
 @pytest.mark.parametrize(
     ("command", "target", "position"),
     [
-        (["crosscheck", "{tmp}/x"], "orchestrator.build.crosscheck.export_crosscheck", 0),
-        (["bench", "--parts", "rhs"], "orchestrator.bench.run_suite", 0),
-        (["regress", "--variants"], "orchestrator.regression.variants.check_variants", 0),
+        (["crosscheck", "{tmp}/x"], "orchestrator.analysis.crosscheck.export_crosscheck", 0),
+        (["bench", "--parts", "rhs"], "studies.bench.run_suite", 0),
+        (["regress", "--variants"], "orchestrator.analysis.regression.variants.check_variants", 0),
     ],
     ids=["crosscheck", "bench", "regress-variants"],
 )

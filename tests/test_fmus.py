@@ -8,8 +8,8 @@ from conftest import FMU_DIR, LIBRARY
 from fmpy import read_model_description, simulate_fmu
 from fmpy.validation import validate_fmu
 
-from orchestrator.build import fmu_name
-from orchestrator.build.modelica import load_library
+from orchestrator.compiler import fmu_name
+from orchestrator.compiler.modelica import load_library
 
 MODELS = load_library(LIBRARY).models()
 

@@ -11,9 +11,9 @@ import pytest
 from scipy.integrate import solve_ivp
 from scipy.special import ellipk
 
-from orchestrator.build import index_reduction
-from orchestrator.build.causalize import CausalizationError, causalize
-from orchestrator.build.index_reduction import reduce_index
+from orchestrator.compiler import index_reduction
+from orchestrator.compiler.causalize import CausalizationError, causalize
+from orchestrator.compiler.index_reduction import reduce_index
 from orchestrator.errors import BuildError
 
 DEFAULT, PREFER = 2, 3

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 import tomli_w
 
-from orchestrator.jacobian import DirectionalJacobian
-from orchestrator.scenario import load_scenario
-from orchestrator.system import System
+from orchestrator.master.jacobian import DirectionalJacobian
+from orchestrator.scenario.reading import load_scenario
+from orchestrator.system.system import System
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -21,8 +21,8 @@ from fmpy import read_model_description, simulate_fmu
 from libcosim_run import RESULT
 from test_fmi_export import MODELS
 
-from orchestrator.build import fmu_path
-from orchestrator.build.crosscheck import STEP, STOP_TIME, held_inputs
+from orchestrator.analysis.crosscheck import STEP, STOP_TIME, held_inputs
+from orchestrator.compiler import fmu_path
 
 RUNNER = Path(__file__).with_name("libcosim_run.py")
 # Both importers make the same calls of the same binary at the same communication points up

@@ -20,9 +20,9 @@ from event_fmus import (
 )
 
 from orchestrator.errors import ScenarioError
-from orchestrator.fmu import FMU, MODEL_EXCHANGE
-from orchestrator.results import read_events, read_timeseries
-from orchestrator.run import run_scenario
+from orchestrator.fmi.fmu import FMU, MODEL_EXCHANGE
+from orchestrator.results.tables import read_events, read_timeseries
+from orchestrator.runner.run import run_scenario
 
 VERSIONS = pytest.mark.parametrize("version", ["2.0", "3.0"], ids=["FMI2", "FMI3"])
 G, E, H0 = 9.81, 0.7, 1.0  # the ball's defaults: m/s2, restitution, m

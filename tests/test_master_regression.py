@@ -38,8 +38,8 @@ import numpy as np
 import pytest
 import tomli_w
 
-from orchestrator.results import read_timeseries
-from orchestrator.run import run_scenario
+from orchestrator.results.tables import read_timeseries
+from orchestrator.runner.run import run_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).parent / "data" / "golden"

@@ -7,17 +7,17 @@ import pytest
 from conftest import ROOT, cli_error
 from scipy.integrate import solve_ivp
 
+from orchestrator.controllers.mpc.camera import Camera
+from orchestrator.controllers.mpc.distributed import DistributedMPC
+from orchestrator.controllers.mpc.model import PlanarModel
+from orchestrator.controllers.mpc.problem import LocalProblem, Solution
+from orchestrator.controllers.mpc.supervisor import DockingSupervisor
 from orchestrator.controllers.rendezvous import RendezvousController, vehicle_specs
 from orchestrator.kinematics import rotation_matrix
-from orchestrator.mpc.camera import Camera
-from orchestrator.mpc.distributed import DistributedMPC
-from orchestrator.mpc.model import PlanarModel
-from orchestrator.mpc.problem import LocalProblem, Solution
-from orchestrator.mpc.study import initial_planar_states, run_planar
-from orchestrator.mpc.supervisor import DockingSupervisor
-from orchestrator.results import read_events, read_timeseries
-from orchestrator.run import run_scenario
-from orchestrator.scenario import load_scenario
+from orchestrator.results.tables import read_events, read_timeseries
+from orchestrator.runner.run import run_scenario
+from orchestrator.scenario.reading import load_scenario
+from studies.rendezvous_study import initial_planar_states, run_planar
 
 MONITORING = ROOT / "scenarios" / "monitoring_rendezvous.toml"
 DOCKING = ROOT / "scenarios" / "docking_mpc.toml"

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from conftest import ROOT, scenario_error
 
-from orchestrator.results import read_timeseries
-from orchestrator.run import run_scenario
+from orchestrator.results.tables import read_timeseries
+from orchestrator.runner.run import run_scenario
 
 SCENARIO = ROOT / "scenarios" / "bluerov2_heavy_navigation.toml"
 

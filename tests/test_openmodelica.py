@@ -10,7 +10,7 @@ import pytest
 from conftest import LIBRARY
 from fmpy import simulate_fmu
 
-from orchestrator.build import build_library
+from orchestrator.compiler import build_library
 
 pytestmark = pytest.mark.skipif(
     shutil.which("omc") is None,

@@ -10,11 +10,11 @@ import pytest
 from test_arms import FIXED_ARM
 
 from orchestrator.cli import main
-from orchestrator.component_parameters import ComponentParameters
-from orchestrator.plot_style import EVENT_STYLES, MANY_EVENTS, least_span, plt
-from orchestrator.plot_summary import Run, summary_figure
-from orchestrator.results import read_timeseries
-from orchestrator.scenario import parse_scenario
+from orchestrator.fmi.parameters import ComponentParameters
+from orchestrator.results.tables import read_timeseries
+from orchestrator.scenario.reading import parse_scenario
+from orchestrator.visualization.style import EVENT_STYLES, MANY_EVENTS, least_span, plt
+from orchestrator.visualization.summary import Run, summary_figure
 
 DOCK_TIME = 5.0  # s
 THRUSTERS = 16

@@ -9,8 +9,8 @@ from faulty import faulty_fmu
 from foreign import spring_mass_fmu, typed_io_fmu
 
 from orchestrator.errors import FMUError
-from orchestrator.fmu import FMU
-from orchestrator.transfer import PortBatch
+from orchestrator.fmi.fmu import FMU
+from orchestrator.native.transfer import PortBatch
 
 
 @pytest.fixture(scope="module", params=["2.0", "3.0"])

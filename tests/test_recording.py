@@ -12,8 +12,8 @@ import pytest
 from event_fmus import counter_fmu
 
 from orchestrator.errors import ScenarioError
-from orchestrator.results import read_timeseries
-from orchestrator.run import run_scenario
+from orchestrator.results.tables import read_timeseries
+from orchestrator.runner.run import run_scenario
 
 
 def run_counter(tmp_path: Path, record: str) -> dict[str, np.ndarray]:

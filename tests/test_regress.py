@@ -15,13 +15,13 @@ from xml.etree import ElementTree
 import numpy as np
 import pytest
 
+from orchestrator.analysis.regression import FAILED, PASSED, UPDATED, regress
+from orchestrator.analysis.regression.compare import compare_events
+from orchestrator.analysis.regression.references import read_reference
+from orchestrator.analysis.regression.variants import check_variants
 from orchestrator.cli import main
 from orchestrator.errors import ScenarioError
-from orchestrator.patterns import matches
-from orchestrator.regression import FAILED, PASSED, UPDATED, regress
-from orchestrator.regression.compare import compare_events
-from orchestrator.regression.references import read_reference
-from orchestrator.regression.variants import check_variants
+from orchestrator.results.patterns import matches
 
 pytest_plugins = ["pytester"]
 
@@ -83,8 +83,8 @@ def test_round_trip_flags_exactly_the_signals_that_left_their_tubes(fmu_dir, tmp
     result = regress(changed, report=lambda _: None)
     thruster, vehicle = result.cases
     assert not result.passed and thruster.status == FAILED and vehicle.status == PASSED
-    from orchestrator.regression.cases import run_case
-    from orchestrator.regression.suite import load_suite
+    from orchestrator.analysis.regression.cases import run_case
+    from orchestrator.analysis.regression.suite import load_suite
 
     run = run_case(load_suite(changed).cases["thruster"], tmp_path, "thruster")
     expected = _outside(reference.run, run)
@@ -267,7 +267,7 @@ def test_crosscheck_of_every_model_replays_in_fmpy(fmu_dir, tmp_path):
     from fmpy.cross_check.validate_vendor_repo import read_csv
     from replay_me import replay_me
 
-    from orchestrator.build.crosscheck import export_crosscheck
+    from orchestrator.analysis.crosscheck import export_crosscheck
 
     folders = export_crosscheck(fmu_dir, tmp_path, report=lambda _: None)
     assert len(folders) == 4 * len(list(fmu_dir.glob("*.fmu"))) >= 4 * 18

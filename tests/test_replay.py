@@ -16,12 +16,12 @@ from browser import SIZE, disc, focal_length, open_views, project
 from conftest import ROOT
 
 from orchestrator.cli import main
-from orchestrator.plot_style import EVENT_STYLES, plt
-from orchestrator.plot_summary import Run, summary_figure
-from orchestrator.replay import write_replay
-from orchestrator.replay.frame import round_length
-from orchestrator.replay.page import DEFAULT_THREE, render_page
-from orchestrator.replay.scene import MAX_FRAMES, build_scene, read_results
+from orchestrator.visualization.replay import write_replay
+from orchestrator.visualization.replay.frame import round_length
+from orchestrator.visualization.replay.page import render_page, three_folder
+from orchestrator.visualization.replay.scene import MAX_FRAMES, build_scene, read_results
+from orchestrator.visualization.style import EVENT_STYLES, plt
+from orchestrator.visualization.summary import Run, summary_figure
 
 # Two BlueROV2 Heavy (record: ports at x = +-0.25 m, thrusters at y = +-0.218 m and z = 0 or
 # 0.085 m, volume 11.702e-3 m3), a GenericVehicle block welded to the leader (volume 0.02 m3,
@@ -211,7 +211,7 @@ def test_page_is_self_contained(scene):
     blocks = dict(re.findall(r'<script type="text/plain" id="([\w-]+)">([^<]*)</script>', page))
     assert (
         base64.b64decode(blocks["three-core"])
-        == (DEFAULT_THREE / "build" / "three.core.js").read_bytes()
+        == (three_folder() / "build" / "three.core.js").read_bytes()
     )
     assert set(blocks) == {"three-core", "three", "orbit-controls", "viewer"}
     data = re.search(r'<script type="application/json" id="scene">(.*?)</script>', page, re.S)

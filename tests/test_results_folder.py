@@ -14,8 +14,8 @@ from conftest import ROOT
 
 import murcosim
 from orchestrator.cli import main
-from orchestrator.plots import plot_run
-from orchestrator.results_folder import is_run_output
+from orchestrator.results.folder import is_run_output
+from orchestrator.visualization.plots import plot_run
 
 SINGLE = ROOT / "scenarios" / "bluerov2_heavy_single.toml"
 DOCKING = ROOT / "scenarios" / "docking_mpc.toml"

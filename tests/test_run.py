@@ -12,11 +12,11 @@ from orchestrator.controllers import make_controllers
 from orchestrator.controllers.base import Controller
 from orchestrator.errors import SimulationError
 from orchestrator.kinematics import euler_angles
-from orchestrator.master import Master
-from orchestrator.results import EventLog, TimeseriesWriter, read_events, read_timeseries
-from orchestrator.run import run_scenario
-from orchestrator.scenario import load_scenario
-from orchestrator.system import System
+from orchestrator.master.master import Master
+from orchestrator.results.tables import EventLog, TimeseriesWriter, read_events, read_timeseries
+from orchestrator.runner.run import run_scenario
+from orchestrator.scenario.reading import load_scenario
+from orchestrator.system.system import System
 
 DEMO = ROOT / "scenarios" / "bluerov2_heavy_single.toml"
 

@@ -21,14 +21,14 @@ import pytest
 from foreign import spring_mass_fmu
 from test_faults import assert_kept, faulty_run, scenario
 
-from orchestrator.results import read_events
+from orchestrator.results.tables import read_events
 
 ROOT = Path(__file__).resolve().parents[1]
 STEP = 0.01  # s, the RK4 step of the scenarios
 # A caller of run_supervised with a second thread: its children come from the forkserver.
 THREADED_CALLER = """
 import sys, threading
-from orchestrator.supervise import run_supervised
+from orchestrator.runner.supervise import run_supervised
 
 if __name__ == "__main__":
     threading.Thread(target=threading.Event().wait, daemon=True).start()
@@ -37,7 +37,7 @@ if __name__ == "__main__":
 # A caller whose child is started as a program (as from a daemonic Dask worker).
 PROGRAM_CALLER = """
 import sys
-from orchestrator.supervise import run_supervised
+from orchestrator.runner.supervise import run_supervised
 
 run_supervised(sys.argv[1], sys.argv[2], sys.argv[3], plots=False, as_program=True)
 """
@@ -186,7 +186,7 @@ def test_interrupted_run_in_process_counts_its_right_hand_sides(tmp_path, ctrl_c
     statistics count the right-hand sides evaluated until then, not 0."""
     import threading
 
-    from orchestrator.run import run_scenario
+    from orchestrator.runner.run import run_scenario
 
     fmu = spring_mass_fmu(tmp_path, ("ModelExchange",))
     path = scenario(tmp_path, fmu, co_simulation=False)

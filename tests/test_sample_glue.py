@@ -13,10 +13,11 @@ from scipy.spatial.transform import Rotation
 
 from orchestrator.controllers.base import Controller, PIDLoop
 from orchestrator.kinematics import euler_angles
-from orchestrator.master import Master
-from orchestrator.results import EventLog, TimeseriesWriter
-from orchestrator.scenario import PID, load_scenario
-from orchestrator.system import System
+from orchestrator.master.master import Master
+from orchestrator.results.tables import EventLog, TimeseriesWriter
+from orchestrator.scenario.model import PID
+from orchestrator.scenario.reading import load_scenario
+from orchestrator.system.system import System
 
 
 class Source(Controller):

@@ -1,6 +1,6 @@
-"""Co-Simulation FMUs inside a strongly coupled run (``orchestrator/sampled.py``): the sampled
-scheme against its exact solution on a linear system, against weak coupling, on a vehicle with
-Co-Simulation thrusters, a controller and a weld, and the errors of bad input."""
+"""Co-Simulation FMUs inside a strongly coupled run (``orchestrator/master/sampled.py``): the
+sampled scheme against its exact solution on a linear system, against weak coupling, on a vehicle
+with Co-Simulation thrusters, a controller and a weld, and the errors of bad input."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from foreign import spring_mass_fmu
 
 from orchestrator.errors import ScenarioError
 from orchestrator.kinematics import euler_angles
-from orchestrator.results import read_events, read_timeseries
-from orchestrator.run import run_scenario
+from orchestrator.results.tables import read_events, read_timeseries
+from orchestrator.runner.run import run_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 

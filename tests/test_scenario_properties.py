@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from orchestrator.cli import main
 from orchestrator.errors import ScenarioError
-from orchestrator.scenario import load_scenario, parse_scenario
+from orchestrator.scenario.reading import load_scenario, parse_scenario
 
 BASE_TEXT = """
 description = "loader-only scenario: two vehicles, a weld, a docking pair, an autopilot"

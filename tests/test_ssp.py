@@ -18,11 +18,11 @@ from foreign import spring_mass_fmu, typed_io_fmu
 from lxml import etree
 
 from orchestrator.errors import ScenarioError
-from orchestrator.results import read_timeseries
-from orchestrator.run import run_scenario
-from orchestrator.scenario import load_scenario
-from orchestrator.ssp import SCENARIO_ANNOTATION, export_ssp, import_ssp
-from orchestrator.system import System
+from orchestrator.results.tables import read_timeseries
+from orchestrator.runner.run import run_scenario
+from orchestrator.scenario.reading import load_scenario
+from orchestrator.system.ssp import SCENARIO_ANNOTATION, export_ssp, import_ssp
+from orchestrator.system.system import System
 
 SCHEMAS = {  # SSP 1.0 as FMPy ships it; SSP 2.0 from the standard (BSD licence in the folder)
     "1.0": Path(fmpy.__path__[0]) / "ssp" / "schema",

@@ -1,5 +1,5 @@
-"""Batches of varied runs (``orchestrator/sweep.py``, ``variations.py``): drawn values of any
-scenario key, isolation of crashing cases, resume from the manifest, Ctrl-C, metrics, Parquet,
+"""Batches of varied runs (``orchestrator/analysis/sweep.py``, ``variations.py``): drawn values of
+any scenario key, isolation of crashing cases, resume from the manifest, Ctrl-C, metrics, Parquet,
 Dask, and one-line errors."""
 
 from __future__ import annotations
@@ -23,13 +23,13 @@ from conftest import ROOT, skip_claim
 from faulty import faulty_fmu
 from scipy.stats import norm
 
+from orchestrator.analysis.sweep import run_sweep
+from orchestrator.analysis.sweep_table import Metric
+from orchestrator.analysis.variations import Variation, apply, draw
 from orchestrator.cli import main
 from orchestrator.errors import MurcosimError, ScenarioError
 from orchestrator.kinematics import euler_angles
-from orchestrator.mpc.docking_study import StartRanges
-from orchestrator.sweep import run_sweep
-from orchestrator.sweep_table import Metric
-from orchestrator.variations import Variation, apply, draw
+from studies.docking_study import StartRanges
 
 SCENARIO = """
 [simulation]

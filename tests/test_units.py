@@ -10,9 +10,9 @@ import fmpy
 import pytest
 from lxml import etree
 
-from orchestrator.build.model_code import FmuVariable, ModelCode
-from orchestrator.build.model_description import fmi2_description, fmi3_description
-from orchestrator.build.units import parse_unit, unit_definitions
+from orchestrator.compiler.model_code import FmuVariable, ModelCode
+from orchestrator.compiler.model_description import fmi2_description, fmi3_description
+from orchestrator.compiler.units import parse_unit, unit_definitions
 from orchestrator.errors import BuildError
 
 # Every unit and display unit string of the Modelica Standard Library 4.x package

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import murcosim
-from orchestrator.scenario import validate_scenario
+from orchestrator.scenario.reading import validate_scenario
 
 CONTROLLER = '''
 from pydantic import BaseModel, Field

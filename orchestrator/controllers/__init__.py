@@ -20,7 +20,7 @@ from orchestrator.controllers.sensing import WAVE_PARAMETERS, SensorConfig, make
 from orchestrator.controllers.user import checked, user_controller
 from orchestrator.controllers.vehicle_pd import VehiclePD
 from orchestrator.errors import ScenarioError
-from orchestrator.scenario import (
+from orchestrator.scenario.model import (
     AllocationConfig,
     AutopilotConfig,
     JointPIDConfig,
@@ -30,9 +30,9 @@ from orchestrator.scenario import (
     UserControllerConfig,
     VehiclePDConfig,
 )
-from orchestrator.scenario_navigation import NavigationFilterConfig
-from orchestrator.scenario_sensors import SENSOR_CONFIGS, FiducialCameraConfig, PressureDepthConfig
-from orchestrator.system import System
+from orchestrator.scenario.navigation import NavigationFilterConfig
+from orchestrator.scenario.sensors import SENSOR_CONFIGS, FiducialCameraConfig, PressureDepthConfig
+from orchestrator.system.system import System
 
 if TYPE_CHECKING:  # imported for annotations only: the coupling loads SciPy
     from orchestrator.coupling.runtime import ConstraintCoupling

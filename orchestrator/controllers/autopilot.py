@@ -8,7 +8,7 @@ import numpy as np
 
 from orchestrator.controllers.base import Controller, PIDLoop, body_state_signals
 from orchestrator.kinematics import euler_from_rows, rotation_rows, wrap_angle
-from orchestrator.scenario import AutopilotConfig
+from orchestrator.scenario.model import AutopilotConfig
 
 
 class DepthHeadingSpeedAutopilot(Controller):

@@ -24,7 +24,7 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
-from orchestrator.scenario import PID
+from orchestrator.scenario.model import PID
 
 
 class Controller(ABC):

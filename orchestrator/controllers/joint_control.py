@@ -8,7 +8,7 @@ import numpy as np
 from orchestrator.controllers import arm_kinematics
 from orchestrator.controllers.base import Controller, PIDLoop
 from orchestrator.controllers.reference import TimeReference
-from orchestrator.scenario import EndEffectorTarget, JointPIDConfig
+from orchestrator.scenario.model import EndEffectorTarget, JointPIDConfig
 
 
 class EndEffectorPath:

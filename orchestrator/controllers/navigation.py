@@ -34,8 +34,8 @@ from orchestrator.navigation.eskf import (
     Update,
 )
 from orchestrator.navigation.history import SAME_TIME, LaggedFusion, Measure, Step
-from orchestrator.scenario_navigation import NavigationFilterConfig
-from orchestrator.scenario_sensors import (
+from orchestrator.scenario.navigation import NavigationFilterConfig
+from orchestrator.scenario.sensors import (
     AhrsConfig,
     DvlConfig,
     ImuConfig,
@@ -97,7 +97,7 @@ def _mount(config: SensorConfig) -> Mount:
 class NavigationFilter(Controller):
     """Error-state Kalman filter of ``config.vehicle`` fusing the ``sensors`` (configurations
     by key, :func:`fused_sensors`); outputs as listed by
-    :class:`~orchestrator.scenario_navigation.NavigationFilterConfig`."""
+    :class:`~orchestrator.scenario.navigation.NavigationFilterConfig`."""
 
     def __init__(
         self, name: str, config: NavigationFilterConfig, sensors: dict[str, SensorConfig]

@@ -15,7 +15,7 @@ import numpy as np
 
 from orchestrator.controllers.base import Controller
 from orchestrator.kinematics import rotation_matrix
-from orchestrator.scenario import PointingConfig
+from orchestrator.scenario.model import PointingConfig
 
 
 def payload_angles(R: np.ndarray) -> tuple[float, float, float]:

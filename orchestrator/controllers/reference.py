@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from orchestrator.scenario import ReferenceTerm
+from orchestrator.scenario.model import ReferenceTerm
 
 
 class TimeReference:

@@ -13,13 +13,13 @@ from __future__ import annotations
 import numpy as np
 
 from orchestrator.controllers.base import Controller
+from orchestrator.controllers.mpc.camera import Camera
+from orchestrator.controllers.mpc.distributed import CentralizedMPC, DistributedMPC
+from orchestrator.controllers.mpc.model import PlanarModel
+from orchestrator.controllers.mpc.problem import ObservedObject, VehicleSpec
+from orchestrator.controllers.mpc.supervisor import DockingSupervisor
 from orchestrator.kinematics import euler_angles
-from orchestrator.mpc.camera import Camera
-from orchestrator.mpc.distributed import CentralizedMPC, DistributedMPC
-from orchestrator.mpc.model import PlanarModel
-from orchestrator.mpc.problem import ObservedObject, VehicleSpec
-from orchestrator.mpc.supervisor import DockingSupervisor
-from orchestrator.scenario import RendezvousConfig
+from orchestrator.scenario.model import RendezvousConfig
 
 MEASURED = ["p[1]", "p[2]", "q[1]", "q[2]", "q[3]", "q[4]", "nu[1]", "nu[2]", "nu[6]"]
 

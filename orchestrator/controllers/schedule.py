@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from orchestrator.controllers.base import Controller
-from orchestrator.scenario import ScheduleConfig
+from orchestrator.scenario.model import ScheduleConfig
 
 
 class Schedule(Controller):

@@ -18,7 +18,7 @@ import numpy as np
 
 from orchestrator.controllers.base import Controller, body_state_signals
 from orchestrator.kinematics import rotation_matrix
-from orchestrator.scenario_sensors import (
+from orchestrator.scenario.sensors import (
     AhrsConfig,
     DvlConfig,
     FiducialCameraConfig,

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from orchestrator.controllers.base import Controller
 from orchestrator.errors import ScenarioError
-from orchestrator.scenario import UserControllerConfig
+from orchestrator.scenario.model import UserControllerConfig
 
 
 def user_controller(

@@ -14,7 +14,7 @@ from orchestrator.kinematics import (
     rotation_rows,
     wrap_angle,
 )
-from orchestrator.scenario import VehiclePDConfig
+from orchestrator.scenario.model import VehiclePDConfig
 
 
 def _times(A: Rows, v: list[float]) -> list[float]:

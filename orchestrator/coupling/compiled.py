@@ -1,6 +1,6 @@
 """The Udwadia-Kalaba accelerations of an assembly, evaluated inside the compiled kernel.
 
-The kernel's ``Coupling`` (``orchestrator/_coupling.c``) replaces the bodies' der(nu) in
+The kernel's ``Coupling`` (``orchestrator/native/_coupling.c``) replaces the bodies' der(nu) in
 every right-hand side with no Python per evaluation, for the joint kinds it knows: welds
 (fixed joints are welds to the world) and revolute joints, joined without closed loops, with
 the Baumgarte stabilisation of ``Assembly.constrained``. The :class:`Assembly` stays the
@@ -24,10 +24,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from orchestrator import _kernel
 from orchestrator.coupling.assembly import PROJECTION_ITERATIONS, PROJECTION_TOLERANCE, Assembly
 from orchestrator.coupling.joint_space import spanning_forest
 from orchestrator.coupling.joints import Joint, Revolute, Weld
+from orchestrator.native import _kernel
 
 # Kernel codes of the compiled joint kinds (exact classes: subclasses add rows of their own).
 KINDS: dict[type[Joint], int] = {Weld: 0, Revolute: 1}

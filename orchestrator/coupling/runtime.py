@@ -28,10 +28,10 @@ from orchestrator.coupling.joints import JOINT_TYPES, WORLD, Frames, Joint, Pose
 from orchestrator.coupling.motors import JointMotors, Motor
 from orchestrator.coupling.placement import check_rotation, placed_pose, quaternion
 from orchestrator.errors import ScenarioError
-from orchestrator.kernel import PostProcess
 from orchestrator.kinematics import cross
-from orchestrator.scenario import CouplingConfig, DockingConfig, JointConfig
-from orchestrator.system import System, expand
+from orchestrator.native.kernel import PostProcess
+from orchestrator.scenario.model import CouplingConfig, DockingConfig, JointConfig
+from orchestrator.system.system import System, expand
 
 BODY_STATES = ("p", "q", "nu")
 VIOLATION_COLUMNS = ("position_error", "angle_error")

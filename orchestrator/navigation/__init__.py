@@ -4,5 +4,5 @@
 ``measurements`` the models of what each aiding sensor measures, ``history`` the replay that
 fuses a late measurement at its time of validity. The controller that runs the filter in a
 co-simulation is ``orchestrator.controllers.navigation``; its scenario entry is in
-``orchestrator.scenario_navigation``.
+``orchestrator.scenario.navigation``.
 """

@@ -13,7 +13,7 @@ from pettingzoo import ParallelEnv
 from orchestrator.errors import ScenarioError
 from orchestrator.rl.draws import Draw
 from orchestrator.rl.episodes import Bounds, Episodes, Signals, signal_bounds
-from orchestrator.scenario import Scenario
+from orchestrator.scenario.model import Scenario
 
 AgentReward = Callable[[str, np.ndarray, np.ndarray, dict], float]
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from orchestrator.errors import ScenarioError
-from orchestrator.scenario import Scenario
+from orchestrator.scenario.model import Scenario
 
 
 @dataclass(frozen=True)

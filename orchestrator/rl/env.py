@@ -13,7 +13,7 @@ from gymnasium import spaces
 
 from orchestrator.rl.draws import Draw
 from orchestrator.rl.episodes import Bounds, Episodes, Signals
-from orchestrator.scenario import Scenario
+from orchestrator.scenario.model import Scenario
 
 Reward = Callable[[np.ndarray, np.ndarray, dict], float]
 

@@ -1,6 +1,6 @@
 """Episodes of a scenario driven one control sample at a time: what the environments share.
 
-An episode is one :class:`~orchestrator.stepping.SteppedRun` of the scenario with values
+An episode is one :class:`~orchestrator.master.stepping.SteppedRun` of the scenario with values
 drawn for it (:mod:`orchestrator.rl.draws`). Its command (a controller named ``name``, run after
 the scenario's controllers) reads the observed signals and the limited ones at every sample
 and holds the action on the action signals until the next. The loaded FMUs are kept from one
@@ -16,11 +16,12 @@ from pathlib import Path
 import numpy as np
 
 from orchestrator.errors import ScenarioError
-from orchestrator.fmu import FMU
-from orchestrator.fmu_folder import fmu_folder
+from orchestrator.fmi.fmu import FMU
+from orchestrator.fmi.folder import fmu_folder
+from orchestrator.master.stepping import ExternalCommand, SteppedRun
 from orchestrator.rl.draws import Draw, ScenarioDraws
-from orchestrator.scenario import Scenario, load_scenario, validate_scenario
-from orchestrator.stepping import ExternalCommand, SteppedRun
+from orchestrator.scenario.model import Scenario
+from orchestrator.scenario.reading import load_scenario, validate_scenario
 
 Bounds = Mapping[str, tuple[float, float]]
 Signals = Bounds | Sequence[str]

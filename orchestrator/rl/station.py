@@ -18,7 +18,8 @@ import numpy as np
 
 from orchestrator.rl.draws import Uniform
 from orchestrator.rl.env import ScenarioEnv
-from orchestrator.scenario import AutopilotConfig, Scenario, load_scenario
+from orchestrator.scenario.model import AutopilotConfig, Scenario
+from orchestrator.scenario.reading import load_scenario
 
 STATION = (0.0, 0.0, 2.0)  # m, NED
 TAU_LIMIT = (40.0, 40.0, 40.0, 10.0, 10.0, 10.0)  # N and N m, body frame

@@ -1,0 +1,300 @@
+"""From a flat model (rumoca front end) to the explicit model the FMUs are generated from.
+
+The scalar variables of :class:`~orchestrator.compiler.flat_model.FlatModel` are sorted into
+FMI's roles — tunable parameters, inputs, states, dependent variables — and its residuals are
+brought into explicit form: structural index reduction where the residuals cannot be matched
+to the derivatives and algebraic variables (``index_reduction``), then matching, block sorting
+and symbolic solution (``causalize``). The result is the same ``DaeBuilder`` the pymoca path
+gives, so code generation and the FMI layer are shared.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import casadi as ca
+
+from orchestrator.compiler.causalize import Assignment, Loop, causalize
+from orchestrator.compiler.events import EventFunctions, EventRecord, event_functions
+from orchestrator.compiler.flat_model import FlatModel, FlatVariable
+from orchestrator.compiler.fmu_export import DeclaredVariable, explicit_dae
+from orchestrator.compiler.index_reduction import reduce_index
+from orchestrator.compiler.initialization import (
+    Condition,
+    Initialization,
+    explicit_values,
+    initialization,
+)
+from orchestrator.errors import BuildError
+
+
+def _value(expression: object, what: str, model: str) -> float:
+    """The number of a start or parameter value that must be known when the FMU is built."""
+    if expression is None:
+        raise BuildError(f"{model}: {what} has no value")
+    sx = ca.SX(expression)
+    if not sx.is_constant():
+        raise BuildError(
+            f"{model}: {what} = {sx} depends on other variables; such values are computed "
+            "at initialization, which this build does not do yet: give a number"
+        )
+    return float(ca.evalf(sx))
+
+
+class _Roles:
+    """The flat variables sorted by what the FMU does with them."""
+
+    def __init__(self, model: FlatModel) -> None:
+        self.model = model
+        self.when_targets = {
+            target.name() for b in model.events.branches for target, _ in b.assignments
+        }
+        self.discrete: list[FlatVariable] = []
+        used = set()
+        for residual in model.residuals:
+            used.update(s.name() for s in ca.symvar(residual))
+        self.used = used
+        self.constants: list[FlatVariable] = []
+        self.parameters: list[FlatVariable] = []
+        self.dependent: list[FlatVariable] = []
+        self.inputs: list[FlatVariable] = []
+        self.states: list[FlatVariable] = []
+        self.algebraics: list[FlatVariable] = []
+        for var in model.variables:
+            self._sort(var)
+
+    def _sort(self, var: FlatVariable) -> None:
+        name = self.model.name
+        if var.variability in ("constant", "parameter"):
+            binding = var.binding
+            if binding is None:
+                raise BuildError(f"{name}: parameter {var.name} has no value")
+            if not ca.SX(binding).is_constant():
+                self.dependent.append(var)
+            elif var.variability == "constant" or (var.protected and var.name in self.used):
+                self.constants.append(var)
+            elif var.type_name == "Real" or var.name in self.used:
+                self.parameters.append(var)
+            # Unused Integer and Boolean parameters only sized arrays or chose components.
+            return
+        if var.name in self.when_targets:
+            self.discrete.append(var)  # held between events, assigned by when-equations
+        elif var.name in self.model.derivatives:
+            self.states.append(var)
+        elif var.causality == "input":
+            self.inputs.append(var)
+        else:
+            self.algebraics.append(var)
+
+
+def _substitute(expressions: list[ca.SX], symbols: list[ca.SX], values: list[ca.SX]) -> list:
+    if not expressions or not symbols:
+        return list(expressions)
+    joined = ca.substitute(ca.vertcat(*expressions), ca.vertcat(*symbols), ca.vertcat(*values))
+    return list(ca.vertsplit(joined))
+
+
+def _conditions(
+    model: FlatModel, roles: _Roles, kept: list[FlatVariable], dummy: set[str]
+) -> list[Condition]:
+    """The model's initial conditions: initial equations, then ``fixed = true`` start values
+    of the states kept, of the states index reduction demoted and of algebraic variables."""
+    conditions = [Condition(r, f"initial equation 0 = {r}") for r in model.initial_residuals]
+    kept_names = {v.name for v in kept}
+    others = [v for v in roles.states if v.name in dummy] + roles.algebraics
+    for var in kept + others:
+        if not var.fixed:
+            continue
+        if var.start is None:
+            raise BuildError(f"{model.name}: {var.name} has fixed = true but no start value")
+        state = var.name if var.name in kept_names else None
+        conditions.append(
+            Condition(var.symbol - var.start, f"{var.name} = {var.start} (fixed)", state)
+        )
+    return conditions
+
+
+def flat_dae(
+    model: FlatModel,
+) -> tuple[ca.DaeBuilder, Initialization | None, EventFunctions | None]:
+    """The explicit model of ``model`` as a CasADi ``DaeBuilder``, its initialization
+    (``None`` when every state starts at its own literal start value) and its events
+    (``None`` when it has none)."""
+    name = model.name
+    roles = _Roles(model)
+    constants = [v.symbol for v in roles.constants]
+    values = [ca.SX(_value(v.binding, f"constant {v.name}", name)) for v in roles.constants]
+    residuals = list(model.residuals) + [v.symbol - v.binding for v in roles.dependent]
+    # initial() is false in the continuous equations; constants are numbers
+    residuals = _substitute(residuals, [*constants, model.events.initial], [*values, ca.SX(0)])
+    states = [v.symbol for v in roles.states]
+    derivatives = [model.derivatives[v.name] for v in roles.states]
+    algebraics = [v.symbol for v in roles.algebraics] + [v.symbol for v in roles.dependent]
+    # stateSelect first; among equal ones a state with a fixed start value stays a state, so
+    # that its initial value needs no initial system.
+    priority = [2 * v.state_select + bool(v.fixed) for v in roles.states]
+    inputs = [v.symbol for v in roles.inputs]
+    reduced = reduce_index(
+        residuals, states, derivatives, algebraics, model.time, priority, name, inputs=inputs
+    )
+    loops: list[Loop] = []
+    guesses = {
+        v.name: float(ca.evalf(ca.SX(v.start)))
+        for v in roles.states + roles.algebraics
+        if v.start is not None and ca.SX(v.start).is_constant()
+    }
+    assignments = causalize(
+        reduced.residuals, reduced.derivatives + reduced.algebraics, name, guesses, loops
+    )
+    dummy = {s.name() for s in reduced.dummy_states}
+    kept_states = [v for v in roles.states if v.name not in dummy]
+    varying = [model.time, *[v.symbol for v in kept_states], *inputs]
+    varying += [v.symbol for v in roles.discrete]
+    record, assignments, steady = _without_steady_relations(model.events, assignments, varying)
+    unsolved = [(loop.converged, f"nonlinear algebraic loop did not converge: {loop.text}")
+                for loop in loops]  # fmt: skip
+    record = replace(record, asserts=[*record.asserts, *unsolved])
+    conditions = _conditions(model, roles, kept_states, dummy)
+    conditions = [
+        Condition(r, c.text, c.state)
+        for r, c in zip(
+            _substitute([c.residual for c in conditions], constants, values),
+            conditions,
+            strict=True,
+        )
+    ]
+    starts = _substitute(
+        [ca.SX(v.start) if v.start is not None else ca.SX(0.0) for v in kept_states],
+        constants,
+        values,
+    )
+    init = initialization(
+        name,
+        model.time,
+        [v.symbol for v in kept_states],
+        starts,
+        inputs,
+        [v.symbol for v in roles.parameters],
+        conditions,
+        assignments,
+        _held_at_start(record, roles, name, steady),
+    )
+    calculated = init.calculated if init else frozenset()
+    events = None
+    if record.any:
+        events = event_functions(
+            record,
+            model.time,
+            [v.symbol for v in kept_states],
+            inputs,
+            [v.symbol for v in roles.parameters],
+            [v.symbol for v in roles.discrete],
+            explicit_values(assignments),
+        )
+        events = replace(events, discrete=[_discrete_item(v, name) for v in roles.discrete])
+
+    mx: dict[str, ca.MX] = {}
+
+    def symbol(var_name: str) -> ca.MX:
+        return mx.setdefault(var_name, ca.MX.sym(var_name))
+
+    def meta(var: FlatVariable) -> dict:
+        opts: dict = {}
+        if var.unit:
+            opts["unit"] = var.unit
+        if var.description:
+            opts["description"] = var.description
+        return opts
+
+    declared = [
+        DeclaredVariable("time", "independent", "continuous", symbol("time"), dict(unit="s"))
+    ]
+    for var in roles.parameters:
+        opts = dict(start=_value(var.binding, f"parameter {var.name}", name), **meta(var))
+        declared.append(DeclaredVariable(var.name, "parameter", "tunable", symbol(var.name), opts))
+    for var in roles.inputs:
+        start = 0.0
+        if var.start is not None:
+            start = _value(var.start, f"start value of input {var.name}", name)
+        opts = dict(start=start, **meta(var))
+        declared.append(DeclaredVariable(var.name, "input", "continuous", symbol(var.name), opts))
+    for var, start in zip(kept_states, starts, strict=True):
+        causality = "output" if var.causality == "output" else "local"
+        if var.name in calculated:
+            opts = dict(initial="calculated", **meta(var))
+        else:
+            opts = dict(start=_value(start, f"start of {var.name}", name), initial="exact")
+            opts.update(meta(var))
+        declared.append(DeclaredVariable(var.name, causality, "continuous", symbol(var.name), opts))
+    for var in roles.discrete:  # knowns of the equations, kept apart from the parameters
+        declared.append(DeclaredVariable(var.name, "parameter", "tunable", symbol(var.name), {}))
+    for relation in record.relations:
+        memory = relation.memory.name()
+        declared.append(DeclaredVariable(memory, "parameter", "tunable", symbol(memory), {}))
+    by_name = {v.name: v for v in model.variables}
+    for unknown in reduced.algebraics:
+        var = by_name.get(unknown.name())
+        causality = "output" if var is not None and var.causality == "output" else "local"
+        opts = meta(var) if var is not None else {}
+        declared.append(
+            DeclaredVariable(unknown.name(), causality, "continuous", symbol(unknown.name()), opts)
+        )
+    state_of = {model.derivatives[v.name].name(): symbol(v.name) for v in kept_states}
+    dae = explicit_dae(name.split(".")[-1], declared, assignments, state_of)
+    return dae, init, events
+
+
+def _discrete_item(var: FlatVariable, model: str) -> dict:
+    """A discrete state as the FMU declares it."""
+    start = 0.0
+    if var.start is not None:
+        start = _value(var.start, f"start value of {var.name}", model)
+    causality = "output" if var.causality == "output" else "local"
+    return dict(
+        name=var.name, start=start, unit=var.unit, description=var.description, causality=causality
+    )
+
+
+def _without_steady_relations(
+    record: EventRecord, assignments: list[Assignment], varying: list[ca.SX]
+) -> tuple[EventRecord, list[Assignment], tuple[list, list]]:
+    """``record`` without the relations whose sides depend on parameters only (through
+    variables the equations compute from them, as an array of frequencies): they never
+    change, so they are decided in the equations and give no event indicator."""
+    symbols, values = explicit_values(assignments)
+    memories = [r.memory for r in record.relations]
+    moving = ca.vertcat(*varying, *memories)
+    kept, fixed, decided = [], [], []
+    for relation in record.relations:
+        crossing = relation.crossing
+        if symbols:
+            crossing = ca.substitute(crossing, ca.vertcat(*symbols), ca.vertcat(*values))
+        if ca.depends_on(crossing, moving):
+            kept.append(relation)
+        else:
+            fixed.append(relation.memory)
+            decided.append(crossing > 0 if relation.strict else crossing >= 0)
+    if not fixed:
+        return record, assignments, ([], [])
+    old, new = ca.vertcat(*fixed), ca.vertcat(*decided)
+    assignments = [
+        Assignment(a.unknown, ca.substitute(a.expression, old, new)) for a in assignments
+    ]
+    branches = [replace(b, condition=ca.substitute(b.condition, old, new)) for b in record.branches]
+    return replace(record, relations=kept, branches=branches), assignments, (fixed, decided)
+
+
+def _held_at_start(
+    record: EventRecord, roles: _Roles, name: str, steady: tuple[list, list]
+) -> tuple[list, list]:
+    """Values held between events, at the start: discrete states at their start values,
+    relations decided with their memories at false (``steady`` ones as decided always)."""
+    symbols = [v.symbol for v in roles.discrete] + list(steady[0])
+    values = [ca.SX(_discrete_item(v, name)["start"]) for v in roles.discrete]
+    values += list(steady[1])
+    memories = ca.vertcat(*[r.memory for r in record.relations])
+    for relation in record.relations:
+        crossing = ca.substitute(relation.crossing, memories, ca.SX.zeros(memories.numel()))
+        symbols.append(relation.memory)
+        values.append(crossing > 0 if relation.strict else crossing >= 0)
+    return symbols, values

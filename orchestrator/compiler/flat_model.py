@@ -1,0 +1,1244 @@
+"""A flattened Modelica model as CasADi scalar symbols and residual equations.
+
+The Modelica compiler rumoca parses, resolves and flattens a model: inheritance, modifiers,
+redeclarations, records and their constructors, ``inner``/``outer``, component arrays,
+connectors with ``flow`` variables, conditional components, imports and package constants are
+all resolved there, and the result is a flat list of variables and residual equations
+(``Model.to_dict("flat")``). This module reads that flat form and builds
+
+- one CasADi ``SX`` symbol per scalar element (``nu[4]``, ``data.I_g[1,2]``), with its
+  variability, causality, binding, start, unit and description;
+- one symbol ``der(x)`` per scalar whose derivative appears, which makes ``x`` a state;
+- scalar residuals ``0 = f(time, x, der(x), z, u, p)`` from the equations and the binding
+  equations of non-parameter variables.
+
+Arrays are NumPy object arrays of scalars while an expression is translated; Modelica's
+operators on them (matrix products, element-wise operators, reductions, ``fill``, ``cat``,
+``transpose``, ...) act element by element. Functions are inlined: their algorithm is run on
+symbolic values, ``for`` loops over ranges known when the model is translated are unrolled
+and ``if`` statements on symbolic conditions become ``if_else`` of each assigned variable.
+
+What is not translated (``when``, ``pre``, ``sample``, ``reinit``, ``algorithm`` sections in
+models, ``while`` loops whose condition is not known at translation, external functions) is
+refused with :class:`UnsupportedConstructError`, which carries the construct and the source span.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import casadi as ca
+import numpy as np
+
+from orchestrator.compiler.events import EventRecord, WhenBranch
+
+STATE_SELECT = {"Never": 0, "Avoid": 1, "Default": 2, "Prefer": 3, "Always": 4}
+
+
+class UnsupportedConstructError(Exception):
+    """A construct of the flat model that the translation does not handle."""
+
+    def __init__(self, construct: str, span: dict | None) -> None:
+        super().__init__(construct)
+        self.construct = construct
+        self.span = span
+
+
+@dataclass
+class FlatVariable:
+    """One scalar element of a flattened Modelica variable.
+
+    ``variability`` is ``constant``, ``parameter``, ``discrete`` or ``continuous``;
+    ``causality`` is ``input``, ``output`` or ``local`` (top-level connectors only carry
+    ``input``/``output``); ``binding`` holds a parameter's value expression (in other
+    parameters); ``start`` the start expression; ``state_select`` Modelica's stateSelect as
+    0 (never) to 4 (always).
+    """
+
+    name: str
+    declared: str
+    symbol: ca.SX
+    variability: str
+    causality: str
+    type_name: str
+    binding: ca.SX | None
+    start: ca.SX | None
+    fixed: bool | None
+    unit: str
+    description: str
+    protected: bool
+    state_select: int
+    span: dict | None
+
+
+@dataclass
+class FlatModel:
+    """Scalar variables and residual equations of one flattened model."""
+
+    name: str
+    time: ca.SX
+    variables: list[FlatVariable]
+    derivatives: dict[str, ca.SX]  # scalar state name -> its der(...) symbol
+    residuals: list[ca.SX]
+    class_type: str
+    initial_residuals: list[ca.SX] = field(default_factory=list)
+    events: EventRecord = field(default_factory=EventRecord)
+
+    def variable(self, name: str) -> FlatVariable:
+        """The scalar variable called ``name``."""
+        return {v.name: v for v in self.variables}[name]
+
+
+def _element_names(name: str, dims: list[int]) -> list[str]:
+    """Scalar names of an array in row-major order: ``M[1,1]``, ``M[1,2]``, ..."""
+    if not dims:
+        return [name]
+    return [f"{name}[{','.join(str(i + 1) for i in index)}]" for index in np.ndindex(*dims)]
+
+
+def _as_float(value: object) -> object:
+    return float(value) if isinstance(value, bool | int) else value
+
+
+def _numeric(value: object) -> float | None:
+    """The number a translated value stands for, or ``None`` when it is symbolic."""
+    if isinstance(value, bool | int | float):
+        return float(value)
+    if isinstance(value, ca.SX) and value.is_constant():
+        return float(ca.evalf(value))
+    return None
+
+
+def _kind(node: dict) -> tuple[str, object]:
+    ((key, value),) = node.items()
+    return key, value
+
+
+class Translator:
+    """Turns rumoca's flat expression trees into CasADi values.
+
+    ``lookup(name)`` gives the value of a flat variable (scalar symbol or object array);
+    ``derivative(symbol)`` the ``der`` symbol of a scalar, created on first use. With
+    ``events``, relations on values that vary in time (any symbol but those named in
+    ``steady``) are recorded there and stand for their memory; inside ``noEvent``,
+    ``smooth`` and functions they are evaluated as they are.
+    """
+
+    def __init__(
+        self,
+        lookup: Callable[[str], object],
+        derivative: Callable[[ca.SX, dict | None], ca.SX],
+        functions: dict[str, dict],
+        time: ca.SX,
+        events: EventRecord | None = None,
+        steady: frozenset[str] = frozenset(),
+    ) -> None:
+        self.lookup = lookup
+        self.derivative = derivative
+        self.functions = functions
+        self.time = time
+        self.events = events
+        self.steady = steady
+        self.no_event = 0  # depth of noEvent, smooth and function bodies
+        self.in_condition = False  # translating a when-condition
+
+    # -- expressions -------------------------------------------------------------------------
+    def expr(self, node: dict, local: dict[str, object] | None = None) -> object:
+        """The value of expression ``node``: a float, an ``SX`` scalar or an object array."""
+        key, body = _kind(node)
+        method = getattr(self, f"_{key}", None)
+        if method is None:
+            raise UnsupportedConstructError(f"expression {key}", body.get("span"))
+        return method(body, local or {})
+
+    def _Literal(self, body: dict, local: dict) -> object:
+        kind, value = _kind(body["value"])
+        if kind in ("Integer", "Real", "Boolean"):
+            return float(value)
+        raise UnsupportedConstructError(f"{kind} literal", body.get("span"))
+
+    def _VarRef(self, body: dict, local: dict) -> object:
+        name = body["name"]["name"]
+        if name in local:
+            value = local[name]
+        elif name == "time":
+            value = self.time
+        else:
+            value = self.lookup(name)
+        if value is None:
+            raise UnsupportedConstructError(f"reference to '{name}'", body.get("span"))
+        return self._subscript(value, body["subscripts"], local, body.get("span"))
+
+    def _subscript(self, value: object, subscripts: list, local: dict, span: dict | None) -> object:
+        if not subscripts:
+            return value
+        array = np.asarray(value, dtype=object)
+        index: list[object] = []
+        for sub in subscripts:
+            if sub == "Colon" or (isinstance(sub, dict) and "Colon" in sub):
+                index.append(slice(None))
+                continue
+            kind, body = _kind(sub)
+            if kind == "Index":
+                index.append(int(body["value"]) - 1)
+            elif kind == "Expr":
+                position = self.expr(body["expr"], local)
+                index.append(self._position(position, span))
+            else:
+                raise UnsupportedConstructError(f"subscript {kind}", span)
+        result = array[tuple(index)]
+        return result if isinstance(result, np.ndarray) else result
+
+    def _position(self, value: object, span: dict | None) -> object:
+        if isinstance(value, np.ndarray):
+            numbers = [_numeric(v) for v in value.ravel()]
+            if any(n is None for n in numbers):
+                raise UnsupportedConstructError("subscript not known at translation", span)
+            return [int(n) - 1 for n in numbers]  # type: ignore[arg-type]
+        number = _numeric(value)
+        if number is None:
+            raise UnsupportedConstructError(
+                "subscript that depends on a variable (not known at translation)", span
+            )
+        return int(number) - 1
+
+    def _FieldAccess(self, body: dict, local: dict) -> object:
+        """``thr[i].y``: a field of one element of a component array, by its flat name."""
+        base = self._path(body["base"], local)
+        value = self.lookup(f"{base}.{body['field']}")
+        if value is None:
+            raise UnsupportedConstructError(
+                f"reference to '{base}.{body['field']}'", body.get("span")
+            )
+        return value
+
+    def _path(self, node: dict, local: dict) -> str:
+        """The flat name a component reference stands for, subscripts evaluated."""
+        kind, body = _kind(node)
+        if kind == "VarRef" and not body["subscripts"]:
+            return body["name"]["name"]
+        if kind == "VarRef" or kind == "Index":
+            base = body["name"]["name"] if kind == "VarRef" else self._path(body["base"], local)
+            positions = []
+            for sub in body["subscripts"]:
+                sub_kind, sub_body = _kind(sub)
+                if sub_kind == "Index":
+                    positions.append(int(sub_body["value"]))
+                else:
+                    value = self.expr(sub_body["expr"], local)
+                    positions.append(int(self._position(value, body.get("span"))) + 1)
+            return f"{base}[{','.join(map(str, positions))}]"
+        if kind == "FieldAccess":
+            return f"{self._path(body['base'], local)}.{body['field']}"
+        raise UnsupportedConstructError(f"component reference through {kind}", body.get("span"))
+
+    def _Index(self, body: dict, local: dict) -> object:
+        base = self.expr(body["base"], local)
+        return self._subscript(base, body["subscripts"], local, body.get("span"))
+
+    def _Unary(self, body: dict, local: dict) -> object:
+        operand = self.expr(body["rhs"], local)
+        op = body["op"]
+        if op in ("Minus", "MinusElem"):
+            return -np.asarray(operand, dtype=object) if _is_array(operand) else -operand
+        if op in ("Plus", "PlusElem", "Empty"):
+            return operand
+        if op == "Not":
+            return _elementwise(_not, operand)
+        raise UnsupportedConstructError(f"unary operator {op}", body.get("span"))
+
+    def _Binary(self, body: dict, local: dict) -> object:
+        op = body["op"]
+        lhs, rhs = self.expr(body["lhs"], local), self.expr(body["rhs"], local)
+        if op in ("Lt", "Le", "Gt", "Ge") and self._event_relation(lhs, rhs):
+            if _is_array(lhs) or _is_array(rhs):
+                raise UnsupportedConstructError("relation between arrays", body.get("span"))
+            return self.events.relation(op, ca.SX(lhs), ca.SX(rhs))
+        operation = BINARY.get(op)
+        if operation is None:
+            raise UnsupportedConstructError(f"binary operator {op}", body.get("span"))
+        return operation(lhs, rhs)
+
+    def _event_relation(self, lhs: object, rhs: object) -> bool:
+        """Whether a relation between ``lhs`` and ``rhs`` generates events."""
+        if self.events is None or self.no_event:
+            return False
+        for side in (lhs, rhs):
+            for value in np.asarray(side, dtype=object).ravel():
+                if _numeric(value) is None and any(
+                    s.name() not in self.steady for s in ca.symvar(ca.SX(value))
+                ):
+                    return True
+        return False
+
+    def _If(self, body: dict, local: dict) -> object:
+        result = self.expr(body["else_branch"], local)
+        for condition, value in reversed(body["branches"]):
+            test = self.expr(condition, local)
+            chosen = self.expr(value, local)
+            number = _numeric(test)
+            if number is not None:
+                result = chosen if number else result
+            else:
+                result = _elementwise2(lambda a, b, c=test: ca.if_else(c, a, b), chosen, result)
+        return result
+
+    def _Array(self, body: dict, local: dict) -> object:
+        elements = [self.expr(e, local) for e in body["elements"]]
+        kind = body.get("kind", "Array")
+        if kind == "Horizontal":  # one row of a block matrix [A, B]
+            return _concatenate([_as_matrix(e) for e in elements], axis=1)
+        if kind == "Vertical":  # rows of a block matrix [A; B]
+            return _concatenate([_as_matrix(e) for e in elements], axis=0)
+        return _stack(elements)
+
+    def _Range(self, body: dict, local: dict) -> object:
+        start = _numeric(self.expr(body["start"], local))
+        stop = _numeric(self.expr(body["end"], local))
+        step = _numeric(self.expr(body["step"], local)) if body.get("step") else 1.0
+        if start is None or stop is None or step is None:
+            raise UnsupportedConstructError("range not known at translation", body.get("span"))
+        count = int(math.floor((stop - start) / step + 1e-9)) + 1
+        return np.array([start + k * step for k in range(max(count, 0))], dtype=object)
+
+    def _Tuple(self, body: dict, local: dict) -> object:
+        raise UnsupportedConstructError("tuple expression", body.get("span"))
+
+    def _ArrayComprehension(self, body: dict, local: dict) -> object:
+        indices = body.get("indices", [])
+        if len(indices) != 1:
+            raise UnsupportedConstructError("comprehension over several indices", body.get("span"))
+        if body.get("filter") is not None:
+            raise UnsupportedConstructError("comprehension with a filter", body.get("span"))
+        name = indices[0].get("ident", indices[0].get("name"))
+        values = self.expr(indices[0]["range"], local)
+        elements = []
+        for value in np.asarray(values, dtype=object).ravel():
+            elements.append(self.expr(body["expr"], {**local, name: value}))
+        return _stack(elements)
+
+    def _FunctionCall(self, body: dict, local: dict) -> object:
+        name = body["name"]["name"]
+        args = [self.expr(a, local) for a in body["args"]]
+        if body.get("is_constructor"):
+            raise UnsupportedConstructError(f"record constructor '{name}' in an equation", None)
+        definition = self.functions.get(name)
+        if definition is None:
+            builtin = BUILTINS.get(name.split(".")[-1].capitalize())
+            if builtin is not None:
+                return builtin(self, args, body.get("span"))
+            raise UnsupportedConstructError(f"call of unknown function '{name}'", body.get("span"))
+        return self.call(definition, args, body.get("span"))
+
+    def _BuiltinCall(self, body: dict, local: dict) -> object:
+        function = body["function"]
+        span = body.get("span")
+        if function == "Der":
+            return self._der(body["args"][0], local, span)
+        if function in EVENT_OPERATORS:
+            return self._event_operator(function, body["args"], local, span)
+        builtin = BUILTINS.get(function)
+        if builtin is None:
+            raise UnsupportedConstructError(f"'{function.lower()}(...)'", span)
+        args = [self.expr(a, local) for a in body["args"]]
+        return builtin(self, args, span)
+
+    def _event_operator(
+        self, function: str, args: list[dict], local: dict, span: dict | None
+    ) -> object:
+        """``noEvent``, ``smooth``, ``pre``, ``edge``, ``initial`` and ``sample``."""
+        if function in ("NoEvent", "Smooth"):
+            self.no_event += 1
+            try:
+                return self.expr(args[-1], local)
+            finally:
+                self.no_event -= 1
+        if self.events is None:
+            raise UnsupportedConstructError(f"'{function.lower()}(...)' (events)", span)
+        if function == "Pre":  # the value when the event update starts: the argument itself
+            return self.expr(args[0], local)
+        if function == "Initial":
+            return self.events.initial
+        if not self.in_condition:
+            raise UnsupportedConstructError(
+                f"'{function.lower()}(...)' outside a when-condition", span
+            )
+        if function == "Edge":  # a when-condition fires on its rising edge anyway
+            return self.expr(args[0], local)
+        start, interval = (self.expr(a, local) for a in args)
+        if _numeric(interval) is not None and _numeric(interval) <= 0:
+            raise UnsupportedConstructError("sample(...) with an interval <= 0", span)
+        return self.events.sample(start, interval)
+
+    def _der(self, argument: dict, local: dict, span: dict | None) -> object:
+        value = self.expr(argument, local)
+        if _is_array(value):
+            return _elementwise(lambda v: self._time_derivative(v, span), value)
+        return self._time_derivative(value, span)
+
+    def _time_derivative(self, value: object, span: dict | None) -> object:
+        """d/dt of a scalar: a variable's der symbol, or the chain rule over an expression."""
+        if _numeric(value) is not None:
+            return 0.0
+        if value.is_symbolic():
+            if ca.is_equal(value, self.time):
+                return 1.0
+            return self.derivative(value, span)
+        total: object = 0.0
+        for symbol in ca.symvar(value):
+            if ca.is_equal(symbol, self.time):
+                rate: object = 1.0
+            else:
+                rate = self.derivative(symbol, span)
+            if _numeric(rate) == 0.0:
+                continue
+            total = total + ca.jacobian(value, symbol) * rate
+        return total
+
+    # -- functions ---------------------------------------------------------------------------
+    def call(self, definition: dict, args: list[object], span: dict | None) -> object:
+        """Inline a Modelica function: run its algorithm on ``args``, return its outputs."""
+        if definition.get("external") is not None:
+            raise UnsupportedConstructError(f"external function '{definition['name']}'", span)
+        env: dict[str, object] = {}
+        inputs = definition["inputs"]
+        if len(args) > len(inputs):
+            raise UnsupportedConstructError(f"too many arguments to '{definition['name']}'", span)
+        for position, declared in enumerate(inputs):
+            if position < len(args):
+                env[declared["name"]] = args[position]
+            elif declared.get("default") is not None:
+                env[declared["name"]] = self.expr(declared["default"], env)
+            else:
+                raise UnsupportedConstructError(
+                    f"call of '{definition['name']}' without argument '{declared['name']}'", span
+                )
+        for declared in definition["outputs"] + definition["locals"]:
+            dims = declared["effective_type"]["dimensions"]
+            default = declared.get("default")
+            if default is not None:
+                env[declared["name"]] = self.expr(default, env)
+            elif dims:
+                env[declared["name"]] = np.full(dims, 0.0, dtype=object)
+            else:
+                env[declared["name"]] = 0.0
+        self.no_event += 1  # relations in functions generate no events
+        try:
+            Algorithm(self, env).run(definition["body"])
+        finally:
+            self.no_event -= 1
+        outputs = [env[o["name"]] for o in definition["outputs"]]
+        if len(outputs) != 1:
+            raise UnsupportedConstructError(
+                f"function '{definition['name']}' with {len(outputs)} outputs in an expression",
+                span,
+            )
+        return outputs[0]
+
+
+class Algorithm:
+    """Symbolic execution of a function's or a model's statements over an environment of
+    values (``where`` names the kind in messages: in a model, assignments name flat
+    variables, ``pid.y``)."""
+
+    def __init__(
+        self, translator: Translator, env: dict[str, object], where: str = "a function"
+    ) -> None:
+        self.translator = translator
+        self.env = env
+        self.where = where
+
+    def run(self, statements: list) -> None:
+        for statement in statements:
+            if statement == "Break" or statement == "Return":
+                raise UnsupportedConstructError(f"'{statement.lower()}' statement", None)
+            kind, body = _kind(statement)
+            handler = getattr(self, f"_{kind}", None)
+            if handler is None:
+                span = body.get("span") if isinstance(body, dict) else None
+                raise UnsupportedConstructError(f"{kind} statement in {self.where}", span)
+            handler(body)
+
+    def _Assignment(self, body: dict) -> None:
+        value = self.translator.expr(body["value"], self.env)
+        name, subs = _assigned(body["comp"], self.where)
+        if not subs:
+            self.env[name] = value
+            return
+        array = np.array(self.env[name], dtype=object)
+        index = tuple(
+            self.translator._position(self.translator.expr(s["Expr"]["expr"], self.env), None)
+            if isinstance(s, dict) and "Expr" in s
+            else (int(s["Index"]["value"]) - 1 if isinstance(s, dict) else slice(None))
+            for s in subs
+        )
+        array[index] = value
+        self.env[name] = array
+
+    def _For(self, body: dict) -> None:
+        (index,) = body["indices"]
+        values = self.translator.expr(index["range"], self.env)
+        for value in np.asarray(values, dtype=object).ravel():
+            self.env[index["ident"]] = value
+            self.run(body["equations"])
+        self.env.pop(index["ident"], None)
+
+    def _While(self, body: dict) -> None:
+        for _ in range(100_000):
+            test = _numeric(self.translator.expr(body["cond"], self.env))
+            if test is None:
+                raise UnsupportedConstructError(
+                    "while loop whose condition depends on a variable (not known at translation)",
+                    None,
+                )
+            if not test:
+                return
+            self.run(body["stmts"])
+        raise UnsupportedConstructError("while loop that does not end within 100000 passes", None)
+
+    def _If(self, body: dict) -> None:
+        branches = [*body["cond_blocks"]]
+        otherwise = body.get("else_block") or []
+        self._branch(branches, otherwise)
+
+    def _branch(self, branches: list, otherwise: list) -> None:
+        if not branches:
+            self.run(otherwise)
+            return
+        first, *rest = branches
+        test = self.translator.expr(first["cond"], self.env)
+        number = _numeric(test)
+        if number is not None:
+            if number:
+                self.run(first["stmts"])
+            else:
+                self._branch(rest, otherwise)
+            return
+        taken = Algorithm(self.translator, dict(self.env), self.where)
+        taken.run(first["stmts"])
+        other = Algorithm(self.translator, dict(self.env), self.where)
+        other._branch(rest, otherwise)
+        for name in set(taken.env) | set(other.env):
+            a, b = taken.env.get(name), other.env.get(name)
+            if a is b:
+                self.env[name] = a
+            else:
+                self.env[name] = _elementwise2(lambda x, y: ca.if_else(test, x, y), a, b)
+
+
+def _assigned(comp: dict, where: str) -> tuple[str, list]:
+    """The name an assignment writes (a flat variable ``pid.y`` in a model, a local in a
+    function) and the subscripts of its last part."""
+    parts = comp["parts"]
+    if where == "a function" and len(parts) != 1:
+        raise UnsupportedConstructError("assignment to a record field", comp.get("span"))
+    if any(part["subs"] for part in parts[:-1]):
+        raise UnsupportedConstructError(
+            "assignment to an element of a component array", comp.get("span")
+        )
+    return ".".join(part["ident"] for part in parts), parts[-1]["subs"]
+
+
+def _assignments(statements: list) -> list[dict]:
+    """Every assignment's component reference in ``statements``, nested ones included."""
+    found = []
+    for statement in statements:
+        if not isinstance(statement, dict):
+            continue
+        kind, body = _kind(statement)
+        if kind == "Assignment":
+            found.append(body["comp"])
+        elif kind == "For":
+            found += _assignments(body["equations"])
+        elif kind == "While":
+            found += _assignments(body["stmts"])
+        elif kind == "If":
+            for block in body["cond_blocks"]:
+                found += _assignments(block["stmts"])
+            found += _assignments(body.get("else_block") or [])
+    return found
+
+
+def _algorithm_residuals(
+    translator: Translator,
+    algorithm: dict,
+    symbols_of: dict[str, object],
+    starts: dict[str, object],
+) -> list[object]:
+    """A model's algorithm section as equations: its statements run in order on the values
+    of the variables it assigns, each first holding its start value (0 without one), as the
+    language defines an algorithm's entry; then each assigned variable equals what the
+    section left in it. Relations in it give events, as in equations."""
+    names = dict.fromkeys(_assigned(comp, "a model")[0] for comp in _assignments(
+        algorithm["statements"]))  # fmt: skip
+    env: dict[str, object] = {}
+    for name in names:
+        symbols = symbols_of.get(name)
+        if symbols is None:
+            raise UnsupportedConstructError(f"assignment to '{name}'", None)
+        env[name] = _elementwise(
+            lambda s: starts.get(s.name()) if starts.get(s.name()) is not None else 0.0, symbols
+        )
+    Algorithm(translator, env, "an algorithm section").run(algorithm["statements"])
+    return [_elementwise2(lambda a, b: a - b, symbols_of[name], env[name]) for name in names]
+
+
+# -- array helpers ---------------------------------------------------------------------------
+def _is_array(value: object) -> bool:
+    return isinstance(value, np.ndarray)
+
+
+def _stack(elements: list[object]) -> np.ndarray:
+    out = np.empty(len(elements), dtype=object) if not any(map(_is_array, elements)) else None
+    if out is not None:
+        for i, e in enumerate(elements):
+            out[i] = e
+        return out
+    return np.array([np.asarray(e, dtype=object) for e in elements], dtype=object)
+
+
+def _as_matrix(value: object) -> np.ndarray:
+    array = np.asarray(value, dtype=object)
+    if array.ndim == 0:
+        return array.reshape(1, 1)
+    if array.ndim == 1:
+        return array.reshape(-1, 1)
+    return array
+
+
+def _concatenate(parts: list[np.ndarray], axis: int) -> np.ndarray:
+    return np.concatenate(parts, axis=axis)
+
+
+def _elementwise(function: Callable[[object], object], value: object) -> object:
+    if _is_array(value):
+        out = np.empty(value.shape, dtype=object)
+        for index, element in np.ndenumerate(value):
+            out[index] = function(element)
+        return out
+    return function(value)
+
+
+def _elementwise2(function: Callable[[object, object], object], a: object, b: object) -> object:
+    if _is_array(a) or _is_array(b):
+        a_arr, b_arr = np.broadcast_arrays(np.asarray(a, dtype=object), np.asarray(b, dtype=object))
+        out = np.empty(a_arr.shape, dtype=object)
+        for index in np.ndindex(*a_arr.shape):
+            out[index] = function(a_arr[index], b_arr[index])
+        return out
+    return function(a, b)
+
+
+def _not(value: object) -> object:
+    number = _numeric(value)
+    return float(not number) if number is not None else ca.logic_not(value)
+
+
+def _multiply(a: object, b: object) -> object:
+    """Modelica's ``*``: scalar products, dot product of vectors, matrix products."""
+    if _is_array(a) and _is_array(b):
+        if a.ndim == 1 and b.ndim == 1:
+            return _sum(a * b)
+        return np.dot(a, b)
+    if _is_array(a) or _is_array(b):
+        return np.asarray(a, dtype=object) * np.asarray(b, dtype=object)
+    return a * b
+
+
+def _power(a: object, b: object) -> object:
+    if _is_array(a):
+        exponent = int(_numeric(b) or 0)
+        result = np.eye(a.shape[0], dtype=object) * 1.0
+        for _ in range(exponent):
+            result = np.dot(result, a)
+        return result
+    number = _numeric(b)
+    if number is not None and _numeric(a) is None:
+        return a**number
+    return a**b
+
+
+def _relation(compare: Callable[[object, object], object]) -> Callable[[object, object], object]:
+    def apply(a: object, b: object) -> object:
+        def one(x: object, y: object) -> object:
+            nx, ny = _numeric(x), _numeric(y)
+            if nx is not None and ny is not None:
+                return float(bool(compare(nx, ny)))
+            return compare(ca.SX(x), ca.SX(y))
+
+        return _elementwise2(one, a, b)
+
+    return apply
+
+
+def _logic(function: Callable[[object, object], object], python: Callable) -> Callable:
+    def apply(a: object, b: object) -> object:
+        def one(x: object, y: object) -> object:
+            nx, ny = _numeric(x), _numeric(y)
+            if nx is not None and ny is not None:
+                return float(python(bool(nx), bool(ny)))
+            return function(ca.SX(x), ca.SX(y))
+
+        return _elementwise2(one, a, b)
+
+    return apply
+
+
+def _sum(values: object) -> object:
+    total: object = 0.0
+    for value in np.asarray(values, dtype=object).ravel():
+        total = total + value
+    return total
+
+
+def _elementwise_op(function: Callable[[object, object], object]) -> Callable:
+    return lambda a, b: _elementwise2(function, a, b)
+
+
+def _divide(a: object, b: object) -> object:
+    if _is_array(a) and not _is_array(b):
+        return _elementwise(lambda x: x / b, a)
+    return a / b
+
+
+BINARY: dict[str, Callable[[object, object], object]] = {
+    "Add": _elementwise_op(lambda x, y: x + y),
+    "Sub": _elementwise_op(lambda x, y: x - y),
+    "AddElem": _elementwise_op(lambda x, y: x + y),
+    "SubElem": _elementwise_op(lambda x, y: x - y),
+    "Mul": _multiply,
+    "MulElem": _elementwise_op(lambda x, y: x * y),
+    "Div": _divide,
+    "DivElem": _elementwise_op(lambda x, y: x / y),
+    "Exp": _power,
+    "ExpElem": _elementwise_op(lambda x, y: x**y),
+    "Lt": _relation(lambda x, y: x < y),
+    "Le": _relation(lambda x, y: x <= y),
+    "Gt": _relation(lambda x, y: x > y),
+    "Ge": _relation(lambda x, y: x >= y),
+    "Eq": _relation(lambda x, y: x == y),
+    "Neq": _relation(lambda x, y: x != y),
+    "And": _logic(ca.logic_and, lambda x, y: x and y),
+    "Or": _logic(ca.logic_or, lambda x, y: x or y),
+}
+
+
+def _unary(function: Callable[[object], object]) -> Callable:
+    def apply(translator: Translator, args: list[object], span: dict | None) -> object:
+        return _elementwise(
+            lambda v: (
+                function(ca.SX(v)) if _numeric(v) is None else float(ca.evalf(function(ca.SX(v))))
+            ),
+            args[0],
+        )
+
+    return apply
+
+
+def _reduce(function: Callable[[object, object], object]) -> Callable:
+    def apply(translator: Translator, args: list[object], span: dict | None) -> object:
+        if len(args) == 2:
+            return _elementwise2(function, args[0], args[1])
+        values = list(np.asarray(args[0], dtype=object).ravel())
+        result = values[0]
+        for value in values[1:]:
+            result = function(result, value)
+        return result
+
+    return apply
+
+
+def _minimum(a: object, b: object) -> object:
+    na, nb = _numeric(a), _numeric(b)
+    return min(na, nb) if na is not None and nb is not None else ca.fmin(a, b)
+
+
+def _maximum(a: object, b: object) -> object:
+    na, nb = _numeric(a), _numeric(b)
+    return max(na, nb) if na is not None and nb is not None else ca.fmax(a, b)
+
+
+def _fill(translator: Translator, args: list[object], span: dict | None) -> object:
+    dims = [int(_numeric(d)) for d in args[1:]]  # type: ignore[arg-type]
+    out = np.empty(dims, dtype=object)
+    for index in np.ndindex(*dims):
+        out[index] = args[0]
+    return out
+
+
+def _zeros_like(value: float) -> Callable:
+    def apply(translator: Translator, args: list[object], span: dict | None) -> object:
+        return _fill(translator, [value, *args], span)
+
+    return apply
+
+
+def _identity(translator: Translator, args: list[object], span: dict | None) -> object:
+    n = int(_numeric(args[0]))  # type: ignore[arg-type]
+    return np.eye(n, dtype=object) * 1.0
+
+
+def _transpose(translator: Translator, args: list[object], span: dict | None) -> object:
+    return np.asarray(args[0], dtype=object).T
+
+
+def _cross(translator: Translator, args: list[object], span: dict | None) -> object:
+    a, b = (np.asarray(v, dtype=object) for v in args)
+    return np.array(
+        [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]],
+        dtype=object,
+    )
+
+
+def _skew(translator: Translator, args: list[object], span: dict | None) -> object:
+    x = np.asarray(args[0], dtype=object)
+    return np.array([[0.0, -x[2], x[1]], [x[2], 0.0, -x[0]], [-x[1], x[0], 0.0]], dtype=object)
+
+
+def _size(translator: Translator, args: list[object], span: dict | None) -> object:
+    shape = np.asarray(args[0], dtype=object).shape
+    if len(args) == 2:
+        return float(shape[int(_numeric(args[1])) - 1])  # type: ignore[arg-type]
+    return np.array([float(s) for s in shape], dtype=object)
+
+
+def _homotopy(translator: Translator, args: list[object], span: dict | None) -> object:
+    return args[0]  # the actual expression; the simplified one only helps initialization
+
+
+def _sum_builtin(translator: Translator, args: list[object], span: dict | None) -> object:
+    return _sum(args[0])
+
+
+def _product(translator: Translator, args: list[object], span: dict | None) -> object:
+    result: object = 1.0
+    for value in np.asarray(args[0], dtype=object).ravel():
+        result = result * value
+    return result
+
+
+def _vector(translator: Translator, args: list[object], span: dict | None) -> object:
+    return np.asarray(args[0], dtype=object).ravel()
+
+
+def _scalar(translator: Translator, args: list[object], span: dict | None) -> object:
+    return np.asarray(args[0], dtype=object).ravel()[0]
+
+
+def _cat(translator: Translator, args: list[object], span: dict | None) -> object:
+    axis = int(_numeric(args[0])) - 1  # type: ignore[arg-type]
+    return np.concatenate([np.asarray(a, dtype=object) for a in args[1:]], axis=axis)
+
+
+def _diagonal(translator: Translator, args: list[object], span: dict | None) -> object:
+    values = np.asarray(args[0], dtype=object).ravel()
+    out = np.full((len(values), len(values)), 0.0, dtype=object)
+    for i, value in enumerate(values):
+        out[i, i] = value
+    return out
+
+
+def _outer(translator: Translator, args: list[object], span: dict | None) -> object:
+    a, b = (np.asarray(v, dtype=object).ravel() for v in args)
+    return np.outer(a, b)
+
+
+def _linspace(translator: Translator, args: list[object], span: dict | None) -> object:
+    x1, x2, n = (_numeric(a) for a in args)
+    if x1 is None or x2 is None or n is None:
+        raise UnsupportedConstructError("linspace with bounds not known at translation", span)
+    return np.array(list(np.linspace(x1, x2, int(n))), dtype=object)
+
+
+def _integer_part(function: Callable[[float], float], casadi: Callable) -> Callable:
+    def apply(translator: Translator, args: list[object], span: dict | None) -> object:
+        def one(v: object) -> object:
+            number = _numeric(v)
+            return float(function(number)) if number is not None else casadi(v)
+
+        return _elementwise(one, args[0])
+
+    return apply
+
+
+def _modulo(translator: Translator, args: list[object], span: dict | None) -> object:
+    x, y = args
+    return (
+        x - ca.floor(x / y) * y
+        if _numeric(x) is None or _numeric(y) is None
+        else (x - math.floor(x / y) * y)
+    )
+
+
+def _remainder(translator: Translator, args: list[object], span: dict | None) -> object:
+    x, y = args
+    return x - _trunc(x / y) * y
+
+
+def _trunc(value: object) -> object:
+    number = _numeric(value)
+    if number is not None:
+        return float(math.trunc(number))
+    return ca.sign(value) * ca.floor(ca.fabs(value))
+
+
+def _division(translator: Translator, args: list[object], span: dict | None) -> object:
+    return _trunc(args[0] / args[1])
+
+
+def _unsupported(construct: str) -> Callable:
+    def apply(translator: Translator, args: list[object], span: dict | None) -> object:
+        raise UnsupportedConstructError(construct, span)
+
+    return apply
+
+
+EVENT_OPERATORS = ("NoEvent", "Smooth", "Pre", "Edge", "Initial", "Sample")
+BUILTINS: dict[str, Callable[[Translator, list[object], dict | None], object]] = {
+    "Sin": _unary(ca.sin),
+    "Cos": _unary(ca.cos),
+    "Tan": _unary(ca.tan),
+    "Asin": _unary(ca.asin),
+    "Acos": _unary(ca.acos),
+    "Atan": _unary(ca.atan),
+    "Sinh": _unary(ca.sinh),
+    "Cosh": _unary(ca.cosh),
+    "Tanh": _unary(ca.tanh),
+    "Exp": _unary(ca.exp),
+    "Log": _unary(ca.log),
+    "Log10": _unary(ca.log10),
+    "Sqrt": _unary(ca.sqrt),
+    "Abs": _unary(ca.fabs),
+    "Sign": _unary(ca.sign),
+    "Atan2": lambda t, a, s: _elementwise2(
+        lambda y, x: (
+            ca.atan2(ca.SX(y), ca.SX(x))
+            if _numeric(y) is None or _numeric(x) is None
+            else math.atan2(_numeric(y), _numeric(x))
+        ),
+        a[0],
+        a[1],
+    ),
+    "Min": _reduce(_minimum),
+    "Max": _reduce(_maximum),
+    "Sum": _sum_builtin,
+    "Product": _product,
+    "Fill": _fill,
+    "Zeros": _zeros_like(0.0),
+    "Ones": _zeros_like(1.0),
+    "Identity": _identity,
+    "Transpose": _transpose,
+    "Cross": _cross,
+    "Skew": _skew,
+    "Size": _size,
+    "Homotopy": _homotopy,
+    "Vector": _vector,
+    "Scalar": _scalar,
+    "Cat": _cat,
+    "Diagonal": _diagonal,
+    "OuterProduct": _outer,
+    "Linspace": _linspace,
+    "Floor": _integer_part(math.floor, ca.floor),
+    "Ceil": _integer_part(math.ceil, ca.ceil),
+    "Integer": _integer_part(math.floor, ca.floor),
+    "Mod": _modulo,
+    "Rem": _remainder,
+    "Div": _division,
+    "Change": _unsupported("'change(...)' (events)"),
+    "Reinit": _unsupported("'reinit(...)' outside a when-equation"),
+    "Terminal": _unsupported("'terminal()' (events)"),
+    "Delay": _unsupported("'delay(...)'"),
+    "Cardinality": _unsupported("'cardinality(...)' (deprecated)"),
+}
+
+
+# -- the flat model --------------------------------------------------------------------------
+def _variability(variable: dict) -> str:
+    declared = variable["variability"]
+    kind = next(iter(declared)) if isinstance(declared, dict) else declared
+    if kind == "Constant":
+        return "constant"
+    if kind == "Parameter":
+        return "parameter"
+    if kind == "Discrete" or variable.get("is_discrete_type"):
+        return "discrete"
+    return "continuous"
+
+
+def _causality(variable: dict, connectors: set[str]) -> str:
+    """``input``/``output`` for the model's own interface variables, else ``local``.
+
+    A sub-component's connector (``gain.u``) is an ordinary variable once flattened; a
+    variable of a top-level connector (``flange.f`` of a connector ``flange``) keeps the
+    causality it is declared with.
+    """
+    declared = variable["causality"]
+    kind = next(iter(declared)) if isinstance(declared, dict) else declared
+    if kind not in ("Input", "Output") or variable.get("is_protected"):
+        return "local"  # a protected input or output is no part of the interface
+    name = variable["name"]
+    if "." in name and name.split(".")[0].split("[")[0] not in connectors:
+        return "local"
+    return kind.lower()
+
+
+def read_flat(flat: dict, name: str) -> FlatModel:
+    """Build the scalar :class:`FlatModel` of rumoca's flat dictionary of model ``name``."""
+    time = ca.SX.sym("time")
+    connectors = {n.split("[")[0] for n in flat.get("top_level_connectors", [])}
+    values: dict[str, object] = {}
+    symbols_of: dict[str, object] = {}
+    variables: list[FlatVariable] = []
+    raw = flat["variables"]
+    for declared, variable in raw.items():
+        dims = [int(d) for d in variable["dims"]]
+        names = _element_names(declared, dims)
+        symbols = [ca.SX.sym(n) for n in names]
+        if dims:
+            array = np.empty(len(symbols), dtype=object)
+            for i, symbol in enumerate(symbols):
+                array[i] = symbol
+            values[declared] = array.reshape(dims)
+        else:
+            values[declared] = symbols[0]
+        symbols_of[declared] = values[declared]
+    derivatives: dict[str, ca.SX] = {}
+
+    def derivative(symbol: ca.SX, span: dict | None) -> ca.SX:
+        scalar = symbol.name()
+        if scalar not in derivatives:
+            derivatives[scalar] = ca.SX.sym(f"der({scalar})")
+        return derivatives[scalar]
+
+    events = EventRecord()
+    steady = frozenset(
+        element
+        for declared, variable in raw.items()
+        if _variability(variable) in ("constant", "parameter")
+        for element in _element_names(declared, [int(d) for d in variable["dims"]])
+    )
+    translator = Translator(values.get, derivative, flat.get("functions", {}), time, events, steady)
+    _evaluate_structural(raw, values, translator, flat.get("variable_type_names", {}))
+    residuals: list[ca.SX] = []
+
+    def add(residual: object, span: dict | None) -> None:
+        for element in np.asarray(residual, dtype=object).ravel():
+            if _numeric(element) is not None:
+                if _numeric(element) != 0.0:
+                    raise UnsupportedConstructError("an equation that can never hold", span)
+                continue
+            residuals.append(ca.SX(element))
+
+    for residual, local, span in _equation_points(flat):
+        try:
+            add(translator.expr(residual, local), span)
+        except UnsupportedConstructError as exc:
+            raise UnsupportedConstructError(exc.construct, exc.span or span) from None
+    for declared, variable in raw.items():
+        variability = _variability(variable)
+        span = variable.get("source_span")
+        binding = variable.get("binding")
+        start = variable.get("start")
+        bound = translator.expr(binding) if binding is not None else None
+        started = translator.expr(start) if start is not None else None
+        dims = [int(d) for d in variable["dims"]]
+        if bound is not None and variability in ("continuous", "discrete"):
+            add(_elementwise2(lambda a, b: a - b, symbols_of[declared], bound), span)
+        elements = np.asarray(symbols_of[declared], dtype=object).ravel()
+        bound_elements = _broadcast(bound, dims)
+        start_elements = _broadcast(started, dims)
+        fixed = variable.get("fixed")
+        for k, symbol in enumerate(elements):
+            variables.append(
+                FlatVariable(
+                    name=symbol.name(),
+                    declared=declared,
+                    symbol=symbol,
+                    variability=variability,
+                    causality=_causality(variable, connectors),
+                    type_name=flat.get("variable_type_names", {}).get(declared, "Real"),
+                    binding=bound_elements[k] if variability in ("constant", "parameter") else None,
+                    start=start_elements[k],
+                    fixed=bool(fixed[min(k, len(fixed) - 1)]) if fixed else None,
+                    unit=variable.get("unit") or "",
+                    description=variable.get("description") or "",
+                    protected=bool(variable.get("is_protected")),
+                    state_select=STATE_SELECT.get(variable.get("state_select", "Default"), 2),
+                    span=span,
+                )
+            )
+    starts = {v.name: v.start for v in variables}
+    for algorithm in flat.get("algorithms", []):
+        for residual in _algorithm_residuals(translator, algorithm, symbols_of, starts):
+            add(residual, None)
+    for kind, construct in (
+        ("initial_algorithms", "initial algorithm section"),
+        ("initial_structured_equations", "for-loop in an initial equation section"),
+    ):
+        if flat.get(kind):
+            first = flat[kind][0]
+            raise UnsupportedConstructError(
+                construct, first.get("span") if isinstance(first, dict) else None
+            )
+    scalar = {v.name: v.symbol for v in variables}
+    for chain, when in enumerate(flat.get("when_chains", [])):
+        for branch in [when["first"], *when.get("else_when", [])]:
+            events.branches.append(_when_branch(translator, chain, branch, symbols_of, scalar))
+    for check in flat.get("assert_equations", []):
+        if check.get("level") not in (None, "Error", "error"):
+            continue  # AssertionLevel.warning: no effect on the result
+        translator.no_event += 1
+        try:
+            condition = translator.expr(check["condition"])
+        finally:
+            translator.no_event -= 1
+        message = check.get("message")
+        text = "assert failed"
+        if isinstance(message, dict) and "Literal" in message:
+            text = str(next(iter(message["Literal"]["value"].values())))
+        events.asserts.append((ca.SX(condition), text))
+    model = FlatModel(
+        name,
+        time,
+        variables,
+        derivatives,
+        residuals,
+        flat.get("class_type", "Model"),
+        events=events,
+    )
+    for equation in flat.get("initial_equations", []):
+        for element in np.asarray(translator.expr(equation["residual"], {}), dtype=object).ravel():
+            model.initial_residuals.append(ca.SX(element))
+    return model
+
+
+def _broadcast(value: object, dims: list[int]) -> list[object]:
+    count = int(np.prod(dims)) if dims else 1
+    if value is None:
+        return [None] * count
+    if _is_array(value):
+        flat = list(np.asarray(value, dtype=object).ravel())
+        if len(flat) == count:
+            return flat
+        if len(flat) == 1:
+            return flat * count
+        raise UnsupportedConstructError(f"value of {len(flat)} elements for {count} elements", None)
+    return [value] * count
+
+
+def _evaluate_structural(
+    raw: dict, values: dict[str, object], translator: Translator, types: dict[str, str]
+) -> None:
+    """Replace Integer and Boolean parameters and constants by their values.
+
+    They size arrays, bound loops and choose branches, which must be known when the model is
+    translated (Modelica's structural parameters); in the FMU they are not tunable. Bindings
+    may refer to one another, so passes repeat while one more becomes known.
+    """
+    pending = [
+        (name, variable)
+        for name, variable in raw.items()
+        if types.get(name) in ("Integer", "Boolean")
+        and _variability(variable) in ("constant", "parameter")
+        and variable.get("binding") is not None
+    ]
+    while pending:
+        left = []
+        for name, variable in pending:
+            try:
+                value = translator.expr(variable["binding"])
+            except UnsupportedConstructError:
+                left.append((name, variable))
+                continue
+            numbers = [_numeric(v) for v in np.asarray(value, dtype=object).ravel()]
+            if any(n is None for n in numbers):
+                left.append((name, variable))
+                continue
+            dims = [int(d) for d in variable["dims"]]
+            values[name] = np.array(numbers, dtype=object).reshape(dims) if dims else numbers[0]
+        if len(left) == len(pending):
+            return
+        pending = left
+
+
+def _equation_points(flat: dict) -> list[tuple[dict, dict, dict | None]]:
+    """Every equation as (residual, loop indices, span), array equations whole.
+
+    rumoca lists ``for`` equations twice: as entries of ``equations`` and as a template over
+    the loop's index domain in ``structured_equations`` (whose ``first_equation_index``
+    counts entries). Where it has not filled in the entries of a loop
+    (``interiors_materialized`` false) they are placeholders (rumoca 0.10.2 gives
+    ``der(p[3]) = 0`` for the last point of ``for i in 1:3``), so every loop's entries are
+    replaced by its template's points, indices in row-major order (first index outermost), as
+    rumoca numbers them. ``__array`` indices of a domain number an array equation's elements,
+    not entries: its template is the whole array equation (``a = {time, 2*time}`` keeps its
+    entry; ``a[i, :] = ...`` in a loop is one entry per loop point).
+    """
+    points = [(e["residual"], {}, e.get("span")) for e in flat["equations"]]
+    for structured in flat.get("structured_equations", []):
+        binders = structured["domain"]["binders"]
+        loops = [b for b in binders if not b["display_name"].startswith("__array")]
+        if not loops:
+            continue
+        body = structured["template"]["body"]
+        position = int(structured["first_equation_index"])
+        span = structured.get("span")
+        for values in itertools.product(*map(_binder_range, loops)):
+            local = {b["display_name"]: float(v) for b, v in zip(loops, values, strict=True)}
+            for k in range(int(structured["equations_per_point"])):
+                if position >= len(points):
+                    raise UnsupportedConstructError("for-equation numbered past the end", span)
+                points[position] = (body[k], local, span)  # an array body stays whole
+                position += 1
+    return points
+
+
+def _binder_range(binder: dict) -> list[float]:
+    """The values of one index of a structured equation's domain."""
+    step = int(binder["step"])
+    stop = int(binder["upper"]) + (1 if step > 0 else -1)
+    return [float(v) for v in range(int(binder["lower"]), stop, step)]
+
+
+def _when_branch(
+    translator: Translator,
+    chain: int,
+    branch: dict,
+    symbols_of: dict[str, object],
+    scalar: dict[str, ca.SX],
+) -> WhenBranch:
+    """One branch of a when-equation: condition, assignments to discrete variables, reinits."""
+    span = branch.get("span")
+    translator.in_condition = True
+    try:
+        condition = translator.expr(branch["condition"])
+    finally:
+        translator.in_condition = False
+    if _is_array(condition):  # when {c1, c2}: fires when any of them becomes true
+        condition = _sum(_elementwise(lambda c: ca.if_else(c, 1.0, 0.0), condition)) > 0
+    assignments: list[tuple[ca.SX, ca.SX]] = []
+    reinits: list[tuple[ca.SX, ca.SX]] = []
+    for equation in branch["equations"]:
+        kind, body = _kind(equation)
+        if kind == "Assign":
+            target = symbols_of.get(body["target"], scalar.get(body["target"]))
+            value = translator.expr(body["value"])
+            if target is None:
+                raise UnsupportedConstructError(f"when-assignment to '{body['target']}'", span)
+            for symbol, element in zip(
+                np.asarray(target, dtype=object).ravel(),
+                _broadcast(value, list(np.asarray(target, dtype=object).shape)),
+                strict=True,
+            ):
+                assignments.append((symbol, ca.SX(element)))
+        elif kind == "Reinit":
+            state = scalar.get(body["state"])
+            if state is None:
+                raise UnsupportedConstructError(f"reinit of '{body['state']}'", span)
+            reinits.append((state, ca.SX(translator.expr(body["value"]))))
+        else:
+            raise UnsupportedConstructError(f"{kind} in a when-equation", span)
+    return WhenBranch(chain, ca.SX(condition), assignments, reinits)

@@ -1,0 +1,403 @@
+"""Structural index reduction: Pantelides' algorithm with dummy derivatives.
+
+A model arrives as scalar residuals ``0 = f(t, x, der(x), z, u, p)``. Causalization
+(:mod:`orchestrator.compiler.causalize`) needs a perfect matching of the residuals to the unknowns
+``der(x)`` and ``z``, i.e. a DAE of index 0 or 1. A constraint between states (two rigidly
+coupled inertias, a pendulum of fixed length, a spring-damper whose relative position is a
+state beside the absolute positions) leaves no such matching: the DAE is of higher index.
+:func:`reduce_index` turns it into an equivalent index-1 system in three steps.
+
+1. Structural check. A state with all its derivatives is one *variable*, and so is every
+   algebraic variable. If the equations cannot be matched perfectly to the variables, with an
+   equation incident to a variable when it contains the variable or any derivative of it, the
+   system is structurally singular (an equation missing, or two equations for one variable):
+   differentiation cannot help, and the equations left over are reported. This is the
+   condition under which Pantelides' algorithm terminates (J. D. Pryce, "A simple structural
+   analysis method for DAEs", BIT Numerical Mathematics, 2001).
+
+2. Pantelides' algorithm (C. C. Pantelides, "The consistent initialization of
+   differential-algebraic systems", SIAM Journal on Scientific and Statistical Computing,
+   1988). Each equation is matched to the highest derivative of a variable by an augmenting
+   path search. When the search from an equation fails, every equation and every variable it
+   visited is differentiated once, the equations symbolically with respect to time and the
+   variables by a new symbol for their next derivative (``der(z)``, ``der(der(x))``), and the
+   search is repeated from the differentiated equation. The result is the smallest set of
+   differentiations after which all highest derivatives can be matched.
+
+3. Dummy derivatives (S. E. Mattsson and G. Söderlind, "Index reduction in
+   differential-algebraic equations using dummy derivatives", SIAM Journal on Scientific
+   Computing, 1993). All original and differentiated equations are kept. To balance them, as
+   many derivatives as there are differentiated equations become algebraic unknowns, the
+   dummy derivatives. At the first level the equations are the differentiated ones in their
+   highest form and the candidates are the highest derivatives in them; columns of their
+   Jacobian with respect to the candidates are chosen that form a nonsingular square matrix.
+   At the next level the equations are those differentiated at least once more, one
+   differentiation lower, and the candidates are the chosen derivatives, one order lower; and
+   so on. A declared state whose derivative is a dummy derivative is a dummy state: it and its
+   derivative symbol become algebraic unknowns.
+
+Choice of the dummy derivatives: the derivatives introduced here come first, since they must
+not stay derivatives of states; then the derivatives of the declared states, the lowest
+state-selection priority first (Modelica's ``stateSelect``: always 4, prefer 3, default 2,
+avoid 1, never 0) and, among equal priorities, the state declared later first. In this order a
+column is taken when it raises the rank of the columns taken so far, the Jacobian being
+evaluated at a fixed pseudo-random point (an entry that is not finite there is replaced by a
+random number, i.e. judged structurally). That is the generic rank: a choice that is singular
+only at particular values (a pendulum whose chosen coordinate has a vanishing coefficient as
+the rod passes the horizontal) is not detected. The states are selected once, when the model
+is built; dynamic state selection (switching dummy states during a simulation) is not done,
+so the model is valid only where the chosen matrices stay nonsingular.
+
+Every symbol in the residuals besides the variables and ``time`` is known: a parameter is
+constant in time, and an input whose derivative a differentiated equation would need is an
+error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+import casadi as ca
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import maximum_bipartite_matching
+
+from orchestrator.compiler.causalize import CausalizationError, _describe
+
+# Fixed seed: the same model always gets the same states.
+_SEED = 1988
+# Range of the pseudo-random values: inside the domains of sqrt, log, asin and acos.
+_LOW, _HIGH = 0.1, 0.9
+# A normalized column raises the rank when its part outside the span of those taken is larger.
+_RANK_TOLERANCE = 1e-8
+
+
+@dataclass(frozen=True)
+class ReducedSystem:
+    """An index-1 system equivalent to a DAE of any index.
+
+    ``causalize(residuals, derivatives + algebraics, model)`` sees as many equations as
+    unknowns; ``states`` are the knowns that an integrator advances.
+    """
+
+    residuals: list[ca.SX]  # the original residuals, then the differentiated ones
+    states: list[ca.SX]  # the input states that stay states, in input order
+    derivatives: list[ca.SX]  # their der-symbols, in the same order
+    algebraics: list[ca.SX]  # input algebraics, dummy states, then dummy derivatives
+    dummy_states: list[ca.SX]  # the input states demoted to algebraic unknowns
+    differentiated: list[int]  # per original residual: how many times it was differentiated
+
+
+@dataclass
+class _Variable:
+    """A state or algebraic variable with the symbols of its derivatives."""
+
+    chain: list[ca.SX]  # chain[k] is the k-th time derivative
+    state: bool  # a declared state: chain[0] is the state, chain[1] its der-symbol
+    priority: int  # state-selection priority; unused for algebraic variables
+
+
+class _System:
+    """Equations with their time derivatives and variables with theirs, during the reduction."""
+
+    def __init__(
+        self,
+        residuals: list[ca.SX],
+        variables: list[_Variable],
+        time: ca.SX,
+        inputs: Sequence[ca.SX],
+        model: str,
+    ) -> None:
+        # versions[e][c]: residual e differentiated c times
+        self.versions = [[r] for r in residuals]
+        self.variables = variables
+        self.model = model
+        self._time = time.element_hash()
+        self._inputs = {u.element_hash(): u for u in inputs}
+        self._position = {
+            s.element_hash(): (b, k) for b, v in enumerate(variables) for k, s in enumerate(v.chain)
+        }
+        # incidence[e]: variable -> highest derivative order in the newest version of equation e
+        self.incidence: list[dict[int, int]] = [{} for _ in residuals]
+
+    def order(self, b: int) -> int:
+        """Order of the highest derivative of variable ``b`` so far."""
+        return len(self.variables[b].chain) - 1
+
+    def highest(self, e: int) -> list[int]:
+        """Variables whose highest derivative occurs in the newest version of equation ``e``."""
+        return [b for b, k in self.incidence[e].items() if k == self.order(b)]
+
+    def preference(self, candidate: tuple[int, int]) -> tuple[bool, int, int]:
+        """Sort key of a candidate (variable, order): the smallest is made a dummy first."""
+        b, k = candidate
+        variable = self.variables[b]
+        free = variable.state and k == 1  # it may stay the derivative of a declared state
+        return free, variable.priority if free else 0, -b
+
+    def note(self, e: int, b: int, k: int) -> None:
+        """Record that the newest version of equation ``e`` contains ``b``'s derivative ``k``."""
+        self.incidence[e][b] = max(k, self.incidence[e].get(b, -1))
+
+    def differentiate_variable(self, b: int) -> None:
+        """Add the symbol of the next derivative of variable ``b``."""
+        chain = self.variables[b].chain
+        symbol = ca.SX.sym(f"der({chain[-1].name()})")
+        self._position[symbol.element_hash()] = (b, len(chain))
+        chain.append(symbol)
+
+    def differentiate_equation(self, e: int) -> None:
+        """Append the time derivative of the newest version of equation ``e``."""
+        newest = self.versions[e][-1]
+        arguments: list[ca.SX] = []
+        rates: list[ca.SX] = []
+        for symbol in ca.symvar(newest):
+            key = symbol.element_hash()
+            if key == self._time:
+                arguments.append(symbol)
+                rates.append(ca.SX(1))
+            elif key in self._position:
+                b, k = self._position[key]
+                arguments.append(symbol)
+                rates.append(self.variables[b].chain[k + 1])
+            elif key in self._inputs:
+                raise CausalizationError(
+                    f"{self.model}: index reduction differentiates the equation "
+                    f"0 = {_describe(self.versions[e][0])}, which needs the derivative of input "
+                    f"'{symbol.name()}'; inputs cannot be differentiated"
+                )
+        derivative = ca.jtimes(newest, ca.vertcat(*arguments), ca.vertcat(*rates))
+        self.versions[e].append(derivative)
+        self.incidence[e] = {}
+        for symbol in ca.symvar(derivative):
+            if symbol.element_hash() in self._position:
+                self.note(e, *self._position[symbol.element_hash()])
+
+
+def reduce_index(
+    residuals: list[ca.SX],
+    states: list[ca.SX],
+    derivatives: list[ca.SX],
+    algebraics: list[ca.SX],
+    time: ca.SX,
+    priority: list[int],
+    model: str,
+    *,
+    inputs: Sequence[ca.SX] = (),
+) -> ReducedSystem:
+    """Reduce the DAE ``0 = residuals`` to index 1 (see the module docstring).
+
+    ``states[i]`` and ``derivatives[i]`` are the symbols of a state and of its derivative,
+    ``priority[i]`` its state-selection priority; ``algebraics`` are the other unknowns;
+    ``inputs`` are the symbols whose derivative is not available (every other symbol but
+    ``time`` is constant). A system that is already of index 0 or 1 is returned unchanged.
+    Raises :class:`CausalizationError` naming the model and the equations when the system is
+    structurally singular, or when an equation that must be differentiated contains an input.
+    """
+    n_x, n_z = len(states), len(algebraics)
+    n_unknowns = n_x + n_z
+    if not residuals:
+        return ReducedSystem([], list(states), list(derivatives), list(algebraics), [], [])
+    pattern = ca.jacobian_sparsity(
+        ca.vertcat(*residuals), ca.vertcat(*derivatives, *algebraics, *states)
+    )
+    rows, cols = (np.asarray(a, dtype=int) for a in pattern.get_triplet())
+    unknown = cols < n_unknowns
+    match = _matching(rows[unknown], cols[unknown], len(residuals), n_unknowns)
+    if len(residuals) == n_unknowns and (match >= 0).all():
+        return ReducedSystem(
+            list(residuals),
+            list(states),
+            list(derivatives),
+            list(algebraics),
+            [],
+            [0] * len(residuals),
+        )
+    # Columns [der(x), z, x]: the variable of a state's column is that of its derivative's.
+    variable_of = np.where(unknown, cols, cols - n_unknowns)
+    _check_nonsingular(residuals, rows, variable_of, states, algebraics, model)
+
+    variables = [
+        _Variable([x, dx], True, p) for x, dx, p in zip(states, derivatives, priority, strict=True)
+    ] + [_Variable([z], False, 0) for z in algebraics]
+    system = _System(residuals, variables, time, inputs, model)
+    for e, b, k in zip(rows, variable_of, (cols < n_x).astype(int), strict=True):
+        system.note(int(e), int(b), int(k))
+    assign = np.full(n_unknowns, -1)  # variable -> equation matched to its highest derivative
+    matched = match >= 0
+    assign[match[matched]] = np.flatnonzero(matched)
+    _pantelides(system, assign, [int(e) for e in np.flatnonzero(~matched)])
+    dummies = _dummy_derivatives(system)
+
+    demoted = [i for i in range(n_x) if (i, 1) in dummies]
+    kept = [i for i in range(n_x) if (i, 1) not in dummies]
+    introduced = [s for v in variables for s in v.chain[2 if v.state else 1 :]]
+    return ReducedSystem(
+        residuals=list(residuals) + [r for versions in system.versions for r in versions[1:]],
+        states=[states[i] for i in kept],
+        derivatives=[derivatives[i] for i in kept],
+        algebraics=list(algebraics)
+        + [states[i] for i in demoted]
+        + [derivatives[i] for i in demoted]
+        + introduced,
+        dummy_states=[states[i] for i in demoted],
+        differentiated=[len(versions) - 1 for versions in system.versions],
+    )
+
+
+def _matching(rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int) -> np.ndarray:
+    """Maximum matching of rows to columns: the column of each row, -1 where none."""
+    graph = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n_rows, n_cols))
+    return maximum_bipartite_matching(graph, perm_type="column")
+
+
+def _check_nonsingular(
+    residuals: list[ca.SX],
+    rows: np.ndarray,
+    variable_of: np.ndarray,
+    states: list[ca.SX],
+    algebraics: list[ca.SX],
+    model: str,
+) -> None:
+    """Raise unless the equations match the variables, a derivative standing for its variable."""
+    names = [x.name() for x in states] + [z.name() for z in algebraics]
+    match = _matching(rows, variable_of, len(residuals), len(names))
+    left_equations = [_describe(residuals[e]) for e in np.flatnonzero(match < 0)]
+    left_variables = sorted(set(range(len(names))) - set(match[match >= 0].tolist()))
+    if not left_equations and not left_variables:
+        return
+    parts = []
+    if left_equations:
+        parts.append("no unknown left for equation(s): " + "; ".join(left_equations[:5]))
+    if left_variables:
+        parts.append("no equation left for: " + ", ".join(names[b] for b in left_variables[:10]))
+    raise CausalizationError(
+        f"{model}: structurally singular, not a higher-index problem: " + "; ".join(parts)
+    )
+
+
+def _augment(
+    root: int, highest: Callable[[int], list[int]], assign: np.ndarray
+) -> tuple[set[int], set[int]] | None:
+    """Search an augmenting path from the unmatched equation ``root``, depth first.
+
+    On success the matching ``assign`` (variable -> equation) is changed along the path and
+    None is returned; otherwise ``assign`` is unchanged and the equations and variables the
+    search visited are returned.
+    """
+    equations = {root}
+    variables: set[int] = set()
+    stack: list[tuple[int, Iterator[int]]] = [(root, iter(highest(root)))]
+    path: list[int] = []  # path[i] leads from the equation of stack[i] to that of stack[i + 1]
+    while stack:
+        e, candidates = stack[-1]
+        for b in candidates:
+            if b in variables:
+                continue
+            variables.add(b)
+            if assign[b] < 0:
+                assign[b] = e
+                for (previous, _), variable in zip(stack, path, strict=False):
+                    assign[variable] = previous
+                return None
+            path.append(b)
+            equations.add(int(assign[b]))
+            stack.append((int(assign[b]), iter(highest(int(assign[b])))))
+            break
+        else:
+            stack.pop()
+            if path:
+                path.pop()
+    return equations, variables
+
+
+def _pantelides(system: _System, assign: np.ndarray, unmatched: list[int]) -> None:
+    """Differentiate equations and variables until every equation has a highest derivative."""
+    # A safeguard against a search that symbolic cancellations would keep from ending: no
+    # model this is meant for differentiates an equation as often as it has equations.
+    limit = len(system.versions)
+    for root in unmatched:
+        while visited := _augment(root, system.highest, assign):
+            if len(system.versions[root]) > limit:
+                raise CausalizationError(
+                    f"{system.model}: index reduction stopped after differentiating "
+                    f"0 = {_describe(system.versions[root][0])} {limit} times"
+                )
+            equations, variables = visited
+            for b in sorted(variables):
+                system.differentiate_variable(b)
+            for e in sorted(equations):
+                system.differentiate_equation(e)
+
+
+def _dummy_derivatives(system: _System) -> set[tuple[int, int]]:
+    """Mattsson and Söderlind's dummy derivatives, as (variable, derivative order) pairs."""
+    rng = np.random.default_rng(_SEED)
+    values: dict[int, float] = {}
+    counts = [len(versions) - 1 for versions in system.versions]
+    rows = [e for e, c in enumerate(counts) if c > 0]
+    highest = sorted({b for e in rows for b in system.highest(e)})
+    candidates = [(b, system.order(b)) for b in highest]
+    dummies: set[tuple[int, int]] = set()
+    level = 1
+    while rows:
+        candidates = sorted((c for c in candidates if c[1] >= 1), key=system.preference)
+        equations = ca.vertcat(*[system.versions[e][counts[e] - level + 1] for e in rows])
+        unknowns = ca.vertcat(*[system.variables[b].chain[k] for b, k in candidates])
+        matrix = _evaluate(ca.jacobian(equations, unknowns), rng, values)
+        chosen = [candidates[c] for c in _independent_columns(matrix)]
+        if len(chosen) < len(rows):
+            named = "; ".join(_describe(system.versions[e][0]) for e in rows[:5])
+            raise CausalizationError(
+                f"{system.model}: index reduction: the differentiated equations are singular in "
+                f"their highest derivatives: {named}"
+            )
+        dummies.update(chosen)
+        candidates = [(b, k - 1) for b, k in chosen]
+        level += 1
+        rows = [e for e in rows if counts[e] >= level]
+    for b, variable in enumerate(system.variables):
+        for k in range(2 if variable.state else 1, len(variable.chain)):
+            if (b, k) not in dummies:
+                raise CausalizationError(
+                    f"{system.model}: index reduction would need '{variable.chain[k - 1].name()}' "
+                    "as a state; only declared states can be states"
+                )
+    return dummies
+
+
+def _evaluate(matrix: ca.SX, rng: np.random.Generator, values: dict[int, float]) -> np.ndarray:
+    """``matrix`` at the pseudo-random point ``values`` (drawn on first use of each symbol).
+
+    Entries that are not finite there are replaced by random numbers.
+    """
+    symbols = ca.symvar(matrix)
+    for s in symbols:
+        if s.element_hash() not in values:
+            values[s.element_hash()] = rng.uniform(_LOW, _HIGH)
+    point = [values[s.element_hash()] for s in symbols]
+    numeric = ca.Function("jacobian", symbols, [matrix]).call(point)[0].full()
+    bad = ~np.isfinite(numeric)
+    numeric[bad] = rng.uniform(_LOW, _HIGH, int(bad.sum()))
+    return numeric
+
+
+def _independent_columns(matrix: np.ndarray) -> list[int]:
+    """Columns of ``matrix``, in order, each taken when it raises the rank of those taken."""
+    basis = np.zeros((matrix.shape[0], 0))
+    chosen: list[int] = []
+    for c in range(matrix.shape[1]):
+        if len(chosen) == matrix.shape[0]:
+            break
+        norm = np.linalg.norm(matrix[:, c])
+        if norm == 0:
+            continue
+        rest = matrix[:, c] / norm
+        for _ in range(2):  # Gram-Schmidt, twice for accuracy
+            rest = rest - basis @ (basis.T @ rest)
+        size = np.linalg.norm(rest)
+        if size > _RANK_TOLERANCE:
+            basis = np.column_stack([basis, rest / size])
+            chosen.append(c)
+    return chosen

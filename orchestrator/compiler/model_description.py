@@ -1,0 +1,179 @@
+"""``modelDescription.xml`` of a model in FMI 2.0 or FMI 3.0, Model Exchange and Co-Simulation
+(the binary always has both; the description may offer Model Exchange alone).
+
+Both versions are written from the same variable table (:class:`ModelCode`): units with their
+SI base units, descriptions, a default experiment, and a model structure that lists outputs,
+state derivatives and initial unknowns with the states and inputs each depends on. FMI 2.0
+leaves the independent variable ``time`` implicit.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from orchestrator.compiler.model_code import FmuVariable, ModelCode
+from orchestrator.compiler.units import unit_definitions
+
+GENERATION_TOOL = "murcosim (pymoca + CasADi, Dormand-Prince 5(4) Co-Simulation)"
+DEFAULT_EXPERIMENT = dict(startTime="0", stopTime="10", tolerance="1e-08", stepSize="0.01")
+
+
+def _interfaces(root: ET.Element, code: ModelCode, version: str, co_simulation: bool) -> None:
+    """Model Exchange and (when offered) Co-Simulation elements with their capability flags."""
+    fmu_state = "state" if version == "2.0" else "State"
+    common = {
+        "modelIdentifier": code.identifier,
+        "providesDirectionalDerivative" + ("" if version == "2.0" else "s"): "true",
+        f"canGetAndSetFMU{fmu_state}": "true",
+        f"canSerializeFMU{fmu_state}": "true",
+    }
+    ET.SubElement(root, "ModelExchange", common)
+    if co_simulation:
+        flags = dict(common, canHandleVariableCommunicationStepSize="true")
+        ET.SubElement(root, "CoSimulation", flags)
+
+
+def _default_experiment(code: ModelCode) -> dict[str, str]:
+    """The model's experiment annotation (``code.experiment``) over the project's default."""
+    given = {key: repr(value) for key, value in (code.experiment or {}).items()}
+    return {**DEFAULT_EXPERIMENT, **given}
+
+
+def _initial_unknowns(code: ModelCode) -> list[FmuVariable]:
+    """Outputs, states and state derivatives computed in initialization, in value-reference
+    order (states are calculated where the model has initial conditions of its own)."""
+    states = {v.derivative_of for v in code.variables if v.derivative_of is not None}
+    return [
+        v
+        for v in code.variables
+        if v.initial == "calculated"
+        and (v.causality == "output" or v.derivative_of is not None or v.value_reference in states)
+    ]
+
+
+def _root(code: ModelCode, version: str) -> ET.Element:
+    attributes = dict(
+        fmiVersion=version,
+        modelName=code.identifier,
+        description=code.description,
+        generationTool=GENERATION_TOOL,
+        variableNamingConvention="structured",
+    )
+    if version == "2.0":
+        attributes["guid"] = code.token
+        attributes["numberOfEventIndicators"] = str(code.sizes.get("NC", 0))
+    else:
+        attributes["instantiationToken"] = code.token
+    return ET.Element("fmiModelDescription", {k: v for k, v in attributes.items() if v})
+
+
+def _units(root: ET.Element, code: ModelCode) -> None:
+    units = sorted({v.unit for v in code.variables if v.unit})
+    if units:
+        root.append(unit_definitions(units))
+
+
+def _text(values: tuple[int, ...] | list[int]) -> str:
+    return " ".join(str(v) for v in values)
+
+
+def fmi3_description(code: ModelCode, co_simulation: bool) -> ET.ElementTree:
+    """The FMI 3.0 model description: Model Exchange, and Co-Simulation if asked."""
+    root = _root(code, "3.0")
+    _interfaces(root, code, "3.0", co_simulation)
+    _units(root, code)
+    ET.SubElement(root, "DefaultExperiment", _default_experiment(code))
+    variables = ET.SubElement(root, "ModelVariables")
+    for var in code.variables:
+        attributes = dict(
+            name=var.name,
+            valueReference=str(var.value_reference),
+            description=var.description,
+            causality=var.causality,
+            variability=var.variability,
+            initial=var.initial or "",
+            start=repr(var.start) if var.start is not None else "",
+            derivative=str(var.derivative_of) if var.derivative_of is not None else "",
+            unit=var.unit,
+        )
+        ET.SubElement(variables, "Float64", {k: v for k, v in attributes.items() if v})
+    structure = ET.SubElement(root, "ModelStructure")
+    for var in code.variables:
+        if var.causality == "output":
+            ET.SubElement(
+                structure,
+                "Output",
+                valueReference=str(var.value_reference),
+                dependencies=_text(var.dependencies),
+            )
+    for var in code.variables:
+        if var.derivative_of is not None:
+            ET.SubElement(
+                structure,
+                "ContinuousStateDerivative",
+                valueReference=str(var.value_reference),
+                dependencies=_text(var.dependencies),
+            )
+    for var in _initial_unknowns(code):
+        ET.SubElement(
+            structure,
+            "InitialUnknown",
+            valueReference=str(var.value_reference),
+            dependencies=_text(var.dependencies),
+        )
+    first = code.blocks.get("z", 0)
+    for k in range(code.sizes.get("NC", 0)):
+        ET.SubElement(structure, "EventIndicator", valueReference=str(first + k))
+    ET.indent(root)
+    return ET.ElementTree(root)
+
+
+def fmi2_description(code: ModelCode, co_simulation: bool) -> ET.ElementTree:
+    """The FMI 2.0 model description: Model Exchange, and Co-Simulation if asked."""
+    root = _root(code, "2.0")
+    _interfaces(root, code, "2.0", co_simulation)
+    _units(root, code)
+    ET.SubElement(root, "DefaultExperiment", _default_experiment(code))
+    variables = ET.SubElement(root, "ModelVariables")
+    # ``time`` is left out, as most exporters do: FMI 2.0 makes it implicit when no variable is
+    # independent, and FMI Library (libcosim's importer) reports an independent variable as an
+    # error for the start value the standard forbids it to have.
+    listed = [v for v in code.variables if v.causality != "independent"]
+    index = {v.value_reference: i + 1 for i, v in enumerate(listed)}  # 1-based
+    for var in listed:
+        attributes = dict(
+            name=var.name,
+            valueReference=str(var.value_reference),
+            description=var.description,
+            causality=var.causality,
+            variability=var.variability,
+            initial=var.initial or "",
+        )
+        scalar = ET.SubElement(
+            variables, "ScalarVariable", {k: v for k, v in attributes.items() if v}
+        )
+        real = dict(
+            unit=var.unit,
+            start=repr(var.start) if var.start is not None else "",
+            derivative=str(index[var.derivative_of]) if var.derivative_of is not None else "",
+        )
+        ET.SubElement(scalar, "Real", {k: v for k, v in real.items() if v})
+    structure = ET.SubElement(root, "ModelStructure")
+
+    def unknowns(tag: str, selected: list[FmuVariable]) -> None:
+        if not selected:
+            return
+        group = ET.SubElement(structure, tag)
+        for var in selected:
+            ET.SubElement(
+                group,
+                "Unknown",
+                index=str(index[var.value_reference]),
+                dependencies=_text([index[d] for d in var.dependencies]),
+            )
+
+    unknowns("Outputs", [v for v in code.variables if v.causality == "output"])
+    unknowns("Derivatives", [v for v in code.variables if v.derivative_of is not None])
+    unknowns("InitialUnknowns", _initial_unknowns(code))
+    ET.indent(root)
+    return ET.ElementTree(root)

@@ -1,0 +1,326 @@
+"""Modelica front end on the rumoca compiler: a library folder, its library path, flat models.
+
+rumoca (a Modelica compiler written in Rust, on PyPI) parses the library and the libraries on
+its path (``--library-path`` and ``MODELICAPATH``, e.g. a Modelica Standard Library
+installation), resolves names, imports, inheritance, modifiers, redeclarations, ``inner`` /
+``outer``, connections and component arrays, and flattens a model. Its flat form is read by
+:mod:`orchestrator.compiler.flat_model`; everything after (index reduction, causalization,
+CasADi code, the FMI layer) is the project's own.
+
+Failures become one line: ``file:line:column: model: what`` where rumoca or the translation
+gives a place, the model and rumoca's message otherwise.
+
+rumoca 0.10 drops per-element units (``Real nu[6](unit = {"m/s", ..., "rad/s"})`` comes out
+without a unit; ``unit = "m"`` and ``each unit = "m"`` survive); they are read from the
+declaration's modification in the source instead (:func:`declared_units`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import rumoca
+
+from orchestrator.compiler.flat_model import (
+    FlatModel,
+    FlatVariable,
+    UnsupportedConstructError,
+    read_flat,
+)
+from orchestrator.errors import BuildError
+
+# One Modelica token: white space, a comment (an unterminated one runs to the end), a string, a
+# quoted name, a name or number, or any other single character.
+TOKEN = re.compile(
+    r"""\s+|//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|[\w.]+|.""", re.S
+)
+OPENING, CLOSING = {"(": ")", "[": "]", "{": "}"}, {")", "]", "}"}
+Sources = dict[int, tuple[str, str]]  # rumoca's source id -> (path, text)
+
+
+def _tokens(text: str, start: int) -> Iterator[tuple[int, str]]:
+    """The Modelica tokens of ``text`` from ``start`` on, with their positions; white space and
+    comments left out."""
+    for match in TOKEN.finditer(text, start):
+        token = match.group()
+        if not token.isspace() and not token.startswith(("//", "/*")):
+            yield match.start(), token
+
+
+def _group(tokens: Iterator[tuple[int, str]], opening: str) -> list[list[str]] | None:
+    """The comma-separated top-level entries, as token lists, of the bracketed group whose
+    ``opening`` bracket was just read from ``tokens``; None when it is not closed properly."""
+    entries: list[list[str]] = [[]]
+    expected = [OPENING[opening]]
+    for _, token in tokens:
+        if token in OPENING:
+            expected.append(OPENING[token])
+        elif token in CLOSING:
+            if token != expected.pop():
+                return None
+            if not expected:
+                return entries
+        elif token == "," and len(expected) == 1:
+            entries.append([])
+            continue
+        entries[-1].append(token)
+    return None
+
+
+def _modification(text: str, end: int) -> tuple[int, list[list[str]]] | None:
+    """The class modification that follows a component's name ending at ``end`` in ``text``
+    (array dimensions between them skipped): the position of its ``(`` and its top-level
+    arguments as token lists; ``(each start = 0, unit = {"m", "s"})`` gives
+    ``[["each", "start", "=", "0"], ["unit", "=", "{", '"m"', ",", '"s"', "}"]]``. None when
+    no modification follows."""
+    tokens = _tokens(text, end)
+    position, token = next(tokens, (end, ""))
+    if token == "[" and _group(tokens, "[") is not None:
+        position, token = next(tokens, (end, ""))
+    if token != "(":
+        return None
+    arguments = _group(tokens, "(")
+    return None if arguments is None else (position, arguments)
+
+
+def _unit_value(arguments: list[list[str]]) -> list[str] | None:
+    """The value tokens of a modification's ``unit = ...`` (or ``final unit = ...``) entry."""
+    for argument in arguments:
+        entry = argument[1:] if argument[:1] == ["final"] else argument
+        if entry[:2] == ["unit", "="]:
+            return entry[2:]
+    return None
+
+
+def _unit_array(value: list[str], count: int) -> list[str] | None:
+    """The strings of an array literal of ``count`` strings, ``{"m/s", ..., "rad/s"}``."""
+    strings, commas = value[1:-1:2], value[2:-1:2]
+    literal = (
+        len(value) == 2 * count + 1
+        and (value[0], value[-1]) == ("{", "}")
+        and all(s.startswith('"') for s in strings)
+        and set(commas) <= {","}
+    )
+    return [s[1:-1] for s in strings] if literal else None
+
+
+def declared_units(variables: list[FlatVariable], sources: Sources) -> dict[str, str]:
+    """Units of the elements (``nu[4]``: ``"rad/s"``) of one-dimensional array variables that
+    have none, from the ``unit = {"m/s", ..., "rad/s"}`` of their declaration's modification
+    (a variable's span ends at its name there), when that is an array literal of as many
+    strings as the variable has elements.
+
+    A unit array given elsewhere to a component of the same name (``extends R(w(unit =
+    {...}))``, ``R r(w(unit = {...}))``) may override the declaration's, which the sources
+    alone do not tell: such variables keep no unit rather than a wrong one.
+    """
+    arrays: dict[str, list[FlatVariable]] = {}
+    for var in variables:
+        arrays.setdefault(var.declared, []).append(var)
+    found: dict[str, tuple[str, tuple[int, int], list[str]]] = {}  # name, place of "(", units
+    for declared, elements in arrays.items():
+        span = elements[0].span
+        names = [f"{declared}[{k}]" for k in range(1, len(elements) + 1)]
+        if not span or any(v.unit for v in elements) or [v.name for v in elements] != names:
+            continue
+        source = int(span["source"])
+        text = sources.get(source, ("", ""))[1]
+        name = declared.rsplit(".", 1)[-1].split("[")[0]
+        end = int(span["end"])
+        start = end - len(name)
+        if start < 0 or text[start:end] != name or re.match(r"[\w']", text[start - 1 : start]):
+            continue  # the span does not end at the declared name
+        given = _modification(text, end)
+        value = _unit_value(given[1]) if given else None
+        units = _unit_array(value, len(elements)) if value else None
+        if given and units:
+            found[declared] = (name, (source, given[0]), units)
+    if not found:
+        return {}
+    alternatives = "|".join(sorted({re.escape(name) for name, _, _ in found.values()}))
+    pattern = re.compile(rf"(?<![\w'])({alternatives})\s*\(")
+    own = {place for _, place, _ in found.values()}
+    overridden = set()
+    for source, (_, text) in sources.items():
+        for match in pattern.finditer(text):
+            if (source, match.end() - 1) in own:
+                continue
+            arguments = _group(_tokens(text, match.end()), "(")
+            value = _unit_value(arguments) if arguments else None
+            if value and value[0] == "{":
+                overridden.add(match.group(1))
+    return {
+        f"{declared}[{k}]": unit
+        for declared, (name, _, units) in found.items()
+        if name not in overridden
+        for k, unit in enumerate(units, 1)
+    }
+
+
+def library_path(extra: list[Path] | None = None) -> list[Path]:
+    """Folders searched for libraries the user's library uses: ``extra`` (the command line's
+    ``--library-path``) first, then the entries of ``MODELICAPATH`` (``os.pathsep``-separated,
+    as Modelica tools read it)."""
+    entries = list(extra or [])
+    entries += [Path(p) for p in os.environ.get("MODELICAPATH", "").split(os.pathsep) if p]
+    for entry in entries:
+        if not entry.is_dir():
+            raise BuildError(f"library path {entry}: folder not found")
+    return entries
+
+
+# rumoca's refusals that name a construct in its own terms -> (pattern, construct); the
+# pattern's group is the function's name, placed in the sources by a search.
+# rumoca's refusals that name a construct in its own terms: (pattern of its message, the
+# construct in ours, what to look for in the sources to place it). %s stands for the
+# pattern's group (a function's name) in the last two.
+# (pattern of rumoca's message, the construct refused, the text whose first use in the sources
+# places it, None where no text places it)
+RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
+    (
+        r"`(\w+)` contains a statement without a checked DAE owner",
+        "in function '%s': a statement rumoca 0.10 does not translate (a while loop, or an "
+        "assignment to an array element)",
+        "%s",
+    ),
+    (
+        r"`(\w+)` requires a compact dependent-domain transition",
+        "in function '%s': a for-loop whose range depends on an input not known when the "
+        "model is translated",
+        "%s",
+    ),
+    (
+        r"sequential read of `([\w.]+)`, whose value where it is read differs",
+        "algorithm section that reads '%s' after assigning it a value it does not keep "
+        "(rumoca 0.10); assign each variable once, or compute through a local expression",
+        "%s :=",
+    ),
+    (
+        r"a multi-output (algorithm) requires",
+        "algorithm section that assigns several variables (rumoca 0.10); give each variable "
+        "a section of its own",
+        None,
+    ),
+    (
+        r"unsupported Flat semantic owner `(pre) expression`",
+        "'pre(...)' of a continuous-time variable outside a when-equation",
+        "%s(",
+    ),
+)
+
+
+@dataclass
+class RumocaLibrary:
+    """A Modelica library folder (a package with ``package.mo``) and its library path."""
+
+    folder: Path
+    path: list[Path] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.folder = self.folder.resolve()  # one name per file: rumoca keys sources by path
+        self.path = [entry.resolve() for entry in self.path]
+        if not self.entry.is_file():
+            raise BuildError(
+                f"{self.folder}: no package.mo; the rumoca backend builds a Modelica package "
+                "(a folder with package.mo; other libraries go on --library-path)"
+            )
+        # A library found on its own path is not a root of its own: rumoca 0.10 resolves
+        # nothing of that path entry's other packages when it is.
+        own = [] if self.folder.parent in self.path else [self.folder]
+        self._session = rumoca.Session(roots=[*map(str, own), *map(str, self.path)])
+
+    @property
+    def entry(self) -> Path:
+        """The file rumoca starts from: the package's ``package.mo``."""
+        return self.folder / "package.mo"
+
+    def flatten(self, model: str) -> FlatModel:
+        """The flat scalar model of ``model`` (its full Modelica name)."""
+        try:
+            compiled = self._session.load(str(self.entry), model=model)
+            flat = compiled.to_dict("flat")
+        except rumoca.RumocaError as exc:
+            raise BuildError(self._explain(model, str(exc))) from None
+        try:
+            flat_model = read_flat(flat, model)
+        except UnsupportedConstructError as exc:
+            place = self._place(exc.span, compiled)
+            raise BuildError(
+                f"{place}{model}: unsupported Modelica construct {exc.construct}"
+            ) from None
+        units = declared_units(flat_model.variables, self._sources(compiled))
+        for var in flat_model.variables:
+            var.unit = units.get(var.name, var.unit)
+        return flat_model
+
+    def _explain(self, model: str, message: str) -> str:
+        """One line of a rumoca failure, with the place of the first diagnostic if it has
+        one."""
+        for diagnostic in rumoca.validate(str(self.entry), model=model):
+            if diagnostic.level != "error":
+                continue
+            text = diagnostic.message
+            where = re.search(r"\[([^\]\s]+\.mo):(\d+):(\d+)\]", text)
+            first = next((ln.strip(" ×") for ln in text.splitlines() if ln.strip(" ×")), "")
+            if where:
+                place = f"{self._relative(Path(where.group(1)))}:{where.group(2)}:{where.group(3)}"
+                return f"{place}: {model}: {first}"
+        detail = message.split("could not be compiled: ", 1)[-1].splitlines()[0]
+        for pattern, construct, token in RUMOCA_LIMITS:
+            found = re.search(pattern, detail)
+            if found:
+                places = self._find(token.replace("%s", found.group(1))) if token else []
+                where = places[0] if places else self._relative(self.entry)
+                construct = construct.replace("%s", found.group(1))
+                return f"{where}: {model}: unsupported Modelica construct {construct}"
+        reference = re.search(r"unresolved [a-z ]+: '([^']+)'", detail)
+        if reference:
+            places = self._find(reference.group(1)) or self._find(reference.group(1).split(".")[-1])
+            if places:
+                return f"{places[0]}: {model}: {detail}"
+        return f"{self._relative(self.entry)}: {model}: {detail}"
+
+    @staticmethod
+    def _sources(compiled: rumoca.Model) -> Sources:
+        """The source texts rumoca read, with their paths, by rumoca's source id; none when
+        rumoca cannot give them."""
+        try:
+            files = compiled.to_dict("dae")["source_map"]["files"]
+        except rumoca.RumocaError:
+            return {}
+        return {int(ident): (path, text) for ident, path, text in files}
+
+    def _place(self, span: dict | None, compiled: rumoca.Model) -> str:
+        """``file:line:column: `` of a rumoca source span, or nothing when unknown."""
+        if not span or "source" not in span:
+            return ""
+        path, text = self._sources(compiled).get(int(span["source"]), ("", ""))
+        if not path:
+            return ""
+        start = min(int(span.get("start", 0)), len(text))
+        line = text.count("\n", 0, start) + 1
+        column = start - (text.rfind("\n", 0, start) + 1) + 1
+        return f"{self._relative(Path(path))}:{line}:{column}: "
+
+    def _relative(self, path: Path) -> str:
+        try:
+            return str(path.resolve().relative_to(self.folder.resolve().parent))
+        except ValueError:
+            return str(path)
+
+    def _find(self, identifier: str) -> list[str]:
+        """``file:line:column`` of each use of ``identifier`` (a name, or a name followed by
+        its opening parenthesis or by ``:=``) in the library's sources."""
+        ends_in_name = identifier[-1].isalnum() or identifier[-1] == "_"
+        pattern = re.compile(rf"\b{re.escape(identifier)}" + (r"\b" if ends_in_name else ""))
+        places = []
+        for path in sorted(self.folder.rglob("*.mo")):
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                column = pattern.search(line.split("//")[0])
+                if column:
+                    places.append(f"{self._relative(path)}:{number}:{column.start() + 1}")
+        return places

@@ -1,0 +1,226 @@
+"""Optimal control problems of the rendezvous: local (dual decomposition) and centralized.
+
+Vehicle i predicts N steps of its planar model. Its rendezvous point is h_i(x) = [p + R(psi)
+r_i; psi + psi_i] (its docking port for a docking, its origin for a plain rendezvous). The
+local problem (Nielsen 2018, eqs. 8.21-8.23) minimizes
+
+    sum_k (h_i - theta_k)' P (h_i - theta_k) + nu' W nu + u' R u       (stage cost, eq. 8.18)
+        + c_k' p_k + d_k' theta_k                                       (prices of the duals)
+        + rho * slacks of the local constraints
+
+over its states, inputs and consensus points theta, with the dynamics as constraints and the
+input bounds. Local constraints (no communication): distance to an observed object and the
+object in a camera's view (eqs. 8.10, 8.27), softened by slacks with weight rho so that the
+problem stays feasible. The centralized problem (eqs. 8.13-8.16) optimizes all vehicles at once
+with the Laplacian cost (h_i - h_j)' P (h_i - h_j) and the mutual line-of-sight constraints,
+softened the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import casadi as ca
+import numpy as np
+
+from orchestrator.controllers.mpc.camera import Camera
+from orchestrator.controllers.mpc.model import PlanarModel
+
+SLACK_WEIGHT = 1e3
+IPOPT_OPTIONS = {
+    "ipopt.print_level": 0,
+    "ipopt.sb": "yes",
+    "print_time": False,
+    "ipopt.tol": 1e-6,
+    "ipopt.max_iter": 200,
+    "ipopt.warm_start_init_point": "yes",
+    "ipopt.mu_init": 1e-3,
+}
+# SQP with CasADi's active-set QP solver: the local problems are nearly quadratic (linear
+# damping, linearized camera prices), so with warm starts it converges in 1-3 iterations.
+SQP_OPTIONS = {
+    "qpsol": "qrqp",
+    "qpsol_options": {
+        "print_iter": False,
+        "print_header": False,
+        "error_on_fail": False,
+        "max_iter": 200,
+    },
+    "print_header": False,
+    "print_iteration": False,
+    "print_status": False,
+    "print_time": False,
+    "error_on_fail": False,
+    "max_iter": 30,
+}
+SOLVERS = {"ipopt": ("ipopt", IPOPT_OPTIONS), "sqp": ("sqpmethod", SQP_OPTIONS)}
+
+
+def nlp_solver(name: str, nlp: dict, solver: str) -> ca.Function:
+    """A CasADi NLP solver: "ipopt" (interior point, as in Nielsen (2018)) or "sqp"."""
+    if solver not in SOLVERS:
+        raise ValueError(f"unknown NLP solver '{solver}', expected one of {sorted(SOLVERS)}")
+    plugin, options = SOLVERS[solver]
+    return ca.nlpsol(name, plugin, nlp, options)
+
+
+@dataclass(frozen=True)
+class ObservedObject:
+    """A fixed object vehicle i must keep within ``max_distance`` (m) and in ``camera``'s view."""
+
+    position: np.ndarray  # north, east (m)
+    max_distance: float
+    camera: int
+
+
+@dataclass
+class VehicleSpec:
+    """One vehicle of the rendezvous: model, weights, cameras and what they must see."""
+
+    name: str
+    model: PlanarModel
+    cameras: list[Camera]
+    sees: dict[str, int] = field(default_factory=dict)  # neighbour -> camera index
+    port: np.ndarray = field(default_factory=lambda: np.zeros(2))  # rendezvous point, body (m)
+    port_heading: float = 0.0  # rad added to the heading in the rendezvous pose
+    P: np.ndarray = field(default_factory=lambda: np.diag([15.0, 15.0, 15.0]))
+    W: np.ndarray = field(default_factory=lambda: np.diag([10.0, 10.0, 10.0]))
+    R: np.ndarray = field(default_factory=lambda: np.diag([10.0, 10.0, 10.0]))
+    observe: ObservedObject | None = None
+
+    def rendezvous_point(self, x: object) -> object:
+        """h(x): the pose that must agree with the other vehicles' (CasADi or NumPy)."""
+        lib = ca if isinstance(x, ca.SX | ca.MX) else np
+        c, s = lib.cos(x[2]), lib.sin(x[2])
+        north = x[0] + c * self.port[0] - s * self.port[1]
+        east = x[1] + s * self.port[0] + c * self.port[1]
+        if lib is ca:
+            return ca.vertcat(north, east, x[2] + self.port_heading)
+        return np.array([north, east, x[2] + self.port_heading])
+
+
+def _object_terms(spec: VehicleSpec, x: ca.SX, slack: ca.SX) -> list[ca.SX]:
+    """Soft local constraints g <= slack (distance and view of the observed object)."""
+    obj = spec.observe
+    e = ca.DM(obj.position) - x[:2]
+    normals = spec.cameras[obj.camera].normals(x[2])
+    return [ca.sumsqr(e) - obj.max_distance**2 - slack[0], normals @ e - slack[1:3]]
+
+
+@dataclass
+class Solution:
+    """Optimal trajectories of one problem: X (N+1, 6), U (N, 3), Theta (N+1, 3)."""
+
+    X: np.ndarray
+    U: np.ndarray
+    theta: np.ndarray
+    success: bool
+    seconds: float
+    status: str
+
+
+class LocalProblem:
+    """Vehicle i's problem of the dual decomposition, built once, solved with new prices."""
+
+    def __init__(self, spec: VehicleSpec, horizon: int, solver: str = "sqp") -> None:
+        self.spec, self.N = spec, horizon
+        step = spec.model.step_function()
+        X, U, T = (
+            ca.SX.sym("X", 6, horizon + 1),
+            ca.SX.sym("U", 3, horizon),
+            ca.SX.sym("T", 3, horizon + 1),
+        )
+        n_slack = 3 if spec.observe else 0
+        S = ca.SX.sym("S", n_slack, horizon + 1)
+        x0, c_p, c_t = (
+            ca.SX.sym("x0", 6),
+            ca.SX.sym("cp", 2, horizon + 1),
+            ca.SX.sym("ct", 3, horizon + 1),
+        )
+        cost, g = 0, [X[:, 0] - x0]
+        self._g_bounds: list[tuple[float, float, int]] = [(0.0, 0.0, 6)]
+        for k in range(horizon + 1):
+            error = spec.rendezvous_point(X[:, k]) - T[:, k]
+            nu = X[3:, k]
+            cost += ca.bilin(ca.DM(spec.P), error, error) + ca.bilin(ca.DM(spec.W), nu, nu)
+            cost += ca.dot(c_p[:, k], X[:2, k]) + ca.dot(c_t[:, k], T[:, k])
+            if k < horizon:
+                cost += ca.bilin(ca.DM(spec.R), U[:, k], U[:, k])
+                g.append(X[:, k + 1] - step(X[:, k], U[:, k]))
+                self._g_bounds.append((0.0, 0.0, 6))
+            if n_slack and k > 0:
+                cost += SLACK_WEIGHT * ca.sum1(S[:, k])
+                g += _object_terms(spec, X[:, k], S[:, k])
+                self._g_bounds.append((-ca.inf, 0.0, 3))
+        w = ca.veccat(X, U, T, S)
+        self._shapes = [(6, horizon + 1), (3, horizon), (3, horizon + 1), (n_slack, horizon + 1)]
+        nlp = {"x": w, "p": ca.veccat(x0, c_p, c_t), "f": cost, "g": ca.vertcat(*g)}
+        self.solver = nlp_solver(f"local_{spec.name}", nlp, solver)
+        # Interior point as the fallback when the faster SQP does not converge.
+        self.fallback = (
+            nlp_solver(f"local_{spec.name}_ip", nlp, "ipopt") if solver != "ipopt" else None
+        )
+        umax = np.tile(spec.model.max_input, horizon)
+        big = np.full(w.numel(), np.inf)
+        self.lbw, self.ubw = -big.copy(), big.copy()
+        offset = 6 * (horizon + 1)
+        self.lbw[offset : offset + 3 * horizon], self.ubw[offset : offset + 3 * horizon] = (
+            -umax,
+            umax,
+        )
+        slack_start = offset + 3 * horizon + 3 * (horizon + 1)
+        self.lbw[slack_start:] = 0.0
+        self.lbg = np.concatenate([np.full(n, lo) for lo, _, n in self._g_bounds])
+        self.ubg = np.concatenate([np.full(n, hi) for _, hi, n in self._g_bounds])
+        self._warm: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def _unpack(self, w: np.ndarray) -> list[np.ndarray]:
+        parts, k = [], 0
+        for rows, cols in self._shapes:
+            parts.append(w[k : k + rows * cols].reshape(cols, rows))
+            k += rows * cols
+        return parts
+
+    def solve(
+        self, x0: np.ndarray, price_p: np.ndarray, price_t: np.ndarray, guess: np.ndarray
+    ) -> Solution:
+        """Solve with linear prices on positions (N+1, 2) and consensus points (N+1, 3)."""
+        p = np.concatenate([x0, price_p.ravel(), price_t.ravel()])
+        args = {
+            "x0": guess,
+            "p": p,
+            "lbx": self.lbw,
+            "ubx": self.ubw,
+            "lbg": self.lbg,
+            "ubg": self.ubg,
+        }
+        if self._warm is not None:
+            args["lam_x0"], args["lam_g0"] = self._warm[1], self._warm[2]
+        result = self.solver(**args)
+        stats = self.solver.stats()
+        if not stats["success"] and self.fallback is not None:
+            result = self.fallback(**{k: v for k, v in args.items() if not k.startswith("lam")})
+            stats = self.fallback.stats()
+        w = np.asarray(result["x"]).ravel()
+        self._warm = (w, np.asarray(result["lam_x"]).ravel(), np.asarray(result["lam_g"]).ravel())
+        X, U, T, _ = self._unpack(w)
+        return Solution(
+            X,
+            U,
+            T,
+            bool(stats["success"]),
+            float(stats.get("t_wall_total", 0.0)),
+            stats["return_status"],
+        )
+
+    def initial_guess(self, x0: np.ndarray) -> np.ndarray:
+        """Rest at x0, consensus point at the vehicle's own rendezvous point."""
+        X = np.tile(x0, (self.N + 1, 1))
+        T = np.tile(self.spec.rendezvous_point(x0), (self.N + 1, 1))
+        S = np.zeros((self.N + 1, self._shapes[3][0]))
+        return np.concatenate([X.ravel(), np.zeros(3 * self.N), T.ravel(), S.ravel()])
+
+    def pack(self, X: np.ndarray, U: np.ndarray, T: np.ndarray) -> np.ndarray:
+        """Decision vector of trajectories (for warm starts)."""
+        S = np.zeros((self.N + 1, self._shapes[3][0]))
+        return np.concatenate([X.ravel(), U.ravel(), T.ravel(), S.ravel()])

@@ -1,0 +1,1290 @@
+/*
+ * Compiled Udwadia-Kalaba coupling: the constrained accelerations of rigid bodies joined by
+ * welds (fixed joints are welds to the world) and revolute joints, inside the kernel's
+ * right-hand side.
+ *
+ * Python (``orchestrator/coupling/compiled.py``) stays the authority on the assembly: after
+ * every topology change it hands over a flat description -- each body's state indices of p
+ * (NED, m), q (scalar-first quaternion, body to NED) and nu (body frame, [v (m/s); w
+ * (rad/s)]), its inverse generalized mass M^-1 (6x6), each joint's kind, bodies (-1 the
+ * world) and constants in the body frames, in an elimination order of the forest, and the
+ * Baumgarte gains -- or switches to the Python callable (``fallback``) for what is not
+ * compiled. The motors' accelerations M^-1 tau (6 per body) are an additive term that Python
+ * sets when the commands change.
+ *
+ * Per evaluation: the rows Phi_a nu_dot_a + Phi_b nu_dot_b = b of every joint and the
+ * residual c, exactly as ``orchestrator/coupling/joints.py`` derives them (point coincidence,
+ * relative angular velocity about all three axes for a weld, about the two perpendiculars of
+ * the hinge for a revolute joint); Baumgarte stabilisation b - alpha Phi nu - beta c; then
+ *     G lambda = b - Phi a_u,   G = Phi M^-1 Phi',   a_c = a_u + M^-1 Phi' lambda
+ * with G assembled body by body in blocks, one per pair of joints that share a body, and
+ * solved by a block Cholesky factorization in the joints' order. Two joints' rows are coupled
+ * only through a body they share, so the blocks form the pattern of the assembly's joint
+ * graph; Python orders the joints leaves first (deepest joints of each tree first), an
+ * elimination order of a forest that creates no fill: every joint's later neighbours share
+ * one body, so their blocks already exist. The factorization then costs O(N) for N joints
+ * with a bounded number of joints per body (the symbolic pass adds the blocks any other
+ * order would fill). Blocks are at most 6 x 6, where the calls of a BLAS cost more than the
+ * arithmetic, so the small dense kernels are written out here. Joints without closed loops
+ * give independent rows, so G is positive definite away from singular configurations.
+ *
+ * Between macro steps the same rows and solve project a state onto the constraint manifold
+ * (``Assembly.project_positions``, then ``project_velocities``): Newton steps of the least
+ * mass-weighted correction, G lambda = -c, moving p by R dp and turning q by the rotation
+ * vector dtheta, then nu + M^-1 Phi' lambda with G lambda = -Phi nu. At every recorded row
+ * they give each joint's position and angle errors and its generalized constraint forces
+ * Phi_a' lambda, Phi_b' lambda (``Assembly.violations``, ``joint_forces``).
+ */
+#include "_coupling.h"
+
+#include <math.h>
+#include <string.h>
+
+enum { KIND_WELD = 0, KIND_REVOLUTE = 1 };
+
+/* Constants of a joint, in this order: r_a (3), r_b (3), relative R_a' R_b at creation (3x3,
+ * row-major), axis (3, A's frame), its two perpendiculars (2x3), axis_b (3, B's frame). */
+enum { P_RA = 0, P_RB = 3, P_REL = 6, P_AXIS = 15, P_PERP = 18, P_AXIS_B = 24, N_PARAMS = 27 };
+
+/* An entry of G's assembly: the rows of a joint on one of its bodies (side 0: a, 1: b). */
+typedef struct {
+    Py_ssize_t joint;
+    int side;
+} Entry;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *fallback; /* Python callable (x, dx) for what is not compiled */
+    int compiled;
+    PyObject *error; /* numpy.linalg.LinAlgError */
+    /* bodies */
+    Py_ssize_t n_bodies;
+    Py_ssize_t *index; /* per body: 3 of p, 4 of q, 6 of nu */
+    Py_ssize_t largest_index;
+    double *inverse;   /* per body: M^-1, 6x6 row-major */
+    double *motor;     /* per body: 6 accelerations of the motors */
+    /* joints, in elimination order */
+    Py_ssize_t n_joints;
+    int *kind;
+    Py_ssize_t *body; /* per joint: a, b (-1: the world) */
+    double *params;   /* per joint: N_PARAMS */
+    Py_ssize_t *start; /* per joint: first row; n_joints + 1 entries */
+    Py_ssize_t *entry_start; /* per body: first entry; n_bodies + 1 entries */
+    Entry *entries;
+    int m; /* rows */
+    /* G and its factor L in blocks of rows(j) x rows(i), row-major, in ``block``: joint i's
+     * diagonal block at diagonal[i]; its later neighbours (joints j > i sharing a body with
+     * it, ascending) later[later_start[i] ...], block (j, i) at later_block[...] */
+    Py_ssize_t *later_start;
+    Py_ssize_t *later;
+    Py_ssize_t *later_block;
+    Py_ssize_t *diagonal;
+    /* per joint i, per pair e <= f of its later neighbours: where block (later[f], later[e])
+     * is (its Schur update); per body, per pair of its entries: where their block of G is */
+    Py_ssize_t *schur_start;
+    Py_ssize_t *schur_block;
+    Py_ssize_t *assembly_block;
+    Py_ssize_t n_values;
+    double *pivot; /* per row: the reciprocal of L's diagonal */
+    double alpha, beta;
+    /* work */
+    double *frames; /* per body and the world (last): p (3), R (9), nu (6), a (6) */
+    double *phi;    /* per row: 6 on body a, 6 on body b */
+    double *weighted; /* per row: phi M^-1 on a and on b */
+    double *bias;     /* per row: b */
+    double *residual; /* per row: c */
+    double *angle;    /* per joint: angle error (rad) */
+    double *rhs;
+    double *block;
+} Coupling;
+
+enum { F_P = 0, F_R = 3, F_NU = 12, F_A = 18, F_SIZE = 24 };
+
+/* ---------------------------------------------------------------------------------------- */
+/* small vector algebra (3-vectors, 3x3 row-major)                                          */
+
+static void cross3(const double *a, const double *b, double *out)
+{
+    double x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2],
+           z = a[0] * b[1] - a[1] * b[0];
+    out[0] = x;
+    out[1] = y;
+    out[2] = z;
+}
+
+static void apply3(const double *R, const double *v, double *out) /* R v */
+{
+    for (int i = 0; i < 3; i++)
+        out[i] = R[3 * i] * v[0] + R[3 * i + 1] * v[1] + R[3 * i + 2] * v[2];
+}
+
+static void multiply3(const double *A, const double *B, double *out) /* A B */
+{
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++)
+            out[3 * i + k] = A[3 * i] * B[k] + A[3 * i + 1] * B[3 + k] + A[3 * i + 2] * B[6 + k];
+}
+
+static void skew3(const double *a, double *S) /* S a: S(a) b = a x b */
+{
+    S[0] = 0.0, S[1] = -a[2], S[2] = a[1];
+    S[3] = a[2], S[4] = 0.0, S[5] = -a[0];
+    S[6] = -a[1], S[7] = a[0], S[8] = 0.0;
+}
+
+/* Rotation body to NED of the quaternion q = [eta, eps1, eps2, eps3] (kinematics.py). */
+static void rotation_matrix(const double *q, double *R)
+{
+    double eta = q[0], e1 = q[1], e2 = q[2], e3 = q[3];
+    R[0] = 1 - 2 * (e2 * e2 + e3 * e3);
+    R[1] = 2 * (e1 * e2 - e3 * eta);
+    R[2] = 2 * (e1 * e3 + e2 * eta);
+    R[3] = 2 * (e1 * e2 + e3 * eta);
+    R[4] = 1 - 2 * (e1 * e1 + e3 * e3);
+    R[5] = 2 * (e2 * e3 - e1 * eta);
+    R[6] = 2 * (e1 * e3 - e2 * eta);
+    R[7] = 2 * (e2 * e3 + e1 * eta);
+    R[8] = 1 - 2 * (e1 * e1 + e2 * e2);
+}
+
+/* Rotation vector (axis times angle, rad) of R, as ``joints.rotation_vector``: below 8 deg
+ * the series of angle/sin(angle) in sin^2, else through the unit quaternion (the largest of
+ * its components found first, as SciPy's Rotation.from_matrix and as_rotvec do). */
+static void rotation_vector(const double *R, double *out)
+{
+    double cosine = (R[0] + R[4] + R[8] - 1.0) / 2.0;
+    double axis[3] = {R[7] - R[5], R[2] - R[6], R[3] - R[1]};
+    if (cosine > 0.99) {
+        double s = 1.0 - cosine * cosine;
+        double series = 1.0 + s / 6.0 + 3.0 * s * s / 40.0 + 5.0 * s * s * s / 112.0;
+        for (int i = 0; i < 3; i++)
+            out[i] = 0.5 * axis[i] * series;
+        return;
+    }
+    double trace = R[0] + R[4] + R[8], decision[4] = {R[0], R[4], R[8], trace}, q[4];
+    int choice = 0;
+    for (int i = 1; i < 4; i++)
+        if (decision[i] > decision[choice])
+            choice = i;
+    if (choice != 3) {
+        int i = choice, j = (i + 1) % 3, k = (j + 1) % 3;
+        q[i] = 1 - trace + 2 * R[4 * i];
+        q[j] = R[3 * j + i] + R[3 * i + j];
+        q[k] = R[3 * k + i] + R[3 * i + k];
+        q[3] = R[3 * k + j] - R[3 * j + k];
+    } else {
+        q[0] = axis[0], q[1] = axis[1], q[2] = axis[2], q[3] = 1 + trace;
+    }
+    double norm = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int i = 0; i < 4; i++)
+        q[i] /= norm;
+    if (q[3] < 0)
+        for (int i = 0; i < 4; i++)
+            q[i] = -q[i];
+    double angle = 2 * atan2(sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]), q[3]);
+    double a2 = angle * angle;
+    double scale = angle <= 1e-3 ? 2 + a2 / 12 + 7 * a2 * a2 / 2880 : angle / sin(angle / 2);
+    for (int i = 0; i < 3; i++)
+        out[i] = scale * q[i];
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* rows of the joints                                                                       */
+
+/* Point coincidence of r_a (in A) and r_b (in B): 3 rows in NED. */
+static void point_rows(const double *a, const double *b, const double *par, double *phi,
+                       double *bias, double *c)
+{
+    const double *Ra = a + F_R, *Rb = b + F_R, *ra = par + P_RA, *rb = par + P_RB;
+    double S[9], RS[9], t[3], u[3];
+    skew3(ra, S);
+    multiply3(Ra, S, RS);
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++) {
+            phi[12 * i + k] = Ra[3 * i + k];
+            phi[12 * i + 3 + k] = -RS[3 * i + k];
+        }
+    skew3(rb, S);
+    multiply3(Rb, S, RS);
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++) {
+            phi[12 * i + 6 + k] = -Rb[3 * i + k];
+            phi[12 * i + 9 + k] = RS[3 * i + k];
+        }
+    /* b = -R_a w_a x (v_a + w_a x r_a) + R_b w_b x (v_b + w_b x r_b) */
+    double ta[3], tb[3];
+    cross3(a + F_NU + 3, ra, t);
+    for (int i = 0; i < 3; i++)
+        t[i] += a[F_NU + i];
+    cross3(a + F_NU + 3, t, u);
+    apply3(Ra, u, ta);
+    cross3(b + F_NU + 3, rb, t);
+    for (int i = 0; i < 3; i++)
+        t[i] += b[F_NU + i];
+    cross3(b + F_NU + 3, t, u);
+    apply3(Rb, u, tb);
+    double pa[3], pb[3];
+    apply3(Ra, ra, pa);
+    apply3(Rb, rb, pb);
+    for (int i = 0; i < 3; i++) {
+        bias[i] = -ta[i] + tb[i];
+        c[i] = a[F_P + i] + pa[i] - b[F_P + i] - pb[i];
+    }
+}
+
+/* No relative angular velocity along the k unit vectors E (A's frame; NULL: all three axes);
+ * ``relative`` = R_a' R_b. Residuals c are the caller's. */
+static void angular_rows(const double *a, const double *b, const double *E, int k,
+                         const double *relative, double *phi, double *bias)
+{
+    double turned[3], spin[3];
+    apply3(relative, b + F_NU + 3, turned);
+    cross3(a + F_NU + 3, turned, spin);
+    for (int r = 0; r < k; r++) {
+        double *row = phi + 12 * r;
+        memset(row, 0, 12 * sizeof(double));
+        if (E == NULL) {
+            row[3 + r] = 1.0;
+            for (int j = 0; j < 3; j++)
+                row[9 + j] = -relative[3 * r + j];
+            bias[r] = -spin[r];
+        } else {
+            const double *e = E + 3 * r;
+            for (int j = 0; j < 3; j++) {
+                row[3 + j] = e[j];
+                row[9 + j] = -(e[0] * relative[j] + e[1] * relative[3 + j] +
+                               e[2] * relative[6 + j]);
+            }
+            bias[r] = e[0] * -spin[0] + e[1] * -spin[1] + e[2] * -spin[2];
+        }
+    }
+}
+
+/* Rows of joint j: phi (n x 12), b and c (n), and its angle error (rad) as
+ * ``Joint.violation`` gives it: the weld's rotation angle, the arcsine of the revolute
+ * joint's axis misalignment. */
+static void joint_rows(const Coupling *self, Py_ssize_t j, double *phi, double *bias,
+                       double *c, double *angle)
+{
+    const double *a = self->frames + F_SIZE * self->body[2 * j];
+    Py_ssize_t ib = self->body[2 * j + 1];
+    const double *b = self->frames + F_SIZE * (ib < 0 ? self->n_bodies : ib);
+    const double *par = self->params + N_PARAMS * j;
+    double relative[9], RaT[9];
+    point_rows(a, b, par, phi, bias, c);
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++)
+            RaT[3 * i + k] = a[F_R + 3 * k + i];
+    multiply3(RaT, b + F_R, relative);
+    if (self->kind[j] == KIND_WELD) {
+        double turned[9], rel0T[9];
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 3; k++)
+                rel0T[3 * i + k] = par[P_REL + 3 * k + i];
+        multiply3(relative, rel0T, turned);
+        rotation_vector(turned, c + 3);
+        for (int i = 3; i < 6; i++)
+            c[i] = -c[i];
+        *angle = sqrt(c[3] * c[3] + c[4] * c[4] + c[5] * c[5]);
+        angular_rows(a, b, NULL, 3, relative, phi + 36, bias + 3);
+    } else {
+        double axis_b[3], misalignment[3];
+        apply3(relative, par + P_AXIS_B, axis_b);
+        cross3(par + P_AXIS, axis_b, misalignment);
+        double sine = sqrt(misalignment[0] * misalignment[0] + misalignment[1] * misalignment[1] +
+                           misalignment[2] * misalignment[2]);
+        *angle = asin(sine < 1.0 ? sine : 1.0);
+        for (int r = 0; r < 2; r++) {
+            const double *e = par + P_PERP + 3 * r;
+            c[3 + r] = -(e[0] * misalignment[0] + e[1] * misalignment[1] +
+                         e[2] * misalignment[2]);
+        }
+        angular_rows(a, b, par + P_PERP, 2, relative, phi + 36, bias + 3);
+    }
+    if (ib < 0) /* the world has no columns */
+        for (int r = 0; r < self->start[j + 1] - self->start[j]; r++)
+            memset(phi + 12 * r + 6, 0, 6 * sizeof(double));
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* the solve                                                                                */
+
+static double dot6(const double *u, const double *v)
+{
+    return u[0] * v[0] + u[1] * v[1] + u[2] * v[2] + u[3] * v[3] + u[4] * v[4] + u[5] * v[5];
+}
+
+/* The bodies' frames from the state x: p, R, nu, and (``dx`` given) the unconstrained
+ * accelerations der(nu) plus the motors' (else zero). */
+static void load_frames(Coupling *self, const double *x, const double *dx)
+{
+    for (Py_ssize_t k = 0; k < self->n_bodies; k++) {
+        const Py_ssize_t *index = self->index + 13 * k;
+        double *f = self->frames + F_SIZE * k, q[4];
+        for (int i = 0; i < 3; i++)
+            f[F_P + i] = x[index[i]];
+        for (int i = 0; i < 4; i++)
+            q[i] = x[index[3 + i]];
+        rotation_matrix(q, f + F_R);
+        for (int i = 0; i < 6; i++) {
+            f[F_NU + i] = x[index[7 + i]];
+            f[F_A + i] = dx == NULL ? 0.0 : dx[index[7 + i]] + self->motor[6 * k + i];
+        }
+    }
+}
+
+/* Every joint's rows at the loaded frames: phi, b, c, the angle errors and the weighted rows
+ * phi M^-1 (zero on the world). */
+static void build_rows(Coupling *self)
+{
+    double *phi = self->phi, *W = self->weighted;
+    for (Py_ssize_t j = 0; j < self->n_joints; j++) {
+        Py_ssize_t r0 = self->start[j], n = self->start[j + 1] - r0;
+        joint_rows(self, j, phi + 12 * r0, self->bias + r0, self->residual + r0,
+                   self->angle + j);
+        for (Py_ssize_t r = r0; r < r0 + n; r++)
+            for (int side = 0; side < 2; side++) {
+                Py_ssize_t k = self->body[2 * j + side];
+                double *w = W + 12 * r + 6 * side;
+                if (k < 0) {
+                    memset(w, 0, 6 * sizeof(double));
+                    continue;
+                }
+                const double *inverse = self->inverse + 36 * k;
+                for (int i = 0; i < 6; i++) { /* phi M^-1 (M^-1 symmetric) */
+                    double s = 0.0;
+                    for (int l = 0; l < 6; l++)
+                        s += phi[12 * r + 6 * side + l] * inverse[6 * l + i];
+                    w[i] = s;
+                }
+            }
+    }
+}
+
+/* Row r of Phi times the bodies' 6-vectors at ``offset`` of their frames (F_NU, F_A). */
+static double row_times(const Coupling *self, Py_ssize_t j, Py_ssize_t r, int offset)
+{
+    double sum = 0.0;
+    for (int side = 0; side < 2; side++) {
+        Py_ssize_t k = self->body[2 * j + side];
+        if (k >= 0)
+            sum += dot6(self->phi + 12 * r + 6 * side, self->frames + F_SIZE * k + offset);
+    }
+    return sum;
+}
+
+/* Cholesky factor of one diagonal block (r x r, row-major, lower triangle read) in place,
+ * lower triangle, and the reciprocals of its diagonal in ``inverse``: the number (from 1) of
+ * its first non-positive pivot, else 0. */
+static int factor_block(double *D, double *inverse, Py_ssize_t r)
+{
+    for (Py_ssize_t k = 0; k < r; k++) {
+        double pivot = D[r * k + k];
+        for (Py_ssize_t l = 0; l < k; l++)
+            pivot -= D[r * k + l] * D[r * k + l];
+        if (!(pivot > 0.0))
+            return (int)k + 1;
+        D[r * k + k] = sqrt(pivot);
+        inverse[k] = 1.0 / D[r * k + k];
+        for (Py_ssize_t i = k + 1; i < r; i++) {
+            double sum = D[r * i + k];
+            for (Py_ssize_t l = 0; l < k; l++)
+                sum -= D[r * i + l] * D[r * k + l];
+            D[r * i + k] = sum * inverse[k];
+        }
+    }
+    return 0;
+}
+
+/* B := B L^-T in place for B (rows x r) and the lower factor L (r x r) of factor_block with
+ * the reciprocals of its diagonal. */
+static void divide_block(double *B, Py_ssize_t rows, const double *L, const double *inverse,
+                         Py_ssize_t r)
+{
+    for (Py_ssize_t k = 0; k < r; k++) /* column by column: the rows are independent */
+        for (Py_ssize_t i = 0; i < rows; i++) {
+            double sum = B[r * i + k];
+            for (Py_ssize_t l = 0; l < k; l++)
+                sum -= B[r * i + l] * L[r * k + l];
+            B[r * i + k] = sum * inverse[k];
+        }
+}
+
+/* G = Phi M^-1 Phi' of the built rows, assembled body by body into its blocks, and its block
+ * Cholesky factor L (G = L L') in place; -1 with numpy's LinAlgError at a singular
+ * configuration. */
+static int factorize(Coupling *self)
+{
+    const Py_ssize_t *start = self->start;
+    const double *phi = self->phi, *W = self->weighted;
+    memset(self->block, 0, (size_t)self->n_values * sizeof(double));
+    const Py_ssize_t *where = self->assembly_block;
+    for (Py_ssize_t k = 0; k < self->n_bodies; k++)
+        for (Py_ssize_t e = self->entry_start[k]; e < self->entry_start[k + 1]; e++)
+            for (Py_ssize_t g = e; g < self->entry_start[k + 1]; g++) {
+                Entry first = self->entries[e], second = self->entries[g];
+                Entry lo = first.joint <= second.joint ? first : second;
+                Entry hi = first.joint <= second.joint ? second : first;
+                Py_ssize_t r_lo = start[lo.joint + 1] - start[lo.joint];
+                double *G = self->block + *where++;
+                for (Py_ssize_t a = start[hi.joint]; a < start[hi.joint + 1]; a++) {
+                    /* a diagonal block: its lower triangle (all the factorization reads) */
+                    Py_ssize_t last = e == g ? a + 1 : start[lo.joint + 1];
+                    for (Py_ssize_t b = start[lo.joint]; b < last; b++)
+                        G[r_lo * (a - start[hi.joint]) + (b - start[lo.joint])] +=
+                            dot6(W + 12 * a + 6 * hi.side, phi + 12 * b + 6 * lo.side);
+                }
+            }
+    for (Py_ssize_t i = 0; i < self->n_joints; i++) {
+        Py_ssize_t r_i = start[i + 1] - start[i];
+        double *D = self->block + self->diagonal[i], *inverse = self->pivot + start[i];
+        int minor = factor_block(D, inverse, r_i);
+        if (minor > 0) {
+            PyErr_Format(self->error,
+                         "constraint rows became dependent (leading minor %zd of Phi M^-1 Phi' "
+                         "is not positive definite): a joint at a singular configuration",
+                         start[i] + minor);
+            return -1;
+        }
+        for (Py_ssize_t e = self->later_start[i]; e < self->later_start[i + 1]; e++) {
+            Py_ssize_t j = self->later[e];
+            divide_block(self->block + self->later_block[e], start[j + 1] - start[j], D, inverse,
+                         r_i);
+        }
+        /* Schur complement: block (l, j) -= L(l, i) L(j, i)' for later neighbours j <= l */
+        const Py_ssize_t *target = self->schur_block + self->schur_start[i];
+        for (Py_ssize_t e = self->later_start[i]; e < self->later_start[i + 1]; e++) {
+            Py_ssize_t j = self->later[e], r_j = start[j + 1] - start[j];
+            const double *Lj = self->block + self->later_block[e];
+            for (Py_ssize_t f = e; f < self->later_start[i + 1]; f++) {
+                Py_ssize_t l = self->later[f], r_l = start[l + 1] - start[l];
+                const double *Ll = self->block + self->later_block[f];
+                double *S = self->block + *target++;
+                for (Py_ssize_t a = 0; a < r_l; a++)
+                    for (Py_ssize_t b = 0; b < r_j; b++) {
+                        double sum = 0.0;
+                        for (Py_ssize_t c = 0; c < r_i; c++)
+                            sum += Ll[r_i * a + c] * Lj[r_i * b + c];
+                        S[r_j * a + b] -= sum;
+                    }
+            }
+        }
+    }
+    return 0;
+}
+
+/* lambda = G^-1 rhs, in place, with the factor of ``factorize``: L y = rhs forward, then
+ * L' lambda = y backward, block by block. */
+static void solve(Coupling *self)
+{
+    Py_ssize_t n = self->n_joints;
+    const Py_ssize_t *start = self->start;
+    double *x = self->rhs;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t r_i = start[i + 1] - start[i];
+        const double *D = self->block + self->diagonal[i], *inverse = self->pivot + start[i];
+        double *xi = x + start[i];
+        for (Py_ssize_t k = 0; k < r_i; k++) {
+            for (Py_ssize_t l = 0; l < k; l++)
+                xi[k] -= D[r_i * k + l] * xi[l];
+            xi[k] *= inverse[k];
+        }
+        for (Py_ssize_t e = self->later_start[i]; e < self->later_start[i + 1]; e++) {
+            Py_ssize_t j = self->later[e];
+            const double *B = self->block + self->later_block[e];
+            for (Py_ssize_t a = start[j]; a < start[j + 1]; a++)
+                for (Py_ssize_t k = 0; k < r_i; k++)
+                    x[a] -= B[r_i * (a - start[j]) + k] * xi[k];
+        }
+    }
+    for (Py_ssize_t i = n - 1; i >= 0; i--) {
+        Py_ssize_t r_i = start[i + 1] - start[i];
+        const double *D = self->block + self->diagonal[i], *inverse = self->pivot + start[i];
+        double *xi = x + start[i];
+        for (Py_ssize_t e = self->later_start[i]; e < self->later_start[i + 1]; e++) {
+            Py_ssize_t j = self->later[e];
+            const double *B = self->block + self->later_block[e];
+            for (Py_ssize_t a = start[j]; a < start[j + 1]; a++)
+                for (Py_ssize_t k = 0; k < r_i; k++)
+                    xi[k] -= B[r_i * (a - start[j]) + k] * x[a];
+        }
+        for (Py_ssize_t k = r_i - 1; k >= 0; k--) {
+            for (Py_ssize_t l = k + 1; l < r_i; l++)
+                xi[k] -= D[r_i * l + k] * xi[l];
+            xi[k] *= inverse[k];
+        }
+    }
+}
+
+/* Adds M^-1 Phi' lambda (lambda in rhs) to the bodies' 6-vectors at ``offset``. */
+static void add_correction(Coupling *self, int offset)
+{
+    for (Py_ssize_t j = 0; j < self->n_joints; j++)
+        for (Py_ssize_t r = self->start[j]; r < self->start[j + 1]; r++)
+            for (int side = 0; side < 2; side++) {
+                Py_ssize_t k = self->body[2 * j + side];
+                if (k < 0)
+                    continue;
+                double *v = self->frames + F_SIZE * k + offset;
+                for (int i = 0; i < 6; i++)
+                    v[i] += self->weighted[12 * r + 6 * side + i] * self->rhs[r];
+            }
+}
+
+/* The multipliers of the stabilised acceleration rows at the loaded frames (built rows):
+ * G lambda = b - alpha Phi nu - beta c - Phi a_u. */
+static int acceleration_multipliers(Coupling *self)
+{
+    if (factorize(self) < 0)
+        return -1;
+    for (Py_ssize_t j = 0; j < self->n_joints; j++)
+        for (Py_ssize_t r = self->start[j]; r < self->start[j + 1]; r++) {
+            double b = self->bias[r];
+            if (self->alpha != 0.0 || self->beta != 0.0)
+                b = b - self->alpha * row_times(self, j, r, F_NU) - self->beta * self->residual[r];
+            self->rhs[r] = b - row_times(self, j, r, F_A);
+        }
+    solve(self);
+    return 0;
+}
+
+static int check_length(const Coupling *self, Py_ssize_t n_states)
+{
+    if (self->largest_index >= n_states) {
+        PyErr_Format(PyExc_ValueError, "coupling: state index %zd outside the %zd states",
+                     self->largest_index, n_states);
+        return -1;
+    }
+    return 0;
+}
+
+/* Frames, rows and the acceleration-level multipliers at state x with the unconstrained
+ * rates dx: 1 when solved, 0 when there are no joints, -1 on an error (set). */
+static int multipliers_at(Coupling *self, const double *x, const double *dx, Py_ssize_t n_states)
+{
+    if (check_length(self, n_states) < 0)
+        return -1;
+    if (self->n_joints == 0)
+        return 0;
+    load_frames(self, x, dx);
+    build_rows(self);
+    return acceleration_multipliers(self) < 0 ? -1 : 1;
+}
+
+int coupling_apply(PyObject *post, const double *x, double *dx, Py_ssize_t n_states)
+{
+    Coupling *self = (Coupling *)post;
+    int solved = multipliers_at(self, x, dx, n_states);
+    if (solved <= 0)
+        return solved;
+    add_correction(self, F_A); /* a_c = a_u + M^-1 Phi' lambda */
+    for (Py_ssize_t k = 0; k < self->n_bodies; k++)
+        for (int i = 0; i < 6; i++)
+            dx[self->index[13 * k + 7 + i]] = self->frames[F_SIZE * k + F_A + i];
+    return 0;
+}
+
+/* q turned by the rotation vector v (body frame, rad): q (x) exp(v/2), as
+ * ``kinematics.rotate_quaternion``. */
+static void rotate_quaternion(double *q, const double *v)
+{
+    double angle = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (angle == 0.0)
+        return;
+    double s = sin(angle / 2), h[4] = {cos(angle / 2), s * v[0] / angle, s * v[1] / angle,
+                                       s * v[2] / angle};
+    double turn[3], scalar = q[0] * h[0] - (q[1] * h[1] + q[2] * h[2] + q[3] * h[3]);
+    cross3(q + 1, h + 1, turn);
+    for (int i = 0; i < 3; i++)
+        turn[i] += q[0] * h[1 + i] + h[0] * q[1 + i];
+    q[0] = scalar;
+    q[1] = turn[0], q[2] = turn[1], q[3] = turn[2];
+}
+
+/* Positions, attitudes and velocities of x moved onto the constraint manifold, in place, as
+ * ``Assembly.project_positions`` then ``Assembly.project_velocities``: quaternions made
+ * unit, then up to ``iterations`` Newton steps of the least mass-weighted correction
+ * (G lambda = -c) until every |c| < tolerance, then nu + M^-1 Phi' lambda with
+ * G lambda = -Phi nu. */
+static int coupling_project(Coupling *self, double *x, Py_ssize_t n_states, double tolerance,
+                            int iterations)
+{
+    if (check_length(self, n_states) < 0)
+        return -1;
+    if (self->n_joints == 0)
+        return 0;
+    for (Py_ssize_t k = 0; k < self->n_bodies; k++) {
+        const Py_ssize_t *q = self->index + 13 * k + 3;
+        double norm = sqrt(x[q[0]] * x[q[0]] + x[q[1]] * x[q[1]] + x[q[2]] * x[q[2]] +
+                           x[q[3]] * x[q[3]]);
+        for (int i = 0; i < 4; i++)
+            x[q[i]] /= norm;
+    }
+    for (int iteration = 0; iteration < iterations; iteration++) {
+        load_frames(self, x, NULL);
+        build_rows(self);
+        double largest = 0.0;
+        for (int r = 0; r < self->m; r++) {
+            double size = fabs(self->residual[r]);
+            if (!(size <= largest)) /* NaN propagates, as numpy's max */
+                largest = size;
+        }
+        if (largest < tolerance)
+            break;
+        if (factorize(self) < 0)
+            return -1;
+        for (int r = 0; r < self->m; r++)
+            self->rhs[r] = -self->residual[r];
+        solve(self);
+        add_correction(self, F_A); /* F_A holds the step (zero from load_frames) */
+        for (Py_ssize_t k = 0; k < self->n_bodies; k++) {
+            const Py_ssize_t *index = self->index + 13 * k;
+            const double *f = self->frames + F_SIZE * k;
+            double moved[3], q[4];
+            apply3(f + F_R, f + F_A, moved);
+            for (int i = 0; i < 3; i++)
+                x[index[i]] = f[F_P + i] + moved[i];
+            for (int i = 0; i < 4; i++)
+                q[i] = x[index[3 + i]];
+            rotate_quaternion(q, f + F_A + 3);
+            for (int i = 0; i < 4; i++)
+                x[index[3 + i]] = q[i];
+        }
+    }
+    load_frames(self, x, NULL);
+    build_rows(self);
+    if (factorize(self) < 0)
+        return -1;
+    for (Py_ssize_t j = 0; j < self->n_joints; j++)
+        for (Py_ssize_t r = self->start[j]; r < self->start[j + 1]; r++)
+            self->rhs[r] = -row_times(self, j, r, F_NU);
+    solve(self);
+    add_correction(self, F_NU);
+    for (Py_ssize_t k = 0; k < self->n_bodies; k++)
+        for (int i = 0; i < 6; i++)
+            x[self->index[13 * k + 7 + i]] = self->frames[F_SIZE * k + F_NU + i];
+    return 0;
+}
+
+/* The recorded columns of every joint (in the order of set_joints), N_COLUMNS each: position error (m),
+ * angle error (rad), generalized constraint force on body a and on body b (body frames;
+ * zero on the world), at state x with the unconstrained rates dx. */
+enum { N_COLUMNS = 14 };
+
+static int coupling_columns(Coupling *self, const double *x, const double *dx,
+                            Py_ssize_t n_states, double *out)
+{
+    int solved = multipliers_at(self, x, dx, n_states);
+    if (solved <= 0)
+        return solved;
+    for (Py_ssize_t j = 0; j < self->n_joints; j++) {
+        double *column = out + N_COLUMNS * j, *c = self->residual + self->start[j];
+        column[0] = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+        column[1] = self->angle[j];
+        for (int i = 0; i < 12; i++) {
+            double force = 0.0;
+            for (Py_ssize_t r = self->start[j]; r < self->start[j + 1]; r++)
+                force += self->phi[12 * r + i] * self->rhs[r];
+            column[2 + i] = force;
+        }
+    }
+    return 0;
+}
+
+/* Angle (rad, in (-pi, pi]) and rate (rad/s) of every revolute joint (NaN for the others)
+ * at state x, as ``Revolute.batch_motion``: B's rotation relative to its attitude at
+ * creation about the axis, and B's angular velocity relative to A's along the axis. */
+static void coupling_motion(Coupling *self, const double *x, double *out)
+{
+    load_frames(self, x, NULL);
+    for (Py_ssize_t j = 0; j < self->n_joints; j++) {
+        if (self->kind[j] != KIND_REVOLUTE) {
+            out[2 * j] = out[2 * j + 1] = NAN;
+            continue;
+        }
+        const double *a = self->frames + F_SIZE * self->body[2 * j];
+        Py_ssize_t ib = self->body[2 * j + 1];
+        const double *b = self->frames + F_SIZE * (ib < 0 ? self->n_bodies : ib);
+        const double *par = self->params + N_PARAMS * j;
+        double RaT[9], relative[9], rel0T[9], turned[9], along[3], spin[3];
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 3; k++) {
+                RaT[3 * i + k] = a[F_R + 3 * k + i];
+                rel0T[3 * i + k] = par[P_REL + 3 * k + i];
+            }
+        multiply3(RaT, b + F_R, relative);
+        multiply3(relative, rel0T, turned); /* in A's frame */
+        const double *e1 = par + P_PERP, *e2 = par + P_PERP + 3, *axis = par + P_AXIS;
+        apply3(turned, e1, along);
+        out[2 * j] = atan2(e2[0] * along[0] + e2[1] * along[1] + e2[2] * along[2],
+                           e1[0] * along[0] + e1[1] * along[1] + e1[2] * along[2]);
+        apply3(relative, b + F_NU + 3, spin);
+        out[2 * j + 1] = axis[0] * (spin[0] - a[F_NU + 3]) + axis[1] * (spin[1] - a[F_NU + 4]) +
+                         axis[2] * (spin[2] - a[F_NU + 5]);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* the Python type                                                                          */
+
+static void Coupling_clear_joints(Coupling *self)
+{
+    PyMem_Free(self->kind);
+    PyMem_Free(self->body);
+    PyMem_Free(self->params);
+    PyMem_Free(self->start);
+    PyMem_Free(self->entry_start);
+    PyMem_Free(self->entries);
+    PyMem_Free(self->phi);
+    PyMem_Free(self->weighted);
+    PyMem_Free(self->bias);
+    PyMem_Free(self->residual);
+    PyMem_Free(self->angle);
+    PyMem_Free(self->rhs);
+    PyMem_Free(self->block);
+    PyMem_Free(self->pivot);
+    PyMem_Free(self->later_start);
+    PyMem_Free(self->later);
+    PyMem_Free(self->later_block);
+    PyMem_Free(self->diagonal);
+    PyMem_Free(self->schur_start);
+    PyMem_Free(self->schur_block);
+    PyMem_Free(self->assembly_block);
+    self->kind = NULL, self->body = NULL, self->params = NULL, self->start = NULL;
+    self->entry_start = NULL, self->entries = NULL, self->phi = NULL, self->weighted = NULL;
+    self->bias = NULL, self->residual = NULL, self->angle = NULL, self->rhs = NULL;
+    self->block = NULL, self->later_start = NULL, self->later = NULL, self->later_block = NULL;
+    self->diagonal = NULL, self->schur_start = NULL, self->schur_block = NULL;
+    self->assembly_block = NULL, self->n_values = 0, self->pivot = NULL;
+    self->n_joints = 0;
+    self->compiled = 0;
+}
+
+/* The fallback is usually a bound method of the object that owns this one: a cycle the
+ * garbage collector must see. */
+static int Coupling_traverse(Coupling *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->fallback);
+    Py_VISIT(self->error);
+    return 0;
+}
+
+static int Coupling_clear(Coupling *self)
+{
+    Py_CLEAR(self->fallback);
+    Py_CLEAR(self->error);
+    return 0;
+}
+
+static void Coupling_dealloc(Coupling *self)
+{
+    PyObject_GC_UnTrack(self);
+    Coupling_clear(self);
+    Coupling_clear_joints(self);
+    PyMem_Free(self->index);
+    PyMem_Free(self->inverse);
+    PyMem_Free(self->motor);
+    PyMem_Free(self->frames);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Copy of a contiguous buffer of n float64 ("d") or int64 ("q") items into ``out`` (allocated
+ * here; the caller frees it). */
+static int copy_buffer(PyObject *array, Py_ssize_t n, const char *format, size_t size,
+                       void **out, const char *what)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(array, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    int integer = format[0] == 'q' && view.format != NULL &&
+                  (strcmp(view.format, "q") == 0 || strcmp(view.format, "l") == 0);
+    int ok = view.itemsize == (Py_ssize_t)size && view.len == n * (Py_ssize_t)size &&
+             view.format != NULL && (integer || strcmp(view.format, format) == 0);
+    *out = ok ? PyMem_Calloc((size_t)(n ? n : 1), size) : NULL;
+    if (ok && *out != NULL)
+        memcpy(*out, view.buf, (size_t)n * size);
+    PyBuffer_Release(&view);
+    if (!ok) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd contiguous values of type '%s'", what,
+                     n, format);
+        return -1;
+    }
+    if (*out == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static int Coupling_init(Coupling *self, PyObject *args, PyObject *kwds)
+{
+    static char *keywords[] = {"fallback", "index", "inverse", NULL};
+    PyObject *fallback, *index, *inverse;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOO", keywords, &fallback, &index, &inverse))
+        return -1;
+    if (self->index != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Coupling is initialised once");
+        return -1;
+    }
+    if (!PyCallable_Check(fallback)) {
+        PyErr_SetString(PyExc_TypeError, "fallback: expected a callable (x, dx)");
+        return -1;
+    }
+    Py_ssize_t length = PyObject_Length(index);
+    if (length < 0)
+        return -1;
+    if (length % 13) {
+        PyErr_SetString(PyExc_ValueError, "index: expected 13 state indices per body");
+        return -1;
+    }
+    self->n_bodies = length / 13;
+    if (copy_buffer(index, length, "q", sizeof(Py_ssize_t), (void **)&self->index, "index") <
+            0 ||
+        copy_buffer(inverse, 36 * self->n_bodies, "d", sizeof(double), (void **)&self->inverse,
+                    "inverse") < 0)
+        return -1;
+    self->largest_index = -1;
+    for (Py_ssize_t i = 0; i < length; i++) {
+        if (self->index[i] < 0) {
+            PyErr_SetString(PyExc_ValueError, "index: negative state index");
+            return -1;
+        }
+        if (self->index[i] > self->largest_index)
+            self->largest_index = self->index[i];
+    }
+    self->motor = PyMem_Calloc((size_t)(6 * self->n_bodies + 1), sizeof(double));
+    self->frames = PyMem_Calloc((size_t)(F_SIZE * (self->n_bodies + 1)), sizeof(double));
+    if (self->motor == NULL || self->frames == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    double *world = self->frames + F_SIZE * self->n_bodies; /* at rest at the origin */
+    world[F_R] = world[F_R + 4] = world[F_R + 8] = 1.0;
+    PyObject *linalg = PyImport_ImportModule("numpy.linalg");
+    if (linalg == NULL)
+        return -1;
+    self->error = PyObject_GetAttrString(linalg, "LinAlgError");
+    Py_DECREF(linalg);
+    if (self->error == NULL)
+        return -1;
+    Py_INCREF(fallback);
+    Py_XSETREF(self->fallback, fallback);
+    return 0;
+}
+
+/* Position of block (j, i), j > i, among i's later neighbours' blocks; -1 if there is none. */
+static Py_ssize_t later_block_of(const Coupling *self, Py_ssize_t i, Py_ssize_t j)
+{
+    for (Py_ssize_t e = self->later_start[i]; e < self->later_start[i + 1]; e++)
+        if (self->later[e] == j)
+            return self->later_block[e];
+    return -1;
+}
+
+/* Where G's and L's blocks are (set_joints, after start, entries): every joint's later
+ * neighbours and the blocks of the assembly and of the Schur updates. The joints must come
+ * in an elimination order without fill (every two later neighbours of a joint share a body,
+ * as leaves-first orders of a forest give); -1 with ValueError otherwise. */
+static int block_pattern(Coupling *self)
+{
+    Py_ssize_t n = self->n_joints, *start = self->start, values = 0, pairs = 0, schur = 0;
+    self->later_start = PyMem_Calloc((size_t)(n + 2), sizeof(Py_ssize_t));
+    self->diagonal = PyMem_Calloc((size_t)(n + 1), sizeof(Py_ssize_t));
+    self->schur_start = PyMem_Calloc((size_t)(n + 2), sizeof(Py_ssize_t));
+    if (self->later_start == NULL || self->diagonal == NULL || self->schur_start == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < self->n_bodies; k++)
+        for (Py_ssize_t e = self->entry_start[k]; e < self->entry_start[k + 1]; e++)
+            for (Py_ssize_t g = e + 1; g < self->entry_start[k + 1]; g++)
+                self->later_start[Py_MIN(self->entries[e].joint, self->entries[g].joint) + 1]++;
+    for (Py_ssize_t i = 0; i < n; i++)
+        self->later_start[i + 1] += self->later_start[i];
+    Py_ssize_t n_later = self->later_start[n];
+    self->later = PyMem_Calloc((size_t)(n_later + 1), sizeof(Py_ssize_t));
+    self->later_block = PyMem_Calloc((size_t)(n_later + 1), sizeof(Py_ssize_t));
+    Py_ssize_t *fill = PyMem_Calloc((size_t)(n + 1), sizeof(Py_ssize_t));
+    if (self->later == NULL || self->later_block == NULL || fill == NULL) {
+        PyMem_Free(fill);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < self->n_bodies; k++)
+        for (Py_ssize_t e = self->entry_start[k]; e < self->entry_start[k + 1]; e++)
+            for (Py_ssize_t g = e + 1; g < self->entry_start[k + 1]; g++) {
+                Py_ssize_t a = self->entries[e].joint, b = self->entries[g].joint;
+                Py_ssize_t lo = Py_MIN(a, b);
+                self->later[self->later_start[lo] + fill[lo]++] = Py_MAX(a, b);
+            }
+    PyMem_Free(fill);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t *list = self->later + self->later_start[i];
+        Py_ssize_t count = self->later_start[i + 1] - self->later_start[i];
+        for (Py_ssize_t e = 1; e < count; e++) /* insertion sort: a few joints per body */
+            for (Py_ssize_t f = e; f > 0 && list[f - 1] > list[f]; f--) {
+                Py_ssize_t swap = list[f];
+                list[f] = list[f - 1];
+                list[f - 1] = swap;
+            }
+        self->diagonal[i] = values;
+        values += (start[i + 1] - start[i]) * (start[i + 1] - start[i]);
+        for (Py_ssize_t e = 0; e < count; e++) {
+            if (e > 0 && list[e] == list[e - 1]) {
+                PyErr_Format(PyExc_ValueError,
+                             "joints %zd and %zd join the same two bodies (a closed loop)", i,
+                             list[e]);
+                return -1;
+            }
+            self->later_block[self->later_start[i] + e] = values;
+            values += (start[list[e] + 1] - start[list[e]]) * (start[i + 1] - start[i]);
+        }
+        self->schur_start[i + 1] = self->schur_start[i] + count * (count + 1) / 2;
+    }
+    self->n_values = values;
+    schur = self->schur_start[n];
+    for (Py_ssize_t k = 0; k < self->n_bodies; k++) {
+        Py_ssize_t d = self->entry_start[k + 1] - self->entry_start[k];
+        pairs += d * (d + 1) / 2;
+    }
+    self->block = PyMem_Calloc((size_t)(values + 1), sizeof(double));
+    self->schur_block = PyMem_Calloc((size_t)(schur + 1), sizeof(Py_ssize_t));
+    self->assembly_block = PyMem_Calloc((size_t)(pairs + 1), sizeof(Py_ssize_t));
+    if (self->block == NULL || self->schur_block == NULL || self->assembly_block == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t *target = self->schur_block;
+    for (Py_ssize_t i = 0; i < n; i++)
+        for (Py_ssize_t e = self->later_start[i]; e < self->later_start[i + 1]; e++)
+            for (Py_ssize_t f = e; f < self->later_start[i + 1]; f++) {
+                Py_ssize_t j = self->later[e], l = self->later[f];
+                Py_ssize_t where = l == j ? self->diagonal[j] : later_block_of(self, j, l);
+                if (where < 0) {
+                    PyErr_Format(PyExc_ValueError,
+                                 "joint order: joints %zd and %zd, later neighbours of joint "
+                                 "%zd, share no body (the order would fill in; order a "
+                                 "forest's joints leaves first)",
+                                 j, l, i);
+                    return -1;
+                }
+                *target++ = where;
+            }
+    target = self->assembly_block;
+    for (Py_ssize_t k = 0; k < self->n_bodies; k++)
+        for (Py_ssize_t e = self->entry_start[k]; e < self->entry_start[k + 1]; e++)
+            for (Py_ssize_t g = e; g < self->entry_start[k + 1]; g++) {
+                Py_ssize_t a = self->entries[e].joint, b = self->entries[g].joint;
+                *target++ = a == b ? self->diagonal[a]
+                                   : later_block_of(self, Py_MIN(a, b), Py_MAX(a, b));
+            }
+    return 0;
+}
+
+static PyObject *Coupling_set_joints(Coupling *self, PyObject *args)
+{
+    PyObject *kinds, *bodies, *params;
+    double alpha, beta;
+    if (!PyArg_ParseTuple(args, "OOOdd", &kinds, &bodies, &params, &alpha, &beta))
+        return NULL;
+    Coupling_clear_joints(self);
+    Py_ssize_t n = PyObject_Length(kinds);
+    if (n < 0)
+        return NULL;
+    Py_ssize_t *kind = NULL;
+    if (copy_buffer(kinds, n, "q", sizeof(Py_ssize_t), (void **)&kind, "kinds") < 0 ||
+        copy_buffer(bodies, 2 * n, "q", sizeof(Py_ssize_t), (void **)&self->body, "bodies") <
+            0 ||
+        copy_buffer(params, N_PARAMS * n, "d", sizeof(double), (void **)&self->params,
+                    "parameters") < 0) {
+        PyMem_Free(kind);
+        Coupling_clear_joints(self);
+        return NULL;
+    }
+    self->kind = PyMem_Calloc((size_t)(n ? n : 1), sizeof(int));
+    self->start = PyMem_Calloc((size_t)(n + 1), sizeof(Py_ssize_t));
+    self->entry_start = PyMem_Calloc((size_t)(self->n_bodies + 2), sizeof(Py_ssize_t));
+    self->entries = PyMem_Calloc((size_t)(2 * n + 1), sizeof(Entry));
+    int bad = self->kind == NULL || self->start == NULL || self->entry_start == NULL ||
+              self->entries == NULL;
+    for (Py_ssize_t j = 0; !bad && j < n; j++) {
+        Py_ssize_t a = self->body[2 * j], b = self->body[2 * j + 1];
+        if ((kind[j] != KIND_WELD && kind[j] != KIND_REVOLUTE) || a < 0 ||
+            a >= self->n_bodies || b < -1 || b >= self->n_bodies || a == b) {
+            PyErr_Format(PyExc_ValueError, "joint %zd: unknown kind or bodies", j);
+            bad = 1;
+            break;
+        }
+        self->kind[j] = (int)kind[j];
+        self->start[j + 1] = self->start[j] + (kind[j] == KIND_WELD ? 6 : 5);
+        self->entry_start[a + 1]++;
+        if (b >= 0)
+            self->entry_start[b + 1]++;
+    }
+    PyMem_Free(kind);
+    if (bad) {
+        if (!PyErr_Occurred())
+            PyErr_NoMemory();
+        Coupling_clear_joints(self);
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < self->n_bodies; k++)
+        self->entry_start[k + 1] += self->entry_start[k];
+    Py_ssize_t *fill = PyMem_Calloc((size_t)(self->n_bodies + 1), sizeof(Py_ssize_t));
+    if (fill == NULL) {
+        Coupling_clear_joints(self);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t j = 0; j < n; j++)
+        for (int side = 0; side < 2; side++) {
+            Py_ssize_t k = self->body[2 * j + side];
+            if (k >= 0)
+                self->entries[self->entry_start[k] + fill[k]++] = (Entry){j, side};
+        }
+    PyMem_Free(fill);
+    self->n_joints = n;
+    self->m = (int)self->start[n];
+    self->alpha = alpha;
+    self->beta = beta;
+    size_t m = (size_t)(self->m ? self->m : 1);
+    self->phi = PyMem_Calloc(12 * m, sizeof(double));
+    self->weighted = PyMem_Calloc(12 * m, sizeof(double));
+    self->bias = PyMem_Calloc(m, sizeof(double));
+    self->residual = PyMem_Calloc(m, sizeof(double));
+    self->angle = PyMem_Calloc((size_t)(n ? n : 1), sizeof(double));
+    self->rhs = PyMem_Calloc(m, sizeof(double));
+    self->pivot = PyMem_Calloc(m, sizeof(double));
+    if (self->phi == NULL || self->weighted == NULL || self->bias == NULL ||
+        self->residual == NULL || self->angle == NULL || self->rhs == NULL ||
+        self->pivot == NULL) {
+        Coupling_clear_joints(self);
+        return PyErr_NoMemory();
+    }
+    if (block_pattern(self) < 0) {
+        Coupling_clear_joints(self);
+        return NULL;
+    }
+    self->compiled = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Coupling_use_fallback(Coupling *self, PyObject *Py_UNUSED(ignored))
+{
+    Coupling_clear_joints(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Coupling_set_motor(Coupling *self, PyObject *accelerations)
+{
+    double *values = NULL;
+    if (copy_buffer(accelerations, 6 * self->n_bodies, "d", sizeof(double), (void **)&values,
+                    "motor accelerations") < 0)
+        return NULL;
+    memcpy(self->motor, values, (size_t)(6 * self->n_bodies) * sizeof(double));
+    PyMem_Free(values);
+    Py_RETURN_NONE;
+}
+
+/* Contiguous float64 buffers of the state vectors ``arrays`` (writable where asked), all of
+ * one length; on failure none is held and an exception is set. */
+static int state_buffers(PyObject **arrays, const int *writable, Py_buffer *views, int n,
+                         const char *what)
+{
+    for (int i = 0; i < n; i++) {
+        int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable[i] ? PyBUF_WRITABLE : 0);
+        int ok = PyObject_GetBuffer(arrays[i], &views[i], flags) == 0;
+        if (ok && (views[i].format == NULL || strcmp(views[i].format, "d") != 0 ||
+                   views[i].len != views[0].len)) {
+            PyBuffer_Release(&views[i]);
+            PyErr_Format(PyExc_ValueError, "%s: expected contiguous float64 state vectors",
+                         what);
+            ok = 0;
+        }
+        if (!ok) {
+            while (i-- > 0)
+                PyBuffer_Release(&views[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static PyObject *Coupling_call(Coupling *self, PyObject *args, PyObject *kwds)
+{
+    if (!self->compiled) {
+        if (self->fallback == NULL) {
+            PyErr_SetString(PyExc_RuntimeError, "coupling without its fallback");
+            return NULL;
+        }
+        return PyObject_Call(self->fallback, args, kwds);
+    }
+    PyObject *arrays[2];
+    if (!PyArg_ParseTuple(args, "OO", &arrays[0], &arrays[1]))
+        return NULL;
+    Py_buffer views[2];
+    if (state_buffers(arrays, (int[]){0, 1}, views, 2, "x, dx") < 0)
+        return NULL;
+    int status = coupling_apply((PyObject *)self, views[0].buf, views[1].buf,
+                                views[0].len / (Py_ssize_t)sizeof(double));
+    PyBuffer_Release(&views[0]);
+    PyBuffer_Release(&views[1]);
+    if (status < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static int require_compiled(const Coupling *self, const char *what)
+{
+    if (!self->compiled)
+        PyErr_Format(PyExc_RuntimeError, "%s: the joints are not compiled", what);
+    return self->compiled ? 0 : -1;
+}
+
+static PyObject *Coupling_project(Coupling *self, PyObject *args)
+{
+    PyObject *array;
+    double tolerance;
+    int iterations;
+    if (!PyArg_ParseTuple(args, "Odi", &array, &tolerance, &iterations) ||
+        require_compiled(self, "project") < 0)
+        return NULL;
+    Py_buffer view;
+    if (state_buffers(&array, (int[]){1}, &view, 1, "x") < 0)
+        return NULL;
+    int status = coupling_project(self, view.buf, view.len / (Py_ssize_t)sizeof(double),
+                                  tolerance, iterations);
+    PyBuffer_Release(&view);
+    if (status < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Coupling_columns(Coupling *self, PyObject *args)
+{
+    PyObject *arrays[2], *out;
+    if (!PyArg_ParseTuple(args, "OOO", &arrays[0], &arrays[1], &out) ||
+        require_compiled(self, "columns") < 0)
+        return NULL;
+    Py_buffer views[2], values;
+    if (state_buffers(arrays, (int[]){0, 0}, views, 2, "x, dx") < 0)
+        return NULL;
+    int status = -1;
+    if (PyObject_GetBuffer(out, &values, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) ==
+        0) {
+        if (values.format == NULL || strcmp(values.format, "d") != 0 ||
+            values.len != (Py_ssize_t)sizeof(double) * N_COLUMNS * self->n_joints)
+            PyErr_Format(PyExc_ValueError, "out: expected %zd contiguous float64 values",
+                         N_COLUMNS * self->n_joints);
+        else
+            status = coupling_columns(self, views[0].buf, views[1].buf,
+                                      views[0].len / (Py_ssize_t)sizeof(double), values.buf);
+        PyBuffer_Release(&values);
+    }
+    PyBuffer_Release(&views[0]);
+    PyBuffer_Release(&views[1]);
+    if (status < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Coupling_motion(Coupling *self, PyObject *args)
+{
+    PyObject *arrays[2];
+    if (!PyArg_ParseTuple(args, "OO", &arrays[0], &arrays[1]) ||
+        require_compiled(self, "motion") < 0)
+        return NULL;
+    Py_buffer state, values;
+    if (state_buffers(arrays, (int[]){0}, &state, 1, "x") < 0)
+        return NULL;
+    int status = -1;
+    if (state.len / (Py_ssize_t)sizeof(double) <= self->largest_index)
+        PyErr_SetString(PyExc_ValueError, "x: shorter than the bodies' state indices");
+    else if (PyObject_GetBuffer(arrays[1], &values,
+                                PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) == 0) {
+        if (values.format == NULL || strcmp(values.format, "d") != 0 ||
+            values.len != (Py_ssize_t)sizeof(double) * 2 * self->n_joints)
+            PyErr_Format(PyExc_ValueError, "out: expected %zd contiguous float64 values",
+                         2 * self->n_joints);
+        else {
+            coupling_motion(self, state.buf, values.buf);
+            status = 0;
+        }
+        PyBuffer_Release(&values);
+    }
+    PyBuffer_Release(&state);
+    if (status < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Coupling_get_compiled(Coupling *self, void *Py_UNUSED(closure))
+{
+    return PyBool_FromLong(self->compiled);
+}
+
+static PyMethodDef Coupling_methods[] = {
+    {"set_joints", (PyCFunction)Coupling_set_joints, METH_VARARGS,
+     "set_joints(kinds, bodies, parameters, alpha, beta): evaluate these joints in C from now "
+     "on, their rows in this order (leaves first: an order with fill is refused); kinds (J,) int64 (0 weld, 1 "
+     "revolute), bodies (J, 2) int64 (-1 the world), parameters (J, 27) float64 (r_a, r_b, "
+     "relative, axis, perpendiculars, axis_b), Baumgarte gains alpha (1/s), beta (1/s^2)"},
+    {"use_fallback", (PyCFunction)Coupling_use_fallback, METH_NOARGS,
+     "use_fallback(): call the Python fallback in every evaluation from now on"},
+    {"set_motor", (PyCFunction)Coupling_set_motor, METH_O,
+     "set_motor(accelerations): the motors' M^-1 tau (N, 6) float64, added to the bodies' "
+     "unconstrained accelerations until set again"},
+    {"project", (PyCFunction)Coupling_project, METH_VARARGS,
+     "project(x, tolerance, iterations): x (float64 state vector) moved onto the constraint "
+     "manifold in place: unit quaternions, up to ``iterations`` Newton steps of the least "
+     "mass-weighted position and attitude correction until every residual is below "
+     "``tolerance``, then the velocities projected onto Phi nu = 0 in the mass metric"},
+    {"columns", (PyCFunction)Coupling_columns, METH_VARARGS,
+     "columns(x, dx, out): every joint's (in the order of set_joints) position error (m), "
+     "angle error (rad), generalized constraint force on a and on b (6 each, body frames) "
+     "at state x with unconstrained rates dx, written into out (J, 14) float64"},
+    {"motion", (PyCFunction)Coupling_motion, METH_VARARGS,
+     "motion(x, out): angle (rad) and rate (rad/s) of every revolute joint (in the order of "
+     "set_joints; NaN for the others) at state x, written into out (J, 2) float64"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Coupling_getset[] = {
+    {"compiled", (getter)Coupling_get_compiled, NULL,
+     "Whether the joints are evaluated in C (else by the fallback)", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject CouplingType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "orchestrator.native._kernel.Coupling",
+    .tp_doc = PyDoc_STR("Coupling(fallback, index, inverse): the constrained "
+                        "accelerations of rigid bodies, called as coupling(x, dx) (dx "
+                        "replaced in place); index (N, 13) int64 state indices of p, q, nu "
+                        "per body, inverse (N, 6, 6) float64 M^-1"),
+    .tp_basicsize = sizeof(Coupling),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Coupling_init,
+    .tp_dealloc = (destructor)Coupling_dealloc,
+    .tp_traverse = (traverseproc)Coupling_traverse,
+    .tp_clear = (inquiry)Coupling_clear,
+    .tp_call = (ternaryfunc)Coupling_call,
+    .tp_methods = Coupling_methods,
+    .tp_getset = Coupling_getset,
+};
+
+int coupling_compiled(PyObject *post)
+{
+    return PyObject_TypeCheck(post, &CouplingType) && ((Coupling *)post)->compiled;
+}
+
+int coupling_add_type(PyObject *module)
+{
+    if (PyType_Ready(&CouplingType) < 0)
+        return -1;
+    Py_INCREF(&CouplingType);
+    if (PyModule_AddObject(module, "Coupling", (PyObject *)&CouplingType) < 0) {
+        Py_DECREF(&CouplingType);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,158 @@
+"""Checks across the keys of a validated scenario that no single key's type can express.
+
+Each check returns the key at fault and what was expected, so a scenario with nonsense in it
+is refused with one line before any FMU is loaded: times in order, run lengths that give a
+bounded number of output rows and integration steps, unique names, one thruster per mount,
+physical masses and inertias where the scenario sets them, and unit quaternions. (Joint axes
+and rotations are checked where the joints are made, ``coupling/``.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from orchestrator.scenario.model import Scenario
+
+# Most output rows or controller samples of one run: 1e6 rows of a few hundred columns are a few
+# GB of CSV; more is a typing slip (an interval in ms written as s), not a study.
+MOST_SAMPLES = 1_000_000
+# Most integration steps (RK4 steps, or solve_ivp steps forced by the largest step) of one run:
+# at some 100 us per right-hand side this is already hours of wall time.
+MOST_STEPS = 10_000_000
+# Scalar-first unit quaternions written with 4 decimals have norms within 1e-3 of 1.
+QUATERNION_TOLERANCE = 1e-3
+
+Problem = tuple[str, str]
+
+
+def first_problem(scenario: Scenario) -> Problem | None:
+    """The first inconsistency (key, message) of ``scenario``, or None."""
+    for check in (_times, _names, _thrusters, _masses, _quaternions):
+        for problem in check(scenario):
+            return problem
+    return None
+
+
+def _times(scenario: Scenario) -> Iterator[Problem]:
+    sim = scenario.simulation
+    length = sim.stop_time - sim.start_time
+    if length <= 0:
+        yield (
+            "simulation.start_time",
+            f"must be before stop_time (got start {sim.start_time:g} s, stop {sim.stop_time:g} s)",
+        )
+        return
+    rows = length / sim.output_interval
+    if rows > MOST_SAMPLES:
+        yield (
+            "simulation.output_interval",
+            f"{sim.output_interval:g} s gives {rows:.3g} output rows over {length:g} s, "
+            f"expected at most {MOST_SAMPLES:.0e} (a larger interval)",
+        )
+    steps = length / sim.step
+    if steps > MOST_STEPS:
+        yield (
+            "simulation.step",
+            f"{sim.step:g} s gives {steps:.3g} steps over {length:g} s, "
+            f"expected at most {MOST_STEPS:.0e} (a larger step)",
+        )
+    if scenario.cosimulation and length / scenario.cosimulation.macro_step > MOST_STEPS:
+        yield (
+            "cosimulation.macro_step",
+            f"{scenario.cosimulation.macro_step:g} s gives more than {MOST_STEPS:.0e} "
+            f"macro steps over {length:g} s",
+        )
+    for name, controller in scenario.controllers.items():
+        if length / controller.sample_time > MOST_SAMPLES:
+            yield (
+                f"controllers.{name}.sample_time",
+                f"{controller.sample_time:g} s gives more than {MOST_SAMPLES:.0e} samples "
+                f"over {length:g} s",
+            )
+
+
+def _names(scenario: Scenario) -> Iterator[Problem]:
+    seen: dict[str, str] = {}
+    for k, joint in enumerate(scenario.joints):
+        key = f"joints[{k}].name"
+        if joint.name in seen:
+            yield key, f"'{joint.name}' is already the name of {seen[joint.name]}"
+        seen[joint.name] = key
+    for k, pair in enumerate(scenario.docking):
+        key = f"docking[{k}].name"
+        if pair.name is not None and pair.name in seen:
+            yield key, f"'{pair.name}' is already the name of {seen[pair.name]}"
+        if pair.name is not None:
+            seen[pair.name] = key
+    for name in scenario.controllers:
+        if name in scenario.components:
+            yield (
+                f"controllers.{name}",
+                f"'{name}' is also a component; signals '{name}.*' would be ambiguous",
+            )
+
+
+def _thrusters(scenario: Scenario) -> Iterator[Problem]:
+    taken: dict[tuple[str, int], str] = {}
+    for name, component in scenario.components.items():
+        if component.mount is None or component.slot is None:
+            continue
+        place = (component.mount, component.slot)
+        if place in taken:
+            yield (
+                f"components.{name}.slot",
+                f"mount {component.slot} of {component.mount} already holds {taken[place]}",
+            )
+        taken[place] = name
+
+
+def _number(value: object) -> bool:
+    """Whether a parameter or start value is a real number (not a Boolean or a string, whose
+    types are checked against the FMU's variables when the run starts)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _masses(scenario: Scenario) -> Iterator[Problem]:
+    """The body data record's mass ``data.m`` (kg) and inertia ``data.I_g`` (kg.m2) where given.
+
+    A full inertia must be symmetric positive definite; a partial one needs positive diagonal
+    entries and off-diagonal entries with I_ij^2 < I_ii I_jj (2x2 minors of a positive definite
+    matrix); the FMU's own values fill the rest, checked when the run starts.
+    """
+    for name, component in scenario.components.items():
+        values = {k: v for k, v in component.parameters.items() if _number(v)}
+        key = f"components.{name}.parameters"
+        if "data.m" in values and values["data.m"] <= 0:
+            yield f"{key}.data.m", f"mass must be positive (got {values['data.m']:g} kg)"
+        inertia = {
+            (i, j): values[f"data.I_g[{i},{j}]"]
+            for i in (1, 2, 3)
+            for j in (1, 2, 3)
+            if f"data.I_g[{i},{j}]" in values
+        }
+        for (i, j), value in inertia.items():
+            if i == j and value <= 0:
+                yield f"{key}.data.I_g[{i},{i}]", f"must be positive (got {value:g} kg.m2)"
+            if (i, j) in inertia and (j, i) in inertia and inertia[(j, i)] != value:
+                yield f"{key}.data.I_g[{i},{j}]", "inertia must be symmetric"
+            both = (i, i) in inertia and (j, j) in inertia
+            if i != j and both and value**2 >= inertia[(i, i)] * inertia[(j, j)]:
+                yield f"{key}.data.I_g[{i},{j}]", "inertia is not positive definite"
+        if len(inertia) == 9:
+            matrix = np.array([[inertia[(i, j)] for j in (1, 2, 3)] for i in (1, 2, 3)])
+            if np.linalg.eigvalsh(matrix)[0] <= 0:
+                yield f"{key}.data.I_g", "inertia is not positive definite"
+
+
+def _quaternions(scenario: Scenario) -> Iterator[Problem]:
+    for name, component in scenario.components.items():
+        names = [f"q[{i}]" for i in (1, 2, 3, 4)]
+        if all(_number(component.start.get(n)) for n in names):
+            norm = float(np.linalg.norm([component.start[n] for n in names]))
+            if abs(norm - 1.0) > QUATERNION_TOLERANCE:
+                yield (
+                    f"components.{name}.start.q",
+                    f"a unit quaternion was expected (got norm {norm:.6g})",
+                )

@@ -1,0 +1,535 @@
+"""System assembly: FMU instances, connections between them, and one state vector.
+
+The ``System`` turns a validated scenario into running FMU instances, mounts thrusters on
+their vehicles, checks every name the scenario uses, and orders the propagation of
+connected signals so that each right-hand-side evaluation sets every input before the
+outputs that depend on it are read. Controllers see the system only through named signals.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from graphlib import CycleError, TopologicalSorter
+from pathlib import Path
+
+import numpy as np
+
+from orchestrator.errors import FMUError, ScenarioError
+from orchestrator.fmi.fmu import CO_SIMULATION, FMU, MODEL_EXCHANGE, FMUInstance, Port, Variable
+from orchestrator.fmi.folder import missing_fmu
+from orchestrator.native.kernel import CompiledSystem
+from orchestrator.native.transfer import PortBatch, Watch
+from orchestrator.scenario.model import Component, Scenario
+from orchestrator.system.ocean import seeded_parameters
+
+CURRENT_INPUTS = ["v_c[1]", "v_c[2]", "v_c[3]"]
+INTERFACES = {"model_exchange": MODEL_EXCHANGE, "co_simulation": CO_SIMULATION}
+# The causalities of the FMU variables a component's parameters and start tables may set.
+SETTABLE = {
+    "parameters": ("parameter", "structuralParameter"),
+    "start": ("local", "output", "input"),
+}
+
+
+def expand(fmu: FMU, variable: str) -> list[str]:
+    """Scalar variable names meant by ``variable``: itself, or all elements of an array."""
+    if variable in fmu.variables:
+        return [variable]
+    pattern = re.compile(re.escape(variable) + r"\[[\d,]+\]$")
+    return [name for name in fmu.variables if pattern.match(name)]
+
+
+def _declared(variable: Variable) -> str:
+    return f" '{variable.declared_type}'" if variable.declared_type else ""
+
+
+def _same_unit(fmu_a: FMU, unit_a: str, fmu_b: FMU, unit_b: str) -> bool:
+    """Whether two differently named units have equal definitions in their FMUs."""
+    keys = []
+    for fmu, unit in ((fmu_a, unit_a), (fmu_b, unit_b)):
+        found = [u for u in fmu.model_description.unitDefinitions if u.name == unit]
+        base = found[0].baseUnit if found else None
+        if base is None:
+            return False
+        keys.append(
+            (base.kg, base.m, base.s, base.A, base.K, base.mol, base.cd, base.rad)
+            + (float(base.factor), float(base.offset))
+        )
+    return keys[0] == keys[1]
+
+
+@dataclass
+class Link:
+    """Output names of a source instance feeding the input names of a target, element-wise."""
+
+    source: FMUInstance
+    target: FMUInstance
+    source_names: list[str]
+    target_names: list[str]
+    factor: float = 1.0  # target = factor * source + offset, element-wise
+    offset: float = 0.0
+
+
+@dataclass
+class _Inflow:
+    """All connections into one instance: its connected inputs are the sum of their sources."""
+
+    port: Port
+    # (source port, source positions, target positions, factor, offset): target += factor *
+    # source + offset, element-wise
+    terms: list[tuple[Port, np.ndarray, np.ndarray, float, float]] = field(default_factory=list)
+
+
+class System:
+    """Running FMU instances of a scenario, with their connections and state layout."""
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        source: str,
+        fmu_dir: Path,
+        loaded: dict[tuple[Path, str], FMU] | None = None,
+    ) -> None:
+        """Instantiate the scenario's components. ``loaded``: FMUs loaded before, by (path,
+        interface), shared with later systems (loading is most of the set-up): the system
+        takes them from there, adds the ones it loads, and leaves them all open on
+        :meth:`close` (whoever gave the dictionary closes them)."""
+        self.scenario = scenario
+        self.source = source
+        self._owns_fmus = loaded is None
+        self._fmus: dict[tuple[Path, str], FMU] = {} if loaded is None else loaded
+        self.instances: dict[str, FMUInstance] = {}
+        self.mounts: dict[str, list[tuple[int, str]]] = {}
+        self._mounted_values: dict[str, dict[str, float]] = {}
+        base = Path(source).parent
+        try:
+            for name, component in scenario.components.items():
+                self.instances[name] = self._fmu(name, component, fmu_dir, base).instantiate(name)
+            # Co-Simulation instances under strong coupling: sampled units of the master
+            self.sampled = [
+                i
+                for i in self.instances.values()
+                if i.kind == CO_SIMULATION and not scenario.cosimulation
+            ]
+            self._check_sampled_bodies()
+            self._connections = self._resolve_connections()
+            self._configure()
+        except FMUError as exc:
+            self.close()
+            raise ScenarioError(f"{source}: {exc}") from None
+        except ScenarioError:
+            self.close()
+            raise
+        self._slices: list[tuple[FMUInstance, slice]] = []
+        offset = 0
+        for instance in self.instances.values():
+            if instance.n_states:
+                self._slices.append((instance, slice(offset, offset + instance.n_states)))
+                offset += instance.n_states
+        self.n_states = offset
+        self._stateless = [
+            i for i in self.instances.values() if not i.n_states and i not in self.sampled
+        ]
+        self._dx = np.zeros(offset)
+        self._schedule = [] if scenario.cosimulation else self._order_connections()
+        self.compiled = (
+            None
+            if scenario.cosimulation
+            else CompiledSystem(self._slices, self._stateless, self._schedule, offset)
+        )
+        self.watched: Watch | None = None  # breadcrumbs of FMI calls made in C
+
+    # -- assembly -------------------------------------------------------------------------
+
+    def _error(self, key: str, message: str) -> ScenarioError:
+        return ScenarioError(f"{self.source}: {key}: {message}")
+
+    def _fmu(self, name: str, component: Component, fmu_dir: Path, base: Path) -> FMU:
+        """The loaded FMU of a component, run through the interface it asks for (or the
+        default of the coupling: Model Exchange for strong, Co-Simulation for weak)."""
+        path = self._fmu_path(name, component, fmu_dir, base)
+        default = "co_simulation" if self.scenario.cosimulation else "model_exchange"
+        wanted = INTERFACES[component.interface or default]
+        if (path, wanted) not in self._fmus:
+            self._fmus[(path, wanted)] = FMU(path, wanted)
+        fmu = self._fmus[(path, wanted)]
+        if component.interface is not None and fmu.kind != wanted:
+            raise self._error(
+                f"components.{name}.interface",
+                f"{path.name} has no {wanted} interface (it offers {fmu.kind} only)",
+            )
+        return fmu
+
+    def _check_sampled_bodies(self) -> None:
+        """Joints and docking act on Model Exchange bodies, whose states the master holds."""
+        ends = [(f"joints[{k}]", j.a, j.b) for k, j in enumerate(self.scenario.joints)]
+        ends += [(f"docking[{k}]", d.a, d.b) for k, d in enumerate(self.scenario.docking)]
+        sampled = {i.name for i in self.sampled}
+        for key, *bodies in ends:
+            for end, body in zip("ab", bodies, strict=True):
+                if body in sampled:
+                    raise self._error(
+                        f"{key}.{end}",
+                        f"'{body}' runs as a Co-Simulation FMU; joints and docking need a Model "
+                        'Exchange body (interface = "model_exchange", or a [cosimulation] '
+                        "section)",
+                    )
+
+    def _fmu_path(self, name: str, component: Component, fmu_dir: Path, base: Path) -> Path:
+        if component.fmu.endswith(".fmu"):
+            path = (base / component.fmu).resolve()
+            if not path.is_file():
+                raise self._error(f"components.{name}.fmu", f"FMU not found: {path}")
+            return path
+        path = fmu_dir / f"{component.fmu}.fmu"
+        if not path.is_file():
+            raise self._error(f"components.{name}.fmu", missing_fmu(fmu_dir, component.fmu))
+        return path
+
+    def instance(self, name: str, key: str) -> FMUInstance:
+        """The instance called ``name``; ``key`` names the scenario entry for errors."""
+        if name not in self.instances:
+            known = ", ".join(self.instances)
+            raise self._error(key, f"unknown component '{name}' (components: {known})")
+        return self.instances[name]
+
+    def _names(self, qualified: str, key: str) -> tuple[FMUInstance, list[str]]:
+        instance_name, _, variable = qualified.partition(".")
+        instance = self.instance(instance_name, key)
+        names = expand(instance.fmu, variable)
+        if not names:
+            fmu = instance.fmu
+            raise self._error(
+                key, f"'{variable}' is not a variable of {fmu.path.name}{fmu.suggest(variable)}"
+            )
+        return instance, names
+
+    def _resolve_connections(self) -> list[Link]:
+        links: list[Link] = []
+        for k, connection in enumerate(self.scenario.connections):
+            key = f"connections[{k}]"
+            source, source_names = self._names(connection.source, key + ".from")
+            target, target_names = self._names(connection.target, key + ".to")
+            self._check_causality(source, source_names, ("output",), key + ".from")
+            self._check_causality(target, target_names, ("input",), key + ".to")
+            if len(source_names) != len(target_names):
+                raise self._error(
+                    key,
+                    f"{connection.source} has {len(source_names)} element(s), "
+                    f"{connection.target} has {len(target_names)}",
+                )
+            link = Link(
+                source, target, source_names, target_names, connection.factor, connection.offset
+            )
+            self._check_compatible(link, key)
+            links.append(link)
+        for name, component in self.scenario.components.items():
+            if component.mount is not None:
+                for link in self._mount(name, component):
+                    self._check_compatible(link, f"components.{name}.mount")
+                    links.append(link)
+        return links
+
+    def _check_compatible(self, link: Link, key: str) -> None:
+        """Same type (and enumeration type) and the same unit at both ends of every element.
+
+        Units are the same when their names are, or when both FMUs define them with equal
+        SI base-unit exponents, factor and offset; a unit left out at one end matches any, and
+        a connection with a factor or offset converts between any two.
+        """
+        pairs = zip(link.source_names, link.target_names, strict=True)
+        converted = (link.factor, link.offset) != (1.0, 0.0)
+        for out, inp in pairs:
+            a = link.source.fmu.variables[out]
+            b = link.target.fmu.variables[inp]
+            ends = f"{link.source.name}.{out} -> {link.target.name}.{inp}"
+            if (a.type, a.declared_type) != (b.type, b.declared_type):
+                raise self._error(
+                    key,
+                    f"{ends}: types differ ({a.type}{_declared(a)} -> {b.type}{_declared(b)})",
+                )
+            if a.type in ("String", "Binary"):
+                raise self._error(
+                    key,
+                    f"{ends}: {a.type} variables cannot be connected (connected inputs are "
+                    "sums of their sources); set them as start values",
+                )
+            clocked = a if a.clocks else b if b.clocks else None
+            if not self.scenario.cosimulation and clocked is not None:
+                raise self._error(
+                    key,
+                    f"{ends}: '{clocked.name}' is clocked ({', '.join(clocked.clocks)}), read and "
+                    "set only when its clock is active, and strong coupling connects signals "
+                    "inside the right-hand side; run it under weak coupling ([cosimulation])",
+                )
+            if not self.scenario.cosimulation and (a.type, a.size, b.size) != ("Float64", 1, 1):
+                raise self._error(
+                    key,
+                    f"{ends}: strong coupling connects Float64 scalars (this is {a.type}"
+                    f"{' array' if max(a.size, b.size) > 1 else ''}); run it under weak coupling "
+                    "([cosimulation]), which connects every numeric type",
+                )
+            same = a.unit == b.unit or not a.unit or not b.unit or converted
+            if not same and not _same_unit(link.source.fmu, a.unit, link.target.fmu, b.unit):
+                raise self._error(key, f"{ends}: units differ ('{a.unit}' -> '{b.unit}')")
+
+    def _check_causality(
+        self, instance: FMUInstance, names: list[str], allowed: tuple[str, ...], key: str
+    ) -> None:
+        for n in names:
+            causality = instance.fmu.variables[n].causality
+            if causality not in allowed:
+                raise self._error(
+                    key, f"{instance.name}.{n} is a(n) {causality}, expected {' or '.join(allowed)}"
+                )
+
+    def _mount(self, name: str, component: Component) -> list[Link]:
+        """Place thruster ``name`` on its vehicle's mount ``slot`` and wire it to the vehicle."""
+        key = f"components.{name}"
+        vehicle = self.instance(component.mount, key + ".mount")
+        slot = component.slot
+        if slot is None:
+            raise self._error(key + ".slot", "missing: the vehicle's thruster mount number")
+        geometry = {}
+        for field_name in ("position", "direction"):
+            names = [f"data.thruster_{field_name}[{slot},{i}]" for i in (1, 2, 3)]
+            if names[0] not in vehicle.fmu.variables:
+                count = len(expand(vehicle.fmu, "data.thruster_position")) // 3
+                raise self._error(
+                    key + ".slot", f"{component.mount} has {count} thruster mount(s), not {slot}"
+                )
+            geometry[field_name] = [self._parameter(component.mount, n) for n in names]
+        thruster = self.instances[name]
+        for field_name, values in geometry.items():
+            for i, value in enumerate(values, 1):
+                thruster.fmu.variable(f"{field_name}[{i}]")
+                self._mounted_values.setdefault(name, {})[f"{field_name}[{i}]"] = value
+        self.mounts.setdefault(component.mount, []).append((slot, name))
+        speed = expand(vehicle.fmu, "nu_r")
+        force = expand(vehicle.fmu, "tau_ext")
+        return [
+            Link(vehicle, thruster, speed, expand(thruster.fmu, "nu_r")),
+            Link(thruster, vehicle, expand(thruster.fmu, "tau"), force),
+        ]
+
+    def _parameter(self, instance: str, variable: str) -> float:
+        """Value a parameter will have: the scenario's override, else the FMU's start value."""
+        component = self.scenario.components[instance]
+        if variable in component.parameters:
+            return component.parameters[variable]
+        start = self.instances[instance].fmu.variable(variable).start
+        return float("nan") if start is None else start
+
+    def _configure(self) -> None:
+        simulation = self.scenario.simulation
+        for name, component in self.scenario.components.items():
+            instance = self.instances[name]
+            instance.setup_experiment(simulation.start_time, simulation.stop_time)
+            values = dict(self._mounted_values.get(name, {}))
+            values.update(seeded_parameters(instance.fmu, component.parameters))
+            for group, allowed in SETTABLE.items():
+                for variable, value in getattr(component, group).items():
+                    key = f"components.{name}.{group}.{variable}"
+                    if variable not in instance.fmu.variables:
+                        fmu = instance.fmu
+                        raise self._error(
+                            key,
+                            f"no variable '{variable}' in {fmu.path.name}{fmu.suggest(variable)}",
+                        )
+                    causality = instance.fmu.variables[variable].causality
+                    if causality not in allowed:
+                        raise self._error(
+                            key, f"'{variable}' is a(n) {causality}, not settable here"
+                        )
+                    try:
+                        instance.fmu.checked_value(variable, value)
+                    except FMUError as exc:
+                        raise self._error(key, str(exc)) from None
+                    values[variable] = value
+            instance.set_start_values(values)
+
+    def _compiled_links(self) -> list[Link]:
+        """Links between Model Exchange instances, which the compiled right-hand side
+        propagates. Links to or from a sampled Co-Simulation unit go through the master at
+        communication points, so no input may sum sources of both kinds."""
+        compiled = [
+            c
+            for c in self._connections
+            if c.source not in self.sampled and c.target not in self.sampled
+        ]
+        first: dict[str, tuple[bool, str]] = {}  # input -> (from a sampled unit, its source)
+        for c in self._connections:
+            sampled = c.source in self.sampled
+            for name in c.target_names:
+                target = f"{c.target.name}.{name}"
+                other_sampled, other = first.setdefault(target, (sampled, c.source.name))
+                if other_sampled != sampled:
+                    raise self._error(
+                        "connections",
+                        f"{target} sums outputs of {other} and {c.source.name}, one Model "
+                        "Exchange and one Co-Simulation; under strong coupling an input's "
+                        "sources are all of one kind",
+                    )
+        return compiled
+
+    def _order_connections(self) -> list[tuple[str, FMUInstance, object]]:
+        """Order reading outputs and writing inputs so that no input is read stale."""
+        reads: dict[str, list[str]] = {}
+        inflows: dict[str, _Inflow] = {}
+        links = self._compiled_links()
+        for c in links:
+            reads.setdefault(c.source.name, [])
+            reads[c.source.name] += [n for n in c.source_names if n not in reads[c.source.name]]
+        read_ports = {n: self.instances[n].port(v) for n, v in reads.items()}
+        targets: dict[str, list[str]] = {}
+        for c in links:
+            names = targets.setdefault(c.target.name, [])
+            names += [n for n in c.target_names if n not in names]
+        for name, names in targets.items():
+            inflows[name] = _Inflow(self.instances[name].port(names))
+        for c in links:
+            src = read_ports[c.source.name]
+            flow = inflows[c.target.name]
+            flow.terms.append(
+                (
+                    src,
+                    np.array([src.names.index(n) for n in c.source_names]),
+                    np.array([flow.port.names.index(n) for n in c.target_names]),
+                    c.factor,
+                    c.offset,
+                )
+            )
+        graph: TopologicalSorter[tuple[str, str]] = TopologicalSorter()
+        for c in links:
+            graph.add(("write", c.target.name), ("read", c.source.name))
+        for name, flow in inflows.items():
+            if name in read_ports:
+                fmu = self.instances[name].fmu
+                if any(fmu.output_depends_on(o, flow.port.names) for o in read_ports[name].names):
+                    graph.add(("read", name), ("write", name))
+        try:
+            order = list(graph.static_order())
+        except CycleError as exc:
+            loop = " -> ".join(f"{kind} {name}" for kind, name in exc.args[1])
+            raise ScenarioError(
+                f"{self.source}: connections: algebraic loop through direct feedthrough: {loop}"
+            ) from None
+        return [
+            (kind, self.instances[name], read_ports[name] if kind == "read" else inflows[name])
+            for kind, name in order
+        ]
+
+    # -- running --------------------------------------------------------------------------
+
+    def state_index(self) -> dict[str, int]:
+        """Position of every state ``<instance>.<state>`` in the state vector."""
+        index = {}
+        for instance, part in self._slices:
+            for k, name in enumerate(instance.fmu.states):
+                index[f"{instance.name}.{name}"] = part.start + k
+        return index
+
+    @property
+    def connections(self) -> list[Link]:
+        """Every signal link, from the scenario's connections and the thruster mounts."""
+        return self._connections
+
+    @property
+    def connected_inputs(self) -> set[str]:
+        """Qualified names of inputs driven by connections."""
+        return {f"{c.target.name}.{n}" for c in self._connections for n in c.target_names}
+
+    def initialize(self, start_time: float, current: tuple[float, float, float]) -> np.ndarray:
+        """Initialize every instance, apply the ocean current (m/s, NED) to the inputs
+        ``v_c[1..3]`` that no connection drives and the component gives no start value;
+        return the initial state."""
+        driven = self.connected_inputs
+        x0 = np.zeros(self.n_states)
+        for name, instance in self.instances.items():
+            instance.initialize(start_time)
+            if not all(n in instance.fmu.variables for n in CURRENT_INPUTS):
+                continue
+            given = self.scenario.components[name].start
+            free = [
+                k
+                for k, n in enumerate(CURRENT_INPUTS)
+                if f"{name}.{n}" not in driven and n not in given
+            ]
+            if free:
+                port = instance.port([CURRENT_INPUTS[k] for k in free])
+                port.values[:] = [current[k] for k in free]
+                instance.write(port)
+        for instance, part in self._slices:
+            x0[part] = instance.read(instance.states)
+        return x0
+
+    def derivatives(self, time: float, x: np.ndarray) -> np.ndarray:
+        """Right-hand side of the whole system: set states, propagate signals, get der(x)
+        (compiled; the returned buffer is reused by the next call)."""
+        self.compiled.derivatives(time, x, self._dx)
+        return self._dx
+
+    def completed_step(self, time: float) -> bool:
+        """Report an integrator step accepted at ``time`` (s) to every instance; whether one
+        asks for event mode (a step event)."""
+        return any(
+            [instance.completed_integrator_step(time) for instance in self.instances.values()]
+        )
+
+    def recorded_names(self) -> list[str]:
+        """Qualified names of every state, input and time-varying output (variability not
+        constant, fixed or tunable) of numeric type."""
+        names: list[str] = []
+        for instance in self.instances.values():
+            fmu = instance.fmu
+            varying = [o for o in fmu.outputs if not fmu.is_constant_output(o)]
+            chosen = [n for n in fmu.states + fmu.inputs + varying if n in fmu.recordable]
+            seen: set[str] = set()
+            for n in chosen:
+                if n not in seen:
+                    seen.add(n)
+                    names.append(f"{instance.name}.{n}")
+        return names
+
+    def watch(self, address: int, code: Callable[[FMUInstance, str], float]) -> None:
+        """Before every FMI call made in C (the compiled right-hand side, and the port batches
+        made after this), store ``code(instance, method)`` in the double at ``address``."""
+        self.watched = (address, code)
+        if self.compiled is not None:
+            self.compiled.watch(address, code)
+
+    def batch(self, ports: list[tuple[FMUInstance, Port]], write: bool) -> PortBatch:
+        """The ports read (or written) together by one compiled call (see
+        :class:`~orchestrator.native.transfer.PortBatch`)."""
+        return PortBatch(ports, write, self.watched)
+
+    def port(self, qualified: list[str], key: str) -> list[tuple[FMUInstance, Port, np.ndarray]]:
+        """Ports reading or writing qualified FMU variable names, grouped by instance.
+
+        Returns (instance, port, positions) where positions index into ``qualified``.
+        """
+        groups: dict[str, list[int]] = {}
+        for k, name in enumerate(qualified):
+            instance, names = self._names(name, key)
+            if names != [name.partition(".")[2]]:
+                raise self._error(key, f"'{name}' must name one scalar variable")
+            groups.setdefault(instance.name, []).append(k)
+        return [
+            (
+                self.instances[i],
+                self.instances[i].port([qualified[k].partition(".")[2] for k in ks]),
+                np.array(ks),
+            )
+            for i, ks in groups.items()
+        ]
+
+    def close(self) -> None:
+        """Free every instance and the unpacked FMUs (unless they were given, see
+        ``loaded``)."""
+        for instance in self.instances.values():
+            instance.terminate()
+        if self._owns_fmus:
+            for fmu in self._fmus.values():
+                fmu.close()

@@ -1,0 +1,359 @@
+"""Benchmarks of the core, as ratios measured interleaved in one process.
+
+``murcosim bench`` prints a markdown table. The machines this runs on are shared and noisy,
+so every comparison alternates its two sides in one process and reports the ratio of the
+medians, with the absolute medians for context; nothing here is a test. Parts:
+
+- ``rhs``: one right-hand side of ``bluerov2_heavy_single`` (9 instances) called from Python,
+  and inside the compiled integrator, against the floor: the same FMI calls repeated in a C
+  loop.
+- ``fmpy``: the BlueROV2 Heavy FMU alone, 60 s of free motion, murcosim (compiled
+  Dormand-Prince) against ``fmpy.simulate_fmu`` (CVode) at matched error: murcosim's
+  tolerance is the loosest whose error against a tight reference does not exceed FMPy's.
+- ``scenarios``: real-time factor (simulated / wall time of the run loop, start-up excluded)
+  of shipped scenarios.
+- ``coupling``: chains of N welded GenericVehicles and a welded grid (see
+  ``studies.bench_coupling``).
+- ``startup``: wall time of the command ``murcosim run`` (a new interpreter, imports, the
+  supervised child, FMU loading, files) on ``bluerov2_heavy_single`` cut to 0.1 s, against
+  the interpreter alone starting and importing NumPy.
+- ``gym``: steps per second of the station-keeping Gymnasium environment on one core and in
+  two worker processes, and its overhead over a plain run (see ``studies.bench_gym``).
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import tomli_w
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIOS = ROOT / "scenarios"
+
+# shipped scenarios timed by default: (file stem, simulated seconds, target x real time)
+SCENARIO_TARGETS = [
+    ("bluerov2_heavy_single", 60.0, 300.0),
+    ("bluerov2_heavy_welded_pair", 60.0, 100.0),
+    ("uvms_spiral", 20.0, 10.0),
+    ("docking_mpc", 60.0, 3.0),
+    ("module_ring", 30.0, None),
+    ("buoy_calm", 30.0, None),
+]
+
+
+@dataclass
+class Row:
+    """One line of the table."""
+
+    benchmark: str
+    result: str
+    target: str
+    detail: str
+
+
+def interleaved(
+    first: Callable[[], float], second: Callable[[], float], repeats: int
+) -> tuple[float, float]:
+    """Medians of two measurements taken in alternation (each call returns seconds)."""
+    a, b = [], []
+    for _ in range(repeats):
+        a.append(first())
+        b.append(second())
+    return statistics.median(a), statistics.median(b)
+
+
+def _scenario_file(stem: str, folder: Path, **simulation: object) -> Path:
+    document = tomllib.loads((SCENARIOS / f"{stem}.toml").read_text(encoding="utf-8"))
+    document["simulation"].update(simulation)
+    path = folder / f"{stem}.toml"
+    path.write_text(tomli_w.dumps(document), encoding="utf-8")
+    return path
+
+
+def _run_seconds(path: Path, fmu_dir: Path, out: Path) -> tuple[float, object]:
+    """Wall time of the run loop alone (start-up and plots excluded), and the result."""
+    from orchestrator.runner.run import run_scenario
+
+    result = run_scenario(path, out, fmu_dir, plots=False)
+    return result.statistics.wall_seconds, result
+
+
+# -- per right-hand side -------------------------------------------------------------------
+
+
+def rhs_rows(fmu_dir: Path, repeats: int) -> list[Row]:
+    """Per-RHS cost from Python and inside the integrator against the C-loop floor."""
+    from orchestrator.scenario.reading import load_scenario
+    from orchestrator.system.system import System
+
+    path = SCENARIOS / "bluerov2_heavy_single.toml"
+    scenario = load_scenario(path)
+    system = System(scenario, str(path), fmu_dir)
+    try:
+        x = system.initialize(0.0, scenario.environment.current)
+        x = x + 1e-3 * np.random.default_rng(0).normal(size=x.size)
+        compiled, dx, n = system.compiled, np.zeros(system.n_states), 2000
+
+        def floor() -> float:
+            start = time.perf_counter()
+            compiled._kernel.derivatives(0.0, x, dx, n)
+            return (time.perf_counter() - start) / n
+
+        def from_python() -> float:
+            start = time.perf_counter()
+            for _ in range(n):
+                system.derivatives(0.0, x)
+            return (time.perf_counter() - start) / n
+
+        def in_integrator() -> float:
+            before = compiled.evaluations
+            compiled.dopri_reset(0.0, x, 0.01)
+            out = np.zeros_like(x)
+            start = time.perf_counter()
+            compiled.dopri_advance(2.0, 2.0, out, (1e-8, 1e-10, 0.05), None)
+            return (time.perf_counter() - start) / (compiled.evaluations - before)
+
+        python, c_loop = interleaved(from_python, floor, repeats)
+        integrator, c_loop2 = interleaved(in_integrator, floor, repeats)
+    finally:
+        system.close()
+    detail = f"{len(system.instances)} instances, {system.n_states} states"
+    return [
+        Row(
+            "RHS in the integrator / C-loop floor",
+            f"{integrator / c_loop2:.2f}x",
+            "<= 2x",
+            f"{1e6 * integrator:.2f} vs {1e6 * c_loop2:.2f} us; {detail}",
+        ),
+        Row(
+            "RHS called from Python / C-loop floor",
+            f"{python / c_loop:.2f}x",
+            "",
+            f"{1e6 * python:.2f} vs {1e6 * c_loop:.2f} us (SciPy and CVODE methods)",
+        ),
+    ]
+
+
+# -- against FMPy ----------------------------------------------------------------------------
+
+FREE_MOTION = {"nu[1]": 0.8, "nu[2]": 0.2, "nu[3]": -0.3, "nu[4]": 0.4, "nu[5]": 0.2, "nu[6]": 0.6}
+POSITIONS = ["p[1]", "p[2]", "p[3]"]
+
+
+def fmpy_rows(fmu_dir: Path, repeats: int) -> list[Row]:
+    """BlueROV2 Heavy alone: murcosim against fmpy.simulate_fmu (CVode) at matched error."""
+    from fmpy import extract, read_model_description, simulate_fmu
+
+    from orchestrator.results.tables import read_timeseries
+
+    fmu = fmu_dir / "BlueROV2Heavy.fmu"
+    stop, interval = 60.0, 0.1
+    with tempfile.TemporaryDirectory(prefix="murcosim-bench-") as folder:
+        folder = Path(folder)
+
+        def ours(rtol: float) -> tuple[float, np.ndarray]:
+            document = {
+                "simulation": {
+                    "stop_time": stop,
+                    "output_interval": interval,
+                    "solver": "RK45",
+                    "rtol": rtol,
+                    "atol": rtol * 1e-2,
+                    "step": 1.0,
+                },
+                "components": {"rov": {"fmu": "BlueROV2Heavy", "start": FREE_MOTION}},
+                "record": ["rov.p*"],  # a glob: brackets would be a character class
+            }
+            path = folder / "free.toml"
+            path.write_text(tomli_w.dumps(document), encoding="utf-8")
+            seconds, _ = _run_seconds(path, fmu_dir, folder / "ours")
+            data = read_timeseries(folder / "ours" / "timeseries.csv")
+            return seconds, np.column_stack([data[f"rov.{p}"] for p in POSITIONS])
+
+        unzipped = extract(str(fmu))
+        description = read_model_description(unzipped, validate=False)
+
+        def theirs() -> tuple[float, np.ndarray]:
+            start = time.perf_counter()
+            result = simulate_fmu(
+                unzipped,
+                validate=False,
+                model_description=description,
+                stop_time=stop,
+                output_interval=interval,
+                relative_tolerance=1e-6,
+                start_values=FREE_MOTION,
+                output=POSITIONS,
+                solver="CVode",
+            )
+            seconds = time.perf_counter() - start
+            grid = np.round(result["time"] / interval).astype(int)  # event rows repeat times
+            _, first = np.unique(grid, return_index=True)
+            return seconds, np.column_stack([result[p][first] for p in POSITIONS])
+
+        _, reference = ours(1e-12)
+        _, fmpy_states = theirs()
+        n = min(len(reference), len(fmpy_states))
+        fmpy_error = np.abs(fmpy_states[:n] - reference[:n]).max()
+        chosen = 1e-4
+        for rtol in (1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9):
+            chosen = rtol
+            _, states = ours(rtol)
+            if np.abs(states[:n] - reference[:n]).max() <= fmpy_error:
+                break
+        our_error = np.abs(ours(chosen)[1][:n] - reference[:n]).max()
+        mine, fmpy_time = interleaved(lambda: ours(chosen)[0], lambda: theirs()[0], repeats)
+    return [
+        Row(
+            "BlueROV2Heavy alone, 60 s: murcosim / fmpy.simulate_fmu (CVode)",
+            f"{mine / fmpy_time:.2f}x",
+            "<= 1.0x",
+            f"{1e3 * mine:.1f} vs {1e3 * fmpy_time:.1f} ms; position error {our_error:.1e} m "
+            f"(rtol {chosen:g}) vs FMPy's {fmpy_error:.1e} m (rtol 1e-6)",
+        )
+    ]
+
+
+# -- whole scenarios -------------------------------------------------------------------------
+
+
+def scenario_rows(fmu_dir: Path, repeats: int, names: list[str] | None = None) -> list[Row]:
+    """Real-time factor of shipped scenarios (median of ``repeats`` runs). The runs go round
+    the scenarios in turn, so that a slow spell of the shared machine (seconds long) falls on
+    a few runs of each scenario rather than on all runs of one."""
+    chosen = [t for t in SCENARIO_TARGETS if names is None or t[0] in names]
+    walls: dict[str, list[float]] = {stem: [] for stem, _, _ in chosen}
+    with tempfile.TemporaryDirectory(prefix="murcosim-bench-") as folder:
+        folder = Path(folder)
+        paths = {stem: _scenario_file(stem, folder, stop_time=s) for stem, s, _ in chosen}
+        for _ in range(repeats):
+            for stem in walls:
+                walls[stem].append(_run_seconds(paths[stem], fmu_dir, folder / stem)[0])
+    rows = []
+    for stem, seconds, target in chosen:
+        wall = statistics.median(walls[stem])
+        rows.append(
+            Row(
+                f"{stem}: real-time factor",
+                f"{seconds / wall:.0f}x" if seconds / wall >= 10 else f"{seconds / wall:.2g}x",
+                f">= {target:g}x" if target else "",
+                f"{seconds:g} s simulated in {wall:.3g} s (median of {repeats})",
+            )
+        )
+    return rows
+
+
+def startup_rows(fmu_dir: Path, repeats: int) -> list[Row]:
+    """Median wall time of ``murcosim run`` on a 0.1 s scenario, as a user starts it."""
+    with tempfile.TemporaryDirectory(prefix="murcosim-bench-") as folder:
+        folder = Path(folder)
+        path = _scenario_file("bluerov2_heavy_single", folder, stop_time=0.1)
+        command = [sys.executable, "-m", "orchestrator.cli", "run", str(path)]
+        command += ["--fmu-dir", str(fmu_dir), "--out", str(folder / "out"), "--no-plots"]
+        command += ["--quiet", "--overwrite"]  # each repeat replaces the one before
+
+        def run() -> float:
+            start = time.perf_counter()
+            subprocess.run(command, check=True, capture_output=True)
+            return time.perf_counter() - start
+
+        def interpreter() -> float:
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", "import numpy"], check=True)
+            return time.perf_counter() - start
+
+        wall, floor = interleaved(run, interpreter, repeats)
+    return [
+        Row(
+            "start-up: `murcosim run` of a 0.1 s scenario, wall time",
+            f"{wall:.2f} s",
+            "< 0.5 s",
+            f"median of {repeats}; interpreter + NumPy import alone {floor:.2f} s",
+        )
+    ]
+
+
+# -- the table -------------------------------------------------------------------------------
+
+PARTS = ("rhs", "fmpy", "scenarios", "coupling", "startup", "gym")  # the command line lists them
+
+
+def run_suite(fmu_dir: Path, parts: tuple[str, ...] = PARTS, repeats: int = 5) -> str:
+    """Run the chosen parts; return the markdown table (also printed as it grows)."""
+    rows: list[Row] = []
+    makers: dict[str, Callable[[], list[Row]]] = {
+        "rhs": lambda: rhs_rows(fmu_dir, repeats),
+        "fmpy": lambda: fmpy_rows(fmu_dir, max(3, repeats // 2)),
+        "scenarios": lambda: scenario_rows(fmu_dir, repeats),
+        "coupling": lambda: _coupling_rows(fmu_dir),
+        "startup": lambda: startup_rows(fmu_dir, max(5, repeats)),
+        "gym": lambda: _gym_rows(fmu_dir, repeats),
+    }
+    for part in parts:
+        for row in makers[part]():
+            rows.append(row)
+            print(f"{row.benchmark}: {row.result} ({row.detail})", flush=True)
+    lines = ["| benchmark | result | target | measured |", "| --- | --- | --- | --- |"]
+    lines += [f"| {r.benchmark} | {r.result} | {r.target} | {r.detail} |" for r in rows]
+    return "\n".join(lines)
+
+
+def _coupling_rows(fmu_dir: Path) -> list[Row]:
+    """Chains and a grid of welded GenericVehicles (``studies.bench_coupling``)."""
+    from studies.bench_coupling import FIT_FROM, coupling_benchmarks
+
+    measured = coupling_benchmarks(fmu_dir)
+    rows = {str(r["system"]): r for r in measured["rows"]}
+    chains = [r for name, r in rows.items() if name.startswith("chain")]
+    costs = ", ".join(f"N={r['bodies']}: {r['coupling_us']:.0f}" for r in chains)
+    result = [
+        Row(
+            f"coupling cost of welded chains, fitted exponent over N = {FIT_FROM}..64",
+            f"{measured['exponent']:.2f}",
+            "<= 1.2",
+            f"us per RHS (CPU time) {costs}",
+        )
+    ]
+    for name, target in (("chain_64", 2.0), ("grid_8x8", 1.0)):
+        r = rows[name]
+        result.append(
+            Row(
+                f"{name.replace('_', ' ')} welded GenericVehicles (RK4, 0.01 s): real-time factor",
+                f"{r['real_time']:.2g}x",
+                f">= {target:g}x",
+                f"coupling {r['coupling_us']:.0f} us per RHS (dense SVD {r['svd_us']:.0f} us), "
+                f"{100 * r['coupling_share']:.0f} % of the run (CPU time)",
+            )
+        )
+    return result
+
+
+def _gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
+    """The Gymnasium environment (``studies.bench_gym``; imports Gymnasium)."""
+    from studies.bench_gym import gym_rows
+
+    return gym_rows(fmu_dir, repeats)
+
+
+README_START = "<!-- bench:start -->"
+README_END = "<!-- bench:end -->"
+
+
+def update_readme(readme: Path, table: str, command: str) -> None:
+    """Replace the generated table between the README's bench markers."""
+    text = readme.read_text(encoding="utf-8")
+    if README_START not in text or README_END not in text:
+        raise ValueError(f"{readme}: no '{README_START}' ... '{README_END}' section")
+    head, rest = text.split(README_START, 1)
+    _, tail = rest.split(README_END, 1)
+    block = f"{README_START}\n_Generated by `{command}`._\n\n{table}\n{README_END}"
+    readme.write_text(head + block + tail, encoding="utf-8")
