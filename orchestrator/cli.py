@@ -24,16 +24,22 @@ BENCH_PARTS = ("rhs", "fmpy", "scenarios", "coupling", "startup", "gym")  # benc
 
 def _studies(module: str, command: str) -> ModuleType:
     """The module ``module`` of the ``studies`` folder of the repository checkout the command
-    runs from (the current folder or the nearest one above it): the studies and benchmarks
-    are not installed with the package, and the package reads nothing around itself."""
+    runs from (the current folder or the nearest one above it), else of the one already on the
+    import path (``PYTHONPATH``): the studies and benchmarks are not installed with the package,
+    and the package reads nothing around itself."""
     here = Path.cwd().resolve()
     for folder in (here, *here.parents):
         if (folder / "studies" / "__init__.py").is_file() and (folder / "pyproject.toml").is_file():
             if str(folder) not in sys.path:
                 sys.path.insert(0, str(folder))
-            return importlib.import_module(f"studies.{module}")
+            break
+    try:
+        return importlib.import_module(f"studies.{module}")
+    except ModuleNotFoundError as error:
+        if error.name not in ("studies", f"studies.{module}"):
+            raise
     raise MurcosimError(
-        f"murcosim {command}: needs the repository checkout (its studies/ folder): "
+        f"{command}: needs the repository checkout (its studies/ folder): "
         "run it from inside a clone of murcosim"
     )
 
