@@ -16,7 +16,7 @@ from orchestrator.cli import main
 from orchestrator.compiler import build_library
 from orchestrator.errors import BuildError
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 USER_LIBRARY = DATA / "user_library" / "UserLib"
 MODELICA_PATH = DATA / "modelica_path"
 

@@ -179,7 +179,7 @@ def test_ctrl_c_ends_a_run_stuck_in_c(tmp_path, ctrl_c):
         stderr=subprocess.PIPE,
         text=True,
         cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
     )
     events = out / "events.csv"
     deadline = time.monotonic() + 60

@@ -25,7 +25,7 @@ from orchestrator.results.patterns import matches
 
 pytest_plugins = ["pytester"]
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ATOL, RTOL = 1e-6, 1e-6
 INPUTS = "time,pwm,nu_r[1]\n0,1500,0\n0.2,1700,0\n0.5,1700,0.2\n1.0,1300,0.2\n"
 

@@ -23,7 +23,7 @@ from test_faults import assert_kept, faulty_run, scenario
 
 from orchestrator.results.tables import read_events
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 STEP = 0.01  # s, the RK4 step of the scenarios
 # A caller of run_supervised with a second thread: its children come from the forkserver.
 THREADED_CALLER = """

@@ -259,7 +259,7 @@ def test_the_autopilot_written_by_a_user_flies_bit_for_bit_like_the_built_in(fmu
     """The built-in depth/heading/speed autopilot and the same law and gains written here as a
     user controller (same name, so the allocation reads it) give the same vehicle states."""
     (tmp_path / "my_autopilot.py").write_text(AUTOPILOT)
-    shipped = Path(__file__).parents[1] / "scenarios" / "bluerov2_heavy_single.toml"
+    shipped = Path(__file__).parents[2] / "scenarios" / "bluerov2_heavy_single.toml"
     scenario = murcosim.load_scenario(shipped)
     short = murcosim.edit(scenario, {"simulation": {"stop_time": 10.0}})
     built_in = murcosim.run(short, source=str(shipped), progress=False).timeseries

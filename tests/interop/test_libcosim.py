@@ -24,7 +24,7 @@ from test_fmi_export import MODELS
 from orchestrator.analysis.crosscheck import STEP, STOP_TIME, held_inputs
 from orchestrator.compiler import fmu_path
 
-RUNNER = Path(__file__).with_name("libcosim_run.py")
+RUNNER = Path(__file__).parents[1] / "libcosim_run.py"
 # Both importers make the same calls of the same binary at the same communication points up
 # to their last bits: libcosim counts time in integer nanoseconds and steps by the difference
 # of two points converted to seconds, FMPy by multiples of the step in seconds. The FMU's

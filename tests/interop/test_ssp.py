@@ -26,7 +26,7 @@ from orchestrator.system.system import System
 
 SCHEMAS = {  # SSP 1.0 as FMPy ships it; SSP 2.0 from the standard (BSD licence in the folder)
     "1.0": Path(fmpy.__path__[0]) / "ssp" / "schema",
-    "2.0": Path(__file__).parent / "data" / "ssp-2.0",
+    "2.0": Path(__file__).parents[1] / "data" / "ssp-2.0",
 }
 SHIPPED = sorted((ROOT / "scenarios").glob("*.toml"))
 SHIPPED_SINGLE = ROOT / "scenarios" / "bluerov2_heavy_single.toml"

@@ -25,7 +25,7 @@ from scipy.optimize import brentq
 from orchestrator.compiler import build_library
 from orchestrator.errors import BuildError
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 LIBRARY = DATA / "user_library" / "UserLib"
 MODELICA_PATH = DATA / "modelica_path"
 G_N = 9.80665
@@ -284,7 +284,7 @@ def test_redeclares_a_front_end_gets_wrong_are_refused(tmp_path, backend):
     assert ("inherits it from Bad.ThrBase" if backend == "rumoca" else "modifiers") in message
 
 
-MURCOSIM = Path(__file__).parents[1] / "modelica" / "MurCoSim"
+MURCOSIM = Path(__file__).parents[2] / "modelica" / "MurCoSim"
 
 
 # MurCoSim models whose values are compared: a vehicle, a buoy (its record redeclared over

@@ -387,7 +387,7 @@ def test_owner_and_compiled_coupling_are_collected():
 def test_shipped_arm_scenario_runs_compiled(fmu_dir):
     """uvms_spiral (a vehicle with four three-link arms, motors on the joints): the system's
     post-process evaluates in C and gives the Python coupling's der(nu) for motor commands."""
-    path = Path(__file__).resolve().parents[1] / "scenarios" / "uvms_spiral.toml"
+    path = Path(__file__).resolve().parents[2] / "scenarios" / "uvms_spiral.toml"
     scenario = load_scenario(path)
     system = System(scenario, str(path), fmu_dir)
     try:
@@ -421,7 +421,7 @@ def test_shipped_scenario_projects_and_records_compiled(fmu_dir, name):
     """ConstraintCoupling.project and columns of a running system (a welded pair; a vehicle
     with motored arms) take the compiled path and give what the Python path gives, to 1e-12
     relative, from a state off the joints (the motors' commands set; projection on)."""
-    path = Path(__file__).resolve().parents[1] / "scenarios" / f"{name}.toml"
+    path = Path(__file__).resolve().parents[2] / "scenarios" / f"{name}.toml"
     scenario = load_scenario(path)
     system = System(scenario, str(path), fmu_dir)
     try:

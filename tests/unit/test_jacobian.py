@@ -13,7 +13,7 @@ from orchestrator.master.jacobian import DirectionalJacobian
 from orchestrator.scenario.reading import load_scenario
 from orchestrator.system.system import System
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def single_vehicle(folder: Path, sampled: bool) -> Path:

@@ -16,7 +16,7 @@ from orchestrator.errors import ScenarioError
 from orchestrator.results.tables import read_events, read_timeseries
 from orchestrator.runner.run import run_scenario
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 M1, M2, K, D0 = 1.0, 2.0, 6.0, 1.0  # kg, kg, N/m, m: initial stretch of the spring
 OMEGA = np.sqrt(K * (M1 + M2) / (M1 * M2))  # 3 rad/s

@@ -41,8 +41,8 @@ import tomli_w
 from orchestrator.results.tables import read_timeseries
 from orchestrator.runner.run import run_scenario
 
-ROOT = Path(__file__).resolve().parents[1]
-GOLDEN = Path(__file__).parent / "data" / "golden"
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = Path(__file__).parents[1] / "data" / "golden"
 HORIZON = 2.0  # s
 # The golden runs were recorded with the pseudo-inverse thrust allocation, the default then;
 # what is compared here is the master, so the runs use it again.

@@ -18,7 +18,7 @@ from orchestrator.kinematics import euler_angles
 from orchestrator.results.tables import read_events, read_timeseries
 from orchestrator.runner.run import run_scenario
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 M1, M2, K, D0 = 1.0, 2.0, 6.0, 1.0  # kg, kg, N/m, m: initial stretch of the spring
 STEP = 0.01  # s: communication step of the Co-Simulation mass
