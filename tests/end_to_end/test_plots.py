@@ -7,7 +7,7 @@ from __future__ import annotations
 import matplotlib
 import numpy as np
 import pytest
-from test_arms import FIXED_ARM
+from validation.test_arms import FIXED_ARM
 
 from orchestrator.cli import main
 from orchestrator.fmi.parameters import ComponentParameters

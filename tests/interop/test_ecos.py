@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from conftest import claim_loads
 from foreign import spring_mass_fmu
-from test_cosim import analytic_positions, two_masses
+from validation.test_cosim import analytic_positions, two_masses
 
 from orchestrator.system.ssp import export_ssp
 
