@@ -275,7 +275,7 @@ class ProgramChild:
 def _program_environment() -> dict[str, str]:
     """The caller's environment, with the folder holding ``orchestrator`` first on the path
     (a worker may run from any folder)."""
-    root = str(Path(__file__).resolve().parent.parent)
+    root = str(Path(__file__).resolve().parents[2])  # orchestrator/runner/ -> its folder
     paths = [root, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
     return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
 
