@@ -3,7 +3,7 @@
 For a scenario with joints between Model Exchange bodies, the strongly coupled master
 (Udwadia-Kalaba inside every right-hand side, positions projected) gives the reference. The
 same scenario then runs in weak coupling at each macro step H: the constraint forces are
-computed at each communication point and held over the step (``cosim.py``), without
+computed at each communication point and held over the step (``master/weak.py``), without
 projection. Per H the table gives the largest joint violation over the run (position in m,
 angle in rad) and the largest distance of any body origin from its reference position (m).
 """

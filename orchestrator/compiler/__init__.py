@@ -64,7 +64,7 @@ def source_hash(library: Path, backend: str) -> str:
     """Fingerprint of everything an FMU depends on: sources, build code, tool versions."""
     digest = hashlib.sha256(backend.encode())
     here = Path(__file__).parent
-    code = [p for p in sorted(here.glob("*.py")) if p.stem != "crosscheck"]  # not in FMUs
+    code = sorted(here.glob("*.py"))
     code += sorted(here.glob("c/*"))
     for path in sorted(library.rglob("*.mo")) + code:
         digest.update(path.name.encode())

@@ -37,7 +37,7 @@ Joints (``[[joints]]``) between Model Exchange bodies are kept by constraint for
 at each communication point with the Udwadia-Kalaba equation from the bodies' states and
 unconstrained accelerations at t_n, and held over the step as part of ``tau_ext`` (body
 frame, N and N.m at the body origin). Positions are not projected back onto the constraints,
-so the joints drift: ``drift.py`` measures how much.
+so the joints drift: ``analysis/drift.py`` measures how much.
 
 The master (``orchestrator.master.master``) runs controllers, latency, docking and undocking,
 scheduled events and recording for both strategies; ``WeakCoupling`` offers it the integrator

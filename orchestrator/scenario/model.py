@@ -624,7 +624,7 @@ class EventConfig(_Strict):
 
 
 class CoSimulationConfig(_Strict):
-    """Weak coupling: each component advances alone between macro steps (``cosim.py``)."""
+    """Weak coupling: each component advances alone between macro steps (``master/weak.py``)."""
 
     macro_step: float = Field(gt=0, description="Communication step (s)")
     order: Literal["jacobi", "gauss_seidel"] = "jacobi"

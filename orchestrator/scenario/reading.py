@@ -155,7 +155,7 @@ def read_scenario_data(text: str, source: str = "<scenario>") -> dict[str, Any]:
 
 def validate_scenario(data: dict[str, Any], source: str = "<scenario>") -> Scenario:
     """Validate parsed scenario data strictly: numbers are numbers (not true, not "1e3"),
-    finite unless a key allows inf, and consistent across keys (``scenario_checks``)."""
+    finite unless a key allows inf, and consistent across keys (``checks.py``)."""
     if isinstance(data, dict) and "controllers" in data:
         data = {**data, "controllers": _user_controllers(data["controllers"])}
     try:
