@@ -11,7 +11,7 @@ from pathlib import Path
 from types import ModuleType
 
 from orchestrator.errors import MurcosimError
-from orchestrator.results.tables import FORMATS
+from orchestrator.recording.tables import FORMATS
 from orchestrator.runner.interrupts import exit_status, signal_name, signal_of, terminate_interrupts
 
 FMU_DIR_HELP = "FMU folder (default: 'fmus' in the current folder or the nearest one above it)"
@@ -71,7 +71,7 @@ def _build(args: argparse.Namespace) -> None:
 
 def _run(args: argparse.Namespace) -> None:
     from orchestrator.master.summary import run_summary
-    from orchestrator.results.folder import prepare_folder
+    from orchestrator.recording.folder import prepare_folder
     from orchestrator.runner.supervise import run_supervised
     from orchestrator.scenario.reading import load_scenario
 

@@ -153,7 +153,7 @@ def fmpy_rows(fmu_dir: Path, repeats: int) -> list[Row]:
     """BlueROV2 Heavy alone: murcosim against fmpy.simulate_fmu (CVode) at matched error."""
     from fmpy import extract, read_model_description, simulate_fmu
 
-    from orchestrator.results.tables import read_timeseries
+    from orchestrator.recording.tables import read_timeseries
 
     fmu = fmu_dir / "BlueROV2Heavy.fmu"
     stop, interval = 60.0, 0.1

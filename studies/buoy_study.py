@@ -25,7 +25,7 @@ from orchestrator.controllers.pointing import payload_angles
 from orchestrator.fmi.fmu import FMU
 from orchestrator.fmi.folder import scenario_fmu_folder
 from orchestrator.kinematics import euler_angles, quaternion_from_euler, rotation_matrix
-from orchestrator.results.tables import read_timeseries
+from orchestrator.recording.tables import read_timeseries
 from orchestrator.runner.run import run_scenario
 from orchestrator.system.ocean import seeded_parameters
 

@@ -25,7 +25,7 @@ from orchestrator.analysis.sweep import run_sweep
 from orchestrator.analysis.variations import Variation, draw
 from orchestrator.controllers.mpc.ports import CaptureEnvelope
 from orchestrator.controllers.rendezvous import vehicle_specs
-from orchestrator.results.tables import read_events
+from orchestrator.recording.tables import read_events
 from orchestrator.scenario.model import RendezvousConfig
 from orchestrator.scenario.reading import load_scenario
 from studies.rendezvous_study import initial_planar_states, run_planar

@@ -14,7 +14,7 @@ import pytest
 
 from orchestrator.compiler import build_library
 from orchestrator.fmi.fmu import FMU, FMUInstance
-from orchestrator.results.tables import read_events, read_timeseries
+from orchestrator.recording.tables import read_events, read_timeseries
 from orchestrator.runner.run import run_scenario
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -71,7 +71,7 @@ def _reference(fmu: Path, inputs: dict[str, float], work: Path) -> dict[str, lis
     by variable name (``time`` first), the inputs and the names with a comma left out. An
     input the run held at another value than the one given (and written to ``_in.csv``) is a
     MurcosimError."""
-    from orchestrator.results.tables import read_timeseries
+    from orchestrator.recording.tables import read_timeseries
     from orchestrator.runner.run import run_scenario
 
     scenario = work / "reference.toml"

@@ -19,8 +19,8 @@ import numpy as np
 from orchestrator.controllers.rendezvous import vehicle_specs
 from orchestrator.errors import MurcosimError
 from orchestrator.kinematics import euler_angles
-from orchestrator.results.reader import read_recorded
-from orchestrator.results.tables import read_events
+from orchestrator.recording.reader import read_recorded
+from orchestrator.recording.tables import read_events
 from orchestrator.scenario.model import RendezvousConfig
 from orchestrator.scenario.reading import load_scenario
 

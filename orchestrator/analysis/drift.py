@@ -17,7 +17,7 @@ import numpy as np
 
 from orchestrator.errors import ScenarioError, SimulationError
 from orchestrator.fmi.folder import fmu_folder
-from orchestrator.results.tables import read_timeseries
+from orchestrator.recording.tables import read_timeseries
 from orchestrator.runner.run import run_scenario
 from orchestrator.scenario.reading import load_scenario
 

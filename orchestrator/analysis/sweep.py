@@ -44,7 +44,7 @@ from orchestrator.analysis.sweep_table import (
 from orchestrator.analysis.variations import Value, Variation, check, default_runs, draw
 from orchestrator.errors import MurcosimError, ScenarioError
 from orchestrator.fmi.folder import fmu_folder
-from orchestrator.results.tables import ResultsFolderLock
+from orchestrator.recording.tables import ResultsFolderLock
 from orchestrator.runner.supervise import run_supervised
 from orchestrator.scenario.reading import load_scenario, read_scenario_data, read_scenario_text
 

@@ -18,7 +18,7 @@ import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 
 from orchestrator.errors import MurcosimError, ScenarioError
-from orchestrator.results.tables import read_events
+from orchestrator.recording.tables import read_events
 
 REDUCTIONS = {
     "final": lambda v: v[-1],

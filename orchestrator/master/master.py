@@ -36,7 +36,7 @@ from orchestrator.fmi.fmu import TerminationRequest
 from orchestrator.master.integrators import make_integrator
 from orchestrator.master.strong import EventDriver
 from orchestrator.native.kernel import PostProcess
-from orchestrator.results.tables import EventLog, TimeseriesWriter
+from orchestrator.recording.tables import EventLog, TimeseriesWriter
 from orchestrator.scenario.model import CoSimulationConfig, EventConfig, Simulation
 from orchestrator.system.system import System
 

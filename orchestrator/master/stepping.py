@@ -22,7 +22,7 @@ from orchestrator.errors import FMUError, SimulationError
 from orchestrator.fmi.fmu import FMU
 from orchestrator.master.assembly import assemble
 from orchestrator.master.master import Master
-from orchestrator.results.tables import EventTable
+from orchestrator.recording.tables import EventTable
 from orchestrator.scenario.model import Scenario
 from orchestrator.system.system import System
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from orchestrator.master.master import RunStatistics
-from orchestrator.results.tables import EventTable, TimeseriesTable
+from orchestrator.recording.tables import EventTable, TimeseriesTable
 
 TOPOLOGY = {"dock": "docked", "undock": "undocked", "dock_rejected": "dock rejected"}
 

@@ -20,11 +20,11 @@ from orchestrator.master.assembly import assemble
 from orchestrator.master.master import Master, RunStatistics
 from orchestrator.master.probe import Probe
 from orchestrator.master.summary import run_summary
-from orchestrator.results.files import file_recorders
-from orchestrator.results.folder import claim_folder
-from orchestrator.results.patterns import matches
-from orchestrator.results.provenance import read_run_record, run_record, write_run_record
-from orchestrator.results.tables import (
+from orchestrator.recording.files import file_recorders
+from orchestrator.recording.folder import claim_folder
+from orchestrator.recording.patterns import matches
+from orchestrator.recording.provenance import read_run_record, run_record, write_run_record
+from orchestrator.recording.tables import (
     FORMATS,
     EventsTee,
     EventTable,
@@ -138,10 +138,10 @@ def simulate(
     relative paths start (the current directory for ``<scenario>``). With ``out_dir`` None the
     results stay in memory only; otherwise ``out_dir`` is locked for the run and ``formats``
     (csv, parquet, mcap) are written there while the run goes, with ``run.json``
-    (:mod:`orchestrator.results.provenance`, its summary written when the run ends). A folder
+    (:mod:`orchestrator.recording.provenance`, its summary written when the run ends). A folder
     holding another run's files is emptied of them when ``overwrite`` (the default here: the callers
     of this layer, sweeps and studies, own their folders; ``murcosim run`` and
-    ``murcosim.run`` refuse unless asked), else refused (:mod:`orchestrator.results.folder`).
+    ``murcosim.run`` refuse unless asked), else refused (:mod:`orchestrator.recording.folder`).
     ``callback(time, probe)`` is
     called at every communication point; raising :class:`StopRun` there ends the run at that
     point. ``keep_rows`` False keeps only the last recorded row in memory (the files hold

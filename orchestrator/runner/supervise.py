@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from orchestrator.errors import MurcosimError
-from orchestrator.results.tables import read_events
+from orchestrator.recording.tables import read_events
 from orchestrator.runner.breadcrumbs import MAPPED_BYTES, Breadcrumbs
 from orchestrator.runner.interrupts import Interrupted, signal_name, signal_of
 

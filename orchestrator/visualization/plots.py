@@ -18,8 +18,8 @@ from orchestrator.errors import ScenarioError
 from orchestrator.fmi.folder import results_fmu_folder
 from orchestrator.fmi.parameters import ComponentParameters
 from orchestrator.kinematics import euler_angles
-from orchestrator.results.reader import read_recorded
-from orchestrator.results.tables import read_events
+from orchestrator.recording.reader import read_recorded
+from orchestrator.recording.tables import read_events
 from orchestrator.scenario.model import AutopilotConfig, RendezvousConfig
 from orchestrator.scenario.navigation import NavigationFilterConfig
 from orchestrator.scenario.reading import load_scenario

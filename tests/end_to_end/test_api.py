@@ -13,7 +13,7 @@ from conftest import ROOT
 
 import murcosim
 from orchestrator.cli import main
-from orchestrator.results.tables import read_events, read_timeseries
+from orchestrator.recording.tables import read_events, read_timeseries
 
 SINGLE = ROOT / "scenarios" / "bluerov2_heavy_single.toml"
 DOCKING = ROOT / "scenarios" / "dock_move_undock.toml"

@@ -9,7 +9,7 @@ import pytest
 from conftest import ROOT
 
 from orchestrator.analysis.docking_report import docking_report, report_table
-from orchestrator.results.tables import EventLog, TimeseriesWriter
+from orchestrator.recording.tables import EventLog, TimeseriesWriter
 
 
 def test_report_of_a_written_results_folder(tmp_path):

@@ -6,7 +6,7 @@ import numpy as np
 from conftest import ROOT
 
 from orchestrator.cli import main
-from orchestrator.results.tables import read_timeseries
+from orchestrator.recording.tables import read_timeseries
 
 SCENARIO = ROOT / "scenarios" / "cosim_weld_pair.toml"
 

@@ -21,7 +21,7 @@ from faulty import faulty_fmu
 
 from orchestrator.cli import main
 from orchestrator.errors import MurcosimError
-from orchestrator.results.tables import read_events, read_timeseries
+from orchestrator.recording.tables import read_events, read_timeseries
 from orchestrator.runner.run import run_scenario
 from orchestrator.runner.supervise import run_supervised
 

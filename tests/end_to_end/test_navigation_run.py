@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from conftest import ROOT, scenario_error
 
-from orchestrator.results.tables import read_timeseries
+from orchestrator.recording.tables import read_timeseries
 from orchestrator.runner.run import run_scenario
 
 SCENARIO = ROOT / "scenarios" / "bluerov2_heavy_navigation.toml"

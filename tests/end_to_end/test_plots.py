@@ -11,7 +11,7 @@ from validation.test_arms import FIXED_ARM
 
 from orchestrator.cli import main
 from orchestrator.fmi.parameters import ComponentParameters
-from orchestrator.results.tables import read_timeseries
+from orchestrator.recording.tables import read_timeseries
 from orchestrator.scenario.reading import parse_scenario
 from orchestrator.visualization.style import EVENT_STYLES, MANY_EVENTS, least_span, plt
 from orchestrator.visualization.summary import Run, summary_figure

@@ -12,7 +12,7 @@ import pytest
 from event_fmus import counter_fmu
 
 from orchestrator.errors import ScenarioError
-from orchestrator.results.tables import read_timeseries
+from orchestrator.recording.tables import read_timeseries
 from orchestrator.runner.run import run_scenario
 
 

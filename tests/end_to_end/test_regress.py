@@ -21,7 +21,7 @@ from orchestrator.analysis.regression.references import read_reference
 from orchestrator.analysis.regression.variants import check_variants
 from orchestrator.cli import main
 from orchestrator.errors import ScenarioError
-from orchestrator.results.patterns import matches
+from orchestrator.recording.patterns import matches
 
 pytest_plugins = ["pytester"]
 

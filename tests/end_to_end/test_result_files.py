@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from mcap.reader import make_reader
 
 import murcosim
-from orchestrator.results.tables import TimeseriesWriter, read_events, read_timeseries
+from orchestrator.recording.tables import TimeseriesWriter, read_events, read_timeseries
 
 DOCKING = ROOT / "scenarios" / "dock_move_undock.toml"
 
@@ -112,7 +112,7 @@ def test_mcap_messages_follow_their_schemas(docking_run):
     Foxglove Studio decodes it with); the schemas reject a pose without its rotation."""
     from jsonschema import Draft202012Validator, ValidationError
 
-    from orchestrator.results.mcap import FRAME_TRANSFORM
+    from orchestrator.recording.mcap import FRAME_TRANSFORM
 
     pose = {"timestamp": {"sec": 0, "nsec": 0}, "parent_frame_id": "ned", "child_frame_id": "a"}
     with pytest.raises(ValidationError):

@@ -14,7 +14,7 @@ from conftest import ROOT
 
 import murcosim
 from orchestrator.cli import main
-from orchestrator.results.folder import is_run_output
+from orchestrator.recording.folder import is_run_output
 from orchestrator.visualization.plots import plot_run
 
 SINGLE = ROOT / "scenarios" / "bluerov2_heavy_single.toml"

@@ -13,7 +13,7 @@ from orchestrator.controllers.base import Controller
 from orchestrator.errors import SimulationError
 from orchestrator.kinematics import euler_angles
 from orchestrator.master.master import Master
-from orchestrator.results.tables import EventLog, TimeseriesWriter, read_events, read_timeseries
+from orchestrator.recording.tables import EventLog, TimeseriesWriter, read_events, read_timeseries
 from orchestrator.runner.run import run_scenario
 from orchestrator.scenario.reading import load_scenario
 from orchestrator.system.system import System

@@ -16,7 +16,7 @@ from foreign import spring_mass_fmu
 
 from orchestrator.cli import main
 from orchestrator.errors import MurcosimError
-from orchestrator.results.tables import ResultsFolderLock, read_events, read_timeseries
+from orchestrator.recording.tables import ResultsFolderLock, read_events, read_timeseries
 from orchestrator.runner.run import run_scenario
 
 X0, V0 = 1.0, 0.5  # m, m/s

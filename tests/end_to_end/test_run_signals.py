@@ -21,7 +21,7 @@ import pytest
 from foreign import spring_mass_fmu
 from test_faults import assert_kept, faulty_run, scenario
 
-from orchestrator.results.tables import read_events
+from orchestrator.recording.tables import read_events
 
 ROOT = Path(__file__).resolve().parents[2]
 STEP = 0.01  # s, the RK4 step of the scenarios

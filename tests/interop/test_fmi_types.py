@@ -13,7 +13,7 @@ from foreign import TYPED_IO_TYPES, phases_fmu, python_fmu, spring_mass_fmu, typ
 
 from orchestrator.errors import FMUError, ScenarioError
 from orchestrator.fmi.fmu import FMU
-from orchestrator.results.tables import read_timeseries
+from orchestrator.recording.tables import read_timeseries
 from orchestrator.runner.run import run_scenario
 from orchestrator.scenario.reading import load_scenario
 from orchestrator.system.system import System

@@ -18,7 +18,7 @@ from foreign import spring_mass_fmu, typed_io_fmu
 from lxml import etree
 
 from orchestrator.errors import ScenarioError
-from orchestrator.results.tables import read_timeseries
+from orchestrator.recording.tables import read_timeseries
 from orchestrator.runner.run import run_scenario
 from orchestrator.scenario.reading import load_scenario
 from orchestrator.system.ssp import SCENARIO_ANNOTATION, export_ssp, import_ssp

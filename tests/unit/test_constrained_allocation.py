@@ -17,7 +17,7 @@ from orchestrator.controllers import make_controllers
 from orchestrator.controllers.allocation import ThrustAllocation
 from orchestrator.controllers.constrained_allocation import T200_POWER, ConstrainedAllocator
 from orchestrator.kinematics import euler_angles
-from orchestrator.results.tables import read_timeseries
+from orchestrator.recording.tables import read_timeseries
 from orchestrator.runner.run import run_scenario
 from orchestrator.scenario.reading import load_scenario
 from orchestrator.system.system import System

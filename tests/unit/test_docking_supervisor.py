@@ -11,7 +11,7 @@ from orchestrator.controllers.mpc.final_approach import VELOCITY_RATE, track
 from orchestrator.controllers.mpc.ports import CaptureCheck, CaptureEnvelope, port_geometry
 from orchestrator.controllers.mpc.supervisor import DockingSupervisor
 from orchestrator.controllers.rendezvous import rendezvous_mpc, vehicle_specs
-from orchestrator.results.tables import read_events
+from orchestrator.recording.tables import read_events
 from orchestrator.runner.run import run_scenario
 from orchestrator.scenario.reading import load_scenario
 from studies.docking_study import Case, StartRanges, run_cosim_cases, success_table

@@ -21,7 +21,7 @@ from array_clock_fmus import (
 
 from orchestrator.errors import FMUError, ScenarioError
 from orchestrator.fmi.fmu import FMU
-from orchestrator.results.tables import read_timeseries
+from orchestrator.recording.tables import read_timeseries
 from orchestrator.runner.run import run_scenario
 
 WEAK = "[cosimulation]\nmacro_step = 0.1\n"

@@ -29,7 +29,7 @@ LAYERS = (
     "sensors",
     "navigation",
     "controllers",
-    "results",
+    "recording",
     "master",
     "visualization",
     "runner",

@@ -21,7 +21,7 @@ from event_fmus import (
 
 from orchestrator.errors import ScenarioError
 from orchestrator.fmi.fmu import FMU, MODEL_EXCHANGE
-from orchestrator.results.tables import read_events, read_timeseries
+from orchestrator.recording.tables import read_events, read_timeseries
 from orchestrator.runner.run import run_scenario
 
 VERSIONS = pytest.mark.parametrize("version", ["2.0", "3.0"], ids=["FMI2", "FMI3"])

@@ -14,7 +14,7 @@ from orchestrator.controllers.mpc.problem import LocalProblem, Solution
 from orchestrator.controllers.mpc.supervisor import DockingSupervisor
 from orchestrator.controllers.rendezvous import RendezvousController, vehicle_specs
 from orchestrator.kinematics import rotation_matrix
-from orchestrator.results.tables import read_events, read_timeseries
+from orchestrator.recording.tables import read_events, read_timeseries
 from orchestrator.runner.run import run_scenario
 from orchestrator.scenario.reading import load_scenario
 from studies.rendezvous_study import initial_planar_states, run_planar

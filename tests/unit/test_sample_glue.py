@@ -14,7 +14,7 @@ from scipy.spatial.transform import Rotation
 from orchestrator.controllers.base import Controller, PIDLoop
 from orchestrator.kinematics import euler_angles
 from orchestrator.master.master import Master
-from orchestrator.results.tables import EventLog, TimeseriesWriter
+from orchestrator.recording.tables import EventLog, TimeseriesWriter
 from orchestrator.scenario.model import PID
 from orchestrator.scenario.reading import load_scenario
 from orchestrator.system.system import System

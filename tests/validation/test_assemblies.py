@@ -316,7 +316,7 @@ def test_thesis_chapter_6_turning_run(fmu_dir, tmp_path):
     the assembly circles to starboard. Reported next to Nielsen (2018) (simulation 2.42 m x,
     2.41 m y peak to peak); geometry, layout and marker are assumptions, so the bound is loose
     (30 %), while the shape is checked tightly: x and y spans within 10 % of each other."""
-    from orchestrator.results.tables import read_timeseries
+    from orchestrator.recording.tables import read_timeseries
     from orchestrator.runner.run import run_scenario
 
     result = run_scenario(

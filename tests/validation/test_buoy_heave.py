@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
-from orchestrator.results.tables import read_timeseries
+from orchestrator.recording.tables import read_timeseries
 from orchestrator.runner.run import run_scenario
 
 

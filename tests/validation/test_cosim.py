@@ -13,7 +13,7 @@ import tomli_w
 from foreign import python_fmu, spring_mass_fmu
 
 from orchestrator.errors import ScenarioError
-from orchestrator.results.tables import read_events, read_timeseries
+from orchestrator.recording.tables import read_events, read_timeseries
 from orchestrator.runner.run import run_scenario
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from orchestrator.results.tables import read_timeseries
+from orchestrator.recording.tables import read_timeseries
 from orchestrator.runner.run import run_scenario
 
 START = {"nu[1]": 0.8, "nu[2]": 0.2, "nu[3]": -0.3, "nu[4]": 0.4, "nu[5]": 0.2, "nu[6]": 0.6}

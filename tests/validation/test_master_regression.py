@@ -38,7 +38,7 @@ import numpy as np
 import pytest
 import tomli_w
 
-from orchestrator.results.tables import read_timeseries
+from orchestrator.recording.tables import read_timeseries
 from orchestrator.runner.run import run_scenario
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,7 +15,7 @@ from foreign import spring_mass_fmu
 
 from orchestrator.errors import ScenarioError
 from orchestrator.kinematics import euler_angles
-from orchestrator.results.tables import read_events, read_timeseries
+from orchestrator.recording.tables import read_events, read_timeseries
 from orchestrator.runner.run import run_scenario
 
 ROOT = Path(__file__).resolve().parents[2]

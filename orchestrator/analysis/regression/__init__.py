@@ -19,7 +19,7 @@ from orchestrator.analysis.regression.compare import SignalResult, compare_colum
 from orchestrator.analysis.regression.references import read_reference, write_reference
 from orchestrator.analysis.regression.suite import Case, Suite, load_suite
 from orchestrator.errors import MurcosimError, ScenarioError
-from orchestrator.results.patterns import matches
+from orchestrator.recording.patterns import matches
 
 PASSED, FAILED, ERROR, UPDATED = "passed", "failed", "error", "updated"
 

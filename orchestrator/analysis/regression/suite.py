@@ -33,7 +33,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from orchestrator.errors import ScenarioError
-from orchestrator.results.patterns import matches
+from orchestrator.recording.patterns import matches
 
 
 class _Strict(BaseModel):

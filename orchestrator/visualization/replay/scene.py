@@ -35,8 +35,8 @@ import numpy as np
 from orchestrator.errors import ScenarioError
 from orchestrator.fmi.parameters import ComponentParameters
 from orchestrator.kinematics import rotation_matrix
-from orchestrator.results.reader import read_recorded
-from orchestrator.results.tables import read_events
+from orchestrator.recording.reader import read_recorded
+from orchestrator.recording.tables import read_events
 from orchestrator.scenario.body_roles import principal_bodies
 from orchestrator.scenario.model import Scenario
 from orchestrator.scenario.reading import load_scenario

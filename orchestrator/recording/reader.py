@@ -2,8 +2,8 @@
 
 ``timeseries.parquet`` is read when present (the faster to read), else ``timeseries.csv``;
 both hold the same columns: ``time`` (s), then one per recorded variable. Units come from
-``run.json`` (:mod:`orchestrator.results.provenance`), else from the Parquet file's field metadata;
-a folder of an earlier version with only a CSV file has none (``""``). ``run.mcap`` holds
+``run.json`` (:mod:`orchestrator.recording.provenance`), else from the Parquet file's field
+metadata; a folder of an earlier version with only a CSV file has none (``""``). ``run.mcap`` holds
 only poses, thrusts and joint signals and is not read back as a table.
 """
 
@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 
 from orchestrator.errors import MurcosimError
-from orchestrator.results.provenance import read_run_record
-from orchestrator.results.tables import read_timeseries
+from orchestrator.recording.provenance import read_run_record
+from orchestrator.recording.tables import read_timeseries
 
 TABLES = ("timeseries.parquet", "timeseries.csv")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from orchestrator.results.tables import (
+from orchestrator.recording.tables import (
     EventLog,
     EventRecorder,
     TimeseriesRecorder,
@@ -38,13 +38,13 @@ def file_recorders(
         csv_path = out_dir / "timeseries.csv"
         timeseries.append(TimeseriesWriter(csv_path, columns))
     if "parquet" in formats:
-        from orchestrator.results.parquet import ParquetTimeseriesWriter
+        from orchestrator.recording.parquet import ParquetTimeseriesWriter
 
         timeseries.append(ParquetTimeseriesWriter(out_dir / "timeseries.parquet", columns, units))
     event_log = EventLog(out_dir / "events.csv")
     events: list[EventRecorder] = [event_log]
     if "mcap" in formats:
-        from orchestrator.results.mcap import McapLog
+        from orchestrator.recording.mcap import McapLog
 
         log = McapLog(out_dir / "run.mcap", columns)
         timeseries.append(log)

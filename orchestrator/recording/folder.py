@@ -1,7 +1,7 @@
 """A results folder belongs to one run: the files murcosim writes there, and claiming a folder.
 
 A run writes into its folder ``timeseries.csv``, ``timeseries.parquet``, ``run.mcap``,
-``events.csv``, ``scenario.toml`` and ``run.json`` (:mod:`orchestrator.results.provenance`);
+``events.csv``, ``scenario.toml`` and ``run.json`` (:mod:`orchestrator.recording.provenance`);
 ``murcosim plot`` adds the plots (PNG files named in :data:`PLOT_PATTERNS`) and ``murcosim replay``
 ``replay.html``. A folder holding any of these from an earlier run is refused for a new run,
 or emptied of them when the caller asks for it (``overwrite``). Only these files are removed:
@@ -20,7 +20,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 from orchestrator.errors import MurcosimError
-from orchestrator.results.tables import LOCK_NAME, ResultsFolderLock
+from orchestrator.recording.tables import LOCK_NAME, ResultsFolderLock
 
 RUN_FILES = (
     "timeseries.csv",
@@ -64,7 +64,7 @@ def claim_folder(folder: Path, overwrite: bool, keep: Path | None = None) -> Non
     """Make ``folder`` ready for a new run: refused when it holds another run's files (unless
     ``overwrite``, which removes them). ``keep`` (the scenario file being run) is neither
     counted nor removed. Call it while holding the folder's lock
-    (:class:`orchestrator.results.tables.ResultsFolderLock`)."""
+    (:class:`orchestrator.recording.tables.ResultsFolderLock`)."""
     folder = Path(folder)
     entries = [
         p
