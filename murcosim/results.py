@@ -18,8 +18,8 @@ import numpy as np
 import pandas as pd
 
 from orchestrator.master.master import RunStatistics
-from orchestrator.results.reader import read_recorded
-from orchestrator.results.tables import EventTable, TimeseriesTable, read_events
+from orchestrator.recording.reader import read_recorded
+from orchestrator.recording.tables import EventTable, TimeseriesTable, read_events
 
 
 @dataclass
@@ -64,7 +64,7 @@ def load_results(folder: Path) -> Results:
     """Results written by a run (``murcosim run`` or ``murcosim.run(out=...)``).
 
     Reads ``timeseries.parquet`` when present, else ``timeseries.csv``
-    (:mod:`orchestrator.results.reader`), with the units and the summary the run recorded in
+    (:mod:`orchestrator.recording.reader`), with the units and the summary the run recorded in
     ``run.json`` (units ``""`` for a CSV folder of an earlier version), and ``events.csv``.
     """
     folder = Path(folder)
