@@ -793,7 +793,7 @@ class FMUInstance:
             for k in port._clocked:
                 port.values[k] = self._clocks.held[port.names[k]]
             for group in port._groups:
-                self._get(group, port.names)
+                self._call_typed("Get", group, port.names)
                 values = port.values
                 if group.kind == "String":
                     raw = group.raw
@@ -823,9 +823,9 @@ class FMUInstance:
                 self._clocks.hold(port.names[k], port.values[k])
             for group in port._groups:
                 if not group.whole:  # keep the array elements this port does not set
-                    self._get(group, port.names)
+                    self._call_typed("Get", group, port.names)
                 self._fill(group, port.values[group.positions])
-                self._set(group, port.names)
+                self._call_typed("Set", group, port.names)
             return
         n = len(port)
         if n:
@@ -842,8 +842,9 @@ class FMUInstance:
             return "fmi3" + what + ("Int64" if kind == "Enumeration" else kind)
         return "fmi2" + what + _FMI2_CALLS.get(kind, kind)
 
-    def _get(self, group: _Group, names: list[str]) -> None:
-        call = getattr(self._model.dll, self._typed_name("Get", group.kind))
+    def _call_typed(self, what: str, group: _Group, names: list[str]) -> None:
+        """Get or set (``what``) the values of a typed group by one FMI call."""
+        call = getattr(self._model.dll, self._typed_name(what, group.kind))
         n_vr, n = len(group.vr), len(group.raw)
         if group.kind == "Binary":
             status = call(self._handle, group.vr, n_vr, group.sizes, group.raw, n)
@@ -852,19 +853,7 @@ class FMUInstance:
         else:
             status = call(self._handle, group.vr, n_vr, group.raw)
         if status:
-            self._check(status, self._typed("Get", group.kind, [names[k] for k in group.positions]))
-
-    def _set(self, group: _Group, names: list[str]) -> None:
-        call = getattr(self._model.dll, self._typed_name("Set", group.kind))
-        n_vr, n = len(group.vr), len(group.raw)
-        if group.kind == "Binary":
-            status = call(self._handle, group.vr, n_vr, group.sizes, group.raw, n)
-        elif self._fmi3:
-            status = call(self._handle, group.vr, n_vr, group.raw, n)
-        else:
-            status = call(self._handle, group.vr, n_vr, group.raw)
-        if status:
-            self._check(status, self._typed("Set", group.kind, [names[k] for k in group.positions]))
+            self._check(status, self._typed(what, group.kind, [names[k] for k in group.positions]))
 
     @staticmethod
     def _fill(group: _Group, values: np.ndarray) -> None:
