@@ -13,10 +13,8 @@ from orchestrator.controllers.allocation import ThrustAllocation, ThrusterModel
 from orchestrator.controllers.autopilot import DepthHeadingSpeedAutopilot
 from orchestrator.controllers.base import Controller
 from orchestrator.controllers.joint_control import JointPID, check
-from orchestrator.controllers.navigation import NavigationFilter, fused_sensors
 from orchestrator.controllers.pointing import BuoyPointing
 from orchestrator.controllers.schedule import Schedule
-from orchestrator.controllers.sensing import WAVE_PARAMETERS, SensorConfig, make_sensor
 from orchestrator.controllers.user import checked, user_controller
 from orchestrator.controllers.vehicle_pd import VehiclePD
 from orchestrator.errors import ScenarioError
@@ -34,7 +32,8 @@ from orchestrator.scenario.navigation import NavigationFilterConfig
 from orchestrator.scenario.sensors import SENSOR_CONFIGS, FiducialCameraConfig, PressureDepthConfig
 from orchestrator.system.system import System
 
-if TYPE_CHECKING:  # imported for annotations only: the coupling loads SciPy
+if TYPE_CHECKING:  # imported for annotations only: the coupling and the sensors load SciPy
+    from orchestrator.controllers.sensing import SensorConfig
     from orchestrator.coupling.runtime import ConstraintCoupling
 
 __all__ = ["Controller", "make_controllers", "morphology_thrusters", "thruster_model"]
@@ -107,6 +106,9 @@ def morphology_thrusters(
 
 def _sensor(system: System, name: str, config: SensorConfig, key: str) -> Controller:
     """A sensor of the scenario, its wave and target checked against the components."""
+    # imported here, as the MPC is: the sensor models are a noticeable part of a run's start-up
+    from orchestrator.controllers.sensing import WAVE_PARAMETERS, make_sensor
+
     wave_values = None
     if isinstance(config, PressureDepthConfig) and config.wave is not None:
         wave = system.instance(config.wave, key + ".wave")
@@ -195,6 +197,8 @@ def make_controllers(
         if isinstance(config, SENSOR_CONFIGS):
             controllers.append(_sensor(system, name, config, key))
         elif isinstance(config, NavigationFilterConfig):
+            from orchestrator.controllers.navigation import NavigationFilter, fused_sensors
+
             try:
                 sensors = fused_sensors(name, config, system.scenario.controllers)
             except ValueError as exc:

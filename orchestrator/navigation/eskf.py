@@ -41,7 +41,6 @@ import math
 from dataclasses import dataclass, replace
 
 import numpy as np
-from scipy.stats import chi2
 
 from orchestrator.coupling.joints import skew
 from orchestrator.kinematics import cross, quaternion_product, rotate_quaternion, rotation_matrix
@@ -200,5 +199,7 @@ class ErrorStateFilter:
 
     def _gate(self, dimension: int) -> float:
         if dimension not in self._gates:
+            from scipy.stats import chi2  # 0.3 s of imports, for the first gate only
+
             self._gates[dimension] = float(chi2.ppf(self.gate, dimension))
         return self._gates[dimension]

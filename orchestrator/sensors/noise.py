@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.signal import lfilter
 
 
 def white_noise_std(density: float, interval: float) -> float:
@@ -44,6 +43,8 @@ class GaussMarkov:
     def sequence(self, start: np.ndarray, xi: np.ndarray) -> np.ndarray:
         """The values after each of the steps with draws ``xi`` (steps along axis 0), from
         ``start``: the same recursion as :meth:`step`, run as a linear filter."""
+        from scipy.signal import lfilter  # 0.7 s of imports: only for long records, not in runs
+
         initial = np.asarray(start, dtype=float)[np.newaxis] * self.decay
         out, _ = lfilter([self.step_std], [1.0, -self.decay], xi, axis=0, zi=initial)
         return out
