@@ -351,8 +351,8 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument(
         "--library",
         type=Path,
-        help="Modelica package folder (default: the MurCoSim library of the murcosim checkout "
-        "this command runs from, modelica/MurCoSim)",
+        help="Modelica package folder (default: the MurCoSim library installed with murcosim, "
+        "modelica/MurCoSim of the repository)",
     )
     b.add_argument(
         "--out",

@@ -1,11 +1,10 @@
 """What ``murcosim build`` builds and where to, when not told: from any working folder.
 
-The MurCoSim Modelica library is part of the murcosim repository (``modelica/MurCoSim``), not
-of the Python package: the default library is the one of the checkout the package runs from
-(an editable install, or the source tree). An installation without the checkout has no
-default and must be given ``--library``. The default output folder is the FMU folder the
-other commands look in from the current folder (``fmus`` there or in the nearest folder above
-it), else a new ``fmus`` in the current folder.
+The MurCoSim Modelica library ships inside this package (``orchestrator/compiler/MurCoSim``, a
+link to the repository's ``modelica/MurCoSim`` that a wheel holds as a copy), so the default
+library is the installed package's own, with or without a checkout around it. The default
+output folder is the FMU folder the other commands look in from the current folder (``fmus``
+there or in the nearest folder above it), else a new ``fmus`` in the current folder.
 """
 
 from __future__ import annotations
@@ -15,18 +14,18 @@ from pathlib import Path
 from orchestrator.errors import BuildError
 from orchestrator.fmi.folder import DEFAULT_NAME, nearest
 
-CHECKOUT = Path(__file__).resolve().parents[2]  # orchestrator/compiler/ -> the repository
-LIBRARY = Path("modelica") / "MurCoSim"
+# the library installed with the package (in a checkout the link resolves to modelica/MurCoSim,
+# so messages name the files a library author edits)
+PACKAGED = (Path(__file__).parent / "MurCoSim").resolve()
 
 
-def default_library(checkout: Path = CHECKOUT) -> Path:
-    """The MurCoSim library of the murcosim checkout; a one-line error when there is none."""
-    library = checkout / LIBRARY
+def default_library(library: Path = PACKAGED) -> Path:
+    """The MurCoSim library installed with the package; a one-line error when it is missing
+    (an installation made without its package data)."""
     if not (library / "package.mo").is_file():
         raise BuildError(
-            f"--library: not given, and this murcosim installation has no MurCoSim library "
-            f"beside it (looked for {library}; the library is in the repository's {LIBRARY}): "
-            "give --library <Modelica package folder>"
+            f"--library: not given, and this murcosim installation lacks its MurCoSim library "
+            f"({library}/package.mo not found): give --library <Modelica package folder>"
         )
     return library
 

@@ -6,7 +6,11 @@ the commands without a scenario, from the results folder for replay); hints that
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -234,9 +238,10 @@ def test_hints_say_what_is_true(project, tmp_path, capsys):
 
 
 def test_build_defaults_from_any_folder(project, tmp_path, monkeypatch):
-    """The library is the checkout's wherever the command runs (an installation without one
-    is told to give --library, in one line); the output is the folder the other commands
-    find, else a new fmus/ here; --out writes where it says."""
+    """The library is the package's own wherever the command runs (in a checkout it resolves
+    to modelica/MurCoSim; an installation lacking it is told to give --library, in one line);
+    the output is the folder the other commands find, else a new fmus/ here; --out writes
+    where it says."""
     assert default_library() == LIBRARY
     with pytest.raises(MurcosimError, match=r"^--library: not given.*give --library"):
         default_library(tmp_path)
@@ -252,3 +257,50 @@ def test_build_defaults_from_any_folder(project, tmp_path, monkeypatch):
     (project / "fmus" / "Thruster.fmu").unlink()
     assert main(["build", "--model", "Thruster", "--variant", "me"]) == 0
     assert (project / "fmus" / "Thruster.fmu").is_file()
+
+
+def test_wheel_holds_the_library(tmp_path):
+    """A wheel carries every file of modelica/MurCoSim, byte for byte, and the package
+    installed from it finds that copy with no checkout around it."""
+    source = tmp_path / "source"
+    for part in ("orchestrator", "murcosim", "modelica"):
+        shutil.copytree(ROOT / part, source / part, symlinks=True, ignore=_untracked)
+    for part in ("pyproject.toml", "setup.py", "README.md"):
+        shutil.copy(ROOT / part, source / part)
+    wheels = tmp_path / "wheels"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q"]
+        + ["-w", str(wheels), str(source)],
+        check=True,
+        capture_output=True,
+    )
+    installed = tmp_path / "installed"
+    with zipfile.ZipFile(next(wheels.glob("murcosim-*.whl"))) as wheel:
+        wheel.extractall(installed)
+    expected = sorted(p.relative_to(LIBRARY) for p in LIBRARY.rglob("*") if p.is_file())
+    copy = installed / "orchestrator" / "compiler" / "MurCoSim"
+    assert sorted(p.relative_to(copy) for p in copy.rglob("*") if p.is_file()) == expected
+    assert all((copy / p).read_bytes() == (LIBRARY / p).read_bytes() for p in expected)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    found = subprocess.run(
+        [sys.executable, "-c", FIND_LIBRARY],
+        cwd=elsewhere,
+        env={**os.environ, "PYTHONPATH": str(installed)},
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    module, library = found.stdout.split()
+    assert Path(module).parent.parent.parent == installed
+    assert Path(library) == copy
+
+
+FIND_LIBRARY = (
+    "import orchestrator.compiler.library as m; print(m.__file__); print(m.default_library())"
+)
+
+
+def _untracked(folder: str, names: list[str]) -> set[str]:
+    """Build products left in the checkout's package folders, not copied."""
+    return {n for n in names if n == "__pycache__" or n.endswith(".so")}
