@@ -4,7 +4,8 @@
 action signals with bounds, one step per control sample, a reward of your own,
 terminated on events and limits, truncated at a time limit, and ``reset(seed=...)`` drawing
 start values and parameters from distributions (:class:`Uniform`, :class:`Normal`,
-:class:`Choice`). :func:`vector_env` runs several in worker processes;
+:class:`Choice`). :func:`vector_env` runs several in worker processes, each stepping a batch
+of them per message (:class:`BatchedVectorEnv`);
 :class:`VehicleAgentsEnv` is a PettingZoo parallel environment with one agent per vehicle.
 
     from murcosim.gym import ScenarioEnv, Uniform
@@ -24,11 +25,13 @@ of the scenario run as in a plain run, nothing is recorded.
 """
 
 from orchestrator.rl.agents import VehicleAgentsEnv
+from orchestrator.rl.batched import BatchedVectorEnv
 from orchestrator.rl.draws import Choice, Normal, Uniform
 from orchestrator.rl.env import ScenarioEnv, vector_env
 from orchestrator.rl.station import station_keeping_env
 
 __all__ = [
+    "BatchedVectorEnv",
     "Choice",
     "Normal",
     "ScenarioEnv",

@@ -11,6 +11,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from orchestrator.rl.batched import BatchedVectorEnv
 from orchestrator.rl.draws import Draw
 from orchestrator.rl.episodes import Bounds, Episodes, Signals
 from orchestrator.scenario.model import Scenario
@@ -132,12 +133,13 @@ class ScenarioEnv(gymnasium.Env):
 
 
 def vector_env(
-    n: int, *args: object, context: str | None = None, **kwargs: object
-) -> gymnasium.vector.AsyncVectorEnv:
-    """``n`` :class:`ScenarioEnv` in worker processes (Gymnasium's ``AsyncVectorEnv``), made
-    with ``args`` and ``kwargs`` (a reward must then be picklable: a module-level function);
-    ``context``: the multiprocessing start method (default the platform's)."""
+    n: int, *args: object, workers: int | None = None, context: str | None = None, **kwargs: object
+) -> BatchedVectorEnv:
+    """``n`` :class:`ScenarioEnv` made with ``args`` and ``kwargs``, stepped in batches by
+    ``workers`` processes (default: one per core, at most ``n``;
+    :class:`~orchestrator.rl.batched.BatchedVectorEnv`); ``context``: the multiprocessing start
+    method (default the platform's; with ``spawn`` a reward must pickle)."""
     if not isinstance(n, int) or n < 1:
         raise ValueError(f"n: expected a positive number of environments, got {n!r}")
     make = partial(ScenarioEnv, *args, **kwargs)
-    return gymnasium.vector.AsyncVectorEnv([make] * n, context=context)
+    return BatchedVectorEnv([make] * n, workers=workers, context=context)
