@@ -204,6 +204,16 @@ class Assembly:
         self._space = JointSpace(layout.body_a, layout.body_b, keep, len(self.bodies))
         return self._space
 
+    def kept_rows(self) -> dict[str, np.ndarray]:
+        """Each joint's rows (positions among its own, from 0) that the solve keeps: all of
+        them but the redundant rows of closed loops."""
+        if not self.joints:
+            return {}
+        layout = self._structure()
+        kept = np.zeros(sum(layout.counts), dtype=bool)
+        kept[self.joint_space().keep] = True
+        return {name: np.flatnonzero(kept[part]) for name, part in layout.slices.items()}
+
     @property
     def rank(self) -> int:
         """Number of independent constraint rows."""

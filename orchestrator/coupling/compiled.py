@@ -1,20 +1,23 @@
 """The Udwadia-Kalaba accelerations of an assembly, evaluated inside the compiled kernel.
 
 The kernel's ``Coupling`` (``orchestrator/native/_coupling.c``) replaces the bodies' der(nu) in
-every right-hand side with no Python per evaluation, for the joint kinds it knows: welds
-(fixed joints are welds to the world) and revolute joints, joined without closed loops, with
-the Baumgarte stabilisation of ``Assembly.constrained``. The :class:`Assembly` stays the
+every right-hand side with no Python per evaluation, for every joint kind: welds (fixed joints
+are welds to the world), revolute, universal, spherical and driven universal joints (their
+angles, rates and accelerations read from their actuators' states and state derivatives),
+with the Baumgarte stabilisation of ``Assembly.constrained``. The :class:`Assembly` stays the
 authority: after every topology change :meth:`CompiledCoupling.describe` hands the kernel the
-joints' kinds, bodies and constants (body frames) in an elimination order of the forest
-(:func:`elimination_order`, deepest joints first), or makes it call the Python fallback where
-something is not compiled (other joint kinds, closed loops with redundant rows, the "svd"
-solver). The motors' accelerations M^-1 tau, constant between commands, are an additive term
-set with :meth:`CompiledCoupling.set_motor`. G = Phi M^-1 Phi' is solved by a block Cholesky
-factorization in that order, one block per pair of joints sharing a body, with no fill: O(N)
-per evaluation. The same rows and solve also give, in
-one call each, the projection onto the constraint manifold done between macro steps
-(:meth:`CompiledCoupling.project`) and every joint's recorded errors and generalized forces
-(:meth:`CompiledCoupling.columns`).
+joints' kinds, bodies and constants (body frames), the rows the solve keeps (closed loops make
+some redundant: ``Assembly.kept_rows``, found once per change by the pivoted Cholesky
+factorization of the loop rows' Schur complement) in an elimination order (deepest joints
+first, :func:`elimination_order`), or makes it call the Python fallback under the "svd"
+solver. The motors' accelerations M^-1 tau, constant between commands, are an additive term
+set with :meth:`CompiledCoupling.set_motor`. G = Phi M^-1 Phi' of the kept rows is solved by a
+block Cholesky factorization in that order, one block per pair of joints sharing a body: no
+fill for a forest, O(N) per evaluation; the fill of closed loops is found once per change. The
+same rows and solve also give, in one call each, the projection onto the constraint manifold
+done between macro steps (:meth:`CompiledCoupling.project`) and every joint's recorded errors
+and generalized forces (:meth:`CompiledCoupling.columns`; with redundant rows the least-norm
+multipliers of those forces, as ``Assembly.accelerations`` gives them).
 """
 
 from __future__ import annotations
@@ -25,12 +28,19 @@ from collections.abc import Callable
 import numpy as np
 
 from orchestrator.coupling.assembly import PROJECTION_ITERATIONS, PROJECTION_TOLERANCE, Assembly
-from orchestrator.coupling.joint_space import spanning_forest
-from orchestrator.coupling.joints import Joint, Revolute, Weld
+from orchestrator.coupling.driven import DrivenUniversal
+from orchestrator.coupling.joint_space import smallest_multipliers
+from orchestrator.coupling.joints import Joint, Revolute, Spherical, Universal, Weld
 from orchestrator.native import _kernel
 
 # Kernel codes of the compiled joint kinds (exact classes: subclasses add rows of their own).
-KINDS: dict[type[Joint], int] = {Weld: 0, Revolute: 1}
+KINDS: dict[type[Joint], int] = {
+    Weld: 0,
+    Revolute: 1,
+    Universal: 2,
+    Spherical: 3,
+    DrivenUniversal: 4,
+}
 N_PARAMETERS = 27
 # Per joint, the kernel's recorded columns: position error (m), angle error (rad), force on a
 # and on b (6 each: N, N.m, body frames).
@@ -39,12 +49,16 @@ N_COLUMNS = 14
 
 def parameters(joint: Joint) -> np.ndarray:
     """The constants the kernel reads of one joint (27): r_a, r_b (m, own body frames), the
-    relative rotation R_a' R_b at creation (row-major), and for a revolute joint its axis (A's
-    frame), the axis' two perpendiculars and the axis in B's frame (zeros for a weld)."""
+    relative rotation R_a' R_b at creation (row-major; of a driven joint, at zero angles), for
+    a revolute joint its axis (A's frame), the axis' two perpendiculars and the axis in B's
+    frame, for a universal joint its axis (A's frame) and axis_b (B's frame); zeros where a
+    kind has none."""
     out = np.zeros(N_PARAMETERS)
     out[:3], out[3:6], out[6:15] = joint.r_a, joint.r_b, np.ravel(joint.relative)
     if isinstance(joint, Revolute):
         out[15:18], out[18:24], out[24:27] = joint.axis, np.ravel(joint.perpendicular), joint.axis_b
+    if isinstance(joint, Universal):
+        out[15:18], out[24:27] = joint.axis, joint.axis_b
     return out
 
 
@@ -80,7 +94,9 @@ class CompiledCoupling:
     """The kernel's compiled coupling of an assembly whose bodies' p, q, nu sit at
     ``index`` (N, 13: 3 of p, 4 of q, 6 of nu) in the state vector; ``fallback(x, dx)`` is
     the Python coupling used for what is not compiled; ``baumgarte`` = (alpha (1/s),
-    beta (1/s^2)). Pass :attr:`kernel` to the integrators as their post-process."""
+    beta (1/s^2)); ``drives`` maps each driven joint's name to the state indices of its
+    actuator's theta[1], theta[2], omega[1], omega[2]. Pass :attr:`kernel` to the integrators
+    as their post-process."""
 
     def __init__(
         self,
@@ -88,8 +104,11 @@ class CompiledCoupling:
         index: np.ndarray,
         fallback: Callable[[np.ndarray, np.ndarray], None],
         baumgarte: tuple[float, float],
+        drives: dict[str, np.ndarray] | None = None,
     ) -> None:
         self.assembly = assembly
+        self.index = np.asarray(index, dtype=int)
+        self.drives = dict(drives or {})
         self.baumgarte = (float(baumgarte[0]), float(baumgarte[1]))
         self.kernel = _kernel.Coupling(
             fallback,
@@ -102,13 +121,12 @@ class CompiledCoupling:
         self.describe()
 
     def compilable(self) -> bool:
-        """Whether the kernel can evaluate the present joints: known kinds, no closed loop
-        (every joint in the spanning forest), the joint-space solve."""
+        """Whether the kernel can evaluate the present joints: known kinds (driven ones bound
+        to their actuators), the joint-space solve."""
         joints = self.assembly.joints
         if self.assembly.solver == "svd" or any(type(j) not in KINDS for j in joints):
             return False
-        body_a, body_b = self._bodies()
-        return bool(np.all(spanning_forest(body_a, body_b, len(self.assembly.bodies))))
+        return all(j.name in self.drives for j in joints if type(j) is DrivenUniversal)
 
     def describe(self) -> None:
         """Hand the kernel the present joints (after a topology change), or the fallback."""
@@ -118,15 +136,26 @@ class CompiledCoupling:
             return
         joints = self.assembly.joints
         body_a, body_b = self._bodies()
-        order = elimination_order(body_a, body_b, len(self.assembly.bodies))
+        kept = self.assembly.kept_rows()
+        masks = np.array([sum(1 << int(r) for r in kept[j.name]) for j in joints], dtype=np.int64)
+        with_rows = np.flatnonzero(masks > 0)  # joints without kept rows: errors and forces only
+        order = with_rows[
+            elimination_order(body_a[with_rows], body_b[with_rows], len(self.assembly.bodies))
+        ]
+        order = np.concatenate([order, np.flatnonzero(masks == 0)]).astype(int)
         self.names = [joints[k].name for k in order]
         hinges = [i for i, k in enumerate(order) if type(joints[k]) is Revolute]
         self._hinges = np.array(hinges, dtype=int)
         self.signals = tuple(f"{self.names[i]}.{s}" for i in hinges for s in ("angle", "rate"))
+        no_drive = np.full(4, -1)
         self.kernel.set_joints(
             np.array([KINDS[type(joints[k])] for k in order], dtype=np.int64),
             np.ascontiguousarray(np.stack([body_a[order], body_b[order]], axis=1)).ravel(),
             np.array([parameters(joints[k]) for k in order]).reshape(-1),
+            masks[order],
+            np.array([self.drives.get(joints[k].name, no_drive) for k in order])
+            .astype(np.int64)
+            .reshape(-1),
             *self.baumgarte,
         )
 
@@ -153,7 +182,27 @@ class CompiledCoupling:
         self.kernel.columns(
             np.ascontiguousarray(x, dtype=float), np.ascontiguousarray(dx, dtype=float), out
         )
+        if not self.assembly.full_rank:
+            self._least_norm_forces(x, out)
         return out
+
+    def _least_norm_forces(self, x: np.ndarray, out: np.ndarray) -> None:
+        """Replace the forces in ``out`` (those of the kept rows' multipliers) by those of the
+        least-norm multipliers of all rows that give the same generalized forces
+        (``joint_space.smallest_multipliers``, as ``Assembly.accelerations``)."""
+        n_bodies = len(self.assembly.bodies)
+        body_a, body_b = self._bodies()
+        position = {name: i for i, name in enumerate(self.names)}
+        rows = np.array([position[j.name] for j in self.assembly.joints])
+        forces = np.zeros((n_bodies + 1, 6))  # the world's, last, dropped
+        np.add.at(forces, body_a, out[rows, 2:8])
+        np.add.at(forces, body_b, out[rows, 8:14])
+        p, q, nu = self.index[:, :3], self.index[:, 3:7], self.index[:, 7:]
+        stacked = self.assembly.stack(self.assembly.poses(x[p], x[q], x[nu]))
+        phi = stacked.sparse()
+        lam = smallest_multipliers(phi, forces[:n_bodies].ravel())
+        for name, (on_a, on_b) in self.assembly.joint_forces(stacked, lam).items():
+            out[position[name], 2:] = np.concatenate([on_a, on_b])
 
     def motion_values(self, x: np.ndarray) -> np.ndarray:
         """Angle (rad, in (-pi, pi]) and rate (rad/s) of every revolute joint at state ``x``,

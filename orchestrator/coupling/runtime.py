@@ -115,8 +115,9 @@ class ConstraintCoupling:
         self.compiled = None
         if self.assembly is not None:
             index = np.concatenate([self._p, self._q, self._nu], axis=1)
+            drives = {d.joint.name: np.concatenate([d.angles, d.rates]) for d in self.drives}
             self.compiled = CompiledCoupling(
-                self.assembly, index, self.apply, tuple(config.baumgarte)
+                self.assembly, index, self.apply, tuple(config.baumgarte), drives
             )
 
     # -- set-up -----------------------------------------------------------------------------
@@ -285,7 +286,11 @@ class ConstraintCoupling:
         the kernel in one call."""
         if self.compiled is not None and self.compiled.compiled:
             names = _columns_of(tuple(self.compiled.names))
-            parts = [self.compiled.columns(x, dx).ravel()]
+            columns = self.compiled.columns(x, dx)
+            parts = [columns.ravel()]
+            if self.drives:
+                names += tuple(f"{d.joint.name}.torque[{i}]" for d in self.drives for i in (1, 2))
+                parts.append(self._drive_torques(x, columns))
         else:
             values: dict[str, float] = {}
             self._python_columns(x, dx, values)
@@ -295,6 +300,18 @@ class ConstraintCoupling:
         if self.motors is not None:
             names, parts = names + self.motors.command_names(), [*parts, self.motors.applied()]
         return names, np.concatenate(parts)
+
+    def _drive_torques(self, x: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        """The driven joints' two torques (N.m) from the kernel's columns (force on b)."""
+        poses = self.poses(x)
+        position = {name: i for i, name in enumerate(self.compiled.names)}
+        torques = []
+        for drive in self.drives:
+            j = drive.joint
+            on_b = columns[position[j.name], 8:14]
+            a, b = poses[self.assembly.index[j.a]], poses[self.assembly.index[j.b]]
+            torques.append(j.torques(a, b, on_b))
+        return np.concatenate(torques)
 
     def _python_columns(self, x: np.ndarray, dx: np.ndarray, values: dict[str, float]) -> None:
         """The joints' errors and forces and the driven joints' torques into ``values``."""

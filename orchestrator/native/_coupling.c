@@ -40,11 +40,24 @@
 #include <math.h>
 #include <string.h>
 
-enum { KIND_WELD = 0, KIND_REVOLUTE = 1 };
+enum {
+    KIND_WELD = 0,
+    KIND_REVOLUTE = 1,
+    KIND_UNIVERSAL = 2,
+    KIND_SPHERICAL = 3,
+    KIND_DRIVEN_UNIVERSAL = 4,
+    N_KINDS = 5
+};
+/* Rows of each kind (``Joint.n_rows``); the most any joint has. */
+static const int KIND_ROWS[N_KINDS] = {6, 5, 4, 3, 6};
+enum { MAX_ROWS = 6 };
 
 /* Constants of a joint, in this order: r_a (3), r_b (3), relative R_a' R_b at creation (3x3,
- * row-major), axis (3, A's frame), its two perpendiculars (2x3), axis_b (3, B's frame). */
+ * row-major; of a driven joint at zero angles), axis (3, A's frame), its two perpendiculars
+ * (2x3, revolute joints), axis_b (3, B's frame). */
 enum { P_RA = 0, P_RB = 3, P_REL = 6, P_AXIS = 15, P_PERP = 18, P_AXIS_B = 24, N_PARAMS = 27 };
+/* Per driven joint, its motion: angles (rad), rates (rad/s), accelerations (rad/s^2). */
+enum { M_ANGLE = 0, M_RATE = 2, M_ACCELERATION = 4, N_MOTION = 6 };
 
 /* An entry of G's assembly: the rows of a joint on one of its bodies (side 0: a, 1: b). */
 typedef struct {
@@ -68,7 +81,12 @@ typedef struct {
     int *kind;
     Py_ssize_t *body; /* per joint: a, b (-1: the world) */
     double *params;   /* per joint: N_PARAMS */
-    Py_ssize_t *start; /* per joint: first row; n_joints + 1 entries */
+    Py_ssize_t *kept; /* per joint: bit r set when its row r is kept (independent) */
+    Py_ssize_t *drive; /* per joint: state indices of its actuator's theta[1..2], omega[1..2]
+                        * (driven joints; -1 for the others) */
+    Py_ssize_t largest_drive; /* the largest of them, -1 without driven joints */
+    double *motion;   /* per joint: N_MOTION, of driven joints at the loaded state */
+    Py_ssize_t *start; /* per joint: first kept row; n_joints + 1 entries */
     Py_ssize_t *entry_start; /* per body: first entry; n_bodies + 1 entries */
     Entry *entries;
     int m; /* rows */
@@ -93,7 +111,10 @@ typedef struct {
     double *weighted; /* per row: phi M^-1 on a and on b */
     double *bias;     /* per row: b */
     double *residual; /* per row: c */
+    double *velocity; /* per row: the velocity Phi nu the row prescribes (driven joints) */
     double *angle;    /* per joint: angle error (rad) */
+    double *position; /* per joint: position error (m) */
+    double largest_residual; /* the largest |c| of all rows, kept or not (NaN if any is) */
     double *rhs;
     double *block;
 } Coupling;
@@ -260,50 +281,159 @@ static void angular_rows(const double *a, const double *b, const double *E, int 
     }
 }
 
-/* Rows of joint j: phi (n x 12), b and c (n), and its angle error (rad) as
- * ``Joint.violation`` gives it: the weld's rotation angle, the arcsine of the revolute
- * joint's axis misalignment. */
-static void joint_rows(const Coupling *self, Py_ssize_t j, double *phi, double *bias,
-                       double *c, double *angle)
+/* Rotation of ``angle`` (rad) about the unit ``axis`` (Rodrigues' formula, as
+ * ``joints.axis_rotation``). */
+static void axis_rotation(const double *axis, double angle, double *R)
+{
+    double K[9], KK[9], sine = sin(angle), versine = 1.0 - cos(angle);
+    skew3(axis, K);
+    multiply3(K, K, KK);
+    for (int i = 0; i < 9; i++)
+        R[i] = (i % 4 == 0 ? 1.0 : 0.0) + sine * K[i] + versine * KK[i];
+}
+
+/* The revolute joint's two angular rows (hinge perpendiculars) and residuals; its angle
+ * error, the arcsine of the axis misalignment. */
+static void hinge_rows(const double *a, const double *b, const double *par,
+                       const double *relative, double *phi, double *bias, double *c,
+                       double *angle)
+{
+    double axis_b[3], misalignment[3];
+    apply3(relative, par + P_AXIS_B, axis_b);
+    cross3(par + P_AXIS, axis_b, misalignment);
+    double sine = sqrt(misalignment[0] * misalignment[0] + misalignment[1] * misalignment[1] +
+                       misalignment[2] * misalignment[2]);
+    *angle = asin(sine < 1.0 ? sine : 1.0);
+    for (int r = 0; r < 2; r++) {
+        const double *e = par + P_PERP + 3 * r;
+        c[r] = -(e[0] * misalignment[0] + e[1] * misalignment[1] + e[2] * misalignment[2]);
+    }
+    angular_rows(a, b, par + P_PERP, 2, relative, phi, bias);
+}
+
+/* The universal joint's angular row, as ``Universal.batch_rows``: axis (in A) and axis_b (in
+ * B) kept perpendicular, c = n1 . n2 with n1 = R_a axis, n2 = R_b axis_b in NED; its angle
+ * error |arcsin(n1 . n2)|. */
+static void cross_row(const double *a, const double *b, const double *par, double *phi,
+                      double *bias, double *c, double *angle)
+{
+    const double *Ra = a + F_R, *Rb = b + F_R;
+    double n1[3], n2[3], h[3], wa[3], wb[3], t[3], u[3], h_dot[3];
+    apply3(Ra, par + P_AXIS, n1);
+    apply3(Rb, par + P_AXIS_B, n2);
+    cross3(n1, n2, h);
+    apply3(Ra, a + F_NU + 3, wa);
+    apply3(Rb, b + F_NU + 3, wb);
+    cross3(wa, n1, t);
+    cross3(t, n2, u);
+    cross3(wb, n2, t);
+    cross3(n1, t, h_dot);
+    for (int i = 0; i < 3; i++)
+        h_dot[i] = u[i] + h_dot[i];
+    memset(phi, 0, 12 * sizeof(double));
+    for (int k = 0; k < 3; k++) {
+        phi[3 + k] = h[0] * Ra[k] + h[1] * Ra[3 + k] + h[2] * Ra[6 + k];
+        phi[9 + k] = -(h[0] * Rb[k] + h[1] * Rb[3 + k] + h[2] * Rb[6 + k]);
+    }
+    *bias = -(h_dot[0] * (wa[0] - wb[0]) + h_dot[1] * (wa[1] - wb[1]) +
+              h_dot[2] * (wa[2] - wb[2]));
+    double dot = n1[0] * n2[0] + n1[1] * n2[1] + n1[2] * n2[2];
+    *c = dot;
+    *angle = fabs(asin(dot < -1.0 ? -1.0 : dot > 1.0 ? 1.0 : dot));
+}
+
+/* The relative rotation a driven universal joint prescribes (B -> A) at its motion, and the
+ * relative angular velocity w_p and its derivative (A's frame), as
+ * ``DrivenUniversal.prescribed``. */
+static void prescribed(const double *par, const double *motion, double *R, double *w,
+                       double *w_dot)
+{
+    const double *axis = par + P_AXIS, *axis_b = par + P_AXIS_B;
+    const double *rate = motion + M_RATE, *acceleration = motion + M_ACCELERATION;
+    double first[9], second[9], turned[9], e2[3], spin[3];
+    axis_rotation(axis, motion[M_ANGLE], first);
+    axis_rotation(axis_b, motion[M_ANGLE + 1], second);
+    multiply3(first, par + P_REL, turned);
+    apply3(turned, axis_b, e2);
+    multiply3(turned, second, R);
+    cross3(axis, e2, spin);
+    for (int i = 0; i < 3; i++) {
+        w[i] = axis[i] * rate[0] + e2[i] * rate[1];
+        w_dot[i] = axis[i] * acceleration[0] + e2[i] * acceleration[1] +
+                   rate[0] * rate[1] * spin[i];
+    }
+}
+
+/* All rows of joint j (up to MAX_ROWS): phi (x 12), b, c and the prescribed velocity, its
+ * position error (m) and angle error (rad) as ``Joint.violation`` gives them. */
+static void all_rows(const Coupling *self, Py_ssize_t j, double *phi, double *bias, double *c,
+                     double *velocity, double *position, double *angle)
 {
     const double *a = self->frames + F_SIZE * self->body[2 * j];
     Py_ssize_t ib = self->body[2 * j + 1];
     const double *b = self->frames + F_SIZE * (ib < 0 ? self->n_bodies : ib);
     const double *par = self->params + N_PARAMS * j;
+    int kind = self->kind[j], n = KIND_ROWS[kind];
     double relative[9], RaT[9];
+    memset(velocity, 0, MAX_ROWS * sizeof(double));
     point_rows(a, b, par, phi, bias, c);
-    for (int i = 0; i < 3; i++)
-        for (int k = 0; k < 3; k++)
-            RaT[3 * i + k] = a[F_R + 3 * k + i];
-    multiply3(RaT, b + F_R, relative);
-    if (self->kind[j] == KIND_WELD) {
-        double turned[9], rel0T[9];
+    *position = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+    *angle = 0.0;
+    if (kind == KIND_UNIVERSAL)
+        cross_row(a, b, par, phi + 36, bias + 3, c + 3, angle);
+    if (kind == KIND_WELD || kind == KIND_REVOLUTE || kind == KIND_DRIVEN_UNIVERSAL) {
         for (int i = 0; i < 3; i++)
             for (int k = 0; k < 3; k++)
-                rel0T[3 * i + k] = par[P_REL + 3 * k + i];
-        multiply3(relative, rel0T, turned);
+                RaT[3 * i + k] = a[F_R + 3 * k + i];
+        multiply3(RaT, b + F_R, relative);
+    }
+    if (kind == KIND_REVOLUTE)
+        hinge_rows(a, b, par, relative, phi + 36, bias + 3, c + 3, angle);
+    if (kind == KIND_WELD || kind == KIND_DRIVEN_UNIVERSAL) {
+        /* rotation error against the reference attitude: at creation, or prescribed */
+        double reference[9], referenceT[9], turned[9], w[3] = {0}, w_dot[3] = {0};
+        if (kind == KIND_WELD)
+            memcpy(reference, par + P_REL, sizeof(reference));
+        else
+            prescribed(par, self->motion + N_MOTION * j, reference, w, w_dot);
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 3; k++)
+                referenceT[3 * i + k] = reference[3 * k + i];
+        multiply3(relative, referenceT, turned);
         rotation_vector(turned, c + 3);
         for (int i = 3; i < 6; i++)
             c[i] = -c[i];
         *angle = sqrt(c[3] * c[3] + c[4] * c[4] + c[5] * c[5]);
         angular_rows(a, b, NULL, 3, relative, phi + 36, bias + 3);
-    } else {
-        double axis_b[3], misalignment[3];
-        apply3(relative, par + P_AXIS_B, axis_b);
-        cross3(par + P_AXIS, axis_b, misalignment);
-        double sine = sqrt(misalignment[0] * misalignment[0] + misalignment[1] * misalignment[1] +
-                           misalignment[2] * misalignment[2]);
-        *angle = asin(sine < 1.0 ? sine : 1.0);
-        for (int r = 0; r < 2; r++) {
-            const double *e = par + P_PERP + 3 * r;
-            c[3 + r] = -(e[0] * misalignment[0] + e[1] * misalignment[1] +
-                         e[2] * misalignment[2]);
+        for (int i = 0; i < 3; i++) {
+            bias[3 + i] -= w_dot[i];
+            velocity[3 + i] = -w[i];
         }
-        angular_rows(a, b, par + P_PERP, 2, relative, phi + 36, bias + 3);
     }
     if (ib < 0) /* the world has no columns */
-        for (int r = 0; r < self->start[j + 1] - self->start[j]; r++)
+        for (int r = 0; r < n; r++)
             memset(phi + 12 * r + 6, 0, 6 * sizeof(double));
+}
+
+/* The kept rows of joint j (phi, b, c, velocity from its first row on), its position and
+ * angle errors. */
+static void joint_rows(Coupling *self, Py_ssize_t j)
+{
+    double phi[12 * MAX_ROWS], bias[MAX_ROWS], c[MAX_ROWS], velocity[MAX_ROWS];
+    all_rows(self, j, phi, bias, c, velocity, self->position + j, self->angle + j);
+    Py_ssize_t row = self->start[j];
+    for (int r = 0; r < KIND_ROWS[self->kind[j]]; r++) {
+        double size = fabs(c[r]);
+        if (!(size <= self->largest_residual)) /* NaN propagates, as numpy's max */
+            self->largest_residual = size;
+        if (!(self->kept[j] >> r & 1))
+            continue;
+        memcpy(self->phi + 12 * row, phi + 12 * r, 12 * sizeof(double));
+        self->bias[row] = bias[r];
+        self->residual[row] = c[r];
+        self->velocity[row] = velocity[r];
+        row++;
+    }
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -315,7 +445,8 @@ static double dot6(const double *u, const double *v)
 }
 
 /* The bodies' frames from the state x: p, R, nu, and (``dx`` given) the unconstrained
- * accelerations der(nu) plus the motors' (else zero). */
+ * accelerations der(nu) plus the motors' (else zero); the driven joints' motion from their
+ * actuators' states (and accelerations der(omega) in dx, else zero), as ``Drive.follow``. */
 static void load_frames(Coupling *self, const double *x, const double *dx)
 {
     for (Py_ssize_t k = 0; k < self->n_bodies; k++) {
@@ -331,17 +462,34 @@ static void load_frames(Coupling *self, const double *x, const double *dx)
             f[F_A + i] = dx == NULL ? 0.0 : dx[index[7 + i]] + self->motor[6 * k + i];
         }
     }
+    if (self->largest_drive < 0)
+        return;
+    for (Py_ssize_t j = 0; j < self->n_joints; j++) {
+        const Py_ssize_t *state = self->drive + 4 * j;
+        if (state[0] < 0)
+            continue;
+        double *motion = self->motion + N_MOTION * j;
+        for (int i = 0; i < 2; i++) {
+            motion[M_ANGLE + i] = x[state[i]];
+            motion[M_RATE + i] = x[state[2 + i]];
+            motion[M_ACCELERATION + i] = dx == NULL ? 0.0 : dx[state[2 + i]];
+        }
+    }
 }
 
-/* Every joint's rows at the loaded frames: phi, b, c, the angle errors and the weighted rows
- * phi M^-1 (zero on the world). */
-static void build_rows(Coupling *self)
+/* Every joint's kept rows at the loaded frames: phi, b, c, the prescribed velocities, the
+ * weighted rows phi M^-1 (zero on the world); the errors of the joints evaluated and the
+ * largest |c| of their rows. ``every``: evaluate all joints, else only those with kept rows
+ * (a right-hand side needs no more). */
+static void build_rows(Coupling *self, int every)
 {
     double *phi = self->phi, *W = self->weighted;
+    self->largest_residual = 0.0;
     for (Py_ssize_t j = 0; j < self->n_joints; j++) {
         Py_ssize_t r0 = self->start[j], n = self->start[j + 1] - r0;
-        joint_rows(self, j, phi + 12 * r0, self->bias + r0, self->residual + r0,
-                   self->angle + j);
+        if (n == 0 && !every)
+            continue;
+        joint_rows(self, j);
         for (Py_ssize_t r = r0; r < r0 + n; r++)
             for (int side = 0; side < 2; side++) {
                 Py_ssize_t k = self->body[2 * j + side];
@@ -541,7 +689,8 @@ static int acceleration_multipliers(Coupling *self)
         for (Py_ssize_t r = self->start[j]; r < self->start[j + 1]; r++) {
             double b = self->bias[r];
             if (self->alpha != 0.0 || self->beta != 0.0)
-                b = b - self->alpha * row_times(self, j, r, F_NU) - self->beta * self->residual[r];
+                b = b - self->alpha * (row_times(self, j, r, F_NU) - self->velocity[r]) -
+                    self->beta * self->residual[r];
             self->rhs[r] = b - row_times(self, j, r, F_A);
         }
     solve(self);
@@ -550,31 +699,34 @@ static int acceleration_multipliers(Coupling *self)
 
 static int check_length(const Coupling *self, Py_ssize_t n_states)
 {
-    if (self->largest_index >= n_states) {
+    Py_ssize_t largest = Py_MAX(self->largest_index, self->largest_drive);
+    if (largest >= n_states) {
         PyErr_Format(PyExc_ValueError, "coupling: state index %zd outside the %zd states",
-                     self->largest_index, n_states);
+                     largest, n_states);
         return -1;
     }
     return 0;
 }
 
-/* Frames, rows and the acceleration-level multipliers at state x with the unconstrained
- * rates dx: 1 when solved, 0 when there are no joints, -1 on an error (set). */
-static int multipliers_at(Coupling *self, const double *x, const double *dx, Py_ssize_t n_states)
+/* Frames, rows (of every joint, or only of those with kept rows) and the acceleration-level
+ * multipliers at state x with the unconstrained rates dx: 1 when solved, 0 when there are no
+ * joints, -1 on an error (set). */
+static int multipliers_at(Coupling *self, const double *x, const double *dx, Py_ssize_t n_states,
+                          int every)
 {
     if (check_length(self, n_states) < 0)
         return -1;
     if (self->n_joints == 0)
         return 0;
     load_frames(self, x, dx);
-    build_rows(self);
+    build_rows(self, every);
     return acceleration_multipliers(self) < 0 ? -1 : 1;
 }
 
 int coupling_apply(PyObject *post, const double *x, double *dx, Py_ssize_t n_states)
 {
     Coupling *self = (Coupling *)post;
-    int solved = multipliers_at(self, x, dx, n_states);
+    int solved = multipliers_at(self, x, dx, n_states, 0);
     if (solved <= 0)
         return solved;
     add_correction(self, F_A); /* a_c = a_u + M^-1 Phi' lambda */
@@ -622,14 +774,8 @@ static int coupling_project(Coupling *self, double *x, Py_ssize_t n_states, doub
     }
     for (int iteration = 0; iteration < iterations; iteration++) {
         load_frames(self, x, NULL);
-        build_rows(self);
-        double largest = 0.0;
-        for (int r = 0; r < self->m; r++) {
-            double size = fabs(self->residual[r]);
-            if (!(size <= largest)) /* NaN propagates, as numpy's max */
-                largest = size;
-        }
-        if (largest < tolerance)
+        build_rows(self, 1);
+        if (self->largest_residual < tolerance)
             break;
         if (factorize(self) < 0)
             return -1;
@@ -652,12 +798,12 @@ static int coupling_project(Coupling *self, double *x, Py_ssize_t n_states, doub
         }
     }
     load_frames(self, x, NULL);
-    build_rows(self);
+    build_rows(self, 1);
     if (factorize(self) < 0)
         return -1;
     for (Py_ssize_t j = 0; j < self->n_joints; j++)
         for (Py_ssize_t r = self->start[j]; r < self->start[j + 1]; r++)
-            self->rhs[r] = -row_times(self, j, r, F_NU);
+            self->rhs[r] = self->velocity[r] - row_times(self, j, r, F_NU);
     solve(self);
     add_correction(self, F_NU);
     for (Py_ssize_t k = 0; k < self->n_bodies; k++)
@@ -674,12 +820,12 @@ enum { N_COLUMNS = 14 };
 static int coupling_columns(Coupling *self, const double *x, const double *dx,
                             Py_ssize_t n_states, double *out)
 {
-    int solved = multipliers_at(self, x, dx, n_states);
+    int solved = multipliers_at(self, x, dx, n_states, 1);
     if (solved <= 0)
         return solved;
     for (Py_ssize_t j = 0; j < self->n_joints; j++) {
-        double *column = out + N_COLUMNS * j, *c = self->residual + self->start[j];
-        column[0] = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+        double *column = out + N_COLUMNS * j;
+        column[0] = self->position[j];
         column[1] = self->angle[j];
         for (int i = 0; i < 12; i++) {
             double force = 0.0;
@@ -732,6 +878,11 @@ static void Coupling_clear_joints(Coupling *self)
     PyMem_Free(self->kind);
     PyMem_Free(self->body);
     PyMem_Free(self->params);
+    PyMem_Free(self->kept);
+    PyMem_Free(self->drive);
+    PyMem_Free(self->motion);
+    PyMem_Free(self->velocity);
+    PyMem_Free(self->position);
     PyMem_Free(self->start);
     PyMem_Free(self->entry_start);
     PyMem_Free(self->entries);
@@ -751,6 +902,8 @@ static void Coupling_clear_joints(Coupling *self)
     PyMem_Free(self->schur_block);
     PyMem_Free(self->assembly_block);
     self->kind = NULL, self->body = NULL, self->params = NULL, self->start = NULL;
+    self->kept = NULL, self->drive = NULL, self->motion = NULL, self->velocity = NULL;
+    self->position = NULL, self->largest_drive = -1;
     self->entry_start = NULL, self->entries = NULL, self->phi = NULL, self->weighted = NULL;
     self->bias = NULL, self->residual = NULL, self->angle = NULL, self->rhs = NULL;
     self->block = NULL, self->later_start = NULL, self->later = NULL, self->later_block = NULL;
@@ -844,6 +997,7 @@ static int Coupling_init(Coupling *self, PyObject *args, PyObject *kwds)
                     "inverse") < 0)
         return -1;
     self->largest_index = -1;
+    self->largest_drive = -1;
     for (Py_ssize_t i = 0; i < length; i++) {
         if (self->index[i] < 0) {
             PyErr_SetString(PyExc_ValueError, "index: negative state index");
@@ -881,61 +1035,109 @@ static Py_ssize_t later_block_of(const Coupling *self, Py_ssize_t i, Py_ssize_t 
     return -1;
 }
 
-/* Where G's and L's blocks are (set_joints, after start, entries): every joint's later
- * neighbours and the blocks of the assembly and of the Schur updates. The joints must come
- * in an elimination order without fill (every two later neighbours of a joint share a body,
- * as leaves-first orders of a forest give); -1 with ValueError otherwise. */
-static int block_pattern(Coupling *self)
+/* Adds ``joint`` to a growable list (once). 0 on success, -1 without memory. */
+static int list_add(Py_ssize_t **list, Py_ssize_t *count, Py_ssize_t *capacity,
+                    Py_ssize_t joint)
 {
-    Py_ssize_t n = self->n_joints, *start = self->start, values = 0, pairs = 0, schur = 0;
-    self->later_start = PyMem_Calloc((size_t)(n + 2), sizeof(Py_ssize_t));
-    self->diagonal = PyMem_Calloc((size_t)(n + 1), sizeof(Py_ssize_t));
-    self->schur_start = PyMem_Calloc((size_t)(n + 2), sizeof(Py_ssize_t));
-    if (self->later_start == NULL || self->diagonal == NULL || self->schur_start == NULL) {
-        PyErr_NoMemory();
-        return -1;
+    for (Py_ssize_t e = 0; e < *count; e++)
+        if ((*list)[e] == joint)
+            return 0;
+    if (*count == *capacity) {
+        Py_ssize_t larger = *capacity ? 2 * *capacity : 4;
+        Py_ssize_t *grown = PyMem_Realloc(*list, (size_t)larger * sizeof(Py_ssize_t));
+        if (grown == NULL)
+            return -1;
+        *list = grown, *capacity = larger;
     }
-    for (Py_ssize_t k = 0; k < self->n_bodies; k++)
-        for (Py_ssize_t e = self->entry_start[k]; e < self->entry_start[k + 1]; e++)
-            for (Py_ssize_t g = e + 1; g < self->entry_start[k + 1]; g++)
-                self->later_start[Py_MIN(self->entries[e].joint, self->entries[g].joint) + 1]++;
-    for (Py_ssize_t i = 0; i < n; i++)
-        self->later_start[i + 1] += self->later_start[i];
-    Py_ssize_t n_later = self->later_start[n];
-    self->later = PyMem_Calloc((size_t)(n_later + 1), sizeof(Py_ssize_t));
-    self->later_block = PyMem_Calloc((size_t)(n_later + 1), sizeof(Py_ssize_t));
-    Py_ssize_t *fill = PyMem_Calloc((size_t)(n + 1), sizeof(Py_ssize_t));
-    if (self->later == NULL || self->later_block == NULL || fill == NULL) {
-        PyMem_Free(fill);
-        PyErr_NoMemory();
-        return -1;
-    }
+    (*list)[(*count)++] = joint;
+    return 0;
+}
+
+/* Every joint's later neighbours in the elimination of G in the joints' order: the joints
+ * after it that share a body with it, and those the elimination of earlier joints joins to
+ * it (fill: the Schur update of joint i couples every two of i's later neighbours). A
+ * leaves-first order of a forest creates no fill; closed loops do. Into later_start and
+ * later, each list ascending; -1 without memory. */
+static int elimination_pattern(Coupling *self)
+{
+    Py_ssize_t n = self->n_joints, status = -1;
+    Py_ssize_t **lists = PyMem_Calloc((size_t)(n + 1), sizeof(Py_ssize_t *));
+    Py_ssize_t *count = PyMem_Calloc((size_t)(n + 1), sizeof(Py_ssize_t));
+    Py_ssize_t *capacity = PyMem_Calloc((size_t)(n + 1), sizeof(Py_ssize_t));
+    if (lists == NULL || count == NULL || capacity == NULL)
+        goto done;
     for (Py_ssize_t k = 0; k < self->n_bodies; k++)
         for (Py_ssize_t e = self->entry_start[k]; e < self->entry_start[k + 1]; e++)
             for (Py_ssize_t g = e + 1; g < self->entry_start[k + 1]; g++) {
                 Py_ssize_t a = self->entries[e].joint, b = self->entries[g].joint;
                 Py_ssize_t lo = Py_MIN(a, b);
-                self->later[self->later_start[lo] + fill[lo]++] = Py_MAX(a, b);
+                if (list_add(&lists[lo], &count[lo], &capacity[lo], Py_MAX(a, b)) < 0)
+                    goto done;
             }
-    PyMem_Free(fill);
     for (Py_ssize_t i = 0; i < n; i++) {
-        Py_ssize_t *list = self->later + self->later_start[i];
-        Py_ssize_t count = self->later_start[i + 1] - self->later_start[i];
-        for (Py_ssize_t e = 1; e < count; e++) /* insertion sort: a few joints per body */
+        Py_ssize_t *list = lists[i];
+        for (Py_ssize_t e = 1; e < count[i]; e++) /* insertion sort: short lists */
             for (Py_ssize_t f = e; f > 0 && list[f - 1] > list[f]; f--) {
                 Py_ssize_t swap = list[f];
                 list[f] = list[f - 1];
                 list[f - 1] = swap;
             }
+        for (Py_ssize_t e = 0; e < count[i]; e++)
+            for (Py_ssize_t f = e + 1; f < count[i]; f++) {
+                Py_ssize_t j = list[e];
+                if (list_add(&lists[j], &count[j], &capacity[j], list[f]) < 0)
+                    goto done;
+            }
+    }
+    self->later_start = PyMem_Calloc((size_t)(n + 2), sizeof(Py_ssize_t));
+    for (Py_ssize_t i = 0; self->later_start != NULL && i < n; i++)
+        self->later_start[i + 1] = self->later_start[i] + count[i];
+    self->later = self->later_start == NULL
+                      ? NULL
+                      : PyMem_Calloc((size_t)(self->later_start[n] + 1), sizeof(Py_ssize_t));
+    if (self->later == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (count[i])
+            memcpy(self->later + self->later_start[i], lists[i],
+                   (size_t)count[i] * sizeof(Py_ssize_t));
+    status = 0;
+done:
+    for (Py_ssize_t i = 0; lists != NULL && i < n; i++)
+        PyMem_Free(lists[i]);
+    PyMem_Free(lists);
+    PyMem_Free(count);
+    PyMem_Free(capacity);
+    if (status < 0)
+        PyErr_NoMemory();
+    return (int)status;
+}
+
+/* Where G's and L's blocks are (set_joints, after start, entries): every joint's later
+ * neighbours (with the fill of closed loops) and the blocks of the assembly and of the Schur
+ * updates; -1 with an exception. */
+static int block_pattern(Coupling *self)
+{
+    Py_ssize_t n = self->n_joints, *start = self->start, values = 0, pairs = 0, schur = 0;
+    self->diagonal = PyMem_Calloc((size_t)(n + 1), sizeof(Py_ssize_t));
+    self->schur_start = PyMem_Calloc((size_t)(n + 2), sizeof(Py_ssize_t));
+    if (self->diagonal == NULL || self->schur_start == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (elimination_pattern(self) < 0)
+        return -1;
+    self->later_block = PyMem_Calloc((size_t)(self->later_start[n] + 1), sizeof(Py_ssize_t));
+    if (self->later_block == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t count = self->later_start[i + 1] - self->later_start[i];
+        const Py_ssize_t *list = self->later + self->later_start[i];
         self->diagonal[i] = values;
         values += (start[i + 1] - start[i]) * (start[i + 1] - start[i]);
         for (Py_ssize_t e = 0; e < count; e++) {
-            if (e > 0 && list[e] == list[e - 1]) {
-                PyErr_Format(PyExc_ValueError,
-                             "joints %zd and %zd join the same two bodies (a closed loop)", i,
-                             list[e]);
-                return -1;
-            }
             self->later_block[self->later_start[i] + e] = values;
             values += (start[list[e] + 1] - start[list[e]]) * (start[i + 1] - start[i]);
         }
@@ -959,16 +1161,7 @@ static int block_pattern(Coupling *self)
         for (Py_ssize_t e = self->later_start[i]; e < self->later_start[i + 1]; e++)
             for (Py_ssize_t f = e; f < self->later_start[i + 1]; f++) {
                 Py_ssize_t j = self->later[e], l = self->later[f];
-                Py_ssize_t where = l == j ? self->diagonal[j] : later_block_of(self, j, l);
-                if (where < 0) {
-                    PyErr_Format(PyExc_ValueError,
-                                 "joint order: joints %zd and %zd, later neighbours of joint "
-                                 "%zd, share no body (the order would fill in; order a "
-                                 "forest's joints leaves first)",
-                                 j, l, i);
-                    return -1;
-                }
-                *target++ = where;
+                *target++ = l == j ? self->diagonal[j] : later_block_of(self, j, l);
             }
     target = self->assembly_block;
     for (Py_ssize_t k = 0; k < self->n_bodies; k++)
@@ -983,9 +1176,10 @@ static int block_pattern(Coupling *self)
 
 static PyObject *Coupling_set_joints(Coupling *self, PyObject *args)
 {
-    PyObject *kinds, *bodies, *params;
+    PyObject *kinds, *bodies, *params, *kept, *drives;
     double alpha, beta;
-    if (!PyArg_ParseTuple(args, "OOOdd", &kinds, &bodies, &params, &alpha, &beta))
+    if (!PyArg_ParseTuple(args, "OOOOOdd", &kinds, &bodies, &params, &kept, &drives, &alpha,
+                          &beta))
         return NULL;
     Coupling_clear_joints(self);
     Py_ssize_t n = PyObject_Length(kinds);
@@ -996,7 +1190,10 @@ static PyObject *Coupling_set_joints(Coupling *self, PyObject *args)
         copy_buffer(bodies, 2 * n, "q", sizeof(Py_ssize_t), (void **)&self->body, "bodies") <
             0 ||
         copy_buffer(params, N_PARAMS * n, "d", sizeof(double), (void **)&self->params,
-                    "parameters") < 0) {
+                    "parameters") < 0 ||
+        copy_buffer(kept, n, "q", sizeof(Py_ssize_t), (void **)&self->kept, "kept") < 0 ||
+        copy_buffer(drives, 4 * n, "q", sizeof(Py_ssize_t), (void **)&self->drive,
+                    "drives") < 0) {
         PyMem_Free(kind);
         Coupling_clear_joints(self);
         return NULL;
@@ -1007,16 +1204,29 @@ static PyObject *Coupling_set_joints(Coupling *self, PyObject *args)
     self->entries = PyMem_Calloc((size_t)(2 * n + 1), sizeof(Entry));
     int bad = self->kind == NULL || self->start == NULL || self->entry_start == NULL ||
               self->entries == NULL;
+    self->largest_drive = -1;
     for (Py_ssize_t j = 0; !bad && j < n; j++) {
-        Py_ssize_t a = self->body[2 * j], b = self->body[2 * j + 1];
-        if ((kind[j] != KIND_WELD && kind[j] != KIND_REVOLUTE) || a < 0 ||
-            a >= self->n_bodies || b < -1 || b >= self->n_bodies || a == b) {
-            PyErr_Format(PyExc_ValueError, "joint %zd: unknown kind or bodies", j);
+        Py_ssize_t a = self->body[2 * j], b = self->body[2 * j + 1], rows = 0;
+        const Py_ssize_t *state = self->drive + 4 * j;
+        int known = kind[j] >= 0 && kind[j] < N_KINDS;
+        int driven = known && kind[j] == KIND_DRIVEN_UNIVERSAL, drive_ok = 1;
+        for (int i = 0; i < 4; i++) {
+            drive_ok &= driven ? state[i] >= 0 : state[i] == -1;
+            self->largest_drive = Py_MAX(self->largest_drive, state[i]);
+        }
+        if (!known || a < 0 || a >= self->n_bodies || b < -1 || b >= self->n_bodies || a == b ||
+            !drive_ok || self->kept[j] < 0 || self->kept[j] >= (1 << KIND_ROWS[kind[j]])) {
+            PyErr_Format(PyExc_ValueError,
+                         "joint %zd: unknown kind, bodies, kept rows or actuator states", j);
             bad = 1;
             break;
         }
         self->kind[j] = (int)kind[j];
-        self->start[j + 1] = self->start[j] + (kind[j] == KIND_WELD ? 6 : 5);
+        for (int r = 0; r < KIND_ROWS[kind[j]]; r++)
+            rows += self->kept[j] >> r & 1;
+        self->start[j + 1] = self->start[j] + rows;
+        if (rows == 0) /* no rows in G: no entries */
+            continue;
         self->entry_start[a + 1]++;
         if (b >= 0)
             self->entry_start[b + 1]++;
@@ -1036,7 +1246,7 @@ static PyObject *Coupling_set_joints(Coupling *self, PyObject *args)
         return PyErr_NoMemory();
     }
     for (Py_ssize_t j = 0; j < n; j++)
-        for (int side = 0; side < 2; side++) {
+        for (int side = 0; side < 2 && self->start[j + 1] > self->start[j]; side++) {
             Py_ssize_t k = self->body[2 * j + side];
             if (k >= 0)
                 self->entries[self->entry_start[k] + fill[k]++] = (Entry){j, side};
@@ -1052,11 +1262,15 @@ static PyObject *Coupling_set_joints(Coupling *self, PyObject *args)
     self->bias = PyMem_Calloc(m, sizeof(double));
     self->residual = PyMem_Calloc(m, sizeof(double));
     self->angle = PyMem_Calloc((size_t)(n ? n : 1), sizeof(double));
+    self->position = PyMem_Calloc((size_t)(n ? n : 1), sizeof(double));
+    self->motion = PyMem_Calloc((size_t)N_MOTION * (n ? n : 1), sizeof(double));
+    self->velocity = PyMem_Calloc(m, sizeof(double));
     self->rhs = PyMem_Calloc(m, sizeof(double));
     self->pivot = PyMem_Calloc(m, sizeof(double));
     if (self->phi == NULL || self->weighted == NULL || self->bias == NULL ||
         self->residual == NULL || self->angle == NULL || self->rhs == NULL ||
-        self->pivot == NULL) {
+        self->pivot == NULL || self->position == NULL || self->motion == NULL ||
+        self->velocity == NULL) {
         Coupling_clear_joints(self);
         return PyErr_NoMemory();
     }
@@ -1197,7 +1411,8 @@ static PyObject *Coupling_motion(Coupling *self, PyObject *args)
     if (state_buffers(arrays, (int[]){0}, &state, 1, "x") < 0)
         return NULL;
     int status = -1;
-    if (state.len / (Py_ssize_t)sizeof(double) <= self->largest_index)
+    if (state.len / (Py_ssize_t)sizeof(double) <=
+        Py_MAX(self->largest_index, self->largest_drive))
         PyErr_SetString(PyExc_ValueError, "x: shorter than the bodies' state indices");
     else if (PyObject_GetBuffer(arrays[1], &values,
                                 PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) == 0) {
@@ -1224,10 +1439,13 @@ static PyObject *Coupling_get_compiled(Coupling *self, void *Py_UNUSED(closure))
 
 static PyMethodDef Coupling_methods[] = {
     {"set_joints", (PyCFunction)Coupling_set_joints, METH_VARARGS,
-     "set_joints(kinds, bodies, parameters, alpha, beta): evaluate these joints in C from now "
-     "on, their rows in this order (leaves first: an order with fill is refused); kinds (J,) int64 (0 weld, 1 "
-     "revolute), bodies (J, 2) int64 (-1 the world), parameters (J, 27) float64 (r_a, r_b, "
-     "relative, axis, perpendiculars, axis_b), Baumgarte gains alpha (1/s), beta (1/s^2)"},
+     "set_joints(kinds, bodies, parameters, kept, drives, alpha, beta): evaluate these joints "
+     "in C from now on, eliminated in this order (leaves first: no fill but that of closed "
+     "loops); kinds (J,) int64 (0 weld, 1 revolute, 2 universal, 3 spherical, 4 driven "
+     "universal), bodies (J, 2) int64 (-1 the world), parameters (J, 27) float64 (r_a, r_b, "
+     "relative, axis, perpendiculars, axis_b), kept (J,) int64 bit masks of the independent "
+     "rows, drives (J, 4) int64 state indices of a driven joint's theta[1..2], omega[1..2] "
+     "(-1 for the others), Baumgarte gains alpha (1/s), beta (1/s^2)"},
     {"use_fallback", (PyCFunction)Coupling_use_fallback, METH_NOARGS,
      "use_fallback(): call the Python fallback in every evaluation from now on"},
     {"set_motor", (PyCFunction)Coupling_set_motor, METH_O,
