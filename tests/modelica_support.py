@@ -23,6 +23,11 @@ SUPPORTED = [
         "test_block_exports_with_its_connectors",
     ),
     (
+        "Enumeration types and literals (MSL's `Modelica.Blocks.Types.Init`, a user's own), "
+        "choosing initial equations and in relations",
+        "test_enumerations_choose_the_initialization",
+    ),
+    (
         "Connectors with `flow` variables (translational, electrical pins)",
         "test_flow_connectors_spring_and_mass",
     ),

@@ -1020,8 +1020,17 @@ def read_flat(flat: dict, name: str) -> FlatModel:
         if _variability(variable) in ("constant", "parameter")
         for element in _element_names(declared, [int(d) for d in variable["dims"]])
     )
-    translator = Translator(values.get, derivative, flat.get("functions", {}), time, events, steady)
-    _evaluate_structural(raw, values, translator, flat.get("variable_type_names", {}))
+    # enumeration literals (``Modelica.Blocks.Types.Init.NoInit``) stand for their ordinals
+    ordinals = {k: float(v) for k, v in flat.get("enum_literal_ordinals", {}).items()}
+
+    def lookup(name: str) -> object:
+        return values[name] if name in values else ordinals.get(name)
+
+    translator = Translator(lookup, derivative, flat.get("functions", {}), time, events, steady)
+    types = dict(flat.get("variable_type_names", {}))
+    enumerations = set(flat.get("enumeration_types", []))
+    types.update({n: "Integer" for n, v in raw.items() if v.get("type_id") in enumerations})
+    _evaluate_structural(raw, values, translator, types)
     residuals: list[ca.SX] = []
 
     def add(residual: object, span: dict | None) -> None:
@@ -1132,7 +1141,7 @@ def _broadcast(value: object, dims: list[int]) -> list[object]:
 def _evaluate_structural(
     raw: dict, values: dict[str, object], translator: Translator, types: dict[str, str]
 ) -> None:
-    """Replace Integer and Boolean parameters and constants by their values.
+    """Replace Integer, Boolean and enumeration parameters and constants by their values.
 
     They size arrays, bound loops and choose branches, which must be known when the model is
     translated (Modelica's structural parameters); in the FMU they are not tunable. Bindings

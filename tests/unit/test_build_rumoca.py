@@ -102,6 +102,12 @@ def test_block_exports_with_its_connectors(fmus):
     check(fmus, "Scaler", {"y": np.full_like(TIMES, 6.0)}, inputs={"u": 2.0})
 
 
+def test_enumerations_choose_the_initialization(fmus):
+    # FirstOrder k = 3, T = 0.5, u = 2: steady state y = 6 throughout; from y_start = 1,
+    # y = 6 - 5 exp(-t/T)
+    check(fmus, "Lags", {"y1": np.full_like(TIMES, 6.0), "y2": 6.0 - 5.0 * np.exp(-TIMES / 0.5)})
+
+
 def test_flow_connectors_spring_and_mass(fmus):
     # m s'' = -c s with m = 2, c = 8: s = 0.5 cos(2 t)
     check(fmus, "Oscillator", {"s": 0.5 * np.cos(2.0 * TIMES)})

@@ -30,6 +30,22 @@ package Blocks "Block diagrams from short connector classes"
     annotation (experiment(StopTime = 4));
   end SpeedLoop;
 
+  model Lags "Two first-order lags of the library, initialized by its enumeration"
+    import Modelica.Blocks.Types.Init;
+    type Mode = enumeration(Off "Input zero", On "Input on") "Whether the input is applied";
+    parameter Mode mode = Mode.On "Input applied";
+    Modelica.Blocks.Continuous.FirstOrder steady(k = 3, T = 0.5, initType = Init.SteadyState);
+    Modelica.Blocks.Continuous.FirstOrder fromOutput(
+      k = 3, T = 0.5, initType = Modelica.Blocks.Types.Init.InitialOutput, y_start = 1);
+    Modelica.Blocks.Interfaces.RealOutput y1 "Steady lag's output";
+    Modelica.Blocks.Interfaces.RealOutput y2 "Output of the lag started at y_start";
+  equation
+    steady.u = if mode == Mode.On then 2 else 0;
+    fromOutput.u = if mode > Mode.Off then 2 else 0;
+    connect(steady.y, y1);
+    connect(fromOutput.y, y2);
+  end Lags;
+
   block Scaler "A block exported on its own: y = k u"
     extends Modelica.Blocks.Interfaces.SISO;
     parameter Real k = 3 "Gain";

@@ -40,10 +40,18 @@ package Blocks "Input/output blocks"
       der(y) = k*u;
     end Integrator;
     block FirstOrder "First order transfer function block"
-      extends Interfaces.SISO(y(start = y_start, fixed = true));
+      import Modelica.Blocks.Types.Init;
+      extends Interfaces.SISO(y(start = y_start));
       parameter Real k(unit = "1") = 1 "Gain";
       parameter Modelica.Units.SI.Time T(start = 1) "Time Constant";
-      constant Real y_start = 0 "Initial output";
+      parameter Init initType = Init.NoInit "Type of initialization";
+      parameter Real y_start = 0 "Initial or guess value of output";
+    initial equation
+      if initType == Init.SteadyState then
+        der(y) = 0;
+      elseif initType == Init.InitialState or initType == Init.InitialOutput then
+        y = y_start;
+      end if;
     equation
       der(y) = (k*u - y)/T;
     end FirstOrder;
@@ -57,6 +65,14 @@ package Blocks "Input/output blocks"
       y = k*(x + u);
     end PI;
   end Continuous;
+  package Types "Types of the blocks' parameters"
+    type Init = enumeration(
+        NoInit "No initialization (start values are guess values with fixed=false)",
+        SteadyState "Steady state initialization (derivatives of states are zero)",
+        InitialState "Initialization with initial states",
+        InitialOutput "Initialization with initial outputs (and steady state of the states if possible)")
+      "Enumeration defining initialization of a block";
+  end Types;
   package Sources "Signal sources"
     block Constant "Generate constant signal"
       parameter Real k(start = 1) "Constant output value";
