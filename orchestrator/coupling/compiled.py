@@ -29,7 +29,7 @@ import numpy as np
 
 from orchestrator.coupling.assembly import PROJECTION_ITERATIONS, PROJECTION_TOLERANCE, Assembly
 from orchestrator.coupling.driven import DrivenUniversal
-from orchestrator.coupling.joint_space import smallest_multipliers
+from orchestrator.coupling.joint_space import LeastNorm
 from orchestrator.coupling.joints import Joint, Revolute, Spherical, Universal, Weld
 from orchestrator.native import _kernel
 
@@ -130,6 +130,7 @@ class CompiledCoupling:
 
     def describe(self) -> None:
         """Hand the kernel the present joints (after a topology change), or the fallback."""
+        self._least_norm = LeastNorm()
         if not self.compilable():
             self.kernel.use_fallback()
             self.names, self._hinges, self.signals = [], np.zeros(0, dtype=int), ()
@@ -199,10 +200,11 @@ class CompiledCoupling:
         np.add.at(forces, body_b, out[rows, 8:14])
         p, q, nu = self.index[:, :3], self.index[:, 3:7], self.index[:, 7:]
         stacked = self.assembly.stack(self.assembly.poses(x[p], x[q], x[nu]))
-        phi = stacked.sparse()
-        lam = smallest_multipliers(phi, forces[:n_bodies].ravel())
-        for name, (on_a, on_b) in self.assembly.joint_forces(stacked, lam).items():
-            out[position[name], 2:] = np.concatenate([on_a, on_b])
+        lam = self._least_norm(stacked.sparse(), forces[:n_bodies].ravel())[:, None]
+        starts = [part.start for part in stacked.slices.values()]
+        joints = [position[name] for name in stacked.slices]
+        out[joints, 2:8] = np.add.reduceat(stacked.phi_a * lam, starts)
+        out[joints, 8:14] = np.add.reduceat(stacked.phi_b * lam, starts)  # zero on the world
 
     def motion_values(self, x: np.ndarray) -> np.ndarray:
         """Angle (rad, in (-pi, pi]) and rate (rad/s) of every revolute joint at state ``x``,

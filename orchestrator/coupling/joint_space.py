@@ -171,14 +171,40 @@ def smallest_multipliers(phi: csr_matrix, forces: np.ndarray) -> np.ndarray:
     (each refinement shrinks the error along a singular value s of Phi by eps / (s^2 + eps);
     the free motions, absent from ``forces``, add nothing to Phi z).
     """
-    normal = (phi.T @ phi).tocsc()
-    eps = REFINED * float(normal.diagonal().max())
-    factor = splu((normal + eps * identity(normal.shape[0], format="csc")).tocsc())
-    z = np.zeros_like(forces)
-    scale = float(np.linalg.norm(forces))
-    for _ in range(REFINEMENTS):
-        residual = forces - normal @ z
-        if np.linalg.norm(residual) <= 1e-14 * scale:
-            break
-        z = z + factor.solve(residual)
-    return phi @ z
+    return LeastNorm()(phi, forces)
+
+
+class LeastNorm:
+    """:func:`smallest_multipliers` that keeps its factorization of K between calls: the
+    refinement converges to the same multipliers with K factorized at another pose as long as
+    it converges at all, and K of welds depends only on the bodies' relative attitudes (rows
+    in NED for points, in A's frame for angles), constant on the constraint manifold. K is
+    factorized again when the refinement does not converge with the one kept."""
+
+    def __init__(self) -> None:
+        self._factor = None
+
+    def __call__(self, phi: csr_matrix, forces: np.ndarray) -> np.ndarray:
+        scale = float(np.linalg.norm(forces))
+        if self._factor is not None:
+            z, converged = self._refined(phi, forces, scale)
+            if converged:
+                return phi @ z
+        normal = (phi.T @ phi).tocsc()
+        eps = REFINED * float(normal.diagonal().max())
+        self._factor = splu((normal + eps * identity(normal.shape[0], format="csc")).tocsc())
+        z, _ = self._refined(phi, forces, scale)
+        return phi @ z
+
+    def _refined(
+        self, phi: csr_matrix, forces: np.ndarray, scale: float
+    ) -> tuple[np.ndarray, bool]:
+        """z refined from 0 with the kept factorization, and whether Phi'Phi z = forces to
+        1e-14 of their norm within REFINEMENTS steps."""
+        z = np.zeros_like(forces)
+        for _ in range(REFINEMENTS):
+            residual = forces - phi.T @ (phi @ z)
+            if np.linalg.norm(residual) <= 1e-14 * scale:
+                return z, True
+            z = z + self._factor.solve(residual)
+        return z, False
