@@ -6,7 +6,9 @@ inextensible, neutrally buoyant cable loaded only by normal drag q sin^2(phi) pe
 (q = 1/2 rho d C_n U^2, phi the angle between the cable and the flow): the tangential balance
 gives a constant tension T, the normal one T dphi/ds = -q sin^2(phi), that is
 cot(phi(s)) = cot(phi_0) + (q/T) s, and integrating (cos phi, sin phi) over s with u = cot(phi):
-x(s) = (T/q) (sqrt(1 + u^2) - sqrt(1 + u_0^2)), y(s) = (T/q) (asinh u - asinh u_0).
+x(s) = (T/q) (sqrt(1 + u^2) - sqrt(1 + u_0^2)), y(s) = (T/q) (asinh u - asinh u_0). An
+elastic cable under the constant tension T is the same curve, every length stretched by
+1 + T/EA.
 """
 
 from __future__ import annotations
@@ -48,11 +50,12 @@ class CurrentCase:
     def shape(
         self, s: np.ndarray, tension: float | None = None, angle: float | None = None
     ) -> np.ndarray:
-        """Points (x, y) of the closed form at arc lengths s from end a (m), for a tension (N)
-        and an angle at end a (rad), by default the case's."""
+        """Points (x, y) of the closed form at unstretched arc lengths s from end a (m), for a
+        tension (N) and an angle at end a (rad), by default the case's. The tension being
+        constant, the elastic cable is an inextensible one stretched by 1 + T/EA throughout."""
         T = self.tension if tension is None else tension
         u0 = 1 / np.tan(self.angle if angle is None else angle)
-        u = u0 + self.load / T * np.asarray(s)
+        u = u0 + self.load / T * np.asarray(s) * (1 + T / self.axial_stiffness)
         k = T / self.load
         return np.c_[
             k * (np.sqrt(1 + u**2) - np.sqrt(1 + u0**2)), k * (np.arcsinh(u) - np.arcsinh(u0))
@@ -99,8 +102,10 @@ ID LineType AttachA AttachB UnstrLen NumSegs LineOutputs
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "tether.txt"
         path.write_text(text)
-        here = os.getcwd()
+        here, stdout = os.getcwd(), os.dup(1)
         os.chdir(folder)  # MoorDyn writes its log next to the input file
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 1)  # and its progress to the C library's standard output
         try:
             system = moordyn.Create(str(path))
             moordyn.SetVerbosity(system, moordyn.LEVEL_NONE)
@@ -114,5 +119,8 @@ ID LineType AttachA AttachB UnstrLen NumSegs LineOutputs
             nodes = np.array([moordyn.GetLineNodePos(line, i) for i in range(case.segments + 1)])
             moordyn.Close(system)
         finally:
+            os.dup2(stdout, 1)
+            os.close(stdout)
+            os.close(quiet)
             os.chdir(here)
     return forces[:3] * flip, forces[3:] * flip, (nodes - nodes[0]) * flip

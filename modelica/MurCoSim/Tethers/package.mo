@@ -253,12 +253,14 @@ the bodies' inertia.</li>
 <li>The inner nodes start on the straight line between the ends, at rest.</li>
 </ul>
 <h4>Step sizes</h4>
-<p>The highest axial mode of the discretized line has the frequency 2 (n/L) sqrt(EA/m_l)
-(MoorDyn's documentation); for the defaults 1206 rad/s. Explicit fixed-step integration must
-resolve it (the README states the largest stable RK4 step measured for the shipped scenario);
-the implicit solvers (CVODE_BDF, Radau, BDF) step over it. EA of the Fathom tether is not
-published; the default makes it nearly inextensible (strain 0.1 % at 10 N), which is what the
-end loads depend on, without making the line stiffer than needed.</p>
+<p>The fastest mode of the discretized line is axial: 2 (n/L) sqrt(EA/m_l) (MoorDyn's
+documentation), 1206 rad/s for the defaults. Where segments are slack only the axial damping
+acts between the nodes, and the alternating mode decays at 2 zeta times that rate, 2412 1/s:
+explicit fixed steps must stay below 2.785/2412 s = 1.15 ms for RK4 (its stability limit on
+the negative real axis). The README gives the measured limit for the shipped scenario (1.1 ms
+runs, 1.2 ms diverges); the adaptive solvers find their steps by themselves. EA of the Fathom
+tether is not published; the default makes it nearly inextensible (strain 0.1 % at 10 N),
+which is what the end loads depend on, without making the line stiffer than needed.</p>
 <h4>Sources</h4>
 <ul>
 <li>M. Hall, A. Goupee, Validation of a lumped-mass mooring line model with DeepCwind

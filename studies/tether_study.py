@@ -1,0 +1,231 @@
+"""Tether studies: ``python -m studies.tether_study [--parts turning steps] [--fmu-dir DIR]``.
+
+``turning``: Nielsen's (2018, Ch. 6) two-vehicle turning run (``scenarios/bluerov_pair_turning
+.toml``) without and with a tether on each vehicle (``MurCoSim.Tethers.Tether``), next to the
+thesis' tank experiment, where the vehicles were tethered, and its untethered simulation
+(eqs. 6.16-6.17). Reported per run: peak-to-peak x and y of the left vehicle after the thrust
+starts, the steady speed U and yaw rate r over the last 10 s, and the circle's diameter 2 U / r.
+The tethers' routing in the tank is not published: here each runs from the vehicle's rear to a
+fixed point 0.5 m above its start position (the tether tended from the surface), with the
+Fathom tether's parameters.
+
+``steps``: the tethered station-keeping scenario (``scenarios/bluerov2_heavy_tethered.toml``)
+with fixed-step RK4 at a range of steps (stable, or diverging) and with the adaptive solvers,
+each over 60 s: wall time, right-hand sides, and the largest difference from an RK45 run at
+tight tolerances of the vehicle's position and of the tether's tension. The thrust allocation's
+dead band turns differences of a micrometre into different thruster pulses, so these are
+millimetres whatever the solver's own error.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+import murcosim
+from murcosim.configuration import Component, Connection, Scenario
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+TURNING = SCENARIOS / "bluerov_pair_turning.toml"
+TETHERED = SCENARIOS / "bluerov2_heavy_tethered.toml"
+PARTS = ("turning", "steps")
+THRUST_START = 3.0  # s, the turning run's thrust step
+# Nielsen (2018), eqs. 6.16-6.17: peak-to-peak x and y (m) of the rotational run.
+THESIS = {"tank experiment (tethered)": (2.45, 2.34), "thesis simulation (no tether)": (2.42, 2.41)}
+
+
+def with_tethers(
+    scenario: Scenario,
+    vehicles: tuple[str, ...],
+    length: float,
+    attachment: tuple[float, float, float],
+    anchor_offset: tuple[float, float, float],
+) -> Scenario:
+    """``scenario`` with a ``Tether`` of ``length`` (m) from each vehicle's ``attachment``
+    (body frame, m) to a fixed point at the vehicle's start position plus ``anchor_offset``
+    (NED, m), its forces added to the vehicle's ``tau_ext``."""
+    components = dict(scenario.components)
+    connections = list(scenario.connections)
+    for vehicle in vehicles:
+        start = components[vehicle].start
+        anchor = [float(start.get(f"p[{i + 1}]", 0.0)) + anchor_offset[i] for i in range(3)]
+        name = f"{vehicle}_tether"
+        parameters = {"L": length}
+        parameters.update({f"r_a[{i + 1}]": attachment[i] for i in range(3)})
+        parameters.update({f"r_b[{i + 1}]": anchor[i] for i in range(3)})
+        components[name] = Component(fmu="Tether", parameters=parameters)
+        for state in ("p", "q", "nu"):
+            connections.append(Connection(source=f"{vehicle}.{state}", target=f"{name}.{state}_a"))
+        connections.append(Connection(source=f"{name}.tau_a", target=f"{vehicle}.tau_ext"))
+    return scenario.model_copy(update={"components": components, "connections": connections})
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turning run: peak-to-peak x and y of the left vehicle (m), steady speed (m/s) and
+    yaw rate (rad/s), and the circle's diameter 2 U / r (m)."""
+
+    label: str
+    span_x: float
+    span_y: float
+    speed: float = float("nan")
+    yaw_rate: float = float("nan")
+
+    @property
+    def diameter(self) -> float:
+        return 2 * self.speed / self.yaw_rate
+
+
+def turn(label: str, timeseries: pd.DataFrame, steady: float) -> Turn:
+    """Reduce a turning run to a ``Turn``: spans after the thrust starts, speed and yaw rate
+    averaged over the last ``steady`` seconds."""
+    after = timeseries[timeseries.index >= THRUST_START]
+    last = timeseries[timeseries.index >= timeseries.index[-1] - steady]
+    return Turn(
+        label,
+        float(np.ptp(after["left.p[1]"])),
+        float(np.ptp(after["left.p[2]"])),
+        float(np.hypot(last["left.nu[1]"], last["left.nu[2]"]).mean()),
+        float(last["left.nu[6]"].mean()),
+    )
+
+
+def turning_study(
+    fmu_dir: Path | None,
+    stop_time: float = 40.0,
+    lengths: tuple[float, ...] = (4.0, 8.0),
+    steady: float = 10.0,
+) -> list[Turn]:
+    """The turning run without tethers and with tethers of each of ``lengths`` (m)."""
+    base = murcosim.load_scenario(TURNING)
+    base = murcosim.edit(base, {"simulation": {"stop_time": stop_time}})
+    runs = [("murcosim, no tether", base)]
+    for length in lengths:
+        tethered = with_tethers(base, ("left", "right"), length, (-0.2, 0.0, 0.0), (0, 0, -0.5))
+        runs.append((f"murcosim, {length:g} m tethers", tethered))
+    rows = [Turn(label, *spans) for label, spans in THESIS.items()]
+    for label, scenario in runs:
+        results = murcosim.run(scenario, source=TURNING, fmu_dir=fmu_dir, progress=False)
+        rows.append(turn(label, results.timeseries, steady))
+    return rows
+
+
+def turning_table(rows: list[Turn]) -> str:
+    """Markdown table of turning runs, with the spans relative to the tank experiment."""
+    x0, y0 = THESIS["tank experiment (tethered)"]
+    lines = [
+        "| run | p-p x (m) | vs tank | p-p y (m) | vs tank | U (m/s) | r (rad/s) | 2U/r (m) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        lines.append(
+            f"| {row.label} | {row.span_x:.2f} | {100 * (row.span_x / x0 - 1):+.1f} % "
+            f"| {row.span_y:.2f} | {100 * (row.span_y / y0 - 1):+.1f} % "
+            + " | ".join(
+                "-" if np.isnan(v) else f"{v:.3f}" for v in (row.speed, row.yaw_rate, row.diameter)
+            ).join(["| ", " |"])
+        )
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class StepRun:
+    """One run of the tethered scenario: solver, step (s), whether it stayed finite, wall
+    time (s), right-hand sides, and the largest differences from the reference run in the
+    vehicle's position (m) and the tether's tension at the vehicle (N)."""
+
+    solver: str
+    step: float
+    stable: bool
+    wall: float
+    rhs: int = 0
+    position_error: float = float("nan")
+    tension_error: float = float("nan")
+
+
+def _run_steps(scenario: Scenario, fmu_dir: Path | None) -> tuple[pd.DataFrame | None, float, int]:
+    """Run ``scenario``: its time series (None if it diverged), wall time of the run loop (s)
+    and the number of right-hand sides."""
+    try:
+        results = murcosim.run(scenario, source=TETHERED, fmu_dir=fmu_dir, progress=False)
+    except murcosim.SimulationError:
+        return None, float("nan"), 0
+    statistics = results.statistics
+    return results.timeseries, statistics.wall_seconds, statistics.rhs_evaluations
+
+
+def step_study(
+    fmu_dir: Path | None,
+    rk4_steps: tuple[float, ...] = (0.0005, 0.001, 0.0011, 0.0012, 0.0015, 0.002),
+    adaptive: tuple[str, ...] = ("RK45", "CVODE_BDF"),
+    stop_time: float = 60.0,
+) -> list[StepRun]:
+    """RK4 at each of ``rk4_steps`` and the ``adaptive`` solvers over ``stop_time`` (s),
+    compared with an RK45 run at tight tolerances (rtol 1e-9, atol 1e-11)."""
+    base = murcosim.load_scenario(TETHERED)
+    reference, _, _ = _run_steps(
+        murcosim.edit(
+            base,
+            {"simulation": {"stop_time": stop_time, "solver": "RK45", "rtol": 1e-9, "atol": 1e-11}},
+        ),
+        fmu_dir,
+    )
+
+    def compare(solver: str, step: float, scenario: Scenario) -> StepRun:
+        series, wall, rhs = _run_steps(scenario, fmu_dir)
+        if series is None:
+            return StepRun(solver, step, False, wall)
+        ref = reference.loc[series.index]
+        position = max(float(np.abs(series[c] - ref[c]).max()) for c in POSITION)
+        tension = float(np.abs(series["tether.tension_a"] - ref["tether.tension_a"]).max())
+        return StepRun(solver, step, True, wall, rhs, position, tension)
+
+    rows = []
+    for step in rk4_steps:
+        changes = {"simulation": {"stop_time": stop_time, "solver": "RK4", "step": step}}
+        rows.append(compare("RK4", step, murcosim.edit(base, changes)))
+    for solver in adaptive:
+        changes = {"simulation": {"stop_time": stop_time, "solver": solver}}
+        scenario = murcosim.edit(base, changes)
+        rows.append(compare(solver, scenario.simulation.step, scenario))
+    return rows
+
+
+POSITION = ("rov.p[1]", "rov.p[2]", "rov.p[3]")
+
+
+def step_table(rows: list[StepRun]) -> str:
+    """Markdown table of the step study."""
+    lines = [
+        "| solver | step (s) | stable | wall (s) | right-hand sides | max position diff (m) "
+        "| max tension diff (N) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        detail = (
+            f"{row.wall:.2f} | {row.rhs} | {row.position_error:.1e} | {row.tension_error:.1e}"
+            if row.stable
+            else "- | - | - | -"
+        )
+        stable = "yes" if row.stable else "diverges"
+        lines.append(f"| {row.solver} | {row.step:g} | {stable} | {detail} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m studies.tether_study", description=__doc__)
+    parser.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS))
+    parser.add_argument("--fmu-dir", type=Path, default=None, help="FMU folder")
+    args = parser.parse_args(argv)
+    if "turning" in args.parts:
+        print(turning_table(turning_study(args.fmu_dir)))
+    if "steps" in args.parts:
+        print(step_table(step_study(args.fmu_dir)))
+
+
+if __name__ == "__main__":
+    main()
