@@ -26,6 +26,7 @@ from collections import deque
 from collections.abc import Callable
 
 import numpy as np
+from scipy.sparse import csr_matrix
 
 from orchestrator.coupling.assembly import PROJECTION_ITERATIONS, PROJECTION_TOLERANCE, Assembly
 from orchestrator.coupling.driven import DrivenUniversal
@@ -148,6 +149,8 @@ class CompiledCoupling:
         hinges = [i for i, k in enumerate(order) if type(joints[k]) is Revolute]
         self._hinges = np.array(hinges, dtype=int)
         self.signals = tuple(f"{self.names[i]}.{s}" for i in hinges for s in ("angle", "rate"))
+        n_rows = [joints[k].n_rows for k in order]
+        self._all_rows = AllRows(body_a[order], body_b[order], n_rows, len(self.assembly.bodies))
         no_drive = np.full(4, -1)
         self.kernel.set_joints(
             np.array([KINDS[type(joints[k])] for k in order], dtype=np.int64),
@@ -191,20 +194,15 @@ class CompiledCoupling:
         """Replace the forces in ``out`` (those of the kept rows' multipliers) by those of the
         least-norm multipliers of all rows that give the same generalized forces
         (``joint_space.smallest_multipliers``, as ``Assembly.accelerations``)."""
-        n_bodies = len(self.assembly.bodies)
-        body_a, body_b = self._bodies()
-        position = {name: i for i, name in enumerate(self.names)}
-        rows = np.array([position[j.name] for j in self.assembly.joints])
-        forces = np.zeros((n_bodies + 1, 6))  # the world's, last, dropped
-        np.add.at(forces, body_a, out[rows, 2:8])
-        np.add.at(forces, body_b, out[rows, 8:14])
-        p, q, nu = self.index[:, :3], self.index[:, 3:7], self.index[:, 7:]
-        stacked = self.assembly.stack(self.assembly.poses(x[p], x[q], x[nu]))
-        lam = self._least_norm(stacked.sparse(), forces[:n_bodies].ravel())[:, None]
-        starts = [part.start for part in stacked.slices.values()]
-        joints = [position[name] for name in stacked.slices]
-        out[joints, 2:8] = np.add.reduceat(stacked.phi_a * lam, starts)
-        out[joints, 8:14] = np.add.reduceat(stacked.phi_b * lam, starts)  # zero on the world
+        rows = self._all_rows
+        forces = np.zeros((len(self.assembly.bodies) + 1, 6))  # the world's, last, dropped
+        np.add.at(forces, rows.body_a, out[:, 2:8])
+        np.add.at(forces, rows.body_b, out[:, 8:14])
+        phi = np.empty((rows.count, 12))
+        self.kernel.all_rows(np.ascontiguousarray(x, dtype=float), phi)
+        lam = self._least_norm(rows.matrix(phi), forces[:-1].ravel())[:, None]
+        out[:, 2:8] = np.add.reduceat(phi[:, :6] * lam, rows.starts)
+        out[:, 8:14] = np.add.reduceat(phi[:, 6:] * lam, rows.starts)  # zero on the world
 
     def motion_values(self, x: np.ndarray) -> np.ndarray:
         """Angle (rad, in (-pi, pi]) and rate (rad/s) of every revolute joint at state ``x``,
@@ -226,3 +224,27 @@ class CompiledCoupling:
             [-1 if j.b is None else index[j.b] for j in self.assembly.joints], dtype=np.int64
         )
         return body_a, body_b
+
+
+class AllRows:
+    """Where the kernel's ``all_rows`` puts every joint's rows (joints with bodies ``body_a``,
+    ``body_b``, -1 the world, and ``n_rows`` rows each, in the kernel's order), and Phi of
+    those rows as a sparse matrix over the velocities of ``n_bodies`` bodies."""
+
+    def __init__(
+        self, body_a: np.ndarray, body_b: np.ndarray, n_rows: list[int], n_bodies: int
+    ) -> None:
+        self.body_a, self.body_b = body_a, body_b
+        self.starts = np.cumsum([0, *n_rows[:-1]]).astype(int)
+        self.count = int(sum(n_rows))
+        self.shape = (self.count, 6 * n_bodies)
+        a, b = np.repeat(body_a, n_rows), np.repeat(body_b, n_rows)
+        columns = np.concatenate([6 * a[:, None] + np.arange(6), 6 * b[:, None] + np.arange(6)], 1)
+        self._on_body = (columns >= 0).ravel()  # the world has no columns
+        self._columns = columns.ravel()[self._on_body]
+        self._pointers = np.concatenate([[0], np.cumsum(np.where(b >= 0, 12, 6))])
+
+    def matrix(self, phi: np.ndarray) -> csr_matrix:
+        """Phi (rows, 6 N) of the rows' coefficients ``phi`` (rows, 12) from ``all_rows``."""
+        values = phi.ravel()[self._on_body]
+        return csr_matrix((values, self._columns, self._pointers), shape=self.shape)

@@ -837,6 +837,19 @@ static int coupling_columns(Coupling *self, const double *x, const double *dx,
     return 0;
 }
 
+/* Every row of every joint, kept or not, at state x: its 12 coefficients on bodies a and b
+ * (zero on the world), joint after joint in the order of set_joints, each joint's rows in
+ * its own order (``Joint.batch_rows``). */
+static void coupling_all_rows(Coupling *self, const double *x, double *out)
+{
+    double bias[MAX_ROWS], c[MAX_ROWS], velocity[MAX_ROWS], position, angle;
+    load_frames(self, x, NULL);
+    for (Py_ssize_t j = 0; j < self->n_joints; j++) {
+        all_rows(self, j, out, bias, c, velocity, &position, &angle);
+        out += 12 * KIND_ROWS[self->kind[j]];
+    }
+}
+
 /* Angle (rad, in (-pi, pi]) and rate (rad/s) of every revolute joint (NaN for the others)
  * at state x, as ``Revolute.batch_motion``: B's rotation relative to its attitude at
  * creation about the axis, and B's angular velocity relative to A's along the axis. */
@@ -1432,6 +1445,40 @@ static PyObject *Coupling_motion(Coupling *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static PyObject *Coupling_all_rows(Coupling *self, PyObject *args)
+{
+    PyObject *arrays[2];
+    if (!PyArg_ParseTuple(args, "OO", &arrays[0], &arrays[1]) ||
+        require_compiled(self, "all_rows") < 0)
+        return NULL;
+    Py_buffer state, values;
+    if (state_buffers(arrays, (int[]){0}, &state, 1, "x") < 0)
+        return NULL;
+    Py_ssize_t rows = 0;
+    for (Py_ssize_t j = 0; j < self->n_joints; j++)
+        rows += KIND_ROWS[self->kind[j]];
+    int status = check_length(self, state.len / (Py_ssize_t)sizeof(double));
+    if (status == 0 && PyObject_GetBuffer(arrays[1], &values,
+                                          PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0)
+        status = -1;
+    else if (status == 0) {
+        status = -1;
+        if (values.format == NULL || strcmp(values.format, "d") != 0 ||
+            values.len != (Py_ssize_t)sizeof(double) * 12 * rows)
+            PyErr_Format(PyExc_ValueError, "out: expected %zd contiguous float64 values",
+                         12 * rows);
+        else {
+            coupling_all_rows(self, state.buf, values.buf);
+            status = 0;
+        }
+        PyBuffer_Release(&values);
+    }
+    PyBuffer_Release(&state);
+    if (status < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyObject *Coupling_get_compiled(Coupling *self, void *Py_UNUSED(closure))
 {
     return PyBool_FromLong(self->compiled);
@@ -1460,6 +1507,10 @@ static PyMethodDef Coupling_methods[] = {
      "columns(x, dx, out): every joint's (in the order of set_joints) position error (m), "
      "angle error (rad), generalized constraint force on a and on b (6 each, body frames) "
      "at state x with unconstrained rates dx, written into out (J, 14) float64"},
+    {"all_rows", (PyCFunction)Coupling_all_rows, METH_VARARGS,
+     "all_rows(x, out): every row of every joint, kept or not (in the order of set_joints, "
+     "each joint's rows in its own order), at state x: its coefficients on body a and on "
+     "body b (zero on the world), written into out (rows, 12) float64"},
     {"motion", (PyCFunction)Coupling_motion, METH_VARARGS,
      "motion(x, out): angle (rad) and rate (rad/s) of every revolute joint (in the order of "
      "set_joints; NaN for the others) at state x, written into out (J, 2) float64"},
