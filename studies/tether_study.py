@@ -160,7 +160,7 @@ def _run_steps(scenario: Scenario, fmu_dir: Path | None) -> tuple[pd.DataFrame |
 
 def step_study(
     fmu_dir: Path | None,
-    rk4_steps: tuple[float, ...] = (0.0005, 0.001, 0.0011, 0.0012, 0.0015, 0.002),
+    rk4_steps: tuple[float, ...] = (0.00025, 0.0005, 0.001, 0.0011, 0.0012, 0.0015, 0.002),
     adaptive: tuple[str, ...] = ("RK45", "CVODE_BDF"),
     stop_time: float = 60.0,
 ) -> list[StepRun]:

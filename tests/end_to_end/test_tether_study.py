@@ -9,7 +9,7 @@ from studies.tether_study import THESIS, step_study, step_table, turning_study, 
 
 
 def test_turning_run_with_tethers_is_slowed_by_them(fmu_dir):
-    """12 s of the turning run: the table holds the thesis' rows and murcosim's; the tethers'
+    """12 s of the turning run: the table holds Nielsen's (2018) rows and murcosim's; the tethers'
     drag and mass take speed off the assembly (the untethered run is faster at every length)."""
     rows = turning_study(fmu_dir, stop_time=12.0, lengths=(4.0, 8.0), steady=3.0)
     table = turning_table(rows)
