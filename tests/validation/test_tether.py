@@ -168,3 +168,15 @@ def test_tether_end_on_a_moving_rotated_body(instance):
     force_body = rotation.inv().apply(f_a)
     wrench = np.r_[force_body, np.cross(r_a, force_body)]
     assert np.allclose([out[f"tau_a[{i}]"] for i in range(1, 7)], wrench, atol=1e-12)
+
+
+def test_tether_with_a_negative_length_is_refused_in_one_line(fmu_dir):
+    scenario = Scenario(
+        simulation=Simulation(stop_time=1.0),
+        components={"cable": Component(fmu="Tether", parameters={"L": -8.0})},
+    )
+    with pytest.raises(murcosim.MurcosimError) as error:
+        murcosim.run(scenario, fmu_dir=fmu_dir, progress=False)
+    message = str(error.value)
+    assert "(cable)" in message and "L (unstretched length, m) must be positive" in message
+    assert "\n" not in message
