@@ -125,49 +125,53 @@ def test_tether_towed_lengthwise_has_the_thesis_drag(fmu_dir):
     assert drag == pytest.approx(0.77, abs=0.005)
 
 
-def test_tether_end_on_a_moving_rotated_body(instance):
-    """End a on a body turned and moving: the attachment point p + R r_a, the tether's force
-    back in the body frame with its moment r_a x F about the body origin, and the end's
-    velocity R (v + w x r_a) in the axial damping. Reference: SciPy's rotation; a straight,
-    stretched tether at rest in still water, neutrally buoyant, pulls with EA strain less the
-    damping BA/l_0 times the end's velocity along it, plus the drag of the end's half segment."""
+@pytest.mark.parametrize("end", ["a", "b"])
+def test_tether_end_on_a_moving_rotated_body(instance, end):
+    """Either end on a body turned and moving, the other fixed: the attachment point p + R r,
+    the tether's force back in the body frame with its moment r x F about the body origin, and
+    the end's velocity R (v + w x r) in the axial damping. Reference: SciPy's rotation; a
+    straight, stretched tether at rest in still water, neutrally buoyant, pulls with EA strain
+    less the damping BA/l_0 times the end's velocity along it, plus the drag of the end's half
+    segment."""
     from scipy.spatial.transform import Rotation
 
+    other = {"a": "b", "b": "a"}[end]
     rotation = Rotation.from_euler("ZYX", [30.0, 20.0, 10.0], degrees=True)
     q = np.roll(rotation.as_quat(), 1)  # scalar first
-    p, r_a, anchor = np.array([1.0, 2.0, 3.0]), np.array([0.3, -0.1, 0.2]), np.array([5.0, 2, 8])
+    p, r, anchor = np.array([1.0, 2.0, 3.0]), np.array([0.3, -0.1, 0.2]), np.array([5.0, 2, 8])
     nu = np.array([0.2, -0.1, 0.05, 0.1, -0.2, 0.3])
     L, EA, m_l, zeta, n = 6.0, 1e4, CASE.neutral_mass, 1.0, 10
     values = {"L": L, "EA": EA, "m_l": m_l, "zeta": zeta}
-    values |= {f"p_a[{i + 1}]": p[i] for i in range(3)}
-    values |= {f"q_a[{i + 1}]": q[i] for i in range(4)}
-    values |= {f"nu_a[{i + 1}]": nu[i] for i in range(6)}
-    values |= {f"r_a[{i + 1}]": r_a[i] for i in range(3)}
-    values |= {f"r_b[{i + 1}]": anchor[i] for i in range(3)}
+    values |= {f"p_{end}[{i + 1}]": p[i] for i in range(3)}
+    values |= {f"q_{end}[{i + 1}]": q[i] for i in range(4)}
+    values |= {f"nu_{end}[{i + 1}]": nu[i] for i in range(6)}
+    values |= {f"r_{end}[{i + 1}]": r[i] for i in range(3)}
+    values |= {f"r_{other}[{i + 1}]": anchor[i] for i in range(3)}
     tether = instance("Tether", values)
-    names = [f"x[1,{i}]" for i in (1, 2, 3)] + [f"tau_a[{i}]" for i in range(1, 7)]
-    names += [f"f_a[{i}]" for i in (1, 2, 3)] + ["tension_a"]
+    node = 1 if end == "a" else n + 1
+    names = [f"x[{node},{i}]" for i in (1, 2, 3)] + [f"tau_{end}[{i}]" for i in range(1, 7)]
+    names += [f"f_{end}[{i}]" for i in (1, 2, 3)] + [f"tension_{end}"]
     out = dict(zip(names, tether.read(tether.port(names)), strict=True))
-    end = p + rotation.apply(r_a)
-    assert np.allclose([out[f"x[1,{i}]"] for i in (1, 2, 3)], end, atol=1e-12)
-    along = (anchor - end) / np.linalg.norm(anchor - end)
-    velocity = rotation.apply(nu[:3] + np.cross(nu[3:], r_a))
+    point = p + rotation.apply(r)
+    assert np.allclose([out[f"x[{node},{i}]"] for i in (1, 2, 3)], point, atol=1e-12)
+    along = (anchor - point) / np.linalg.norm(anchor - point)
+    velocity = rotation.apply(nu[:3] + np.cross(nu[3:], r))
     l_0 = L / n
     damping = zeta * l_0 * np.sqrt(EA * m_l) / l_0
-    tension = EA * (np.linalg.norm(anchor - end) / L - 1) - damping * along @ velocity
-    assert out["tension_a"] == pytest.approx(tension, rel=1e-12)
+    tension = EA * (np.linalg.norm(anchor - point) / L - 1) - damping * along @ velocity
+    assert out[f"tension_{end}"] == pytest.approx(tension, rel=1e-12)
     # The end node's half segment: Morison drag of the water's velocity relative to it.
     u_r = -velocity
     u_t = (u_r @ along) * along
     u_n = u_r - u_t
-    half = np.linalg.norm(anchor - end) / n / 2
+    half = np.linalg.norm(anchor - point) / n / 2
     drag = 0.5 * 1000.0 * 0.0076 * half * (1.2 * np.linalg.norm(u_n) * u_n)
     drag += 0.5 * 1000.0 * 0.0076 * half * np.pi * 0.01 * np.linalg.norm(u_t) * u_t
-    f_a = np.array([out[f"f_a[{i}]"] for i in (1, 2, 3)])
-    assert np.allclose(f_a, tension * along + drag, rtol=1e-12, atol=1e-12)
-    force_body = rotation.inv().apply(f_a)
-    wrench = np.r_[force_body, np.cross(r_a, force_body)]
-    assert np.allclose([out[f"tau_a[{i}]"] for i in range(1, 7)], wrench, atol=1e-12)
+    force = np.array([out[f"f_{end}[{i}]"] for i in (1, 2, 3)])
+    assert np.allclose(force, tension * along + drag, rtol=1e-12, atol=1e-12)
+    force_body = rotation.inv().apply(force)
+    wrench = np.r_[force_body, np.cross(r, force_body)]
+    assert np.allclose([out[f"tau_{end}[{i}]"] for i in range(1, 7)], wrench, atol=1e-12)
 
 
 def test_tether_with_a_negative_length_is_refused_in_one_line(fmu_dir):
