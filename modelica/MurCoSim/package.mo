@@ -55,6 +55,18 @@ Simulation of Underwater Vehicle Multi-Manipulator Systems, Machines 12(2), 94, 
 master's thesis, Flinders University, 2018.</li>
 <li>Fossen (2011): T. I. Fossen, <i>Handbook of Marine Craft Hydrodynamics and Motion
 Control</i>, Wiley, 2011.</li>
+<li>Manhaes et al. (2016): M. M. M. Manhaes, S. A. Scherer, M. Voss, L. R. Douat, T. Rauschenbach,
+UUV Simulator: A Gazebo-based package for underwater intervention and multi-robot simulation,
+OCEANS 2016 MTS/IEEE Monterey, 2016.</li>
+<li>Berg (2012): V. Berg, <i>Development and Commissioning of a DP system for ROV SF 30k</i>,
+master's thesis, Norwegian University of Science and Technology (NTNU), 2012.</li>
+<li>Auton et al. (1988): T. R. Auton, J. C. R. Hunt, M. Prud'homme, The force exerted on a body
+in inviscid unsteady non-uniform rotational flow, Journal of Fluid Mechanics 197, 241-257,
+1988.</li>
+<li>Hunt and Crossley (1975): K. H. Hunt, F. R. E. Crossley, Coefficient of restitution
+interpreted as damping in vibroimpact, Journal of Applied Mechanics 42(2), 440-445, 1975.</li>
+<li>Shinozuka and Deodatis (1991): M. Shinozuka, G. Deodatis, Simulation of stochastic
+processes by spectral representation, Applied Mechanics Reviews 44(4), 191-204, 1991.</li>
 </ul>
 </html>"));
 end MurCoSim;

@@ -210,15 +210,12 @@ from the payload's bottom face, reproduce Tables B.2 and B.3 (13.4, 12.8, 12.5, 
       redeclare replaceable record Data = MurCoSim.Buoys.CylinderData
         constrainedby MurCoSim.Buoys.CylinderData,
       g = 9.8,
-      f_env = f_hydro);
+      f_env = f_hydro,
+      r_sample = data.r_g,
+      wave_kinematics = 0);
     parameter Real c_near_horizontal = 2e-5
       "Below this |cos(tilt)| the volume integrals use their near-horizontal series (error < 1e-7 of the full volume)";
 
-    input Real zeta(start = 0, unit = "m")
-      "Sea surface elevation above the mean level at wave_point, positive up";
-    input Real v_w[3](each start = 0, each unit = "m/s") "Wave particle velocity at wave_point, NED";
-    output Real wave_point[3](each unit = "m")
-      "Point where the body samples the sea: its centre of gravity, NED";
     output Real V_sub(unit = "m3") "Submerged volume";
     output Real f_sub "Submerged fraction of the volume";
     output Real r_cb[3](each unit = "m") "Centre of buoyancy, body frame (zero when dry)";
@@ -285,10 +282,7 @@ from the payload's bottom face, reproduce Tables B.2 and B.3 (13.4, 12.8, 12.5, 
     end for;
     r_cb[3] = -m_along/max(V_sub, 1e-15);
 
-    // Sea sampled at the centre of gravity (Cortesi 2012, eq. 2.121).
-    for i in 1:3 loop
-      wave_point[i] = p[i] + R[i, 1]*data.r_g[1] + R[i, 2]*data.r_g[2] + R[i, 3]*data.r_g[3];
-    end for;
+    // Sea sampled at the centre of gravity (Cortesi 2012, eq. 2.121): r_sample = r_g.
     v_rel[1] = nu[1] + nu[5]*data.r_g[3] - nu[6]*data.r_g[2] - (R[1, 1]*(v_c[1] + v_w[1]) + R[2, 1]*(v_c[2] + v_w[2]) + R[3, 1]*(v_c[3] + v_w[3]));
     v_rel[2] = nu[2] + nu[6]*data.r_g[1] - nu[4]*data.r_g[3] - (R[1, 2]*(v_c[1] + v_w[1]) + R[2, 2]*(v_c[2] + v_w[2]) + R[3, 2]*(v_c[3] + v_w[3]));
     v_rel[3] = nu[3] + nu[4]*data.r_g[2] - nu[5]*data.r_g[1] - (R[1, 3]*(v_c[1] + v_w[1]) + R[2, 3]*(v_c[2] + v_w[2]) + R[3, 3]*(v_c[3] + v_w[3]));

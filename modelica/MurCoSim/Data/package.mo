@@ -17,6 +17,12 @@ package Data "Parameter sets of vehicles, connector bracket and thrusters, each 
       {0, 0, 0, 0, 0, 0} "Linear damping magnitudes (-X_u ... -N_r)";
     parameter Real D_Q[6](unit = {"N.s2/m2", "N.s2/m2", "N.s2/m2", "N.m.s2/rad2", "N.m.s2/rad2", "N.m.s2/rad2"}) =
       {0, 0, 0, 0, 0, 0} "Quadratic damping magnitudes (-X_|u|u ... -N_|r|r)";
+    parameter Real added_mass_coupling[6, 6] = fill(0, 6, 6)
+      "Off-diagonal part of a full added-mass matrix M_A, symmetric with a zero diagonal (kg, kg.m, kg.m2 by block; -X_wdot in row 1, column 3)";
+    parameter Real D_L_coupling[6, 6] = fill(0, 6, 6)
+      "Off-diagonal part of a full linear damping matrix (N.s/m, N.s, N.m.s/rad by block; magnitudes as D_L)";
+    parameter Real D_Q_coupling[6, 6] = fill(0, 6, 6)
+      "Off-diagonal part of a full quadratic damping matrix, acting on |nu_r[j]| nu_r[j] (magnitudes as D_Q)";
     parameter Integer n_thrusters = 0 "Number of thruster mounts";
     parameter Real thruster_position[n_thrusters, 3](each unit = "m")
       "Thruster positions relative to CO, body frame, one row per mount";
@@ -28,9 +34,13 @@ package Data "Parameter sets of vehicles, connector bracket and thrusters, each 
     parameter Real port_normal[n_ports, 3]
       "Outward unit normals of the docking ports (x axis of the mating frame), body frame";
     annotation (Documentation(info = "<html>
-<p>The generalized mass is M = M_RB + diag(added_mass) with M_RB built from m, I_g and r_g
-(Fossen 2011, eq. 3.44). Damping acts on the velocity relative to the water:
-D(nu_r) nu_r = (D_L + D_Q |nu_r|) nu_r, element-wise (diagonal damping, Nielsen 2018, eq. 2.22).
+<p>The generalized mass is M = M_RB + M_A with M_RB built from m, I_g and r_g
+(Fossen 2011, eq. 3.44) and M_A = diag(added_mass) + added_mass_coupling. Damping acts on the
+velocity relative to the water: D(nu_r) nu_r = (D_L + D_Q |nu_r|) nu_r element-wise (diagonal
+damping, Nielsen 2018, eq. 2.22) plus D_L_coupling nu_r + D_Q_coupling diag(|nu_r|) nu_r for the
+off-diagonal terms of full matrices. The coupling matrices are zero by default; a full M_A must
+be symmetric and M_RB + M_A positive definite (the orchestrator checks the assembled M of every
+body when it builds a system).
 The thruster layout and the docking ports are not used by the body's equations; the
 orchestrator reads them to mount thruster components, build the thrust allocation and watch
 port pairs for docking.</p>
@@ -132,6 +142,42 @@ thrusters at (+-0.12, +-0.218, 0) m pointing down (+1) or up (-1) along body z.<
 facing forward, port 2 at the stern (-0.25, 0, 0) m facing aft.</p>
 </html>"));
   end BlueROV2Heavy;
+
+  record RexROV "RexROV work-class ROV with a full 6x6 added-mass matrix (UUV Simulator, from Berg 2012)"
+    extends VehicleData(
+      m = 1862.87,
+      I_g = {{525.39, -1.44, -33.41}, {-1.44, 794.2, 2.6}, {-33.41, 2.6, 691.23}},
+      r_g = {0, 0, 0},
+      r_b = {0, 0, -0.3},
+      volume = 1.83826,
+      added_mass = {779.79, 1222, 3659.9, 534.9, 842.69, 224.32},
+      added_mass_coupling = {{0, 6.8773, 103.32, 8.5426, 165.54, 7.8033},
+        {6.8773, 0, 51.29, -409.44, -5.8488, 62.726},
+        {103.32, 51.29, 0, -6.1112, -386.42, 10.7745},
+        {8.5426, -409.44, -6.1112, 0, 10.027, -21.019},
+        {165.54, -5.8488, -386.42, 10.027, 0, -1.1162},
+        {7.8033, 62.726, 10.7745, -21.019, -1.1162, 0}},
+      D_L = {74.82, 69.48, 728.4, 268.8, 309.77, 105},
+      D_Q = {748.22, 992.53, 1821.01, 672, 774.44, 523.27});
+    annotation (Documentation(info = "<html>
+<p>Source: the RexROV model of the UUV Simulator (Manhaes et al. 2016), whose hydrodynamic
+parameters are those of the ROV SF 30k identified by Berg (2012): mass 1862.87 kg (Berg 2012,
+p. 28), inertia tensor about the centre of gravity, displaced volume 1.83826 m3 (p. 31), the
+fully populated added-mass matrix (p. 28), linear damping (p. 31) and quadratic damping
+(p. 30), all as listed in <code>rexrov_base.xacro</code> and <code>rexrov.gazebo.xacro</code>
+of the UUV Simulator. The UUV Simulator's centre of buoyancy (0, 0, 0.3) m above the centre of
+gravity is used (it notes that Berg's printed values seem to be in a z-up frame).</p>
+<p>Conversions: the UUV Simulator's body frame is x forward, y left, z up; here it is x forward,
+y starboard, z down. With T = diag(1, -1, -1, 1, -1, -1), M_A = T M_A,UUV T and
+I_g = T3 I_g,UUV T3: the couplings between {surge, roll} and {sway, heave, pitch, yaw} change
+sign (e.g. the UUV Simulator's -103.32 kg between surge and heave is +103.32 here), the diagonal
+does not. The UUV Simulator's matrix is symmetric except the heave-yaw pair (10.774 and 10.775);
+their mean 10.7745 is used in both places. The diagonal is kept in <code>added_mass</code> and
+the off-diagonal part in <code>added_mass_coupling</code>. M_RB + M_A is positive definite
+(smallest eigenvalue of M_A alone 220 kg.m2). Damping is diagonal as published. No thrusters
+are mounted (the UUV Simulator's eight thrusters are not part of this parameter set).</p>
+</html>"));
+  end RexROV;
 
   record SphereModule "Spherical module with thruster of Nielsen's (2018) experiments (Table 4.1)"
     extends VehicleData(

@@ -14,6 +14,8 @@ package Ocean "Deep-water linear (Airy) waves: regular waves and Pierson-Moskowi
     output Real zeta(unit = "m") "Surface elevation above the mean level at (r1, r2), positive up";
     output Real v[3](each unit = "m/s") "Wave particle velocity at r, NED";
     output Real a[3](each unit = "m/s2") "Wave particle acceleration at r (local), NED";
+    output Real a_material[3](each unit = "m/s2")
+      "Acceleration of the water particle at r (local plus convective (v . grad) v), NED";
   protected
     Real A[n](each unit = "m") "Component amplitudes";
     Real w[n](each unit = "rad/s") "Component angular frequencies";
@@ -23,6 +25,9 @@ package Ocean "Deep-water linear (Airy) waves: regular waves and Pierson-Moskowi
     Real depth(unit = "m") "Depth below the surface at which the kinematics are taken (>= 0)";
     Real v_h(unit = "m/s") "Horizontal velocity along the propagation direction";
     Real a_h(unit = "m/s2") "Horizontal acceleration along the propagation direction";
+    Real G_hh(unit = "1/s") "Gradient of v_h along the propagation direction";
+    Real G_hz(unit = "1/s") "Gradient of v_h downwards (equal to that of v[3] along the direction)";
+    Real G_zz(unit = "1/s") "Gradient of v[3] downwards";
   equation
     chi = r[1]*cos(direction) + r[2]*sin(direction);
     for j in 1:n loop
@@ -40,6 +45,13 @@ package Ocean "Deep-water linear (Airy) waves: regular waves and Pierson-Moskowi
     a[1] = a_h*cos(direction);
     a[2] = a_h*sin(direction);
     a[3] = sum(w .* speed .* sin(arg));
+    // Velocity gradients, k = w^2/g (stretching's dependence on zeta is left out).
+    G_hh = -sum(w .^ 2/g .* speed .* cos(arg));
+    G_hz = -sum(w .^ 2/g .* speed .* sin(arg));
+    G_zz = sum(w .^ 2/g .* speed .* cos(arg));
+    a_material[1] = a[1] + (v_h*G_hh + v[3]*G_hz)*cos(direction);
+    a_material[2] = a[2] + (v_h*G_hh + v[3]*G_hz)*sin(direction);
+    a_material[3] = a[3] + v_h*G_hz + v[3]*G_zz;
     annotation (Documentation(info = "<html>
 <p>Linear deep-water waves travelling in one direction (Cortesi 2012, Sec. 2.6 and App. A):</p>
 <pre>
@@ -47,6 +59,10 @@ package Ocean "Deep-water linear (Airy) waves: regular waves and Pierson-Moskowi
   v    = sum w_j A_j exp(-k_j d) [sin() cos(beta), sin() sin(beta), -cos()]      (NED)
   a    = sum w_j^2 A_j exp(-k_j d) [cos() cos(beta), cos() sin(beta), sin()]
 </pre>
+<p><code>a_material</code> adds the convective acceleration (v . grad) v of the same
+sum (for one component, k (w A e^{-k d})^2 upwards): the acceleration of the water particle
+at r, which a body moving with the water shares (second order in the amplitude, so linear
+theory usually leaves it out; without it a neutrally buoyant body drifts off its orbit).</p>
 <p>d is the depth of the point. Cortesi (2012) takes it below the mean level (unstretched linear
 theory, <code>stretching = 0</code>), which lets short components grow without bound above
 the mean level, where a buoy riding a crest samples them. The default,
@@ -118,10 +134,122 @@ of H_s for every seed 0-199 and H_s from 0.5 to 5 m on 0.006-6 rad/s.</p>
 </html>"));
   end IrregularSea;
 
+
+  model CurrentField
+    "Ocean current at a point: depth profile, first-order Gauss-Markov variation of speed and direction, a gust"
+    parameter Integer n = 32 "Number of spectral components of each Gauss-Markov process";
+    parameter MurCoSim.Velocity speed = 0 "Mean speed where the profile factor is 1";
+    parameter Real direction(unit = "rad") = 0
+      "Direction the current flows towards, from north towards east";
+    parameter Real profile_depth[4](each unit = "m") = {0, 10, 100, 1000}
+      "Depths below the mean level of the profile's points, increasing";
+    parameter Real profile_factor[4] = {1, 1, 1, 1}
+      "Speed factors at those depths: linear in between, constant above the first and below the last";
+    parameter MurCoSim.Velocity speed_sigma = 0
+      "Stationary standard deviation of the speed's Gauss-Markov variation (0: none)";
+    parameter MurCoSim.Time speed_tau = 600 "Correlation time of the speed's variation";
+    parameter Real direction_sigma(unit = "rad") = 0
+      "Stationary standard deviation of the direction's Gauss-Markov variation (0: none)";
+    parameter MurCoSim.Time direction_tau = 600 "Correlation time of the direction's variation";
+    parameter Real band[2] = {0.01, 30}
+      "Band of the spectral sums, as angular frequency times correlation time: lowest, highest";
+    parameter Real seed = 1
+      "Seed of the random draws; the orchestrator draws the bin offsets and phases from it";
+    parameter Real speed_bin_offset[n] = fill(0.5, n)
+      "Frequency of each speed component within its bin, 0..1 (uniform random draws)";
+    parameter Real speed_phase[n](each unit = "rad") = fill(0, n)
+      "Phases of the speed components (uniform random draws)";
+    parameter Real direction_bin_offset[n] = fill(0.5, n)
+      "Frequency of each direction component within its bin, 0..1 (uniform random draws)";
+    parameter Real direction_phase[n](each unit = "rad") = fill(0, n)
+      "Phases of the direction components (uniform random draws)";
+    parameter Real gust_velocity[3](each unit = "m/s") = {0, 0, 0}
+      "Peak velocity of a (1 - cos) gust, NED (0: none)";
+    parameter MurCoSim.Time gust_start = 0 "Start of the gust";
+    parameter MurCoSim.Time gust_duration(min = 1e-3) = 10 "Duration of the gust, > 0";
+    input Real r[3](each start = 0, each unit = "m") "Point, NED";
+    output Real v[3](each unit = "m/s") "Current velocity at r, NED";
+    output Real a[3](each unit = "m/s2") "Current acceleration at r (time derivative at the point), NED";
+  protected
+    Real factor "Profile factor at the depth of r";
+    Real w_s[n](each unit = "rad/s") "Angular frequencies of the speed components";
+    Real w_d[n](each unit = "rad/s") "Angular frequencies of the direction components";
+    Real g_s[n](each unit = "rad/s") "Bin width times the normalized spectrum 1/(1 + (w tau)^2), speed";
+    Real g_d[n](each unit = "rad/s") "The same for the direction";
+    Real A_s[n](each unit = "m/s") "Amplitudes of the speed components";
+    Real A_d[n](each unit = "rad") "Amplitudes of the direction components";
+    Real U(unit = "m/s") "Speed at r";
+    Real U_dot(unit = "m/s2") "Rate of the speed";
+    Real psi(unit = "rad") "Direction";
+    Real psi_dot(unit = "rad/s") "Rate of the direction";
+    Real s_gust "Progress of the gust, 0 to 1";
+  equation
+    factor = profile_factor[1]
+      + (profile_factor[2] - profile_factor[1])/(profile_depth[2] - profile_depth[1])*(min(max(r[3], profile_depth[1]), profile_depth[2]) - profile_depth[1])
+      + (profile_factor[3] - profile_factor[2])/(profile_depth[3] - profile_depth[2])*(min(max(r[3], profile_depth[2]), profile_depth[3]) - profile_depth[2])
+      + (profile_factor[4] - profile_factor[3])/(profile_depth[4] - profile_depth[3])*(min(max(r[3], profile_depth[3]), profile_depth[4]) - profile_depth[3]);
+    // Bins spaced geometrically over the band; component j at its drawn place in bin j.
+    for j in 1:n loop
+      w_s[j] = band[1]/speed_tau*(band[2]/band[1])^((j - 1 + speed_bin_offset[j])/n);
+      w_d[j] = band[1]/direction_tau*(band[2]/band[1])^((j - 1 + direction_bin_offset[j])/n);
+      g_s[j] = band[1]/speed_tau*((band[2]/band[1])^(j/n) - (band[2]/band[1])^((j - 1)/n))/(1 + (w_s[j]*speed_tau)^2);
+      g_d[j] = band[1]/direction_tau*((band[2]/band[1])^(j/n) - (band[2]/band[1])^((j - 1)/n))/(1 + (w_d[j]*direction_tau)^2);
+      A_s[j] = speed_sigma*sqrt(2*g_s[j]/sum(g_s));
+      A_d[j] = direction_sigma*sqrt(2*g_d[j]/sum(g_d));
+    end for;
+    U = speed*factor + sum(A_s .* cos(w_s*time + speed_phase));
+    U_dot = -sum(A_s .* w_s .* sin(w_s*time + speed_phase));
+    psi = direction + sum(A_d .* cos(w_d*time + direction_phase));
+    psi_dot = -sum(A_d .* w_d .* sin(w_d*time + direction_phase));
+    s_gust = min(1, max(0, (time - gust_start)/gust_duration));
+    v[1] = U*cos(psi) + gust_velocity[1]*(1 - cos(2*3.141592653589793*s_gust))/2;
+    v[2] = U*sin(psi) + gust_velocity[2]*(1 - cos(2*3.141592653589793*s_gust))/2;
+    v[3] = gust_velocity[3]*(1 - cos(2*3.141592653589793*s_gust))/2;
+    a[1] = U_dot*cos(psi) - U*psi_dot*sin(psi) + gust_velocity[1]*3.141592653589793/gust_duration*sin(2*3.141592653589793*s_gust);
+    a[2] = U_dot*sin(psi) + U*psi_dot*cos(psi) + gust_velocity[2]*3.141592653589793/gust_duration*sin(2*3.141592653589793*s_gust);
+    a[3] = gust_velocity[3]*3.141592653589793/gust_duration*sin(2*3.141592653589793*s_gust);
+    annotation (Documentation(info = "<html>
+<p>A horizontal current whose speed varies with depth and, slowly, in time, plus a gust
+(Fossen 2011, Sec. 8.3: speed V_c and direction as first-order Gauss-Markov processes):</p>
+<pre>
+  v = (speed f(z) + dV(t)) [cos(psi), sin(psi), 0] + v_gust(t),   psi = direction + dpsi(t)
+  a = dv/dt at the point
+</pre>
+<p>f(z) is piecewise linear through (profile_depth, profile_factor), constant outside them
+(e.g. a log or 1/7-power boundary layer sampled at four depths). dV and dpsi are first-order
+Gauss-Markov processes (Ornstein-Uhlenbeck, autocorrelation sigma^2 exp(-|t|/tau)) in the
+spectral representation of Shinozuka and Deodatis (1991): a sum of n cosines with random
+phases, their frequencies random within n bins spaced geometrically over
+[band1, band2]/tau, their amplitudes sqrt(2 S_j dw_j) from the one-sided spectrum
+S(w) ~ 1/(1 + (w tau)^2), scaled so that the variance is sigma^2 exactly. The process is
+a smooth function of time, so its rate, and with it the current's acceleration that the
+vehicles' Froude-Krylov and added-mass terms need, is exact, and a run's current does not
+depend on the integrator's steps. The default band 0.01-30 covers 97 % of the spectrum's
+variance; the autocorrelation is that of the process for lags up to about 100 tau.</p>
+<p>The random draws are parameters, drawn by the orchestrator from <code>seed</code> when it
+builds the system (as for <a href=\"modelica://MurCoSim.Ocean.IrregularSea\">IrregularSea</a>):
+instances with the same seed (one per body) see the same current.</p>
+<p>The gust is the discrete (1 - cos) gust: v_gust = gust_velocity (1 - cos(2 pi s))/2,
+s = (t - gust_start)/gust_duration clamped to [0, 1]; velocity and acceleration are
+continuous.</p>
+<p>The field has no vertical velocity, so the water's acceleration at a fixed point,
+<code>a</code>, is also its material acceleration: the depth profile adds no convective term.
+A body reads v and a at its <code>wave_point</code> into its inputs <code>v_c</code> and
+<code>a_c</code>. The speed is not saturated: choose speed_sigma small against the speed when
+the current must keep its sense.</p>
+</html>"));
+  end CurrentField;
+
   annotation (Documentation(info = "<html>
 <p>Sea states for floating bodies: first-order (Airy) deep-water waves from one direction, as
 Cortesi (2012, Sec. 2.6 and App. A) model them. Each component gives the elevation,
 particle velocity and acceleration at a point; radiation, diffraction, Froude-Krylov and
-second-order forces are not modelled (as in Cortesi (2012)).</p>
+second-order forces are not modelled (as in Cortesi (2012)). A submerged
+<a href=\"modelica://MurCoSim.Vehicles.Vehicle\">Vehicle</a> takes a wave's <code>zeta</code>,
+<code>v</code> and <code>a_material</code> into its inputs <code>zeta</code>, <code>v_w</code>
+and <code>a_w</code>: the orbital velocity and acceleration, decaying as e^{-k d} with depth, act
+through the relative velocity and the Froude-Krylov and added-mass terms.
+<a href=\"modelica://MurCoSim.Ocean.CurrentField\">CurrentField</a> gives a current varying
+with depth and time.</p>
 </html>"));
 end Ocean;

@@ -13,6 +13,10 @@ package Vehicles "Rigid bodies in water: vehicles, modules and passive brackets"
     extends MurCoSim.Vehicles.Vehicle(redeclare record Data = MurCoSim.Data.BlueROV2Heavy);
   end BlueROV2Heavy;
 
+  model RexROV "RexROV work-class ROV with a full 6x6 added-mass matrix (Manhaes et al. 2016, Berg 2012)"
+    extends MurCoSim.Vehicles.Vehicle(redeclare record Data = MurCoSim.Data.RexROV);
+  end RexROV;
+
   model SphereModule "Spherical module with one thruster mount (Nielsen 2018, Table 4.1)"
     extends MurCoSim.Vehicles.Vehicle(redeclare record Data = MurCoSim.Data.SphereModule);
   end SphereModule;
