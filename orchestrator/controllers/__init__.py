@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -29,7 +30,12 @@ from orchestrator.scenario.model import (
     VehiclePDConfig,
 )
 from orchestrator.scenario.navigation import NavigationFilterConfig
-from orchestrator.scenario.sensors import SENSOR_CONFIGS, FiducialCameraConfig, PressureDepthConfig
+from orchestrator.scenario.sensors import (
+    SENSOR_CONFIGS,
+    DvlConfig,
+    FiducialCameraConfig,
+    PressureDepthConfig,
+)
 from orchestrator.system.system import System
 
 if TYPE_CHECKING:  # imported for annotations only: the coupling and the sensors load SciPy
@@ -121,7 +127,22 @@ def _sensor(system: System, name: str, config: SensorConfig, key: str) -> Contro
         wave_values = wave.get_values(WAVE_PARAMETERS)
     if isinstance(config, FiducialCameraConfig) and config.target is not None:
         system.instance(config.target, key + ".target")
+    if isinstance(config, DvlConfig):
+        config = _dvl_seabed(system, config, key)
     return make_sensor(name, config, wave_values)
+
+
+def _dvl_seabed(system: System, config: DvlConfig, key: str) -> DvlConfig:
+    """The DVL's seabed: its own, else the environment's (the seabed the bodies touch)."""
+    depth = system.scenario.environment.seabed_depth
+    if math.isinf(depth) or config.seabed_depth == depth:
+        return config
+    if math.isinf(config.seabed_depth):
+        return config.model_copy(update={"seabed_depth": depth})
+    raise ScenarioError(
+        f"{system.source}: {key}.seabed_depth: {config.seabed_depth} m, but "
+        f"environment.seabed_depth is {depth} m (leave it out: the DVL reads the environment's)"
+    )
 
 
 def _flown_state(system: System, name: str, config: AutopilotConfig | VehiclePDConfig) -> None:

@@ -7,6 +7,7 @@ examples and ``README.md`` for the reference of every key.
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
@@ -70,13 +71,28 @@ class Simulation(_Strict):
 
 
 class Environment(_Strict):
-    """Ocean environment applied to every body with a current input ``v_c``."""
+    """Ocean environment applied to every body with a current input ``v_c`` and a parameter
+    ``seabed_depth``, and to every DVL."""
 
     current: tuple[float, float, float] = Field(
         (0.0, 0.0, 0.0),
         description="Current velocity, NED (m/s), on every input v_c[1..3] that no connection "
         "drives and no component start value sets",
     )
+    seabed_depth: float = Field(
+        float("inf"),
+        allow_inf_nan=True,
+        gt=0,
+        description="NED z of a flat seabed (m; inf: none): the parameter seabed_depth of every "
+        "body that has it and does not set it, and the seabed of every DVL that names none",
+    )
+
+    @field_validator("seabed_depth")
+    @classmethod
+    def _not_nan(cls, depth: float) -> float:
+        if math.isnan(depth):
+            raise ValueError("expected a depth in m, or inf for no seabed")
+        return depth
 
 
 class Component(_Strict):
@@ -650,7 +666,7 @@ class Scenario(_Strict):
         "(default: 'fmus' here or in the nearest folder above)",
     )
     simulation: Simulation = Field(description="Time span, integrator, recording")
-    environment: Environment = Field(Environment(), description="Ocean current")
+    environment: Environment = Field(Environment(), description="Ocean current and seabed")
     components: dict[str, Component] = Field(min_length=1, description="FMU instances by name")
     connections: list[Connection] = Field(
         default_factory=list, description="Signals between instances"

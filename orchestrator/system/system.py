@@ -22,9 +22,10 @@ from orchestrator.fmi.folder import missing_fmu
 from orchestrator.native.kernel import CompiledSystem
 from orchestrator.native.transfer import PortBatch, Watch
 from orchestrator.scenario.model import Component, Scenario
-from orchestrator.system.ocean import seeded_parameters
+from orchestrator.system.ocean import environment_parameters, seeded_parameters
 
 CURRENT_INPUTS = ["v_c[1]", "v_c[2]", "v_c[3]"]
+MASS = [f"M[{i},{j}]" for i in range(1, 7) for j in range(1, 7)]
 INTERFACES = {"model_exchange": MODEL_EXCHANGE, "co_simulation": CO_SIMULATION}
 # The causalities of the FMU variables a component's parameters and start tables may set.
 SETTABLE = {
@@ -329,6 +330,8 @@ class System:
             instance.setup_experiment(simulation.start_time, simulation.stop_time)
             values = dict(self._mounted_values.get(name, {}))
             values.update(seeded_parameters(instance.fmu, component.parameters))
+            seabed = self.scenario.environment.seabed_depth
+            values.update(environment_parameters(instance.fmu, component.parameters, seabed))
             for group, allowed in SETTABLE.items():
                 for variable, value in getattr(component, group).items():
                     key = f"components.{name}.{group}.{variable}"
@@ -375,23 +378,69 @@ class System:
         return compiled
 
     def _order_connections(self) -> list[tuple[str, FMUInstance, object]]:
-        """Order reading outputs and writing inputs so that no input is read stale."""
-        reads: dict[str, list[str]] = {}
-        inflows: dict[str, _Inflow] = {}
+        """Order reading outputs and writing inputs so that no input is read stale.
+
+        Reads and writes of an instance are split where its direct feedthrough allows: the
+        outputs read that depend on no written input are read early, the written inputs that
+        no read output depends on are written late. A vehicle sampling a current field at its
+        position (no feedthrough) and driven by thrusters that read its velocity relative to
+        that current (feedthrough from the current, not from the thrust) needs both splits.
+        Instances without such a split are read once and written once, as before.
+        """
         links = self._compiled_links()
+        written: dict[str, list[str]] = {}
         for c in links:
-            reads.setdefault(c.source.name, [])
-            reads[c.source.name] += [n for n in c.source_names if n not in reads[c.source.name]]
-        read_ports = {n: self.instances[n].port(v) for n, v in reads.items()}
-        targets: dict[str, list[str]] = {}
-        for c in links:
-            names = targets.setdefault(c.target.name, [])
+            names = written.setdefault(c.target.name, [])
             names += [n for n in c.target_names if n not in names]
-        for name, names in targets.items():
-            inflows[name] = _Inflow(self.instances[name].port(names))
+        read: dict[str, list[str]] = {}
         for c in links:
-            src = read_ports[c.source.name]
-            flow = inflows[c.target.name]
+            names = read.setdefault(c.source.name, [])
+            names += [n for n in c.source_names if n not in names]
+        # inputs some read output depends on (with every input written by the same link)
+        feeding: dict[str, set[str]] = {}
+        for name, inputs in written.items():
+            fmu = self.instances[name].fmu
+            used = {
+                u for u in inputs if any(fmu.output_depends_on(o, [u]) for o in read.get(name, []))
+            }
+            feeding[name] = set()
+            for c in links:
+                if c.target.name == name and used.intersection(c.target_names):
+                    feeding[name].update(c.target_names)
+
+        def read_node(c: Link) -> tuple[str, str]:
+            name = c.source.name
+            fmu = c.source.fmu
+            kinds = {
+                any(fmu.output_depends_on(o, written.get(name, [])) for o in d.source_names)
+                for d in links
+                if d.source.name == name
+            }
+            direct = any(fmu.output_depends_on(o, written.get(name, [])) for o in c.source_names)
+            return ("read", name) if len(kinds) == 1 or direct else ("read early", name)
+
+        def write_node(c: Link) -> tuple[str, str]:
+            name = c.target.name
+            late = feeding[name] and not feeding[name].issuperset(written[name])
+            return (
+                ("write late", name)
+                if late and not feeding[name].intersection(c.target_names)
+                else ("write", name)
+            )
+
+        read_nodes = [read_node(c) for c in links]
+        write_nodes = [write_node(c) for c in links]
+        reads: dict[tuple[str, str], list[str]] = {}
+        writes: dict[tuple[str, str], list[str]] = {}
+        for c, r, w in zip(links, read_nodes, write_nodes, strict=True):
+            names = reads.setdefault(r, [])
+            names += [n for n in c.source_names if n not in names]
+            names = writes.setdefault(w, [])
+            names += [n for n in c.target_names if n not in names]
+        read_ports = {node: self.instances[node[1]].port(v) for node, v in reads.items()}
+        inflows = {node: _Inflow(self.instances[node[1]].port(v)) for node, v in writes.items()}
+        for c, r, w in zip(links, read_nodes, write_nodes, strict=True):
+            src, flow = read_ports[r], inflows[w]
             flow.terms.append(
                 (
                     src,
@@ -402,12 +451,13 @@ class System:
                 )
             )
         graph: TopologicalSorter[tuple[str, str]] = TopologicalSorter()
-        for c in links:
-            graph.add(("write", c.target.name), ("read", c.source.name))
-        for name, flow in inflows.items():
-            if name in read_ports:
+        for r, w in zip(read_nodes, write_nodes, strict=True):
+            graph.add(w, r)
+        for (kind, name), flow in inflows.items():
+            port = read_ports.get(("read", name))
+            if kind == "write" and port is not None:
                 fmu = self.instances[name].fmu
-                if any(fmu.output_depends_on(o, flow.port.names) for o in read_ports[name].names):
+                if any(fmu.output_depends_on(o, flow.port.names) for o in port.names):
                     graph.add(("read", name), ("write", name))
         try:
             order = list(graph.static_order())
@@ -417,7 +467,11 @@ class System:
                 f"{self.source}: connections: algebraic loop through direct feedthrough: {loop}"
             ) from None
         return [
-            (kind, self.instances[name], read_ports[name] if kind == "read" else inflows[name])
+            (
+                kind.split()[0],
+                self.instances[name],
+                inflows[(kind, name)] if kind.startswith("write") else read_ports[(kind, name)],
+            )
             for kind, name in order
         ]
 
@@ -449,6 +503,8 @@ class System:
         x0 = np.zeros(self.n_states)
         for name, instance in self.instances.items():
             instance.initialize(start_time)
+            if MASS[-1] in instance.fmu.variables:
+                self._check_mass(name, instance.get_values(MASS).reshape(6, 6))
             if not all(n in instance.fmu.variables for n in CURRENT_INPUTS):
                 continue
             given = self.scenario.components[name].start
@@ -464,6 +520,26 @@ class System:
         for instance, part in self._slices:
             x0[part] = instance.read(instance.states)
         return x0
+
+    def _check_mass(self, name: str, M: np.ndarray) -> None:
+        """A body's generalized mass M = M_RB + M_A must be symmetric (within 1e-9 of its
+        largest entry) and positive definite: a full added-mass matrix set by hand may not be."""
+        key = f"components.{name}.parameters"
+        scale = np.max(np.abs(M))
+        if np.max(np.abs(M - M.T)) > 1e-9 * scale:
+            i, j = np.unravel_index(np.argmax(np.abs(M - M.T)), M.shape)
+            raise self._error(
+                key,
+                f"the generalized mass M is not symmetric: M[{i + 1},{j + 1}] = {M[i, j]:g} but "
+                f"M[{j + 1},{i + 1}] = {M[j, i]:g} (expected data.added_mass_coupling symmetric)",
+            )
+        smallest = np.linalg.eigvalsh(0.5 * (M + M.T))[0]
+        if smallest <= 0:
+            raise self._error(
+                key,
+                f"the generalized mass M is not positive definite (smallest eigenvalue "
+                f"{smallest:g}; expected data.m, data.I_g and the added mass to make it so)",
+            )
 
     def derivatives(self, time: float, x: np.ndarray) -> np.ndarray:
         """Right-hand side of the whole system: set states, propagate signals, get der(x)
