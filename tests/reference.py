@@ -6,7 +6,7 @@ rate from the Hamilton product, Coriolis from the skew-matrix formula of Fossen'
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.spatial.transform import Rotation
@@ -41,15 +41,22 @@ class VehicleParameters:
     rho: float = 1000.0
     g: float = 9.81
     gamma_q: float = 10.0
+    added_mass_coupling: np.ndarray = field(default_factory=lambda: np.zeros((6, 6)))
+    D_L_coupling: np.ndarray = field(default_factory=lambda: np.zeros((6, 6)))
+    D_Q_coupling: np.ndarray = field(default_factory=lambda: np.zeros((6, 6)))
 
     @classmethod
     def from_fmu(cls, fmu) -> VehicleParameters:  # noqa: ANN102
         def vec(name: str, n: int) -> np.ndarray:
             return np.array([fmu.variables[f"{name}[{i}]"].start for i in range(1, n + 1)])
 
-        I_g = np.array(
-            [[fmu.variables[f"data.I_g[{i},{j}]"].start for j in (1, 2, 3)] for i in (1, 2, 3)]
-        )
+        def mat(name: str, n: int) -> np.ndarray:
+            if f"{name}[1,1]" not in fmu.variables:
+                return np.zeros((n, n))
+            rows = range(1, n + 1)
+            return np.array([[fmu.variables[f"{name}[{i},{j}]"].start for j in rows] for i in rows])
+
+        I_g = mat("data.I_g", 3)
         return cls(
             m=fmu.variables["data.m"].start,
             I_g=I_g,
@@ -59,6 +66,9 @@ class VehicleParameters:
             added_mass=vec("data.added_mass", 6),
             D_L=vec("data.D_L", 6),
             D_Q=vec("data.D_Q", 6),
+            added_mass_coupling=mat("data.added_mass_coupling", 6),
+            D_L_coupling=mat("data.D_L_coupling", 6),
+            D_Q_coupling=mat("data.D_Q_coupling", 6),
         )
 
     def mass_matrix(self) -> tuple[np.ndarray, np.ndarray]:
@@ -66,7 +76,7 @@ class VehicleParameters:
         M_RB = np.block(
             [[self.m * np.eye(3), -self.m * S], [self.m * S, self.I_g - self.m * S @ S]]
         )
-        return M_RB, np.diag(self.added_mass)
+        return M_RB, np.diag(self.added_mass) + self.added_mass_coupling
 
 
 def rotation(q: np.ndarray) -> np.ndarray:
@@ -74,12 +84,17 @@ def rotation(q: np.ndarray) -> np.ndarray:
 
 
 def vehicle_rhs(
-    par: VehicleParameters, x: np.ndarray, tau: np.ndarray, v_c: np.ndarray
+    par: VehicleParameters,
+    x: np.ndarray,
+    tau: np.ndarray,
+    v_c: np.ndarray,
+    a_f: np.ndarray | None = None,
 ) -> np.ndarray:
-    """d/dt [p, q, nu] of the reference model (NED position, scalar-first quaternion)."""
+    """d/dt [p, q, nu] of the reference model (NED position, scalar-first quaternion), in water
+    moving at ``v_c`` and accelerating at ``a_f`` (NED)."""
     q, nu = x[3:7], x[7:13]
     R = rotation(q)
-    nu_dot = np.linalg.solve(sum(par.mass_matrix()), part_forces(par, R, nu, tau, v_c))
+    nu_dot = np.linalg.solve(sum(par.mass_matrix()), part_forces(par, R, nu, tau, v_c, a_f))
     return np.concatenate([R @ nu[:3], quaternion_rate(q, nu[3:], par.gamma_q), nu_dot])
 
 
@@ -116,24 +131,40 @@ class Part:
 
 
 def part_forces(
-    par: VehicleParameters, R: np.ndarray, nu: np.ndarray, tau: np.ndarray, v_c: np.ndarray
+    par: VehicleParameters,
+    R: np.ndarray,
+    nu: np.ndarray,
+    tau: np.ndarray,
+    v_c: np.ndarray,
+    a_f: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Everything but M nu_dot of one part, at its own origin, in its own frame."""
+    """Everything but M nu_dot of one part, at its own origin, in its own frame.
+
+    The water moves at ``v_c`` and accelerates at ``a_f`` (NED): the added-mass force is
+    -M_A d(nu_r)/dt with the water's velocity in the body frame changing as the body turns and
+    the water accelerates, and the Froude-Krylov force rho V a_f acts at r_b.
+    """
     M_RB, M_A = par.mass_matrix()
+    a_fb = R.T @ (np.zeros(3) if a_f is None else a_f)
     v_cb = R.T @ v_c
     nu_r = nu - np.concatenate([v_cb, np.zeros(3)])
     W, B = par.m * par.g, par.rho * par.g * par.volume
     f_g, f_b = R.T @ np.array([0, 0, W]), R.T @ np.array([0, 0, -B])
     restoring = -np.concatenate([f_g + f_b, np.cross(par.r_g, f_g) + np.cross(par.r_b, f_b)])
-    damping = (np.diag(par.D_L) + np.diag(par.D_Q * np.abs(nu_r))) @ nu_r
-    current_turn = M_A @ np.concatenate([-skew(v_cb) @ nu[3:], np.zeros(3)])
+    D_L = np.diag(par.D_L) + par.D_L_coupling
+    D_Q = np.diag(par.D_Q) + par.D_Q_coupling
+    damping = D_L @ nu_r + D_Q @ (np.abs(nu_r) * nu_r)
+    water_rate = M_A @ np.concatenate([-skew(v_cb) @ nu[3:] - a_fb, np.zeros(3)])
+    f_fk = par.rho * par.volume * a_fb
+    froude_krylov = np.concatenate([f_fk, np.cross(par.r_b, f_fk)])
     return (
         tau
         - coriolis(M_RB, nu) @ nu
         - coriolis(M_A, nu_r) @ nu_r
         - damping
         - restoring
-        - current_turn
+        - water_rate
+        + froude_krylov
     )
 
 

@@ -14,6 +14,7 @@ VEHICLES = [
     "SphereModule",
     "SphereModuleHull",
     "ConnectorBracket",
+    "RexROV",
 ]
 STATES = (
     [f"p[{i}]" for i in (1, 2, 3)]
@@ -31,7 +32,8 @@ def random_state(rng: np.random.Generator) -> np.ndarray:
 
 @pytest.mark.parametrize("name", VEHICLES)
 def test_derivatives_match_reference(name, fmus, instance):
-    """der(x) of the FMU equals the reference at random states, forces and currents.
+    """der(x) of the FMU equals the reference at random states, forces, currents and waves
+    (velocities and accelerations of the water; RexROV: a full added-mass matrix).
 
     Tolerance 1e-9 relative: both evaluate the same equations in double precision.
     """
@@ -42,10 +44,12 @@ def test_derivatives_match_reference(name, fmus, instance):
     for _ in range(20):
         x = random_state(rng)
         tau, v_c = rng.normal(scale=20, size=6), rng.normal(scale=0.5, size=3)
+        a_c, v_w, a_w = rng.normal(scale=0.3, size=(3, 3))
         inputs = {f"tau_ext[{i + 1}]": tau[i] for i in range(6)}
-        inputs |= {f"v_c[{i + 1}]": v_c[i] for i in range(3)}
+        for water, value in (("v_c", v_c), ("a_c", a_c), ("v_w", v_w), ("a_w", a_w)):
+            inputs |= {f"{water}[{i + 1}]": value[i] for i in range(3)}
         got = set_and_derive(inst, x, inputs)
-        want = vehicle_rhs(par, x, tau, v_c)
+        want = vehicle_rhs(par, x, tau, v_c + v_w, a_c + a_w)
         np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-9 * np.max(np.abs(want)))
 
 
