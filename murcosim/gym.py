@@ -28,13 +28,14 @@ from orchestrator.rl.agents import VehicleAgentsEnv
 from orchestrator.rl.batched import BatchedVectorEnv
 from orchestrator.rl.draws import Choice, Normal, Uniform
 from orchestrator.rl.env import ScenarioEnv, vector_env
-from orchestrator.rl.station import station_keeping_env
+from orchestrator.rl.station import StationFeatures, station_keeping_env
 
 __all__ = [
     "BatchedVectorEnv",
     "Choice",
     "Normal",
     "ScenarioEnv",
+    "StationFeatures",
     "Uniform",
     "VehicleAgentsEnv",
     "station_keeping_env",

@@ -14,8 +14,11 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import gymnasium
 import numpy as np
+from gymnasium import spaces
 
+from orchestrator.kinematics import euler_angles, rotation_matrix, wrap_angle
 from orchestrator.rl.draws import Uniform
 from orchestrator.rl.env import ScenarioEnv
 from orchestrator.scenario.model import AutopilotConfig, Scenario
@@ -73,3 +76,40 @@ def station_keeping_env(
         source=scenarios / "bluerov2_heavy_single.toml",
         **options,
     )
+
+
+# Scales of the learner's features: the start spread of the position, a tilt and turn rate of
+# a vehicle holding station, and the speeds of the autopilot's station keeping.
+POSITION_SCALE = 0.5  # m
+ANGLE_SCALE = 0.2  # rad
+SPEED_SCALE = 0.5  # m/s
+TURN_SCALE = 0.5  # rad/s
+
+
+class StationFeatures(gymnasium.ObservationWrapper):
+    """The station-keeping observation (:data:`OBSERVATION`, in SI units and NED) as
+    dimensionless features of order one, as learners want them: the offset to the station in
+    the body frame (R' (p_station - p), over :data:`POSITION_SCALE`), the roll, pitch and
+    heading errors to level north (zyx Euler angles, rad, wrapped, over
+    :data:`ANGLE_SCALE`), the body-frame linear and angular velocities (over
+    :data:`SPEED_SCALE` and :data:`TURN_SCALE`); 12 values clipped to [-10, 10]."""
+
+    def __init__(self, env: gymnasium.Env) -> None:
+        super().__init__(env)
+        self.observation_space = spaces.Box(-10.0, 10.0, (12,), np.float32)
+
+    def observation(self, observation: np.ndarray) -> np.ndarray:
+        """The features of one observation ordered as :data:`OBSERVATION`."""
+        values = np.asarray(observation, dtype=float)
+        p, q, nu = values[:3], values[3:7], values[7:13]
+        offset = rotation_matrix(q).T @ (np.asarray(STATION) - p)
+        angles = wrap_angle(euler_angles(q))
+        features = np.concatenate(
+            [
+                offset / POSITION_SCALE,
+                angles / ANGLE_SCALE,
+                nu[:3] / SPEED_SCALE,
+                nu[3:] / TURN_SCALE,
+            ]
+        )
+        return np.clip(features, -10.0, 10.0).astype(np.float32)

@@ -50,3 +50,18 @@ def test_parameter_study_gives_one_row_per_gain(fmu_dir):
     assert list(table.index) == [30.0, 120.0]
     assert table.loc[120.0, "overshoot_m"] < table.loc[30.0, "overshoot_m"]
     assert np.all(np.abs(table["final_depth_m"] - 2.0) < 0.5)
+
+
+def test_station_keeping_rl_smoke(fmu_dir, capsys):
+    """A few hundred SAC steps on 2 s episodes (the example's full run takes minutes): the
+    learned policy, the autopilot and a random policy each get a score per evaluation
+    episode, all negative (the reward is a negative squared error), and over the same two
+    episodes the autopilot's is better than the random policy's."""
+    results = example("station_keeping_rl").main(
+        steps=300, seeds=range(1000, 1002), max_time=2.0, learning_starts=100
+    )
+    assert set(results) == {"policy", "autopilot", "random"}
+    for values in results.values():
+        assert values.shape == (2,) and np.all(values < 0.0)
+    assert results["autopilot"].mean() > results["random"].mean()
+    assert "autopilot" in capsys.readouterr().out

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import warnings
 
 import numpy as np
@@ -11,7 +9,14 @@ import pytest
 from conftest import ROOT
 
 import murcosim
-from murcosim.gym import ScenarioEnv, Uniform, VehicleAgentsEnv, station_keeping_env, vector_env
+from murcosim.gym import (
+    ScenarioEnv,
+    StationFeatures,
+    Uniform,
+    VehicleAgentsEnv,
+    station_keeping_env,
+    vector_env,
+)
 from orchestrator.rl.station import (
     OBSERVATION,
     START,
@@ -234,15 +239,19 @@ def test_bad_declarations_in_one_line(fmu_dir):
         assert "\n" not in str(error.value)
 
 
-def test_station_keeping_example_smoke(fmu_dir):
-    """The stable-baselines3 example trains a few hundred steps and reports both scores."""
-    pytest.importorskip("stable_baselines3")
-    run = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "station_keeping_rl.py"), "--smoke"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-    )
-    assert run.returncode == 0, run.stderr[-2000:]
-    assert "policy" in run.stdout and "autopilot" in run.stdout
+def test_station_features_by_hand(fmu_dir):
+    """The learner's features of a vehicle 1 m north of the station (0, 0, 2) m heading east
+    (q = [cos 45 deg, 0, 0, sin 45 deg]), surging at 0.25 m/s and turning at 0.1 rad/s: the
+    station lies 1 m to its starboard (body y = +1 m, over 0.5 m: 2), the heading error is
+    90 deg (pi/2 over 0.2 rad), the speeds over 0.5 m/s and 0.5 rad/s; a heading of 350 deg
+    is an error of -10 deg, not 350."""
+    env = StationFeatures(station(fmu_dir, max_time=1.0))
+    c, s = np.cos(np.pi / 4), np.sin(np.pi / 4)
+    east = np.array([1.0, 0.0, 2.0, c, 0.0, 0.0, s, 0.25, 0.0, 0.0, 0.0, 0.0, 0.1])
+    expected = [0.0, 2.0, 0.0, 0.0, 0.0, np.pi / 2 / 0.2, 0.5, 0.0, 0.0, 0.0, 0.0, 0.2]
+    assert np.allclose(env.observation(east), expected, atol=1e-6)
+    half = np.radians(350.0) / 2
+    west_of_north = np.array([0.0, 0.0, 2.0, np.cos(half), 0, 0, np.sin(half), 0, 0, 0, 0, 0, 0])
+    assert env.observation(west_of_north)[5] == pytest.approx(np.radians(-10.0) / 0.2, abs=1e-5)
+    assert env.observation_space.contains(env.observation(east))
+    env.close()
