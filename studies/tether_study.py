@@ -2,9 +2,10 @@
 
 ``turning``: Nielsen's (2018, Ch. 6) two-vehicle turning run (``scenarios/bluerov_pair_turning
 .toml``) without and with a tether on each vehicle (``MurCoSim.Tethers.Tether``), next to the
-thesis' tank experiment, where the vehicles were tethered, and its untethered simulation
-(eqs. 6.16-6.17). Reported per run: peak-to-peak x and y of the left vehicle after the thrust
-starts, the steady speed U and yaw rate r over the last 10 s, and the circle's diameter 2 U / r.
+tank experiment, where the vehicles were tethered, and Nielsen's untethered simulation (eqs.
+6.16-6.17). Reported per run: peak-to-peak x and y of the left vehicle after the thrust starts,
+the steady speed U and yaw rate r over the last 10 s, the circle's diameter 2 U / r, and the
+time the speed takes to rise to 90 % of U.
 The tethers' routing in the tank is not published: here each runs from the vehicle's rear to a
 fixed point 0.5 m above its start position (the tether tended from the surface), with the
 Fathom tether's parameters.
@@ -74,6 +75,7 @@ class Turn:
     span_y: float
     speed: float = float("nan")
     yaw_rate: float = float("nan")
+    rise: float = float("nan")  # s from the thrust step to 90 % of the steady speed
 
     @property
     def diameter(self) -> float:
@@ -82,15 +84,20 @@ class Turn:
 
 def turn(label: str, timeseries: pd.DataFrame, steady: float) -> Turn:
     """Reduce a turning run to a ``Turn``: spans after the thrust starts, speed and yaw rate
-    averaged over the last ``steady`` seconds."""
+    averaged over the last ``steady`` seconds, and the time the speed takes to reach 90 % of
+    its steady value."""
     after = timeseries[timeseries.index >= THRUST_START]
     last = timeseries[timeseries.index >= timeseries.index[-1] - steady]
+    speed = np.hypot(after["left.nu[1]"], after["left.nu[2]"]).to_numpy()
+    steady_speed = float(np.hypot(last["left.nu[1]"], last["left.nu[2]"]).mean())
+    rise = float(after.index[np.argmax(speed >= 0.9 * steady_speed)]) - THRUST_START
     return Turn(
         label,
         float(np.ptp(after["left.p[1]"])),
         float(np.ptp(after["left.p[2]"])),
-        float(np.hypot(last["left.nu[1]"], last["left.nu[2]"]).mean()),
+        steady_speed,
         float(last["left.nu[6]"].mean()),
+        rise,
     )
 
 
@@ -118,17 +125,21 @@ def turning_table(rows: list[Turn]) -> str:
     """Markdown table of turning runs, with the spans relative to the tank experiment."""
     x0, y0 = THESIS["tank experiment (tethered)"]
     lines = [
-        "| run | p-p x (m) | vs tank | p-p y (m) | vs tank | U (m/s) | r (rad/s) | 2U/r (m) |",
-        "|---|---|---|---|---|---|---|---|",
+        "| run | p-p x (m) | vs tank | p-p y (m) | vs tank | U (m/s) | r (rad/s) | 2U/r (m) "
+        "| rise to 0.9 U (s) |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
-        lines.append(
-            f"| {row.label} | {row.span_x:.2f} | {100 * (row.span_x / x0 - 1):+.1f} % "
-            f"| {row.span_y:.2f} | {100 * (row.span_y / y0 - 1):+.1f} % "
-            + " | ".join(
-                "-" if np.isnan(v) else f"{v:.3f}" for v in (row.speed, row.yaw_rate, row.diameter)
-            ).join(["| ", " |"])
-        )
+        steady = (row.speed, row.yaw_rate, row.diameter, row.rise)
+        cells = [
+            row.label,
+            f"{row.span_x:.2f}",
+            f"{100 * (row.span_x / x0 - 1):+.1f} %",
+            f"{row.span_y:.2f}",
+            f"{100 * (row.span_y / y0 - 1):+.1f} %",
+            *("-" if np.isnan(v) else f"{v:.3f}" for v in steady),
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
