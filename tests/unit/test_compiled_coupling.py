@@ -553,10 +553,13 @@ def test_owner_and_compiled_coupling_are_collected():
     assert alive() is None
 
 
-def test_shipped_arm_scenario_runs_compiled(fmu_dir):
-    """uvms_spiral (a vehicle with four three-link arms, motors on the joints): the system's
-    post-process evaluates in C and gives the Python coupling's der(nu) for motor commands."""
-    path = Path(__file__).resolve().parents[2] / "scenarios" / "uvms_spiral.toml"
+@pytest.mark.parametrize("name", ["uvms_spiral", "buoy_calm", "module_ring"])
+def test_shipped_scenario_runs_compiled(fmu_dir, name):
+    """uvms_spiral (a vehicle with four three-link arms, motors on the joints), buoy_calm (a
+    driven universal joint following its servo's states) and module_ring (a closed loop of
+    four welds): the system's post-process evaluates in C and gives the Python coupling's
+    der(nu), for motor commands, from a state off the joints."""
+    path = Path(__file__).resolve().parents[2] / "scenarios" / f"{name}.toml"
     scenario = load_scenario(path)
     system = System(scenario, str(path), fmu_dir)
     try:
@@ -573,7 +576,9 @@ def test_shipped_arm_scenario_runs_compiled(fmu_dir):
         expected, out = dx.copy(), dx.copy()
         coupling.apply(x, expected)
         post(x, out)
-        np.testing.assert_allclose(out, expected, rtol=0, atol=1e-12 * np.abs(expected).max())
+        agreement = 1e-12 if coupling.assembly.full_rank else 1e-10
+        atol = agreement * np.abs(expected).max()
+        np.testing.assert_allclose(out, expected, rtol=0, atol=atol)
         assert np.abs(expected - dx).max() > 1e-3 * np.abs(expected).max()
     finally:
         system.close()
@@ -585,11 +590,15 @@ def by_name(coupling: ConstraintCoupling, x: np.ndarray, dx: np.ndarray) -> dict
     return dict(zip(names, values.tolist(), strict=True))
 
 
-@pytest.mark.parametrize("name", ["bluerov2_heavy_welded_pair", "uvms_spiral"])
+@pytest.mark.parametrize(
+    "name", ["bluerov2_heavy_welded_pair", "uvms_spiral", "buoy_calm", "module_ring"]
+)
 def test_shipped_scenario_projects_and_records_compiled(fmu_dir, name):
     """ConstraintCoupling.project and columns of a running system (a welded pair; a vehicle
-    with motored arms) take the compiled path and give what the Python path gives, to 1e-12
-    relative, from a state off the joints (the motors' commands set; projection on)."""
+    with motored arms; a buoy on a driven joint, its torques recorded; a closed ring of welds
+    with its least-norm forces) take the compiled path and give what the Python path gives,
+    to 1e-12 relative (1e-10 with the ring's redundant rows), from a state off the joints
+    (the motors' commands set; projection on)."""
     path = Path(__file__).resolve().parents[2] / "scenarios" / f"{name}.toml"
     scenario = load_scenario(path)
     system = System(scenario, str(path), fmu_dir)
@@ -607,13 +616,14 @@ def test_shipped_scenario_projects_and_records_compiled(fmu_dir, name):
         expected_x, expected = coupling.project(x), by_name(coupling, x, dx)
         coupling.compiled.describe()
         assert coupling.compiled.compiled
-        np.testing.assert_allclose(projected, expected_x, rtol=0, atol=1e-12 * np.abs(x).max())
+        agreement = 1e-12 if coupling.assembly.full_rank else 1e-10
+        np.testing.assert_allclose(projected, expected_x, rtol=0, atol=agreement * np.abs(x).max())
         assert np.abs(expected_x - x).max() > 1e-4  # the projection acts
         assert columns.keys() == expected.keys()
         assert set(coupling.column_names()) >= set(columns)
         names = list(expected)
         got, want = np.array([columns[n] for n in names]), np.array([expected[n] for n in names])
-        np.testing.assert_allclose(got, want, rtol=0, atol=1e-12 * np.abs(want).max())
+        np.testing.assert_allclose(got, want, rtol=0, atol=agreement * np.abs(want).max())
     finally:
         system.close()
 
