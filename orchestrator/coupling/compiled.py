@@ -64,10 +64,11 @@ def parameters(joint: Joint) -> np.ndarray:
 
 
 def elimination_order(body_a: np.ndarray, body_b: np.ndarray, n_bodies: int) -> np.ndarray:
-    """An order of the joints of a forest (bodies a, b; -1 the world) in which the kernel's block
-    Cholesky of G = Phi M^-1 Phi' creates no fill: the deepest joints first, depth counted from
-    the world (trees not attached to it from their first body). A joint then meets, at its
-    elimination, only the joints at its shallower body, which share that body already."""
+    """An order of joints (bodies a, b; -1 the world) for the kernel's block Cholesky of
+    G = Phi M^-1 Phi': the deepest joints first, depth counted from the world (trees not
+    attached to it from their first body). In a forest a joint then meets, at its elimination,
+    only the joints at its shallower body, which share that body already: no fill. Joints
+    that close loops bring the fill the kernel finds."""
     world = n_bodies
     ends = [
         (a, world if b < 0 else b) for a, b in zip(body_a.tolist(), body_b.tolist(), strict=True)

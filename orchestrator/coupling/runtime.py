@@ -10,8 +10,9 @@ and undocking. Motors on revolute joints add their torque pairs to the unconstra
 accelerations before the solve (``motors.py``); joints with ``at_b`` place their body b at
 the start (``placement.py``). The integrators' post-process is the kernel's compiled coupling
 (``compiled.py``), told of every topology change and motor command; it calls :meth:`apply`
-for what it does not compile. Driven joints take their angles, rates and accelerations from
-their actuator's states and state derivatives (``driven.py``).
+under the dense "svd" solver, which it does not compile. Driven joints take their angles,
+rates and accelerations from their actuator's states and state derivatives (``driven.py``),
+in the kernel as in :meth:`apply`.
 """
 
 from __future__ import annotations
