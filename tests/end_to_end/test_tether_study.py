@@ -1,9 +1,11 @@
 """Short versions of the tether studies (``python -m studies.tether_study``): the turning run
-with and without tethers, and the stable RK4 step the README states for the tethered scenario."""
+with and without tethers, and the stable RK4 step the README states for the tethered scenario;
+the tethered scenario itself."""
 
 from __future__ import annotations
 
 import numpy as np
+from conftest import ROOT
 
 from studies.tether_study import THESIS, step_study, step_table, turning_study, turning_table
 
@@ -33,3 +35,35 @@ def test_tethered_scenario_rk4_limit(fmu_dir):
     assert not stable["RK4", 0.0012].stable
     assert stable["RK45", 0.05].stable and stable["RK45", 0.05].position_error < 0.01
     assert "| RK4 | 0.0012 | diverges |" in step_table(rows)
+
+
+def test_tethered_station_keeping_scenario(fmu_dir):
+    """The shipped scenario: after 60 s the vehicle holds within 5 cm of its set point, and
+    the tether, at rest, is in equilibrium: the forces on its two ends add up to the drag of
+    the current on its nodes (Morison, from the recorded node positions) and its net weight
+    (1 %: the nodes' residual motion)."""
+    import murcosim
+
+    scenario = ROOT / "scenarios" / "bluerov2_heavy_tethered.toml"
+    last = murcosim.run(scenario, fmu_dir=fmu_dir, progress=False).timeseries.iloc[-1]
+    offset = np.array([last["rov.p[1]"] - 2.0, last["rov.p[2]"], last["rov.p[3]"] - 6.0])
+    x = np.array([[last[f"tether.x[{k},{i}]"] for i in (1, 2, 3)] for k in range(1, 12)])
+    ends = sum(np.array([last[f"tether.f_{e}[{i}]"] for i in (1, 2, 3)]) for e in "ab")
+    print(f"offset {100 * offset} cm, tension {last['tether.tension_a']:.3f} N at the vehicle")
+    assert np.linalg.norm(offset) < 0.05
+    segments = np.diff(x, axis=0)
+    lengths = np.linalg.norm(segments, axis=1)
+    share = np.r_[lengths[0], lengths[:-1] + lengths[1:], lengths[-1]] / 2
+    tangents = np.vstack([segments[0], x[2:] - x[:-2], segments[-1]])
+    tangents /= np.linalg.norm(tangents, axis=1)[:, None]
+    u = np.array([0.3, 0.0, 0.0])  # the scenario's current; the nodes at rest
+    u_t = (tangents @ u)[:, None] * tangents
+    u_n = u - u_t
+    d = 0.0076
+    drag = 0.5 * 1000 * d * 1.2 * share[:, None] * np.linalg.norm(u_n, axis=1)[:, None] * u_n
+    drag += 0.5 * 1000 * np.pi * d * 0.01 * share[:, None] * np.abs(u_t) * u_t
+    weight = (0.043 - 1000 * np.pi * d**2 / 4) * 9.81 * 8.0 * np.array([0.0, 0.0, 1.0])
+    load = drag.sum(axis=0) + weight
+    residual = np.linalg.norm(ends - load) / np.linalg.norm(load)
+    print(f"ends {ends} N, loads {load} N, residual {residual:.1e}")
+    assert residual < 0.01
