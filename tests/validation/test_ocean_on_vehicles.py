@@ -49,9 +49,9 @@ def test_uniform_current_adds_its_displacement_to_a_turning_manoeuvre(run):
     relative to the water unchanged.
 
     BlueROV2 Heavy (centre of gravity 2 cm below the origin, so roll and pitch couple in the
-    turn) under a constant surge force, yaw moment and heave force for 60 s: a descending turn
-    of radius ~2 m. The two runs differ only by the integrator's error: rtol 1e-10 over a
-    60 s path of ~25 m bounds it here by 1e-6 m (measured 3e-8 m) and 1e-8 in q and nu_r.
+    turn) under a constant surge force, yaw moment and heave force for 60 s: a descending
+    spiral of 57 m. The two runs differ only by the integrator's error: at rtol 1e-10 it stays
+    below 1e-8 m in p and 1e-8 in q and nu_r (measured 6e-11 m, 4e-11, 5e-11).
     """
     tau = {"tau_ext[1]": 30.0, "tau_ext[3]": 3.0, "tau_ext[6]": 2.5}
     v_c = np.array([0.3, -0.2, 0.05])
@@ -67,7 +67,7 @@ def test_uniform_current_adds_its_displacement_to_a_turning_manoeuvre(run):
     t = still["time"]
     shifted = positions(moving) - np.outer(t, v_c)
     assert min(np.ptp(positions(still)[:, :2], axis=0)) > 1  # it turned
-    assert np.max(np.abs(shifted - positions(still))) < 1e-6
+    assert np.max(np.abs(shifted - positions(still))) < 1e-8
     for name in [f"q[{i}]" for i in range(1, 5)]:
         assert np.max(np.abs(moving[f"body.{name}"] - still[f"body.{name}"])) < 1e-8
     for i in range(1, 7):
@@ -96,8 +96,8 @@ def test_sphere_in_uniformly_accelerating_flow(density_ratio, source, instance):
     """A sphere at rest in a uniformly accelerating flow (drag off) accelerates at
     (1 + C_a)/(rho_b/rho + C_a) times the flow's acceleration (Morison's inertia coefficient
     1 + C_a on the flow, added mass C_a rho V on the body), whatever its attitude; vertically
-    its net weight adds (W - B)/(m + C_a rho V). To 1e-6 relative, as the claim states (the
-    evaluation is exact to round-off)."""
+    its net weight adds (W - B)/(m + C_a rho V). To 1e-6 relative, as the claim states
+    (measured 6e-16: the evaluation is exact to round-off)."""
     inst = instance("SphereModuleHull", sphere(density_ratio))
     rng = np.random.default_rng(5)
     m = density_ratio * 1000 * SPHERE_V
@@ -119,7 +119,8 @@ def test_heavy_sphere_in_a_gust_moves_at_the_inertia_ratio_of_the_flow(run):
     """A sphere twice as dense as water, drag off, released at rest in a (1 - cos) gust of a
     CurrentField: v_dot = (1 + C_a)/(rho_b/rho + C_a) u_dot at every instant, so its velocity is
     that ratio times the flow's (0.6 here) throughout; vertical motion is the net weight's
-    uniform acceleration. Integrator tolerance 1e-10: agreement to 1e-7 m/s."""
+    uniform acceleration. Integrator tolerance 1e-10: agreement to 1e-7 m/s (measured
+    3e-12 m/s)."""
     gust = {"gust_velocity[1]": 0.4, "gust_velocity[2]": -0.3, "gust_start": 1.0}
     text = SIMULATION.format(stop=12.0, interval=0.1, rtol=1e-10, atol=1e-12)
     text += body("SphereModuleHull", sphere(2.0), {"p[3]": 10.0})
@@ -141,8 +142,9 @@ def test_neutral_sphere_rides_the_wave_orbit_decaying_with_depth(run):
     """A neutrally buoyant sphere (drag off) released 3 m deep with the orbital velocity of a
     linear wave (T = 4 s, a = 0.05 m, unstretched) moves with the water, driven by the
     particle's (material) acceleration: its excursion is a e^{-k d} horizontally and vertically,
-    k = w^2/g (Airy), 0.0235 m here. Within 2 %: the linear orbit radius is that of the orbit's
-    centre, the body samples the field along its path (an O(k a e^{-kd}) = 0.6 % effect)."""
+    k = w^2/g (Airy), 0.0235 m here. Within 2 % (measured 0.003 % vertically, 0.12 %
+    horizontally): the linear orbit radius is that of the orbit's centre, the body samples the
+    field along its path (an O(k a e^{-kd}) = 0.6 % effect)."""
     a, period, depth, g = 0.05, 4.0, 3.0, 9.8
     w = 2 * np.pi / period
     radius = a * np.exp(-(w**2) / g * depth)
@@ -286,8 +288,8 @@ def test_full_added_mass_conserves_energy_and_impulse(run, instance):
     """RexROV with its full 6x6 added-mass matrix in an ideal fluid (damping and restoring
     forces off: g = 0): Kirchhoff's equations conserve the kinetic energy 0.5 nu'M nu, the
     linear impulse R h_v and the angular impulse R h_w + p x R h_v (h = M nu) in NED. Over
-    100 s of a tumbling motion, relative drift < 1e-9 (rtol 1e-12). The FMU's M equals the
-    published matrix converted here."""
+    100 s of a tumbling motion, relative drift < 1e-9 (rtol 1e-12; measured 7e-14, 3e-14,
+    3e-12). The FMU's M equals the published matrix converted here."""
     parameters = {"g": 0.0}
     for i in range(1, 7):
         parameters[f"data.D_L[{i}]"] = parameters[f"data.D_Q[{i}]"] = 0.0
@@ -343,12 +345,13 @@ def waterline(net_down: float) -> float:
 def test_a_vehicle_driven_up_floats_at_its_waterline(thrust_up, run):
     """The BlueROV2 Heavy (2 N positively buoyant), released 1 m deep with 0 or 30 N of upward
     thrust, rises and floats where the emerged part of its hull (a sphere of 0.3 m) balances
-    weight and thrust: the sphere-cap equilibrium solved by brentq, within 1 mm after 120 s
-    (damped heave). Without a hull height it keeps its full buoyancy and rises into the air."""
+    weight and thrust: the sphere-cap equilibrium solved by brentq, within 1e-5 m after 120 s
+    (damped heave; measured 1e-7 m). Without a hull height it keeps its full buoyancy and rises
+    into the air."""
     start = {"p[3]": 1.0, "tau_ext[3]": -thrust_up}
     text = SIMULATION.format(stop=120.0, interval=0.5, rtol=1e-8, atol=1e-10)
     cols, _ = run(text + body("BlueROV2Heavy", {"hull_height": HULL}, start), "float")
-    assert cols["body.p[3]"][-1] == pytest.approx(waterline(W_HEAVY - thrust_up), abs=1e-3)
+    assert cols["body.p[3]"][-1] == pytest.approx(waterline(W_HEAVY - thrust_up), abs=1e-5)
     assert 0 < cols["body.submerged_fraction"][-1] < 1
     if thrust_up:
         cols, _ = run(text + body("BlueROV2Heavy", {}, start), "air")
@@ -360,7 +363,7 @@ def test_a_sinking_vehicle_rests_on_the_seabed_the_dvl_sees(run):
     """A BlueROV2 Heavy made 1 kg heavier sinks from 4 m onto a seabed at 5 m (the scenario's
     environment.seabed_depth): it comes to rest with its hull sphere's lowest point pressed in
     by the net weight over the contact stiffness (static balance, to 1e-6 m of a 78 um
-    penetration; the contact force equals the net weight to 1e-4), and a
+    penetration, measured 2e-9 m; the contact force equals the net weight to 1e-4), and a
     noise-free DVL at its origin reads the altitude of the same seabed."""
     seabed, k = 5.0, 1e5
     text = SIMULATION.format(stop=60.0, interval=0.5, rtol=1e-8, atol=1e-10)
