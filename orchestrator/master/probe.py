@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from orchestrator.errors import ScenarioError
-from orchestrator.fmi.fmu import FMUInstance, Port
+from orchestrator.master.signals import Selection, SignalTable
 from orchestrator.system.system import System
 
 if TYPE_CHECKING:
@@ -22,27 +22,31 @@ class Probe:
     controller drives (they would overwrite it), and the value must suit its type. The
     integration restarts at that point, so the new input acts from it on, as a controller's
     output does. Valid inside a callback: the instances then hold the state and inputs of that
-    time. Ports are made once per name and reused.
+    time. Names are looked up once in the run's signal table and reused.
     """
 
     def __init__(self, system: System) -> None:
         self._system = system
         self._master: Master | None = None
-        self._ports: dict[str, tuple[FMUInstance, Port]] = {}
+        self._signals = SignalTable(system, (), {}, ())  # FMU variables only, until bound
+        self._where: dict[tuple[str, bool], Selection] = {}
 
     def bind(self, master: Master) -> None:
         """Read controller outputs and joint signals from ``master``; tell it of inputs set."""
         self._master = master
+        self._signals = master.signals
+        self._where.clear()
 
     def __getitem__(self, name: str) -> float:
-        master = self._master
-        if master is not None and name in master.bus.index:
-            return float(master.bus.values[master.bus.index[name]])
-        instance, port = self._port(name)
+        where = self._select(name, setting=False)
+        positions, slots = where.bus
+        if positions.size:
+            return float(self._signals.values[slots[0]])
+        instance, port, _ = where.fmu[0]
         return float(instance.read(port)[0])
 
     def __setitem__(self, name: str, value: float) -> None:
-        instance, port = self._port(name)
+        [(instance, port, _)] = self._select(name, setting=True).fmu
         variable = instance.fmu.variable(port.names[0])
         if variable.causality != "input":
             raise ScenarioError(f"callback: {name} is a(n) {variable.causality}, not an input")
@@ -55,8 +59,9 @@ class Probe:
         if self._master is not None:
             self._master.inputs_set()
 
-    def _port(self, name: str) -> tuple[FMUInstance, Port]:
-        if name not in self._ports:
-            [(instance, port, _)] = self._system.port([name], "callback")
-            self._ports[name] = (instance, port)
-        return self._ports[name]
+    def _select(self, name: str, setting: bool) -> Selection:
+        """Where ``name`` lives (an FMU variable when ``setting``), found once."""
+        if (name, setting) not in self._where:
+            kinds = ("fmu",) if setting else ("bus", "fmu")
+            self._where[name, setting] = self._signals.select([name], "callback", kinds)
+        return self._where[name, setting]

@@ -24,6 +24,9 @@ weak-coupling units' terms (``orchestrator.master.weak.Unit``), exchanged here.
 
 A unit that asks to terminate the run in its step to t_k ends the run at t_k, once every unit
 has finished that step and the outputs are held.
+
+In the master these are two manipulators around the others at a communication point:
+:class:`UnitSteps` (1.) first and :class:`HeldInputs` (3.) last.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from orchestrator.fmi.fmu import CO_SIMULATION, TerminationRequest
+from orchestrator.master.protocols import Clock, Manipulator, Point
 from orchestrator.master.weak import connected_units
 from orchestrator.system.system import System
 
@@ -90,3 +94,38 @@ class SampledUnits:
             if len(unit.inputs):
                 unit.inputs.values[:] = unit.connected()
                 unit.instance.write(unit.inputs)
+
+
+class UnitSteps(Manipulator):
+    """Step 1 at a communication point: the units step to it, their outputs are held."""
+
+    def __init__(self, units: SampledUnits) -> None:
+        self.units = units
+
+    def manipulate(self, point: Point, x: np.ndarray) -> np.ndarray:
+        self.units.communicate(point.time)
+        return x
+
+
+class HeldInputs(Manipulator):
+    """Step 3 at a communication point: the units' inputs for their next step; the next
+    communication point comes at most ``step`` (s) later."""
+
+    def __init__(self, units: SampledUnits, step: float) -> None:
+        self.units, self.step = units, step
+        self._next = 0  # tick of the next communication point at the latest
+        self._every = 1  # ticks
+
+    def periods(self) -> list[float]:
+        return [self.step]
+
+    def start(self, clock: Clock) -> None:
+        self._every = clock.ticks(self.step)
+
+    def manipulate(self, point: Point, x: np.ndarray) -> np.ndarray:
+        self.units.hold_inputs(point.time, x)
+        self._next = point.index + self._every
+        return x
+
+    def next_tick(self, index: int, recording: int) -> int:
+        return self._next

@@ -84,10 +84,9 @@ class SteppedRun:
                 _NoRows(),
                 self.events,
                 [],
-                None,
-                parts.coupling,
-                scenario.events,
-                scenario.cosimulation,
+                coupling=parts.coupling,
+                scheduled=scenario.events,
+                weak=scenario.cosimulation,
             )
         except BaseException:
             self.system.close()

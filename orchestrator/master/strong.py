@@ -26,13 +26,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from orchestrator.errors import FMUError, ScenarioError
-from orchestrator.fmi.fmu import MODEL_EXCHANGE, FMUInstance, TerminationRequest
-from orchestrator.master.integrators import Integrator
+from orchestrator.fmi.fmu import MODEL_EXCHANGE, FMUInstance, Port, TerminationRequest
+from orchestrator.master.integrators import Integrator, make_integrator
+from orchestrator.scenario.model import Simulation
 from orchestrator.system.system import System
+
+if TYPE_CHECKING:  # imported for annotations only: the coupling loads SciPy
+    from orchestrator.coupling.runtime import ConstraintCoupling
 
 EVENT_TOLERANCE = 1e-12  # s, relative to max(1, |t|): width of the bracket around a state event
 
@@ -49,11 +54,41 @@ def next_time_event(instances: Iterable[FMUInstance], now: float) -> float:
     return time_event
 
 
+def strong_coupling(
+    system: System, simulation: Simulation, coupling: ConstraintCoupling | None, log: Log
+) -> EventDriver:
+    """The strong-coupling strategy: the integrator ``simulation.solver`` names over the
+    compiled right-hand side with the constraint coupling applied after every evaluation
+    (with the FMUs' directional derivatives as Jacobian for CVODE where every FMU gives them
+    and no coupling acts), stopped at the FMUs' events."""
+    jacobian = None
+    if simulation.solver.startswith("CVODE_") and coupling is None:
+        from orchestrator.master.jacobian import DirectionalJacobian
+
+        if DirectionalJacobian.available(system):
+            jacobian = DirectionalJacobian(system)
+
+    def rhs(time: float, x: np.ndarray) -> np.ndarray:
+        """System derivatives with the constraint coupling applied (buffer reused)."""
+        dx = system.derivatives(time, x)
+        if coupling is not None:
+            coupling.apply(x, dx)
+        return dx
+
+    post = coupling.post_process() if coupling is not None else None
+    integrator = make_integrator(
+        simulation, system.compiled, rhs, post, system.completed_step, jacobian
+    )
+    return EventDriver(system, integrator, log)
+
+
 class EventDriver:
-    """The master's integrator, stopped and restarted at the FMUs' events."""
+    """The master's integrator, stopped and restarted at the FMUs' events: the stepping
+    strategy of strong coupling (``orchestrator.master.protocols.Strategy``)."""
 
     def __init__(self, system: System, integrator: Integrator, log: Log) -> None:
         self.system, self.integrator, self._log = system, integrator, log
+        self.states = system.state_index()  # controllers read these from the state vector
         self._instances = [i for i in system.instances.values() if i.kind == MODEL_EXCHANGE]
         self._indicated = [i for i in self._instances if i.fmu.n_event_indicators]
         if self._indicated and not integrator.has_dense_output:
@@ -74,11 +109,38 @@ class EventDriver:
             return np.zeros(0)
         return np.concatenate([i.event_indicators() for i in self._indicated])
 
-    # -- the integrator's interface --------------------------------------------------------
+    # -- the master's interface ------------------------------------------------------------
 
     @property
     def time(self) -> float:
         return self.integrator.time
+
+    def periods(self) -> list[float]:
+        """None: the integrator chooses its steps."""
+        return []
+
+    def drive(self, ports: list[tuple[FMUInstance, Port]]) -> None:
+        """Nothing to do: the instances hold the inputs controllers write."""
+
+    def rates(self, time: float, x: np.ndarray) -> np.ndarray:
+        """The system's derivatives at (``time``, ``x``), the FMUs set to it."""
+        return self.system.derivatives(time, x)
+
+    def description(self) -> str:
+        """``solver CVODE_BDF, 26 states`` (and the Co-Simulation units stepped alongside)."""
+        s = self.system.scenario.simulation
+        units = len(self.system.sampled)
+        return f"solver {s.solver}, {self.system.n_states} states" + (
+            f", {units} Co-Simulation unit(s) stepped at least every {s.step:g} s" if units else ""
+        )
+
+    def evaluations(self) -> int:
+        """Right-hand-side evaluations of the compiled kernel so far."""
+        return self.system.compiled.evaluations
+
+    def steps(self) -> int:
+        """Integrator steps so far."""
+        return sum(self.system.compiled.steps)
 
     def reset(self, time: float, x: np.ndarray) -> None:
         """Restart the integrator at (``time``, ``x``), inputs may have jumped."""

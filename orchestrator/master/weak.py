@@ -40,15 +40,14 @@ frame, N and N.m at the body origin). Positions are not projected back onto the 
 so the joints drift: ``analysis/drift.py`` measures how much.
 
 The master (``orchestrator.master.master``) runs controllers, latency, docking and undocking,
-scheduled events and recording for both strategies; ``WeakCoupling`` offers it the integrator
-interface (``reset`` where inputs jump, ``advance`` to a target time in macro steps, the last
-one shortened to land on the target).
+scheduled events and recording for both strategies; ``WeakCoupling`` is its stepping strategy
+(``orchestrator.master.protocols.Strategy``: ``reset`` where inputs jump, ``advance`` to a
+target time in macro steps, the last one shortened to land on the target).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from graphlib import CycleError, TopologicalSorter
 from typing import TYPE_CHECKING
 
@@ -172,14 +171,14 @@ class WeakCoupling:
         simulation: Simulation,
         config: CoSimulationConfig,
         coupling: ConstraintCoupling | None,
-        count: Callable[[int], None],
         log: Log,
     ) -> None:
         self.system = system
         self.simulation = simulation
         self.config = config
         self.coupling = coupling
-        self._count = count  # right-hand sides evaluated
+        self._evaluations = 0  # right-hand sides evaluated
+        self.states: dict[str, int] = {}  # none read from the master's vector: units hold theirs
         self._log = log  # time events: (time (s), kind, detail)
         self.time = simulation.start_time
         self._model_exchange = [i for i in system.instances.values() if i.kind == MODEL_EXCHANGE]
@@ -199,7 +198,7 @@ class WeakCoupling:
         if loop is not None:
             self._check_roll_back(loop)
         self._forces: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        self.rates = np.zeros(system.n_states)  # unconstrained der(x) at the last exchange
+        self._rates = np.zeros(system.n_states)  # unconstrained der(x) at the last exchange
         self._driven: list[tuple[Unit, np.ndarray, Port, np.ndarray]] = []
         self._started = False
 
@@ -304,7 +303,7 @@ class WeakCoupling:
             unit.write_inputs(t)
             instance.set_time(t)
             instance.set_continuous_states(y)
-            self._count(1)
+            self._evaluations += 1
             return instance.get_derivatives().copy()
 
         n = max(1, math.ceil(step / self.simulation.step - 1e-9))
@@ -323,7 +322,7 @@ class WeakCoupling:
 
     def _hold_constraint_forces(self, time: float, x: np.ndarray) -> None:
         """Udwadia-Kalaba forces at (time, x), held over the next step in each body's tau_ext."""
-        dx = self.rates
+        dx = self._rates
         for unit in self.units.values():
             if unit.state is not None:
                 unit.inputs.values[:] = unit.connected() - unit.held
@@ -415,6 +414,29 @@ class WeakCoupling:
         )
 
     # -- the master's interface ----------------------------------------------------------------
+
+    def periods(self) -> list[float]:
+        """The macro step (s)."""
+        return [self.config.macro_step]
+
+    def rates(self, time: float, x: np.ndarray) -> np.ndarray:
+        """Unconstrained der(x) at the last exchange (the units hold their own time)."""
+        return self._rates
+
+    def description(self) -> str:
+        """``weak coupling, jacobi, inputs hold, macro step 0.01 s``."""
+        c = self.config
+        return f"weak coupling, {c.order}, inputs {c.inputs}, macro step {c.macro_step:g} s" + (
+            ", algebraic loop iterated" if self.iterate else ""
+        )
+
+    def evaluations(self) -> int:
+        """Right-hand-side evaluations of the Model Exchange units so far."""
+        return self._evaluations
+
+    def steps(self) -> None:
+        """Not counted: the scenario's step limit is for the strong integrator."""
+        return None
 
     def drive(self, ports: list[tuple[FMUInstance, Port]]) -> None:
         """Inputs written by controllers: their values become the units' base at each reset."""

@@ -11,7 +11,10 @@ import signal
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from orchestrator.fmi.fmu import FMUInstance
+from orchestrator.master.protocols import Observer, Point
 
 if TYPE_CHECKING:
     from orchestrator.system.system import System
@@ -129,6 +132,18 @@ class Breadcrumbs:
             return "setting up the run (loading and instantiating the FMUs)"
         name, fmi3 = labels[index].rsplit(":", 1)
         return f"{FMI_CALLS[METHODS[call]][int(fmi3)]} of instance '{name}'"
+
+
+class BreadcrumbTrail(Observer):
+    """Leaves the breadcrumbs of every tick: the stamp (s) and the right-hand-side
+    evaluations so far (``evaluations()``)."""
+
+    def __init__(self, breadcrumbs: Breadcrumbs, evaluations: Callable[[], int]) -> None:
+        self.breadcrumbs, self.evaluations = breadcrumbs, evaluations
+
+    def observe(self, point: Point, x: np.ndarray) -> None:
+        """Record the tick as a macro step."""
+        self.breadcrumbs.at_time(point.stamp, self.evaluations())
 
 
 def _recorded(method: Callable, slots: memoryview, code: float) -> Callable:

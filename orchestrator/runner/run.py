@@ -5,11 +5,11 @@ from __future__ import annotations
 import difflib
 import shutil
 import time as clock
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import tomli_w
@@ -32,7 +32,9 @@ from orchestrator.recording.tables import (
     TimeseriesTable,
     TimeseriesTee,
 )
+from orchestrator.runner.breadcrumbs import Breadcrumbs, BreadcrumbTrail
 from orchestrator.runner.interrupts import signal_name, signal_of
+from orchestrator.runner.observers import Callback, ProgressBar, UserCallback
 from orchestrator.scenario.model import Scenario
 from orchestrator.scenario.reading import load_scenario
 from orchestrator.system.columns import column_units
@@ -40,9 +42,7 @@ from orchestrator.system.system import System
 
 if TYPE_CHECKING:
     from orchestrator.controllers.base import Controller
-    from orchestrator.runner.breadcrumbs import Breadcrumbs
-
-Callback = Callable[[float, Probe], None]
+    from orchestrator.master.protocols import Observer
 
 
 class StopRun(Exception):  # noqa: N818 - a request, not an error
@@ -212,19 +212,14 @@ def _run(
         files = file_recorders(formats, out_dir, record, units) if out_dir is not None else None
         timeseries = TimeseriesTee([table, *(files.timeseries if files else [])])
         events = EventsTee([event_table, *(files.events if files else [])])
-        bar = _progress_bar(sim.stop_time - sim.start_time) if progress else None
-        last = [sim.start_time]
         probe = Probe(system)
-
-        def advance(time: float) -> None:
-            if breadcrumbs:
-                breadcrumbs.at_time(time, master.evaluations())
-            if bar is not None:
-                bar.update(time - last[0])
-            last[0] = time
-            if callback is not None:
-                callback(time, probe)
-
+        observers: list[Observer] = []
+        if breadcrumbs:
+            observers.append(BreadcrumbTrail(breadcrumbs, lambda: master.evaluations()))
+        if progress:
+            observers.append(ProgressBar(sim.start_time, sim.stop_time - sim.start_time))
+        if callback is not None:
+            observers.append(UserCallback(callback, probe))
         master = Master(
             system,
             controllers,
@@ -232,7 +227,7 @@ def _run(
             timeseries,
             events,
             record,
-            advance,
+            observers,
             coupling,
             scenario.events,
             scenario.cosimulation,
@@ -271,8 +266,6 @@ def _run(
                 f"{stats.controller_faults} controller fault(s), "
                 f"{clock.perf_counter() - started:.3g} s wall time",
             )
-            if bar is not None:
-                bar.close()
             timeseries.close()
             events.close()
     finally:
@@ -304,18 +297,6 @@ def _recorded(names: list[str], patterns: list[str] | None, source: str) -> list
                 + ", ".join(closest)
             )
     return [n for n in names if any(matches(n, p) for p in patterns)]
-
-
-def _progress_bar(seconds: float) -> Any:  # noqa: ANN401 - a tqdm bar
-    """A progress bar over ``seconds`` of simulated time (tqdm is imported only for a run that
-    shows one: the import is a tenth of a short run's start-up)."""
-    from tqdm.auto import tqdm
-
-    return tqdm(
-        total=seconds,
-        leave=False,
-        bar_format="{l_bar}{bar}| {n:.1f}/{total:.1f} s simulated [{elapsed}<{remaining}]",
-    )
 
 
 def _after(started: float, what: str) -> str:

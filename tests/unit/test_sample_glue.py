@@ -63,9 +63,9 @@ def test_controller_link_moves_every_signal_to_its_place(fmu_dir, tmp_path: Path
         EventLog(tmp_path / "ev.csv"),
         record,
     )
-    source, mixed = master.links
-    bus = master.bus
-    source.apply(np.array([1.5, -2.5]), bus)
+    source, mixed = master.controllers.links
+    bus = master.signals
+    source.apply(np.array([1.5, -2.5]))
     rov, t1, t2 = (system.instances[n] for n in ("rov", "t1", "t2"))
     for instance, pwm in ((t1, 1600.0), (t2, 1400.0)):
         port = instance.port(["pwm"])
@@ -75,12 +75,12 @@ def test_controller_link_moves_every_signal_to_its_place(fmu_dir, tmp_path: Path
     assert x[states["rov.p[3]"]] == 0.75
     x[states["rov.p[3]"]], x[states["rov.q[1]"]] = 0.25, 0.5  # not what the FMU holds
     expected = [0.25, -2.5, 1600.0, 0.5, 1.5, 1400.0]
-    assert mixed.gather(bus, x).tolist() == expected
+    assert mixed.gather(x).tolist() == expected
 
-    mixed.apply(np.array([1550.0, 7.0, 1450.0]), bus)
+    mixed.apply(np.array([1550.0, 7.0, 1450.0]))
     assert t2.get_values(["pwm"])[0] == 1550.0 and t1.get_values(["pwm"])[0] == 1450.0
     assert bus.values[bus.index["mix.m"]] == 7.0
-    mixed.apply(np.array([1700.0, 8.0, 1300.0]), bus, np.array([False, True, True]))
+    mixed.apply(np.array([1700.0, 8.0, 1300.0]), np.array([False, True, True]))
     assert t2.get_values(["pwm"])[0] == 1550.0  # masked out: the applied value stays
     assert t1.get_values(["pwm"])[0] == 1300.0 and bus.values[bus.index["mix.m"]] == 8.0
     system.close()
