@@ -28,6 +28,10 @@ SUPPORTED = [
         "test_enumerations_choose_the_initialization",
     ),
     (
+        'Functions declared `external "builtin"` (MSL 4\'s `Modelica.Math.sin`, `atan2`, ...)',
+        "test_external_builtin_functions_are_the_builtins",
+    ),
+    (
         "Connectors with `flow` variables (translational, electrical pins)",
         "test_flow_connectors_spring_and_mass",
     ),
@@ -171,7 +175,7 @@ UNSUPPORTED = [
         True,
     ),
     (
-        "External functions",
+        "External functions in C or Fortran (those declared `builtin` are built)",
         '  function f\n    input Real u;\n    output Real y;\n  external "C" y = sin(u);\n'
         "  end f;\n"
         + _MODEL

@@ -19,8 +19,9 @@ symbolic values, ``for`` loops over ranges known when the model is translated ar
 and ``if`` statements on symbolic conditions become ``if_else`` of each assigned variable.
 
 What is not translated (``when``, ``pre``, ``sample``, ``reinit``, ``algorithm`` sections in
-models, ``while`` loops whose condition is not known at translation, external functions) is
-refused with :class:`UnsupportedConstructError`, which carries the construct and the source span.
+models, ``while`` loops whose condition is not known at translation, external functions
+other than ``external "builtin"`` ones) is refused with :class:`UnsupportedConstructError`,
+which carries the construct and the source span.
 """
 
 from __future__ import annotations
@@ -401,8 +402,9 @@ class Translator:
     # -- functions ---------------------------------------------------------------------------
     def call(self, definition: dict, args: list[object], span: dict | None) -> object:
         """Inline a Modelica function: run its algorithm on ``args``, return its outputs."""
-        if definition.get("external") is not None:
-            raise UnsupportedConstructError(f"external function '{definition['name']}'", span)
+        external = definition.get("external")
+        if external is not None:
+            return self._external(definition, external, args, span)
         env: dict[str, object] = {}
         inputs = definition["inputs"]
         if len(args) > len(inputs):
@@ -437,6 +439,19 @@ class Translator:
                 span,
             )
         return outputs[0]
+
+    def _external(
+        self, definition: dict, external: dict, args: list[object], span: dict | None
+    ) -> object:
+        """An external function: those declared ``external "builtin"`` (MSL's
+        ``Modelica.Math.sin`` and its kin) are the built-in of that name applied to the
+        arguments the declaration passes; any other is refused."""
+        builtin = BUILTINS.get(str(external.get("function_name", "")).capitalize())
+        if external.get("language") != "builtin" or builtin is None:
+            raise UnsupportedConstructError(f"external function '{definition['name']}'", span)
+        names = [declared["name"] for declared in definition["inputs"]]
+        env = dict(zip(names, args, strict=False))  # inputs left out keep no value
+        return builtin(self, [self.expr(a, env) for a in external.get("args", [])], span)
 
 
 class Algorithm:

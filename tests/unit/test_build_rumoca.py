@@ -108,6 +108,12 @@ def test_enumerations_choose_the_initialization(fmus):
     check(fmus, "Lags", {"y1": np.full_like(TIMES, 6.0), "y2": 6.0 - 5.0 * np.exp(-TIMES / 0.5)})
 
 
+def test_external_builtin_functions_are_the_builtins(fmus):
+    # Modelica.Math.sin and atan2 declared external "builtin", as MSL 4 declares them
+    y = 2.0 * np.sin(np.pi * TIMES)
+    check(fmus, "Swing", {"y": y, "angle": np.arcsin(np.clip(0.5 * y, -1, 1))})
+
+
 def test_flow_connectors_spring_and_mass(fmus):
     # m s'' = -c s with m = 2, c = 8: s = 0.5 cos(2 t)
     check(fmus, "Oscillator", {"s": 0.5 * np.cos(2.0 * TIMES)})

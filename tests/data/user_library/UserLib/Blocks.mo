@@ -46,6 +46,15 @@ package Blocks "Block diagrams from short connector classes"
     connect(fromOutput.y, y2);
   end Lags;
 
+  model Swing "A sine source and an angle from the library's external \"builtin\" functions"
+    Modelica.Blocks.Sources.Sine sine(amplitude = 2, f = 0.5);
+    Modelica.Blocks.Interfaces.RealOutput y "Source output";
+    Modelica.Blocks.Interfaces.RealOutput angle "asin(y/2)";
+  equation
+    connect(sine.y, y);
+    angle = Modelica.Math.asin(0.5*y);
+  end Swing;
+
   block Scaler "A block exported on its own: y = k u"
     extends Modelica.Blocks.Interfaces.SISO;
     parameter Real k = 3 "Gain";

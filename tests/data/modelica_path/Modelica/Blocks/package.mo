@@ -86,7 +86,7 @@ package Blocks "Input/output blocks"
       parameter Modelica.Units.SI.Frequency f(start = 1) "Frequency of sine wave";
       extends Interfaces.SO;
     equation
-      y = amplitude*sin(2*pi*f*time);
+      y = amplitude*Modelica.Math.sin(2*pi*f*time);
     end Sine;
   end Sources;
 end Blocks;
