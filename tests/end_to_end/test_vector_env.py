@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
+import murcosim
 from murcosim.gym import BatchedVectorEnv, ScenarioEnv
 from orchestrator.rl.station import OBSERVATION, START, TAU_LIMIT, station_reward, station_scenario
 
@@ -81,3 +82,20 @@ def test_same_episodes_as_the_serial_vector_env(fmu_dir, context):
     finally:
         batched.close()
         serial.close()
+
+
+def test_a_worker_error_is_raised_in_one_line(fmu_dir):
+    """A sub-environment refused in its worker (an unknown signal) is the same one-line
+    ScenarioError in the caller, and no worker process is left running."""
+    bad = partial(
+        ScenarioEnv,
+        SOURCE,
+        ["rov.p[9]"],
+        ACTION,
+        fmu_dir=fmu_dir,
+    )
+    before = set(multiprocessing.active_children())
+    with pytest.raises(murcosim.ScenarioError, match=r"p\[9\]") as error:
+        BatchedVectorEnv([station_env(fmu_dir), bad], workers=2)
+    assert "\n" not in str(error.value)
+    assert set(multiprocessing.active_children()) == before
