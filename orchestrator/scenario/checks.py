@@ -3,13 +3,14 @@
 Each check returns the key at fault and what was expected, so a scenario with nonsense in it
 is refused with one line before any FMU is loaded: times in order, run lengths that give a
 bounded number of output rows and integration steps, unique names, one thruster per mount,
-physical masses and inertias where the scenario sets them, and unit quaternions. (Joint axes
-and rotations are checked where the joints are made, ``coupling/``.)
+physical masses and inertias where the scenario sets them, physical tether parameters, and unit
+quaternions. (Joint axes and rotations are checked where the joints are made, ``coupling/``.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import PurePath
 
 import numpy as np
 
@@ -29,7 +30,7 @@ Problem = tuple[str, str]
 
 def first_problem(scenario: Scenario) -> Problem | None:
     """The first inconsistency (key, message) of ``scenario``, or None."""
-    for check in (_times, _names, _thrusters, _masses, _quaternions):
+    for check in (_times, _names, _thrusters, _masses, _tethers, _quaternions):
         for problem in check(scenario):
             return problem
     return None
@@ -144,6 +145,29 @@ def _masses(scenario: Scenario) -> Iterator[Problem]:
             matrix = np.array([[inertia[(i, j)] for j in (1, 2, 3)] for i in (1, 2, 3)])
             if np.linalg.eigvalsh(matrix)[0] <= 0:
                 yield f"{key}.data.I_g", "inertia is not positive definite"
+
+
+# MurCoSim's Tether: parameters that must be positive, and those that must not be negative.
+TETHER_POSITIVE = {"L": "m", "d": "m", "m_l": "kg/m", "EA": "N", "rho": "kg/m3"}
+TETHER_NOT_NEGATIVE = ("zeta", "C_n", "C_t", "Ca_n", "Ca_t")
+
+
+def _tethers(scenario: Scenario) -> Iterator[Problem]:
+    """Length, diameter, mass per length, axial stiffness and water density of a ``Tether``
+    where given: positive; its damping ratio and its drag and added-mass coefficients: not
+    negative."""
+    for name, component in scenario.components.items():
+        if PurePath(component.fmu).stem != "Tether":
+            continue
+        values = {k: v for k, v in component.parameters.items() if _number(v)}
+        key = f"components.{name}.parameters"
+        for parameter, unit in TETHER_POSITIVE.items():
+            if parameter in values and values[parameter] <= 0:
+                got = f"{values[parameter]:g} {unit}"
+                yield f"{key}.{parameter}", f"must be positive (got {got})"
+        for parameter in TETHER_NOT_NEGATIVE:
+            if parameter in values and values[parameter] < 0:
+                yield f"{key}.{parameter}", f"must not be negative (got {values[parameter]:g})"
 
 
 def _quaternions(scenario: Scenario) -> Iterator[Problem]:

@@ -174,13 +174,19 @@ def test_tether_end_on_a_moving_rotated_body(instance, end):
     assert np.allclose([out[f"tau_{end}[{i}]"] for i in range(1, 7)], wrench, atol=1e-12)
 
 
-def test_tether_with_a_negative_length_is_refused_in_one_line(fmu_dir):
-    scenario = Scenario(
-        simulation=Simulation(stop_time=1.0),
-        components={"cable": Component(fmu="Tether", parameters={"L": -8.0})},
-    )
-    with pytest.raises(murcosim.MurcosimError) as error:
-        murcosim.run(scenario, fmu_dir=fmu_dir, progress=False)
+def test_tether_with_a_negative_length_is_refused_in_one_line(tmp_path, fmu_dir):
+    """Checked with the scenario, before any FMU is loaded: the file, the key, the bound."""
+    text = """
+[simulation]
+stop_time = 1.0
+[components.cable]
+fmu = "Tether"
+parameters = { L = -8.0, C_n = 1.2 }
+"""
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(murcosim.ScenarioError) as error:
+        murcosim.run(path, fmu_dir=fmu_dir, progress=False)
     message = str(error.value)
-    assert "(cable)" in message and "L (unstretched length, m) must be positive" in message
-    assert "\n" not in message
+    assert message.startswith(str(path)) and "\n" not in message
+    assert "components.cable.parameters.L: must be positive (got -8 m)" in message

@@ -2,7 +2,7 @@ within MurCoSim;
 package Tethers "Tethers and umbilicals: lumped-mass cables between two bodies or a body and a fixed point"
 
   model Tether "Lumped-mass tether: axial stiffness and damping, normal and tangential drag, weight and buoyancy"
-    parameter Integer n = 10 "Number of segments (n + 1 nodes, the two end nodes on the bodies)";
+    constant Integer n = 10 "Number of segments (n + 1 nodes, the two end nodes on the bodies)";
     parameter MurCoSim.Length L = 8 "Unstretched length";
     parameter MurCoSim.Length d = 0.0076
       "Diameter (Blue Robotics Fathom ROV tether: 7.6 mm)";
@@ -88,13 +88,6 @@ package Tethers "Tethers and umbilicals: lumped-mass cables between two bodies o
     Real fb_b[3](each unit = "N") "Force on end b, body-b frame";
 
   equation
-    assert(L > 0, "Tether: L (unstretched length, m) must be positive");
-    assert(d > 0, "Tether: d (diameter, m) must be positive");
-    assert(m_l > 0, "Tether: m_l (mass per unit length, kg/m) must be positive");
-    assert(EA > 0, "Tether: EA (axial stiffness, N) must be positive");
-    assert(zeta >= 0 and C_n >= 0 and C_t >= 0 and Ca_n >= 0 and Ca_t >= 0,
-      "Tether: zeta, C_n, C_t, Ca_n and Ca_t must not be negative");
-
     // Attitude of the end bodies (Nielsen 2018, eq. 2.12).
     R_a[1, 1] = 1 - 2*(q_a[3]^2 + q_a[4]^2);
     R_a[1, 2] = 2*(q_a[2]*q_a[3] - q_a[4]*q_a[1]);
