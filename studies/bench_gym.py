@@ -5,11 +5,11 @@ against a plain run of the same scenario.
 Episodes are 20 s (400 steps) with actions drawn once beforehand (the policy's cost is not
 the environment's). Each repeat takes, in turn in one process: one episode on one core
 (reset and steps timed apart), a plain run of ``bluerov2_heavy_single`` over the same 20 s
-(its 400 samples: the autopilot and allocation at 20 Hz, rows recorded), and one episode of
-each of :data:`ENVS` environments in :func:`~orchestrator.rl.env.vector_env` with two worker
-processes (each stepping half of them per message), counting the 400 transitions of each and
-its automatic reset. The ratio is of the medians of the two-worker rate and the one-core rate
-with resets.
+(its 400 samples: the autopilot and allocation at 20 Hz, rows recorded), and, for each
+number of environments in :data:`ENVS`, one episode of each in
+:func:`~orchestrator.rl.env.vector_env` with two worker processes (each stepping half of them
+per message), counting the 400 transitions of each and its automatic reset. The ratios are of
+the medians of a two-worker rate and the one-core rate with resets.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from studies.bench import SCENARIOS, Row
 EPISODE = 20.0  # s
 SAMPLE = 0.05  # s
 STEPS = round(EPISODE / SAMPLE)
-ENVS = 8  # environments of the two workers: four per worker and message
+ENVS = (8, 16)  # environments of the two workers: four and eight per worker and message
 WORKERS = 2
 
 
@@ -51,29 +51,34 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
 
     source = SCENARIOS / "bluerov2_heavy_single.toml"
     actions = _actions((STEPS,), np.random.default_rng(0))
-    batches = _actions((STEPS + 1, ENVS), np.random.default_rng(1))  # + the reset step
     plain = load_scenario(source)
     plain = plain.model_copy(
         update={"simulation": plain.simulation.model_copy(update={"stop_time": EPISODE})}
     )
     env = station_keeping_env(SCENARIOS, max_time=EPISODE, fmu_dir=fmu_dir)
-    vector = vector_env(
-        ENVS,
-        station_scenario(SCENARIOS, False),
-        OBSERVATION,
-        {f"agent.tau[{i}]": (-b, b) for i, b in enumerate(TAU_LIMIT, start=1)},
-        reward=station_reward,
-        start=START,
-        max_time=EPISODE,
-        source=source,
-        fmu_dir=fmu_dir,
-        workers=WORKERS,
-    )
-    episode_seconds, step_seconds, run_seconds, vector_seconds = [], [], [], []
+    vectors = {
+        n: vector_env(
+            n,
+            station_scenario(SCENARIOS, False),
+            OBSERVATION,
+            {f"agent.tau[{i}]": (-b, b) for i, b in enumerate(TAU_LIMIT, start=1)},
+            reward=station_reward,
+            start=START,
+            max_time=EPISODE,
+            source=source,
+            fmu_dir=fmu_dir,
+            workers=WORKERS,
+        )
+        for n in ENVS
+    }
+    batches = {n: _actions((STEPS + 1, n), np.random.default_rng(n)) for n in ENVS}
+    episode_seconds, step_seconds, run_seconds = [], [], []
+    vector_seconds: dict[int, list[float]] = {n: [] for n in ENVS}
     try:
-        vector.reset(seed=0)
-        for batch in batches[1:]:  # warm-up: the workers' first episode
-            vector.step(batch)
+        for n, vector in vectors.items():
+            vector.reset(seed=0)
+            for batch in batches[n][1:]:  # warm-up: the workers' first episode
+                vector.step(batch)
         for k in range(repeats):
             started = time.perf_counter()
             env.reset(seed=k)
@@ -85,19 +90,20 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
             step_seconds.append(ended - stepping)
             result = simulate(plain, str(source), None, fmu_dir)
             run_seconds.append(result.statistics.wall_seconds)
-            started = time.perf_counter()
-            for batch in batches:  # the automatic reset, then a whole episode
-                vector.step(batch)
-            vector_seconds.append(time.perf_counter() - started)
+            for n, vector in vectors.items():
+                started = time.perf_counter()
+                for batch in batches[n]:  # the automatic reset, then a whole episode
+                    vector.step(batch)
+                vector_seconds[n].append(time.perf_counter() - started)
     finally:
         env.close()
-        vector.close()
+        for vector in vectors.values():
+            vector.close()
     with_resets = STEPS / statistics.median(episode_seconds)
     steps_alone = STEPS / statistics.median(step_seconds)
     run_rate = STEPS / statistics.median(run_seconds)
     overhead = 1e6 * (1.0 / steps_alone - 1.0 / run_rate)
-    two = ENVS * STEPS / statistics.median(vector_seconds)
-    return [
+    rows = [
         Row(
             "gym: BlueROV2 Heavy, 8 thrusters, 20 Hz: steps/s on one core",
             f"{with_resets:,.0f}",
@@ -105,12 +111,18 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
             f"resets included ({STEPS}-step episodes, median of {repeats}); steps alone "
             f"{steps_alone:,.0f}/s; a plain run of the scenario samples {run_rate:,.0f}/s, "
             f"the environment adds {overhead:.0f} us per step",
-        ),
-        Row(
-            f"gym: {WORKERS} worker processes (BatchedVectorEnv, {ENVS} environments) / one core",
-            f"{two / with_resets:.2f}x",
-            ">= 1.7x",
-            f"{two:,.0f} steps/s (resets included, median of {repeats} episodes of each "
-            f"environment, interleaved with the one-core ones)",
-        ),
+        )
     ]
+    for n, seconds in vector_seconds.items():
+        rate = n * STEPS / statistics.median(seconds)
+        rows.append(
+            Row(
+                f"gym: {WORKERS} worker processes, {n} environments (BatchedVectorEnv) / one core",
+                f"{rate / with_resets:.2f}x",
+                ">= 1.7x",
+                f"{rate:,.0f} steps/s ({n // WORKERS} environments per worker and message; "
+                f"resets included, median of {repeats} episodes of each, interleaved with "
+                "the one-core ones)",
+            )
+        )
+    return rows
