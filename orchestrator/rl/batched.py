@@ -125,6 +125,9 @@ class BatchedVectorEnv(VectorEnv):
         workers: int | None = None,
         context: str | None = None,
     ) -> None:
+        self._blocks: dict[str, SharedMemory] = {}
+        self._pipes: list[Connection] = []
+        self._processes: list[multiprocessing.process.BaseProcess] = []
         self.num_envs = len(env_fns)
         if self.num_envs < 1:
             raise ValueError("env_fns: expected at least one environment")
@@ -133,9 +136,6 @@ class BatchedVectorEnv(VectorEnv):
             raise ValueError(
                 f"workers: expected 1 to {self.num_envs} (the environments), got {workers!r}"
             )
-        self._blocks: dict[str, SharedMemory] = {}
-        self._pipes: list[Connection] = []
-        self._processes: list[multiprocessing.process.BaseProcess] = []
         ctx = multiprocessing.get_context(context)
         # The workers attach to shared memory the parent creates: they must report it to the
         # parent's resource tracker (started now, so they inherit it), not to trackers of
