@@ -190,3 +190,32 @@ parameters = { L = -8.0, C_n = 1.2 }
     message = str(error.value)
     assert message.startswith(str(path)) and "\n" not in message
     assert "components.cable.parameters.L: must be positive (got -8 m)" in message
+
+
+def test_slack_tether_modes_set_the_rk4_step(instance):
+    """The shipped tether (8 m, 10 segments, EA 1e4 N, zeta 1) slack between ends 6.2 m apart:
+    only the axial damping acts between its nodes, a chain of dampers c = zeta sqrt(EA m_l) on
+    masses m_l l_0, whose fastest mode decays at (4 c / (m_l l_0)) sin^2((n - 1) pi / (2 n)).
+    The Jacobian of the FMU's derivatives (central differences) has that eigenvalue (1e-6),
+    and RK4's stability limit on the negative real axis, 2.7853 / |lambda|, lies between the
+    steps the README's step study found stable (1.1 ms) and diverging (1.2 ms)."""
+    L, EA, m_l, zeta, n = 8.0, 1e4, 0.043, 1.0, 10
+    tether = instance("Tether", {"r_b[3]": 6.2})
+    x0 = tether.read(tether.states).copy()
+    jacobian = np.empty((x0.size, x0.size))
+    h = 1e-7
+    for k in range(x0.size):
+        columns = []
+        for sign in (1, -1):
+            x = x0.copy()
+            x[k] += sign * h
+            tether.set_continuous_states(x)
+            columns.append(tether.get_derivatives().copy())
+        jacobian[:, k] = (columns[0] - columns[1]) / (2 * h)
+    fastest = np.linalg.eigvals(jacobian).real.min()
+    l_0 = L / n
+    chain = -4 * zeta * np.sqrt(EA * m_l) / (m_l * l_0) * np.sin((n - 1) * np.pi / (2 * n)) ** 2
+    limit = 2.7853 / abs(fastest)
+    print(f"fastest mode {fastest:.1f} 1/s (chain {chain:.1f}), RK4 limit {1e3 * limit:.3f} ms")
+    assert fastest == pytest.approx(chain, rel=1e-6)
+    assert 1.1e-3 < limit < 1.2e-3

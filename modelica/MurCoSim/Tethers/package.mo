@@ -253,12 +253,13 @@ the bodies' inertia.</li>
 <li>The inner nodes start on the straight line between the ends, at rest.</li>
 </ul>
 <h4>Step sizes</h4>
-<p>The fastest mode of the discretized line is axial: 2 (n/L) sqrt(EA/m_l) (MoorDyn's
+<p>The fastest modes of the discretized line are axial: up to 2 (n/L) sqrt(EA/m_l) (MoorDyn's
 documentation), 1206 rad/s for the defaults. Where segments are slack only the axial damping
-acts between the nodes, and the alternating mode decays at 2 zeta times that rate, 2412 1/s:
-explicit fixed steps must stay below 2.785/2412 s = 1.15 ms for RK4 (its stability limit on
-the negative real axis). The README gives the measured limit for the shipped scenario (1.1 ms
-runs, 1.2 ms diverges); the adaptive solvers find their steps by themselves. EA of the Fathom
+acts between the nodes, a chain of dampers whose fastest mode decays at
+4 zeta sqrt(EA/m_l)/l_0 sin^2((n-1) pi/(2n)), 2352 1/s: explicit fixed steps must stay below
+2.7853/2352 s = 1.18 ms for RK4 (its stability limit on the negative real axis). The README
+gives the measured limit for the shipped scenario (1.1 ms runs, 1.2 ms diverges); the adaptive
+solvers find their steps by themselves. EA of the Fathom
 tether is not published; the default makes it nearly inextensible (strain 0.1 % at 10 N),
 which is what the end loads depend on, without making the line stiffer than needed.</p>
 <h4>Sources</h4>
