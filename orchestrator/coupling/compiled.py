@@ -196,12 +196,9 @@ class CompiledCoupling:
         least-norm multipliers of all rows that give the same generalized forces
         (``joint_space.smallest_multipliers``, as ``Assembly.accelerations``)."""
         rows = self._all_rows
-        forces = np.zeros((len(self.assembly.bodies) + 1, 6))  # the world's, last, dropped
-        np.add.at(forces, rows.body_a, out[:, 2:8])
-        np.add.at(forces, rows.body_b, out[:, 8:14])
         phi = np.empty((rows.count, 12))
         self.kernel.all_rows(np.ascontiguousarray(x, dtype=float), phi)
-        lam = self._least_norm(rows.matrix(phi), forces[:-1].ravel())[:, None]
+        lam = self._least_norm(rows.matrix(phi), rows.body_forces(out[:, 2:])).reshape(-1, 1)
         out[:, 2:8] = np.add.reduceat(phi[:, :6] * lam, rows.starts)
         out[:, 8:14] = np.add.reduceat(phi[:, 6:] * lam, rows.starts)  # zero on the world
 
@@ -230,22 +227,41 @@ class CompiledCoupling:
 class AllRows:
     """Where the kernel's ``all_rows`` puts every joint's rows (joints with bodies ``body_a``,
     ``body_b``, -1 the world, and ``n_rows`` rows each, in the kernel's order), and Phi of
-    those rows as a sparse matrix over the velocities of ``n_bodies`` bodies."""
+    those rows as a sparse matrix over the velocities of ``n_bodies`` bodies (its pattern
+    fixed, its values replaced at every call)."""
 
     def __init__(
         self, body_a: np.ndarray, body_b: np.ndarray, n_rows: list[int], n_bodies: int
     ) -> None:
-        self.body_a, self.body_b = body_a, body_b
         self.starts = np.cumsum([0, *n_rows[:-1]]).astype(int)
         self.count = int(sum(n_rows))
-        self.shape = (self.count, 6 * n_bodies)
         a, b = np.repeat(body_a, n_rows), np.repeat(body_b, n_rows)
+        # per row, its entries by ascending column: the lower-numbered body first, the world
+        # (no columns) left out; the pattern stays canonical, so SciPy never reorders it
+        entries = np.arange(12 * self.count).reshape(-1, 12)
+        swapped = (b >= 0) & (b < a)
+        entries[swapped] = np.roll(entries[swapped], 6, axis=1)
         columns = np.concatenate([6 * a[:, None] + np.arange(6), 6 * b[:, None] + np.arange(6)], 1)
-        self._on_body = (columns >= 0).ravel()  # the world has no columns
-        self._columns = columns.ravel()[self._on_body]
-        self._pointers = np.concatenate([[0], np.cumsum(np.where(b >= 0, 12, 6))])
+        columns = columns.ravel()[entries]
+        self._gather = entries[columns >= 0]
+        pointers = np.concatenate([[0], np.cumsum(np.where(b >= 0, 12, 6))])
+        self._phi = csr_matrix(
+            (np.zeros(len(self._gather)), columns[columns >= 0], pointers),
+            shape=(self.count, 6 * n_bodies),
+        )
+        ends = np.concatenate([body_a, body_b])
+        on_body = ends >= 0
+        self._sum = csr_matrix(
+            (np.ones(int(on_body.sum())), (ends[on_body], np.flatnonzero(on_body))),
+            shape=(n_bodies, 2 * len(n_rows)),
+        )  # joints' forces on a, then on b, summed per body
 
     def matrix(self, phi: np.ndarray) -> csr_matrix:
         """Phi (rows, 6 N) of the rows' coefficients ``phi`` (rows, 12) from ``all_rows``."""
-        values = phi.ravel()[self._on_body]
-        return csr_matrix((values, self._columns, self._pointers), shape=self.shape)
+        self._phi.data[:] = phi.ravel()[self._gather]
+        return self._phi
+
+    def body_forces(self, forces: np.ndarray) -> np.ndarray:
+        """The generalized forces on every body (6 N) of the joints' ``forces`` on a and on b
+        (joints, 12)."""
+        return (self._sum @ np.concatenate([forces[:, :6], forces[:, 6:]])).ravel()

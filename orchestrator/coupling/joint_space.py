@@ -179,10 +179,12 @@ class LeastNorm:
     refinement converges to the same multipliers with K factorized at another pose as long as
     it converges at all, and K of welds depends only on the bodies' relative attitudes (rows
     in NED for points, in A's frame for angles), constant on the constraint manifold. K is
-    factorized again when the refinement does not converge with the one kept."""
+    factorized again when the refinement does not converge with the one kept. The refinement
+    starts from the last call's z (forces recorded row after row change little)."""
 
     def __init__(self) -> None:
         self._factor = None
+        self._start: np.ndarray | None = None
 
     def __call__(self, phi: csr_matrix, forces: np.ndarray) -> np.ndarray:
         scale = float(np.linalg.norm(forces))
@@ -199,12 +201,14 @@ class LeastNorm:
     def _refined(
         self, phi: csr_matrix, forces: np.ndarray, scale: float
     ) -> tuple[np.ndarray, bool]:
-        """z refined from 0 with the kept factorization, and whether Phi'Phi z = forces to
-        1e-14 of their norm within REFINEMENTS steps."""
-        z = np.zeros_like(forces)
+        """z refined with the kept factorization from the last call's (else 0), and whether
+        Phi'Phi z = forces to 1e-14 of their norm within REFINEMENTS steps."""
+        z = np.zeros_like(forces) if self._start is None else self._start
+        transposed = phi.T
         for _ in range(REFINEMENTS):
-            residual = forces - phi.T @ (phi @ z)
+            residual = forces - transposed @ (phi @ z)
             if np.linalg.norm(residual) <= 1e-14 * scale:
+                self._start = z
                 return z, True
             z = z + self._factor.solve(residual)
         return z, False
