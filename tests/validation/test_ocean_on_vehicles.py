@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import scenario_error, set_and_derive
+from conftest import ROOT, scenario_error, set_and_derive
 from scipy.optimize import brentq
 from scipy.spatial.transform import Rotation
 
@@ -72,6 +72,30 @@ def test_uniform_current_adds_its_displacement_to_a_turning_manoeuvre(run):
         assert np.max(np.abs(moving[f"body.{name}"] - still[f"body.{name}"])) < 1e-8
     for i in range(1, 7):
         assert np.max(np.abs(moving[f"body.nu_r[{i}]"] - still[f"body.nu[{i}]"])) < 1e-8
+
+
+def test_a_current_field_drives_thrusters_and_vehicle_as_the_environment_current(run):
+    """The shipped single-vehicle run (autopilot, allocation, eight thrusters reading the
+    vehicle's velocity relative to the water) in a uniform 0.3 m/s current, once from
+    [environment] and once from a CurrentField sampled at the vehicle's wave_point: the same
+    trajectory to the bit. The field drives the input the thrusters' inflow depends on, so
+    the signals must flow current -> vehicle -> thrusters within every right-hand side; a
+    stale value in that order would show here."""
+    text = (ROOT / "scenarios" / "bluerov2_heavy_single.toml").read_text(encoding="utf-8")
+    text = text.replace("stop_time = 60.0", "stop_time = 10.0")
+    uniform = text.replace("current = [0.0, 0.0, 0.0]", "current = [0.3, 0.0, 0.0]")
+    field = text + '[components.current]\nfmu = "CurrentField"\nparameters = { speed = 0.3 }\n'
+    for source, target in (
+        ("rov.wave_point", "current.r"),
+        ("current.v", "rov.v_c"),
+        ("current.a", "rov.a_c"),
+    ):
+        field += f'[[connections]]\nfrom = "{source}"\nto = "{target}"\n'
+    a, _ = run(uniform, "uniform")
+    b, _ = run(field, "field")
+    assert np.ptp(a["rov.p[1]"]) > 1
+    for name in [f"rov.{v}[{i}]" for v in ("p", "nu") for i in (1, 2, 3)]:
+        assert np.array_equal(a[name], b[name]), name
 
 
 SPHERE_V = 0.01  # m3
