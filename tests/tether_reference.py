@@ -73,8 +73,6 @@ def moordyn_current_case(case: CurrentCase, duration: float = 60.0) -> tuple[np.
     through still water (the same relative flow; neutrally buoyant and steady, nothing else
     differs). Returns the forces on ends a and b and the node positions relative to end a, all
     in the case's frame (x, y, z with z down), N and m."""
-    import moordyn
-
     text = f"""MoorDyn input file
 tether in a uniform current
 ---------------------- LINE TYPES ----------------------
@@ -99,8 +97,55 @@ ID LineType AttachA AttachB UnstrLen NumSegs LineOutputs
 """
     # MoorDyn's z is up: the case's (x, y, z down) is MoorDyn's (x, -y, -z).
     flip = np.array([1.0, -1.0, -1.0])
+    x0 = np.array([0.0, 0.0, -10.0, case.end[0], -case.end[1], -10.0])
+    v = np.array([case.speed, 0.0, 0.0] * 2)
+    forces, nodes = run_moordyn(text, x0, v, duration, case.segments)
+    return forces[:3] * flip, forces[3:] * flip, (nodes - nodes[0]) * flip
+
+
+def moordyn_slack_pull(duration: float = 0.1) -> np.ndarray:
+    """MoorDyn's force (N, MoorDyn's frame) on the end of a slack line pulled along itself at
+    1 m/s for ``duration`` (s): 8 m of neutrally buoyant line in 10 segments, EA 1e4 N, zeta 1,
+    no drag and no added mass, its ends 4 m apart."""
+    mass = 1000.0 * np.pi * 0.0076**2 / 4
+    text = f"""MoorDyn input file
+slack line pulled along itself
+---------------------- LINE TYPES ----------------------
+TypeName Diam Mass/m EA BA/-zeta EI Cd Ca CdAx CaAx
+(name) (m) (kg/m) (N) (N-s/-) (N-m^2) (-) (-) (-) (-)
+tether 0.0076 {mass!r} 1e4 -1.0 0 0 0 0 0
+---------------------- POINTS ----------------------
+ID Attachment X Y Z Mass Volume CdA Ca
+(#) (-) (m) (m) (m) (kg) (m^3) (m^2) (-)
+1 Coupled 0 0 -10 0 0 0 0
+2 Coupled 4 0 -10 0 0 0 0
+---------------------- LINES ----------------------
+ID LineType AttachA AttachB UnstrLen NumSegs LineOutputs
+(#) (name) (#) (#) (m) (-) (-)
+1 tether 1 2 8.0 10 -
+---------------------- OPTIONS ----------------------
+1e-5 dtM
+9.81 g
+1000.0 rho
+100 WtrDpth
+----------------------- need this line ----------------------
+"""
+    x0 = np.array([0.0, 0.0, -10.0, 4.0, 0.0, -10.0])
+    v = np.array([0.0, 0.0, 0.0, 1.0, 0.0, 0.0])
+    forces, _ = run_moordyn(text, x0, v, duration, 10)
+    return forces[3:]
+
+
+def run_moordyn(
+    text: str, x0: np.ndarray, v: np.ndarray, duration: float, segments: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Run a MoorDyn input file's ``text`` with its coupled points starting at ``x0`` and
+    moving at ``v`` (m, m/s, MoorDyn's frame) for ``duration`` (s) in steps of 0.01 s; the
+    forces on the coupled points (N) and the first line's node positions (m) at the end."""
+    import moordyn
+
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "tether.txt"
+        path = Path(folder) / "lines.txt"
         path.write_text(text)
         here, stdout = os.getcwd(), os.dup(1)
         os.chdir(folder)  # MoorDyn writes its log next to the input file
@@ -109,18 +154,16 @@ ID LineType AttachA AttachB UnstrLen NumSegs LineOutputs
         try:
             system = moordyn.Create(str(path))
             moordyn.SetVerbosity(system, moordyn.LEVEL_NONE)
-            x0 = np.array([0.0, 0.0, -10.0, case.end[0], -case.end[1], -10.0])
-            v = np.array([case.speed, 0.0, 0.0] * 2)
             moordyn.Init_NoIC(system, x0, v)
-            dt, steps = 0.1, int(round(duration / 0.1))
+            dt, steps = 0.01, int(round(duration / 0.01))
             for k in range(steps):
                 forces = np.array(moordyn.Step(system, x0 + v * (k + 1) * dt, v, k * dt, dt))
             line = moordyn.GetLine(system, 1)
-            nodes = np.array([moordyn.GetLineNodePos(line, i) for i in range(case.segments + 1)])
+            nodes = np.array([moordyn.GetLineNodePos(line, i) for i in range(segments + 1)])
             moordyn.Close(system)
         finally:
             os.dup2(stdout, 1)
             os.close(stdout)
             os.close(quiet)
             os.chdir(here)
-    return forces[:3] * flip, forces[3:] * flip, (nodes - nodes[0]) * flip
+    return forces, nodes

@@ -72,7 +72,8 @@ package Tethers "Tethers and umbilicals: lumped-mass cables between two bodies o
     Real u[n + 1, 3](each unit = "m/s") "Node velocities, NED";
     Real l[n](each unit = "m") "Stretched segment lengths";
     Real e[n, 3] "Segment unit vectors, from end a towards end b";
-    Real T[n](each unit = "N") "Segment tensions: elastic (only when stretched) plus axial damping";
+    Real T_kv[n](each unit = "N") "Elastic plus damping force of a segment (Kelvin-Voigt)";
+    Real T[n](each unit = "N") "Segment tensions: T_kv while stretched and pulling, else 0";
     Real t[n + 1, 3] "Node tangents";
     Real t_norm[n + 1] "Length of the tangent before normalization";
     Real l_node[n + 1](each unit = "m") "Stretched length each node stands for (half of each adjacent segment)";
@@ -136,15 +137,17 @@ package Tethers "Tethers and umbilicals: lumped-mass cables between two bodies o
       end for;
     end for;
 
-    // Segments: tension EA strain when stretched (a cable takes no compression) plus axial
-    // damping BA strain rate (Hall 2015, MoorDyn).
+    // Segments: EA strain plus BA strain rate (Hall and Goupee 2015, MoorDyn) while the segment
+    // is stretched; none when it is slack (the material is not strained: MoorDyn keeps the
+    // damping there, which resists straightening a slack tether) and none that would push.
     for s in 1:n loop
       l[s] = sqrt((x[s + 1, 1] - x[s, 1])^2 + (x[s + 1, 2] - x[s, 2])^2 + (x[s + 1, 3] - x[s, 3])^2);
       for i in 1:3 loop
         e[s, i] = (x[s + 1, i] - x[s, i])/l[s];
       end for;
-      T[s] = (if noEvent(l[s] > l_0) then EA*(l[s] - l_0)/l_0 else 0)
+      T_kv[s] = EA*(l[s] - l_0)/l_0
         + BA/l_0*(e[s, 1]*(u[s + 1, 1] - u[s, 1]) + e[s, 2]*(u[s + 1, 2] - u[s, 2]) + e[s, 3]*(u[s + 1, 3] - u[s, 3]));
+      T[s] = if noEvent(l[s] > l_0 and T_kv[s] > 0) then T_kv[s] else 0;
     end for;
 
     // Node tangents (along the chord of the neighbours, as MoorDyn) and lengths.
@@ -220,8 +223,12 @@ package Tethers "Tethers and umbilicals: lumped-mass cables between two bodies o
 Goupee 2015): n segments of unstretched length l_0 = L/n between n + 1 nodes. The two end
 nodes sit on attachment points of two bodies; the n - 1 inner nodes are states. Per segment:</p>
 <pre>
-  T = EA (l - l_0)/l_0 (only when stretched) + BA (dl/dt)/l_0,   BA = zeta l_0 sqrt(EA m_l)
+  T = max(0, EA (l - l_0)/l_0 + BA (dl/dt)/l_0) while l > l_0, else 0,   BA = zeta l_0 sqrt(EA m_l)
 </pre>
+<p>A slack segment carries nothing, damping included: its material is not strained. (MoorDyn
+damps slack segments too, so that straightening a slack line takes a force: 2.1 N for the
+default tether, 8 m slack between ends 4 m apart, pulled along itself at 1 m/s without drag,
+where this model takes none.)</p>
 <p>Per node, with its half of each adjacent segment (length l_k), tangent t (the chord of its
 neighbours; at an end, its segment) and the water's velocity relative to it u_r = v_c - v
 split into u_t = (u_r.t) t and u_n = u_r - u_t:</p>
@@ -254,14 +261,13 @@ the bodies' inertia.</li>
 </ul>
 <h4>Step sizes</h4>
 <p>The fastest modes of the discretized line are axial: up to 2 (n/L) sqrt(EA/m_l) (MoorDyn's
-documentation), 1206 rad/s for the defaults. Where segments are slack only the axial damping
-acts between the nodes, a chain of dampers whose fastest mode decays at
-4 zeta sqrt(EA/m_l)/l_0 sin^2((n-1) pi/(2n)), 2352 1/s: explicit fixed steps must stay below
-2.7853/2352 s = 1.18 ms for RK4 (its stability limit on the negative real axis). The README
-gives the measured limit for the shipped scenario (1.1 ms runs, 1.2 ms diverges); the adaptive
-solvers find their steps by themselves. EA of the Fathom
-tether is not published; the default makes it nearly inextensible (strain 0.1 % at 10 N),
-which is what the end loads depend on, without making the line stiffer than needed.</p>
+documentation), 1206 rad/s for the defaults. Held straight and taut, the line is a chain of
+springs and dampers whose fastest mode has the frequency (2/l_0) sqrt(EA/m_l) sin((n-1) pi/(2n))
+and the damping ratio zeta sin((n-1) pi/(2n)): RK4 is stable on it up to 2.36 ms. The README
+gives the measured limit for the shipped scenario, where the tether is curved and partly slack
+(1.9 ms stable, 2.0 ms rings); the adaptive solvers find their steps by themselves. EA of the
+Fathom tether is not published; the default makes it nearly inextensible (strain 0.1 % at
+10 N), which is what the end loads depend on, without making the line stiffer than needed.</p>
 <h4>Sources</h4>
 <ul>
 <li>M. Hall, A. Goupee, Validation of a lumped-mass mooring line model with DeepCwind
