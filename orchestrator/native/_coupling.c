@@ -1,21 +1,26 @@
 /*
  * Compiled Udwadia-Kalaba coupling: the constrained accelerations of rigid bodies joined by
- * welds (fixed joints are welds to the world) and revolute joints, inside the kernel's
- * right-hand side.
+ * welds (fixed joints are welds to the world), revolute, universal, spherical and driven
+ * universal joints, closed loops included, inside the kernel's right-hand side.
  *
  * Python (``orchestrator/coupling/compiled.py``) stays the authority on the assembly: after
  * every topology change it hands over a flat description -- each body's state indices of p
  * (NED, m), q (scalar-first quaternion, body to NED) and nu (body frame, [v (m/s); w
  * (rad/s)]), its inverse generalized mass M^-1 (6x6), each joint's kind, bodies (-1 the
- * world) and constants in the body frames, in an elimination order of the forest, and the
- * Baumgarte gains -- or switches to the Python callable (``fallback``) for what is not
- * compiled. The motors' accelerations M^-1 tau (6 per body) are an additive term that Python
- * sets when the commands change.
+ * world), constants in the body frames, the rows the solve keeps (closed loops make some
+ * redundant) and, for a driven joint, the state indices of its actuator's angles and rates,
+ * in an elimination order, and the Baumgarte gains -- or switches to the Python callable
+ * (``fallback``) for what is not compiled. The motors' accelerations M^-1 tau (6 per body)
+ * are an additive term that Python sets when the commands change.
  *
  * Per evaluation: the rows Phi_a nu_dot_a + Phi_b nu_dot_b = b of every joint and the
- * residual c, exactly as ``orchestrator/coupling/joints.py`` derives them (point coincidence,
- * relative angular velocity about all three axes for a weld, about the two perpendiculars of
- * the hinge for a revolute joint); Baumgarte stabilisation b - alpha Phi nu - beta c; then
+ * residual c, exactly as ``orchestrator/coupling/joints.py`` and ``driven.py`` derive them
+ * (point coincidence; relative angular velocity about all three axes for a weld, about the
+ * two perpendiculars of the hinge for a revolute joint, about the cross piece's axis for a
+ * universal joint, against the prescribed relative rotation, angular velocity and its rate
+ * for a driven joint, whose angles and rates are the actuator's states and whose angular
+ * accelerations are their derivatives); Baumgarte stabilisation b - alpha (Phi nu - v) - beta c
+ * (v the velocity a driven joint prescribes); then, over the kept rows,
  *     G lambda = b - Phi a_u,   G = Phi M^-1 Phi',   a_c = a_u + M^-1 Phi' lambda
  * with G assembled body by body in blocks, one per pair of joints that share a body, and
  * solved by a block Cholesky factorization in the joints' order. Two joints' rows are coupled
@@ -23,17 +28,21 @@
  * graph; Python orders the joints leaves first (deepest joints of each tree first), an
  * elimination order of a forest that creates no fill: every joint's later neighbours share
  * one body, so their blocks already exist. The factorization then costs O(N) for N joints
- * with a bounded number of joints per body (the symbolic pass adds the blocks any other
- * order would fill). Blocks are at most 6 x 6, where the calls of a BLAS cost more than the
- * arithmetic, so the small dense kernels are written out here. Joints without closed loops
- * give independent rows, so G is positive definite away from singular configurations.
+ * with a bounded number of joints per body. Joints that close loops add fill, found once per
+ * topology change by the symbolic elimination of set_joints; their redundant rows are left
+ * out (Python finds them once per change by the pivoted Cholesky factorization of the loop
+ * rows' Schur complement), so G stays positive definite away from singular configurations,
+ * and joints whose rows are all redundant (the loop welds of a welded grid) take no part in
+ * G. Blocks are at most 6 x 6, where the calls of a BLAS cost more than the arithmetic, so the
+ * small dense kernels are written out here.
  *
  * Between macro steps the same rows and solve project a state onto the constraint manifold
  * (``Assembly.project_positions``, then ``project_velocities``): Newton steps of the least
  * mass-weighted correction, G lambda = -c, moving p by R dp and turning q by the rotation
- * vector dtheta, then nu + M^-1 Phi' lambda with G lambda = -Phi nu. At every recorded row
+ * vector dtheta, then nu + M^-1 Phi' lambda with G lambda = v - Phi nu. At every recorded row
  * they give each joint's position and angle errors and its generalized constraint forces
- * Phi_a' lambda, Phi_b' lambda (``Assembly.violations``, ``joint_forces``).
+ * Phi_a' lambda, Phi_b' lambda (``Assembly.violations``, ``joint_forces``), and every row of
+ * every joint, kept or not, for the least-norm multipliers of redundant rows.
  */
 #include "_coupling.h"
 

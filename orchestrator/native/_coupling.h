@@ -1,7 +1,8 @@
 /*
  * Compiled Udwadia-Kalaba coupling (``_coupling.c``): the constrained accelerations of an
- * assembly of rigid bodies joined by welds, fixed and revolute joints, evaluated inside the
- * kernel's right-hand side with no Python per evaluation; its projection onto the constraint
+ * assembly of rigid bodies joined by welds, fixed, revolute, universal, spherical and driven
+ * universal joints, closed loops included, evaluated inside the kernel's right-hand side with
+ * no Python per evaluation; its projection onto the constraint
  * manifold and its joints' recorded errors and forces (methods of the Python type).
  */
 #ifndef ORCHESTRATOR_COUPLING_H
