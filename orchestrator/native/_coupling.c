@@ -821,9 +821,10 @@ static int coupling_project(Coupling *self, double *x, Py_ssize_t n_states, doub
     return 0;
 }
 
-/* The recorded columns of every joint (in the order of set_joints), N_COLUMNS each: position error (m),
- * angle error (rad), generalized constraint force on body a and on body b (body frames;
- * zero on the world), at state x with the unconstrained rates dx. */
+/* The recorded columns of every joint (in the order of set_joints), N_COLUMNS each: position
+ * error (m), angle error (rad), generalized constraint force on body a and on body b (body
+ * frames; zero on the world) of the kept rows' multipliers, at state x with the unconstrained
+ * rates dx. */
 enum { N_COLUMNS = 14 };
 
 static int coupling_columns(Coupling *self, const double *x, const double *dx,
