@@ -98,6 +98,11 @@ SUPPORTED = [
         "test_initial_equation_steady_state",
     ),
     (
+        "Newton's guess from a start value bound to parameters (MSL's `LimPID` in steady "
+        "state)",
+        "test_newton_guess_bound_to_a_dependent_parameter",
+    ),
+    (
         "Nonlinear initial equations (Newton in the FMU)",
         "test_nonlinear_initial_equation",
     ),

@@ -108,6 +108,8 @@ def initialization(
     residual = ca.vertcat(*[c.residual for c in conditions if c.state not in exact])
     knowns = [time, ca.vertcat(*states), ca.vertcat(*inputs), ca.vertcat(*parameters)]
     guess = ca.vertcat(*[_start(starts[k]) for k in calculated])
+    if symbols:  # a start value given by a dependent parameter (y(start = y_start))
+        guess = ca.substitute(guess, ca.vertcat(*symbols), ca.vertcat(*values))
     jacobian = ca.jacobian(residual, unknowns)
     if not ca.depends_on(jacobian, unknowns):
         offset = ca.substitute(residual, unknowns, ca.DM.zeros(unknowns.numel()))

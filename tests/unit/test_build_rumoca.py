@@ -567,6 +567,13 @@ def test_nonlinear_initial_equation(fmus):
     check(fmus, "Cubic", {"x": np.exp(-TIMES)}, start={"c": 2.0})
 
 
+def test_newton_guess_bound_to_a_dependent_parameter(fmus):
+    # q = a sqrt(h) in steady state: h = (q/a)^2 = 4, and 9 for q = 1.5; the guess 0.8 (q/a)^2
+    # is a parameter bound to others (as MSL's LimPID gives its integrator's y_start)
+    check(fmus, "SteadyTank", {"h": np.full_like(TIMES, 4.0)})
+    check(fmus, "SteadyTank", {"h": np.full_like(TIMES, 9.0)}, start={"q": 1.5})
+
+
 def test_fixed_start_values_of_a_demoted_state(fmus):
     # s(0) = 0.5, v(0) = -0.4 of the mass, whichever variables index reduction keeps
     alpha, a = 0.25, 0.5

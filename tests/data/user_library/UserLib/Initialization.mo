@@ -19,6 +19,17 @@ package Initialization "Initial equations, fixed start values of any variable, s
     der(x) = -x;
   end Cubic;
 
+  model SteadyTank "A tank in steady state (Newton), started from a guess set by parameters"
+    parameter Real q = 1 "Inflow";
+    parameter Real a = 0.5 "Outflow coefficient";
+    parameter Real h_guess = 0.8*(q/a)^2 "Guess of the level, from the other parameters";
+    Real h(start = h_guess) "Level";
+  initial equation
+    der(h) = 0;
+  equation
+    der(h) = q - a*sqrt(h);
+  end SteadyTank;
+
   model StartFromVelocity "Mass on a spring-damper started by fixed values of the mass"
     Modelica.Mechanics.Translational.Components.Fixed fixed;
     Modelica.Mechanics.Translational.Components.SpringDamper springDamper(c = 10, d = 1);
