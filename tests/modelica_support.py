@@ -98,8 +98,7 @@ SUPPORTED = [
         "test_initial_equation_steady_state",
     ),
     (
-        "Newton's guess from a start value bound to parameters (MSL's `LimPID` in steady "
-        "state)",
+        "Newton's guess from a start value bound to parameters (MSL's `LimPID` in steady state)",
         "test_newton_guess_bound_to_a_dependent_parameter",
     ),
     (
