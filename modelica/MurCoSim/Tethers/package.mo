@@ -58,6 +58,8 @@ package Tethers "Tethers and umbilicals: lumped-mass cables between two bodies o
       "Axial damping coefficient of a segment (MoorDyn's BA from zeta)";
     parameter Real w_net(unit = "N/m") = (m_l - rho*A)*g "Weight less buoyancy per unit length";
     parameter Real e_z[3] = {0, 0, 1} "NED down";
+    parameter Real l_min(unit = "m") = 1e-9*l_0
+      "Shortest length a direction is taken along (two nodes in one place give none)";
     parameter Real m_a(unit = "kg") = (m_l + rho*A*Ca_n)*l_0 "Inner node mass with normal added mass";
     parameter Real m_b(unit = "kg") = rho*A*(Ca_t - Ca_n)*l_0
       "Change of a node's added mass along its tangent";
@@ -143,7 +145,7 @@ package Tethers "Tethers and umbilicals: lumped-mass cables between two bodies o
     for s in 1:n loop
       l[s] = sqrt((x[s + 1, 1] - x[s, 1])^2 + (x[s + 1, 2] - x[s, 2])^2 + (x[s + 1, 3] - x[s, 3])^2);
       for i in 1:3 loop
-        e[s, i] = (x[s + 1, i] - x[s, i])/l[s];
+        e[s, i] = (x[s + 1, i] - x[s, i])/noEvent(max(l[s], l_min));
       end for;
       T_kv[s] = EA*(l[s] - l_0)/l_0
         + BA/l_0*(e[s, 1]*(u[s + 1, 1] - u[s, 1]) + e[s, 2]*(u[s + 1, 2] - u[s, 2]) + e[s, 3]*(u[s + 1, 3] - u[s, 3]));
@@ -164,7 +166,7 @@ package Tethers "Tethers and umbilicals: lumped-mass cables between two bodies o
     for k in 2:n loop
       t_norm[k] = sqrt((x[k + 1, 1] - x[k - 1, 1])^2 + (x[k + 1, 2] - x[k - 1, 2])^2 + (x[k + 1, 3] - x[k - 1, 3])^2);
       for i in 1:3 loop
-        t[k, i] = (x[k + 1, i] - x[k - 1, i])/t_norm[k];
+        t[k, i] = (x[k + 1, i] - x[k - 1, i])/noEvent(max(t_norm[k], l_min));
       end for;
       l_node[k] = (l[k - 1] + l[k])/2;
       m_node[k] = l_0;
