@@ -310,10 +310,16 @@ class System:
         self.mounts.setdefault(component.mount, []).append((slot, name))
         speed = expand(vehicle.fmu, "nu_r")
         force = expand(vehicle.fmu, "tau_ext")
-        return [
+        links = [
             Link(vehicle, thruster, speed, expand(thruster.fmu, "nu_r")),
             Link(thruster, vehicle, expand(thruster.fmu, "tau"), force),
         ]
+        # Under a free surface (hull_height > 0) the thrust fades as the mount leaves the water.
+        immersion = f"thruster_immersion[{slot}]"
+        wired = immersion in vehicle.fmu.variables and "immersion" in thruster.fmu.variables
+        if wired and self._parameter(component.mount, "hull_height") > 0:
+            links.append(Link(vehicle, thruster, [immersion], ["immersion"]))
+        return links
 
     def _parameter(self, instance: str, variable: str) -> float:
         """Value a parameter will have: the scenario's override, else the FMU's start value."""

@@ -383,6 +383,33 @@ def test_a_vehicle_driven_up_floats_at_its_waterline(thrust_up, run):
         assert cols["body.submerged_fraction"][-1] == 1
 
 
+def test_a_depth_set_point_above_the_surface_leaves_the_vehicle_at_its_waterline(run):
+    """The shipped single-vehicle run with the autopilot asked for 2 m above the surface (and no
+    speed, so that it comes to rest): with
+    the free surface its thrusters lose their thrust as they leave the water, and the vehicle
+    floats at the surface, part of its hull and of its thrusters immersed, where weight,
+    buoyancy of the immersed cap and the thrust still produced balance (static balance from
+    the recorded thrusts, to 1e-3 N; measured 5e-5 N at a heave rate of 4e-7 m/s after 60 s,
+    with the hull 47 % and the vertical thrusters 42 % immersed). Without it the thrusters
+    hold it in the air."""
+    text = (ROOT / "scenarios" / "bluerov2_heavy_single.toml").read_text(encoding="utf-8")
+    text = text.replace("depth = 2.0", "depth = -2.0").replace(
+        "surge_speed = 0.5", "surge_speed = 0.0"
+    )
+    air, _ = run(text, "air")
+    assert air["rov.p[3]"][-1] < -0.3 and air["rov.submerged_fraction"][-1] == 1
+    hull = f"parameters = {{ hull_height = {HULL} }}"
+    surface = text.replace('fmu = "BlueROV2Heavy"\n', f'fmu = "BlueROV2Heavy"\n{hull}\n')
+    cols, _ = run(surface, "surface")
+    fraction = cols["rov.submerged_fraction"][-1]
+    assert 0.1 < fraction < 0.9 and abs(cols["rov.p[3]"][-1]) < HULL / 2
+    immersion = [cols[f"t{k}.immersion"][-1] for k in range(5, 9)]
+    assert all(0 < i < 1 for i in immersion)
+    thrust_down = sum(cols[f"t{k}.tau[3]"][-1] for k in range(1, 9))
+    assert abs(cols["rov.nu[3]"][-1]) < 1e-5
+    assert W_HEAVY - B_HEAVY * fraction + thrust_down == pytest.approx(0, abs=1e-3)
+
+
 def test_a_sinking_vehicle_rests_on_the_seabed_the_dvl_sees(run):
     """A BlueROV2 Heavy made 1 kg heavier sinks from 4 m onto a seabed at 5 m (the scenario's
     environment.seabed_depth): it comes to rest with its hull sphere's lowest point pressed in

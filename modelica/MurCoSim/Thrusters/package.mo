@@ -13,6 +13,8 @@ package Thrusters "Propeller thrusters driven by an ESC pulse-width command"
     input Real pwm(start = 1500, unit = "us") "ESC command pulse width";
     input Real nu_r[6](each start = 0, unit = {"m/s", "m/s", "m/s", "rad/s", "rad/s", "rad/s"})
       "Vehicle velocity relative to the water at CO, body frame";
+    input Real immersion(start = 1)
+      "Immersed fraction of the propeller, 0..1: its thrust and torque scale with it (the vehicle's thruster_immersion under a free surface)";
     output Real thrust(unit = "N") "Thrust along direction";
     output Real torque(unit = "N.m") "Shaft torque (reaction on the vehicle is -spin*torque*direction)";
     output Real tau[6](unit = {"N", "N", "N", "N.m", "N.m", "N.m"})
@@ -34,7 +36,7 @@ package Thrusters "Propeller thrusters driven by an ESC pulse-width command"
       + direction[2]*(nu_r[2] + nu_r[6]*position[1] - nu_r[4]*position[3])
       + direction[3]*(nu_r[3] + nu_r[4]*position[2] - nu_r[5]*position[1]);
     // Static map (Nielsen 2018, eq. 4.8) with the advance-speed loss of eq. 5.8.
-    thrust = data.K_L*w + data.K_Q*abs(w)*w - data.K_advance*abs(w)*u_a;
+    thrust = immersion*(data.K_L*w + data.K_Q*abs(w)*w - data.K_advance*abs(w)*u_a);
     torque = data.torque_arm*thrust;
     for i in 1:3 loop
       tau[i] = thrust*direction[i];
@@ -46,7 +48,10 @@ package Thrusters "Propeller thrusters driven by an ESC pulse-width command"
 <p>Command: ESC pulse width pwm in us. It is saturated to [pwm_min, pwm_max]; inside
 pwm_neutral +- dead_zone it gives no thrust; outside, the offset w = pwm - pwm_neutral drives
 the map T = K_L w + K_Q |w| w - K_advance |w| u_a (Nielsen 2018, eqs. 4.8 and 5.8). Thrust and shaft
-torque act on the vehicle at the mount: tau = [T d; r x T d - spin Q d].</p>
+torque act on the vehicle at the mount: tau = [T d; r x T d - spin Q d]. Both scale with the
+input <code>immersion</code> (1 by default): a thruster out of the water pushes nothing, a
+smooth stand-in for the ventilation losses of a propeller near the surface, not a fitted
+model.</p>
 <p>The dead zone makes the map jump by about 0.9 N at its edges (Nielsen's (2018) fit is in the
 offset from 1500 us); commands are held between controller samples, so the integrator never
 steps across the jump.</p>

@@ -15,6 +15,8 @@ partial model Vehicle "6-DOF underwater vehicle (Fossen) with unit-quaternion at
     "Docking capture envelope: largest angle between a port normal and the partner's reversed normal";
   parameter MurCoSim.Length hull_height = 0
     "Free surface: vertical size of the hull, taken as a sphere of this diameter around the centre of buoyancy (0: always fully submerged)";
+  parameter MurCoSim.Length thruster_height = 0.1
+    "Free surface: a thruster's thrust scales with the immersed fraction of a sphere of this diameter around its mount";
   parameter MurCoSim.Length seabed_depth = 1e6
     "Seabed: NED z of a flat seabed (the default 1e6 m: none)";
   parameter Real seabed_stiffness(unit = "N/m") = 1e5
@@ -50,6 +52,8 @@ partial model Vehicle "6-DOF underwater vehicle (Fossen) with unit-quaternion at
     "Point where the body samples the sea and the current, NED: r_sample of the body";
   output Real submerged_fraction "Submerged fraction of the hull volume (1 without free surface)";
   output Real f_seabed(unit = "N") "Seabed contact force, upward";
+  output Real thruster_immersion[data.n_thrusters]
+    "Immersed fraction of each thruster mount, for its thruster's input immersion (1 without free surface)";
   Real f_env[6](unit = {"N", "N", "N", "N.m", "N.m", "N.m"}) = {0, 0, 0, 0, 0, 0}
     "Generalized force an extending model adds at CO, body frame (e.g. exact buoyancy and drag of a floating body); zero for a vehicle";
 
@@ -63,6 +67,7 @@ protected
   Real e_f[3](each unit = "m/s2")
     "Rate of the water's velocity in the body frame, negated: w x v_cb - a_fb";
   Real s_sub "Immersion of the hull sphere: 0 at its top on the surface, 1 at its bottom";
+  Real s_thruster[data.n_thrusters] "Immersion of each thruster's sphere, as s_sub";
   Real z_cb(unit = "m") "Depth of the centre of buoyancy, NED";
   Real w_cb(unit = "m/s") "Vertical velocity of the centre of buoyancy, NED";
   Real d_seabed(unit = "m") "Penetration of the hull into the seabed";
@@ -204,6 +209,10 @@ equation
   w_cb = R[3, 1]*(nu[1] + nu[5]*data.r_b[3] - nu[6]*data.r_b[2]) + R[3, 2]*(nu[2] + nu[6]*data.r_b[1] - nu[4]*data.r_b[3]) + R[3, 3]*(nu[3] + nu[4]*data.r_b[2] - nu[5]*data.r_b[1]);
   s_sub = min(1, max(0, (z_cb + zeta)/max(hull_height, 1e-9) + 0.5));
   submerged_fraction = if hull_height > 0 then s_sub^2*(3 - 2*s_sub) else 1;
+  for k in 1:data.n_thrusters loop
+    s_thruster[k] = min(1, max(0, (p[3] + R[3, 1]*data.thruster_position[k, 1] + R[3, 2]*data.thruster_position[k, 2] + R[3, 3]*data.thruster_position[k, 3] + zeta)/max(thruster_height, 1e-9) + 0.5));
+    thruster_immersion[k] = if hull_height > 0 then s_thruster[k]^2*(3 - 2*s_thruster[k]) else 1;
+  end for;
 
   // Froude-Krylov force of the accelerating water on the submerged volume, at r_b.
   for i in 1:3 loop
@@ -284,9 +293,12 @@ the centre of buoyancy. The surface is the plane at the elevation <code>zeta</co
 submerged fraction s = x^2 (3 - 2 x), x the immersed part of the diameter (0..1), is exact for
 a sphere and a smooth (C1) approximation for other hulls. Buoyancy and the Froude-Krylov force
 scale with s and act at r_b; added mass and damping stay those of the submerged hull (M must
-stay constant for the coupling), and thrusters keep their thrust out of the water. A vehicle
-driven up floats at the waterline where s B = W minus the upward thrust, instead of rising
-into the air with full buoyancy (the default hull_height = 0 keeps s = 1 everywhere).</p>
+stay constant for the coupling). Each thruster mount has its immersed fraction in
+<code>thruster_immersion</code>, the same law for a sphere of diameter
+<code>thruster_height</code> around the mount; the orchestrator feeds it to the mounted
+thruster's input <code>immersion</code>, which scales its thrust. A vehicle driven up floats at
+the waterline where s B plus what its thrusters still push balances W, instead of rising into
+the air with full buoyancy (the default hull_height = 0 keeps s = 1 and every immersion 1).</p>
 <p>The seabed is the plane z = <code>seabed_depth</code> (default 1e6 m: none). The lowest point
 of the hull sphere (the centre of buoyancy when hull_height = 0) touches it through a
 Hunt-Crossley contact (Hunt and Crossley 1975), normal to the plane and frictionless:
