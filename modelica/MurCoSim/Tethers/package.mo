@@ -23,8 +23,8 @@ package Tethers "Tethers and umbilicals: lumped-mass cables between two bodies o
     parameter MurCoSim.Acceleration g = 9.81 "Gravitational acceleration";
     parameter Real r_a[3](each unit = "m") = {0, 0, 0}
       "Attachment point of end a in body a's frame (relative to its origin CO)";
-    parameter Real r_b[3](each unit = "m") = {0, 0, 8}
-      "Attachment point of end b in body b's frame (a fixed point: its NED position, with body b left at rest at the origin; default 8 m below the origin)";
+    parameter Real r_b[3](each unit = "m") = {0, 0, 8.008}
+      "Attachment point of end b in body b's frame (a fixed point: its NED position, with body b left at rest at the origin; default: below the origin, the default tether stretched to 10 N)";
 
     input Real p_a[3](each start = 0, each unit = "m") "Body a: position of its origin CO, NED";
     input Real q_a[4](start = {1, 0, 0, 0}) "Body a: unit quaternion body to NED, scalar first";
