@@ -727,10 +727,12 @@ static PyObject *Kernel_dopri_advance(Kernel *self, PyObject *args)
         bool rejected_before = false;
         for (;;) {
             if (h < 1e-14 * fmax(1.0, fabs(self->t))) {
-                PyErr_Format(PyExc_RuntimeError,
-                             "step size too small (%g s) at t = %.9g s: the problem is stiff "
-                             "or diverging",
-                             h, self->t);
+                char message[160]; /* PyErr_Format has no floating-point conversions */
+                snprintf(message, sizeof message,
+                         "step size too small (%g s) at t = %.9g s: the problem is stiff "
+                         "or diverging",
+                         h, self->t);
+                PyErr_SetString(PyExc_RuntimeError, message);
                 return NULL;
             }
             if (dopri_attempt(self, h, rtol, atol, post, &error) < 0)
@@ -789,7 +791,9 @@ static PyObject *Kernel_dopri_dense(Kernel *self, PyObject *args)
     if (out == NULL)
         return NULL;
     if (!self->has_dense || t < self->t_old || t > self->t) {
-        PyErr_Format(PyExc_ValueError, "t = %.9g s is outside the last step", t);
+        char message[80];
+        snprintf(message, sizeof message, "t = %.9g s is outside the last step", t);
+        PyErr_SetString(PyExc_ValueError, message);
         return NULL;
     }
     if (t == self->t)
