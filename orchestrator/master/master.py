@@ -173,14 +173,14 @@ class Master:
             for observer in self.observers:
                 observer.started(Point(grid.time(0), grid.stamp(0), 0, True))
             while True:
-                point = Point(grid.time(index), grid.stamp(index), index, False)
-                point.recording = index >= next_output or index == last
+                recording = index >= next_output or index == last
+                point = Point(grid.time(index), grid.stamp(index), index, recording)
                 self.time = point.stamp
                 if hard:
                     for manipulator in self.manipulators:
                         x = yield from manipulator.steps(point, x)
                     self.strategy.reset(point.time, x)
-                if point.recording:
+                if recording:
                     next_output = index + output_every
                 for observer in self.observers:
                     observer.observe(point, x)
