@@ -2,11 +2,14 @@
 
 ``write_replay(results, out)`` reads the results folder (``timeseries.csv`` or
 ``timeseries.parquet``, ``events.csv``, ``scenario.toml``) and the FMUs' parameters, and writes
-the page: bodies, thrusters, joints, docking ports and the sea surface, with play, pause,
-scrub, speed, events on the time line and a camera that follows a body. The page's address
+the page: bodies, thrusters, joints, docking ports, the sea surface moved by the wave, the
+seabed, tethers, the cameras' fields of view with their markers and detections and the DVLs'
+beams (each shown or hidden by a toggle), with play, pause, scrub, speed, events and
+detections on the time line and a camera that follows a body. The page's address
 takes ``#t=<s>&follow=<body|scene|free>&play=<0|1>&speed=<x>`` to open at a given time and
-view, ``&camera=<n,e,d>&target=<n,e,d>`` (NED, m) to place the camera, and ``&ui=0`` for the
-3D view alone.
+view, ``&camera=<n,e,d>&target=<n,e,d>`` (NED, m) to place the camera, ``&hide=<layers>``
+(comma-separated: surface, seabed, tethers, views, beams, markers) to open with layers hidden,
+and ``&ui=0`` for the 3D view alone.
 """
 
 from __future__ import annotations

@@ -43,14 +43,19 @@ def scale_lengths(radius: float) -> list[list]:
     return [[length, metres(length)] for length in lengths]
 
 
-def reference_frame(bodies: list[dict]) -> dict:
+def reference_frame(
+    bodies: list[dict], points: np.ndarray | None = None, seabed: float = math.inf
+) -> dict:
     """Extent and measure of the scene of ``bodies`` (the scene's bodies: ``p`` rows NED,
-    ``shape``): ``centre`` and ``radius`` (m) of the run's extent with its largest body; the
-    floor grid (``origin``, NED, a radius below the deepest point; ``cell``, a round length
-    about half the radius; ``cells`` across, an even number so that a grid line passes
-    through the origin, and its ``label``); the scale bar's ``lengths``
-    (:func:`scale_lengths`)."""
-    positions = np.vstack([np.asarray(b["p"], dtype=float) for b in bodies])
+    ``shape``) and other ``points`` (n, 3; NED, m: tether nodes, markers): ``centre`` and
+    ``radius`` (m) of the run's extent with its largest body; the floor grid (``origin``,
+    NED, on the ``seabed`` (NED depth, m) where it lies below the deepest point by at most
+    three radii, else a radius below it; ``cell``, a round length about half the radius;
+    ``cells`` across, an even number so that a grid line passes through the origin, and its
+    ``label``); the scale bar's ``lengths`` (:func:`scale_lengths`)."""
+    positions = np.vstack(
+        [np.asarray(b["p"], dtype=float) for b in bodies] + ([] if points is None else [points])
+    )
     low, high = positions.min(axis=0), positions.max(axis=0)
     largest = max(body_size(b["shape"]) for b in bodies)
     radius = max(float(np.linalg.norm(high - low)) / 2 + largest, LEAST_RADIUS)
@@ -59,7 +64,7 @@ def reference_frame(bodies: list[dict]) -> dict:
     origin = [
         round(centre[0] / cell) * cell,
         round(centre[1] / cell) * cell,
-        max(float(high[2]), 0.0) + radius,
+        seabed if high[2] <= seabed <= high[2] + 3 * radius else max(float(high[2]), 0.0) + radius,
     ]
     return {
         "centre": centre.tolist(),

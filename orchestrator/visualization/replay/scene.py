@@ -14,9 +14,13 @@ frame, placed by its recorded pose (NED, scalar-first quaternion body to NED):
 Thrusters are drawn at their mounts with an arrow along their direction, scaled by the
 recorded thrust; joints at their points on body ``a`` (with the hinge axis of revolute
 joints); docking ports at their mating points, along their outward normal, marked docked
-between the ``dock`` and ``undock`` events of their pair. The sea surface is a plane at the
-elevation recorded by the wave components (``<wave>.zeta``, their mean), at the mean level
-without waves; a floor grid of round metres and the page's scale bar measure the view
+between the ``dock`` and ``undock`` events of their pair. The free surface at z = 0 moves
+with the scenario's wave and the seabeds it declares are drawn
+(:mod:`orchestrator.visualization.replay.ocean`), tethers through their recorded nodes
+(:mod:`orchestrator.visualization.replay.tether`), the fiducial cameras' fields of view,
+markers and detections and the DVLs' beams
+(:mod:`orchestrator.visualization.replay.sensors`); a floor grid of round metres (on the
+seabed where there is one) and the page's scale bar measure the view
 (:mod:`orchestrator.visualization.replay.frame`). Every body has its colour of
 :func:`orchestrator.visualization.palette.body_colours`, the one the plots give it, and every
 kind of event the colour the plots mark it in. Principal bodies (not parts such as arm links,
@@ -42,6 +46,9 @@ from orchestrator.scenario.model import Scenario
 from orchestrator.scenario.reading import load_scenario
 from orchestrator.visualization.palette import body_colours
 from orchestrator.visualization.replay.frame import body_size, reference_frame
+from orchestrator.visualization.replay.ocean import seabed_depths, surface
+from orchestrator.visualization.replay.sensors import sensor_views
+from orchestrator.visualization.replay.tether import tethers
 from orchestrator.visualization.style import event_styles
 
 WATER_DENSITY = 1000.0  # kg/m3, for the size of a body that displaces no water
@@ -232,12 +239,12 @@ def build_scene(results: Results, fmu_dir: Path) -> dict:
                     "thrust": None if thrust is None else _rounded(thrust[rows], 4),
                 }
             )
-    waves = [
-        columns[f"{n}.zeta"]
-        for n in scenario.components
-        if n not in bodies and f"{n}.zeta" in columns
-    ]
-    elevation = np.mean(waves, axis=0)[rows] if waves else np.zeros(len(rows))
+    sea = surface(scenario, parameters, columns, bodies, rows)
+    seabeds = seabed_depths(scenario)
+    cables = tethers(scenario, columns, rows)
+    cameras, dvls = sensor_views(scenario, columns, bodies, rows)
+    extra = [np.reshape(c["nodes"], (-1, 3)) for c in cables]
+    extra += [c["marker"]["position"] for c in cameras if c["marker"]["target"] is None]
     return {
         "title": results.folder.name,
         "description": " ".join(scenario.description.split("\n\n")[0].split()),
@@ -263,6 +270,15 @@ def build_scene(results: Results, fmu_dir: Path) -> dict:
             for e in results.events
         ],
         "event_colours": {k: s.colour for k, s in event_styles(results.events).items()},
-        "sea_elevation": _rounded(elevation, 4),
-        "frame": reference_frame(scene_bodies),
+        "sea_elevation": _rounded(sea["level"], 4),
+        "wave": sea["wave"],
+        "seabeds": seabeds,
+        "tethers": cables,
+        "cameras": cameras,
+        "dvls": dvls,
+        "frame": reference_frame(
+            scene_bodies,
+            np.vstack(extra) if extra else None,
+            seabeds[0] if seabeds else math.inf,
+        ),
     }

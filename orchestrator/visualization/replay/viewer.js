@@ -9,6 +9,22 @@ const FIELD_OF_VIEW = 45; // deg, vertical
 const PORT_FREE = 0xff9f1c;
 const PORT_DOCKED = 0x06d6a0;
 const SCALE_WIDTH = 160; // px, longest scale bar
+const SURFACE_SEGMENTS = 128; // per side of the surface's grid of vertices
+const CHI_SAMPLES = 2048; // elevations computed per frame along the wave's direction
+const TETHER = 0xffd23f;
+const VIEW = 0xf4a261;
+const BEAM_VALID = 0x5ce1e6;
+const BEAM_LOST = 0xff5c5c;
+const MARKER_SEEN = 0x06d6a0;
+const MARKER_UNSEEN = 0x8a99a8;
+const LAYERS = {
+  surface: 'sea surface',
+  seabed: 'seabed',
+  tethers: 'tethers',
+  views: 'camera views',
+  beams: 'DVL beams',
+  markers: 'markers and detections',
+};
 
 const toQuaternion = (q) => new THREE.Quaternion(q[1], q[2], q[3], q[0]);
 
@@ -144,18 +160,179 @@ export function start(scene) {
     return { port, material };
   });
 
-  // Sea surface (z = -elevation) and a floor grid below the deepest point, north marked
-  const sea = new THREE.Mesh(
-    new THREE.PlaneGeometry(6 * radius, 6 * radius),
-    new THREE.MeshStandardMaterial({ color: 0x4fa3d9, transparent: true, opacity: 0.25, side: THREE.DoubleSide, depthWrite: false }),
-  );
+  // Layers the user shows or hides: name -> objects
+  const layers = Object.fromEntries(Object.keys(LAYERS).map((name) => [name, []]));
+  const named = (object, name, layer) => {
+    object.name = name;
+    layers[layer].push(object);
+    return object;
+  };
+
+  // Sea surface at z = 0, moved by the wave: zeta along chi = x cos(beta) + y sin(beta) on a
+  // table per frame, interpolated at the vertices (ocean.py)
+  const seaGeometry = new THREE.PlaneGeometry(6 * radius, 6 * radius, SURFACE_SEGMENTS, SURFACE_SEGMENTS);
+  const sea = named(new THREE.Mesh(
+    seaGeometry,
+    new THREE.MeshStandardMaterial({ color: 0x4fa3d9, transparent: true, opacity: 0.3, side: THREE.DoubleSide, depthWrite: false }),
+  ), 'surface', 'surface');
   sea.position.set(centre.x, centre.y, 0);
   world.add(sea);
+  const wave = scene.wave;
+  const seaVertices = seaGeometry.attributes.position;
+  const chi = new Float64Array(seaVertices.count);
+  const chiTable = new Float64Array(CHI_SAMPLES);
+  let chiLow = 0;
+  let chiStep = 1;
+  if (wave) {
+    const [c, s] = [Math.cos(wave.direction), Math.sin(wave.direction)];
+    for (let i = 0; i < seaVertices.count; i += 1) {
+      chi[i] = (centre.x + seaVertices.getX(i)) * c + (centre.y + seaVertices.getY(i)) * s;
+    }
+    chiLow = Math.min(...chi);
+    chiStep = (Math.max(...chi) - chiLow) / (CHI_SAMPLES - 1) || 1;
+  }
+  function moveSurface(at, k, w) {
+    if (!wave) {
+      sea.position.z = -sample(scene.sea_elevation, k, w);
+      return;
+    }
+    for (let n = 0; n < CHI_SAMPLES; n += 1) {
+      const x = chiLow + n * chiStep;
+      let zeta = 0;
+      for (let j = 0; j < wave.omega.length; j += 1) {
+        zeta += wave.amplitude[j] * Math.sin(wave.omega[j] * at - wave.k[j] * x + wave.phase[j]);
+      }
+      chiTable[n] = zeta;
+    }
+    for (let i = 0; i < seaVertices.count; i += 1) {
+      const u = Math.min((chi[i] - chiLow) / chiStep, CHI_SAMPLES - 1.000001);
+      const n = Math.floor(u);
+      seaVertices.setZ(i, -lerp(chiTable[n], chiTable[n + 1], u - n));
+    }
+    seaVertices.needsUpdate = true;
+    seaGeometry.computeVertexNormals();
+  }
+
+  // Seabeds, flat at their depths
+  for (const depth of scene.seabeds) {
+    const bed = named(new THREE.Mesh(
+      new THREE.PlaneGeometry(6 * radius, 6 * radius),
+      new THREE.MeshStandardMaterial({ color: 0x8a7a55, transparent: true, opacity: 0.85, side: THREE.DoubleSide }),
+    ), 'seabed', 'seabed');
+    bed.position.set(centre.x, centre.y, depth);
+    world.add(bed);
+  }
+
+  // Tethers through their nodes, NED
+  const cables = scene.tethers.map((tether) => {
+    const geometry = new THREE.BufferGeometry();
+    geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * tether.nodes[0].length), 3));
+    const line = named(new THREE.Line(geometry, new THREE.LineBasicMaterial({ color: TETHER })), `tether:${tether.name}`, 'tethers');
+    const nodes = new THREE.Points(geometry, new THREE.PointsMaterial({ color: TETHER, size: 4, sizeAttenuation: false }));
+    line.add(nodes);
+    world.add(line);
+    return { tether, geometry };
+  });
+
+  // Cameras: the pyramid of the image out to the marker's detection range, on the body;
+  // markers (normal along their x) in NED or on their target; the line of sight when seen
+  const sights = scene.cameras.map((camera) => {
+    const [a, b, c, d] = camera.corners;
+    const apex = camera.position;
+    const edges = [apex, a, apex, b, apex, c, apex, d, a, b, b, c, c, d, d, a].flat();
+    const frame = new THREE.BufferGeometry();
+    frame.setAttribute('position', new THREE.Float32BufferAttribute(edges, 3));
+    const view = named(new THREE.LineSegments(frame, new THREE.LineBasicMaterial({ color: VIEW })), `view:${camera.name}`, 'views');
+    const sides = new THREE.BufferGeometry();
+    sides.setAttribute('position', new THREE.Float32BufferAttribute([apex, a, b, apex, b, c, apex, c, d, apex, d, a].flat(), 3));
+    view.add(new THREE.Mesh(sides, new THREE.MeshBasicMaterial({ color: VIEW, transparent: true, opacity: 0.12, side: THREE.DoubleSide, depthWrite: false })));
+    groups[camera.body].add(view);
+    const shape = new THREE.PlaneGeometry(camera.marker.size, camera.marker.size);
+    shape.rotateY(Math.PI / 2); // the square in the marker's y-z plane, normal along x
+    const markerMaterial = new THREE.MeshStandardMaterial({ color: MARKER_UNSEEN, side: THREE.DoubleSide });
+    const marker = named(new THREE.Mesh(shape, markerMaterial), `marker:${camera.name}`, 'markers');
+    marker.add(new THREE.ArrowHelper(new THREE.Vector3(1, 0, 0), new THREE.Vector3(), 0.6 * camera.marker.size, 0xe8eef4));
+    marker.position.set(...camera.marker.position);
+    marker.quaternion.copy(toQuaternion(camera.marker.q));
+    (camera.marker.target ? groups[camera.marker.target] : world).add(marker);
+    const line = new THREE.BufferGeometry();
+    line.setAttribute('position', new THREE.BufferAttribute(new Float32Array(6), 3));
+    const sight = named(new THREE.Line(line, new THREE.LineBasicMaterial({ color: MARKER_SEEN })), `sight:${camera.name}`, 'markers');
+    world.add(sight);
+    return { camera, markerMaterial, marker, sight, line };
+  });
+
+  // DVL beams on their body, coloured by bottom lock
+  const beams = scene.dvls.map((dvl) => {
+    const geometry = new THREE.BufferGeometry();
+    geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(24), 3));
+    geometry.setAttribute('color', new THREE.BufferAttribute(new Float32Array(24), 3));
+    const lines = named(new THREE.LineSegments(geometry, new THREE.LineBasicMaterial({ vertexColors: true })), `beams:${dvl.name}`, 'beams');
+    groups[dvl.body].add(lines);
+    return { dvl, geometry };
+  });
+  const validColour = new THREE.Color(BEAM_VALID);
+  const lostColour = new THREE.Color(BEAM_LOST);
+
+  // Where a point fixed in a body's frame is, NED
+  const inWorld = (body, point) => new THREE.Vector3(...point).applyQuaternion(groups[body].quaternion).add(groups[body].position);
+
+  function moveSensors(k, w) {
+    const j = w > 0 ? k + 1 : k;
+    for (const { tether, geometry } of cables) {
+      const position = geometry.attributes.position;
+      tether.nodes[k].forEach((node, i) => {
+        position.setXYZ(i, ...node.map((x, axis) => lerp(x, tether.nodes[j][i][axis], w)));
+      });
+      position.needsUpdate = true;
+      geometry.computeBoundingSphere();
+    }
+    for (const { dvl, geometry } of beams) {
+      const position = geometry.attributes.position;
+      const colour = geometry.attributes.color;
+      dvl.directions.forEach((direction, i) => {
+        const length = sample(dvl.lengths.map((row) => row[i]), k, w);
+        position.setXYZ(2 * i, ...dvl.position);
+        position.setXYZ(2 * i + 1, ...dvl.position.map((x, axis) => x + length * direction[axis]));
+        const shade = !dvl.valid || dvl.valid[k][i] ? validColour : lostColour;
+        colour.setXYZ(2 * i, shade.r, shade.g, shade.b);
+        colour.setXYZ(2 * i + 1, shade.r, shade.g, shade.b);
+      });
+      position.needsUpdate = true;
+      colour.needsUpdate = true;
+      geometry.computeBoundingSphere();
+    }
+    for (const { camera, markerMaterial, marker, sight, line } of sights) {
+      const seen = camera.detected ? camera.detected[k] === 1 : false;
+      markerMaterial.color.setHex(seen ? MARKER_SEEN : MARKER_UNSEEN);
+      marker.userData.seen = seen;
+      sight.userData.seen = seen;
+      sight.visible = seen && layerShown('markers');
+      if (seen) {
+        const from = inWorld(camera.body, camera.position);
+        const to = camera.marker.target ? inWorld(camera.marker.target, camera.marker.position) : new THREE.Vector3(...camera.marker.position);
+        line.attributes.position.setXYZ(0, from.x, from.y, from.z);
+        line.attributes.position.setXYZ(1, to.x, to.y, to.z);
+        line.attributes.position.needsUpdate = true;
+        line.computeBoundingSphere();
+      }
+    }
+  }
+
+  const hidden = new Set((params.get('hide') || '').split(',').filter(Boolean));
+  const layerShown = (name) => !hidden.has(name);
+  function showLayer(name, on) {
+    if (on) hidden.delete(name); else hidden.add(name);
+    for (const object of layers[name]) object.visible = on && (!object.name.startsWith('sight:') || object.userData.seen === true);
+  }
+  for (const name of Object.keys(LAYERS)) showLayer(name, layerShown(name));
+
   const floor = scene.frame.grid;
   const origin = new THREE.Vector3(...floor.origin);
   const grid = new THREE.GridHelper(floor.cells * floor.cell, floor.cells, 0x5d7d99, 0x2c4a66);
   grid.rotation.x = Math.PI / 2;
   grid.position.copy(origin);
+  if (scene.seabeds.includes(origin.z)) grid.position.z -= 1e-3 * radius; // just above the seabed
   world.add(grid);
   const north = new THREE.ArrowHelper(new THREE.Vector3(1, 0, 0), origin, radius, 0xe8eef4, 0.15 * radius, 0.06 * radius);
   world.add(north);
@@ -201,6 +378,17 @@ export function start(scene) {
     row.append(`${body.name} (${body.shape.kind})`);
     document.getElementById('legend').append(row);
   }
+  for (const [name, text] of Object.entries(LAYERS)) {
+    if (layers[name].length === 0) continue;
+    const row = document.createElement('label');
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.id = `show-${name}`;
+    box.checked = layerShown(name);
+    box.addEventListener('change', () => showLayer(name, box.checked));
+    row.append(box, ` ${text}`);
+    document.getElementById('layers').append(row);
+  }
   for (const [value, text] of [['scene', 'follow all'], ['free', 'free'], ...scene.bodies.map((b) => [b.name, `follow ${b.name}`])]) {
     follow.append(new Option(text, value));
   }
@@ -223,6 +411,19 @@ export function start(scene) {
     button.addEventListener('click', () => seek(event.time));
     list.append(button);
   }
+
+  // Detections on the time line: a ribbon per camera under the slider
+  scene.cameras.forEach((camera, row) => {
+    for (const [a, b] of camera.seen) {
+      const ribbon = document.createElement('div');
+      ribbon.className = 'seen';
+      ribbon.style.left = `${(100 * (a - t0)) / Math.max(t1 - t0, 1e-9)}%`;
+      ribbon.style.width = `${(100 * (b - a)) / Math.max(t1 - t0, 1e-9)}%`;
+      ribbon.style.top = `${34 + 4 * row}px`;
+      ribbon.title = `${camera.name} sees its marker ${a.toFixed(2)}-${b.toFixed(2)} s`;
+      track.append(ribbon);
+    }
+  });
 
   let t = params.has('t') ? Math.min(Math.max(parseFloat(params.get('t')), t0), t1) : t0;
   let playing = params.has('t') ? params.get('play') === '1' : params.get('play') !== '0';
@@ -258,10 +459,19 @@ export function start(scene) {
       material.color.setHex(on ? PORT_DOCKED : PORT_FREE);
       if (on && !docked.includes(port.pair)) docked.push(port.pair);
     }
-    sea.position.z = -sample(scene.sea_elevation, k, w);
+    moveSurface(at, k, w);
+    moveSensors(k, w);
+    const notes = [];
+    for (const tether of scene.tethers) {
+      if (tether.tension) notes.push(`${tether.name}: tension ${tether.tension[k][0].toFixed(1)} / ${tether.tension[k][1].toFixed(1)} N`);
+    }
+    for (const camera of scene.cameras) {
+      if (camera.detected) notes.push(`${camera.name}: ${camera.detected[k] ? 'marker seen' : 'no marker'}`);
+    }
     const recent = scene.events.filter((e) => e.time <= at).pop();
     status.textContent = `t = ${at.toFixed(2)} s` +
       (docked.length ? `\ndocked: ${docked.join(', ')}` : '') +
+      notes.map((note) => `\n${note}`).join('') +
       (recent ? `\nlast event: ${recent.event} at ${recent.time.toFixed(2)} s` : '');
     slider.value = at;
     clock.textContent = `${at.toFixed(2)} / ${t1.toFixed(2)} s`;
@@ -333,4 +543,5 @@ export function start(scene) {
     requestAnimationFrame(frame);
   }
   requestAnimationFrame(frame);
+  window.replay = { scene: world3, world, layers }; // for inspection from the console and tests
 }
