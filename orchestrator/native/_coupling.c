@@ -1424,27 +1424,30 @@ static PyObject *Coupling_columns(Coupling *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-static PyObject *Coupling_motion(Coupling *self, PyObject *args)
+/* A method (x, out) that reads the state x and writes `count` float64 values into out with
+ * `fill` (the method's `name` in messages). */
+static PyObject *state_to_values(Coupling *self, PyObject *args, const char *name,
+                                 Py_ssize_t count,
+                                 void (*fill)(Coupling *, const double *, double *))
 {
     PyObject *arrays[2];
     if (!PyArg_ParseTuple(args, "OO", &arrays[0], &arrays[1]) ||
-        require_compiled(self, "motion") < 0)
+        require_compiled(self, name) < 0)
         return NULL;
     Py_buffer state, values;
     if (state_buffers(arrays, (int[]){0}, &state, 1, "x") < 0)
         return NULL;
-    int status = -1;
-    if (state.len / (Py_ssize_t)sizeof(double) <=
-        Py_MAX(self->largest_index, self->largest_drive))
-        PyErr_SetString(PyExc_ValueError, "x: shorter than the bodies' state indices");
-    else if (PyObject_GetBuffer(arrays[1], &values,
-                                PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) == 0) {
+    int status = check_length(self, state.len / (Py_ssize_t)sizeof(double));
+    if (status == 0 && PyObject_GetBuffer(arrays[1], &values,
+                                          PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0)
+        status = -1;
+    else if (status == 0) {
+        status = -1;
         if (values.format == NULL || strcmp(values.format, "d") != 0 ||
-            values.len != (Py_ssize_t)sizeof(double) * 2 * self->n_joints)
-            PyErr_Format(PyExc_ValueError, "out: expected %zd contiguous float64 values",
-                         2 * self->n_joints);
+            values.len != (Py_ssize_t)sizeof(double) * count)
+            PyErr_Format(PyExc_ValueError, "out: expected %zd contiguous float64 values", count);
         else {
-            coupling_motion(self, state.buf, values.buf);
+            fill(self, state.buf, values.buf);
             status = 0;
         }
         PyBuffer_Release(&values);
@@ -1455,38 +1458,17 @@ static PyObject *Coupling_motion(Coupling *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static PyObject *Coupling_motion(Coupling *self, PyObject *args)
+{
+    return state_to_values(self, args, "motion", 2 * self->n_joints, coupling_motion);
+}
+
 static PyObject *Coupling_all_rows(Coupling *self, PyObject *args)
 {
-    PyObject *arrays[2];
-    if (!PyArg_ParseTuple(args, "OO", &arrays[0], &arrays[1]) ||
-        require_compiled(self, "all_rows") < 0)
-        return NULL;
-    Py_buffer state, values;
-    if (state_buffers(arrays, (int[]){0}, &state, 1, "x") < 0)
-        return NULL;
     Py_ssize_t rows = 0;
     for (Py_ssize_t j = 0; j < self->n_joints; j++)
         rows += KIND_ROWS[self->kind[j]];
-    int status = check_length(self, state.len / (Py_ssize_t)sizeof(double));
-    if (status == 0 && PyObject_GetBuffer(arrays[1], &values,
-                                          PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0)
-        status = -1;
-    else if (status == 0) {
-        status = -1;
-        if (values.format == NULL || strcmp(values.format, "d") != 0 ||
-            values.len != (Py_ssize_t)sizeof(double) * 12 * rows)
-            PyErr_Format(PyExc_ValueError, "out: expected %zd contiguous float64 values",
-                         12 * rows);
-        else {
-            coupling_all_rows(self, state.buf, values.buf);
-            status = 0;
-        }
-        PyBuffer_Release(&values);
-    }
-    PyBuffer_Release(&state);
-    if (status < 0)
-        return NULL;
-    Py_RETURN_NONE;
+    return state_to_values(self, args, "all_rows", 12 * rows, coupling_all_rows);
 }
 
 static PyObject *Coupling_get_compiled(Coupling *self, void *Py_UNUSED(closure))
