@@ -19,7 +19,7 @@ autopilot (holding 2 m depth, heading north, zero surge speed, through the same 
 and a random policy (uniform actions) fly the same 10 evaluation episodes (seeds 1000 to
 1009, not seen in training); the mean and standard deviation of their scores are printed.
 The autopilot holds depth and heading but not the horizontal position (it has no position
-loop): of its score, -78.1 is the start's horizontal offset kept for the 400 samples.
+loop): its score is almost all the start's horizontal offset, kept for the 400 samples.
 
 Measured with ``python examples/station_keeping_rl.py`` (60,000 training steps, seed 0;
 10 min of CPU time on one core, 38 min of wall time on a shared two-core machine):
@@ -27,9 +27,6 @@ Measured with ``python examples/station_keeping_rl.py`` (60,000 training steps, 
     policy         -32.0 +- 10.2
     autopilot      -79.2 +- 51.2
     random       -2223.4 +- 642.6
-
-The policy holds depth and heading about as the autopilot does and, unlike it, returns to
-the station horizontally; a random policy lets the buoyant vehicle wander off.
 
     python examples/station_keeping_rl.py                 # 60,000 steps (minutes)
     python examples/station_keeping_rl.py --steps 20000
