@@ -145,21 +145,49 @@ def _dvl_seabed(system: System, config: DvlConfig, key: str) -> DvlConfig:
     )
 
 
-def _flown_state(system: System, name: str, config: AutopilotConfig | VehiclePDConfig) -> None:
-    """Check a vehicle controller's ``state``: a navigation filter of its vehicle before it."""
-    if config.state is None:
+def _flown_state(system: System, name: str, vehicle: str, state: str | None, key: str) -> None:
+    """Check the ``state`` of controller ``name`` flying ``vehicle`` (scenario key ``key``):
+    a navigation filter of that vehicle before the controller."""
+    if state is None:
         return
-    key = f"{system.source}: controllers.{name}.state"
+    key = f"{system.source}: {key}"
     order = list(system.scenario.controllers)
-    source = system.scenario.controllers.get(config.state)
+    source = system.scenario.controllers.get(state)
     if not isinstance(source, NavigationFilterConfig):
-        raise ScenarioError(f"{key}: '{config.state}' is not a navigation_filter controller")
-    if source.vehicle != config.vehicle:
-        raise ScenarioError(
-            f"{key}: '{config.state}' estimates '{source.vehicle}', not '{config.vehicle}'"
-        )
-    if order.index(config.state) > order.index(name):
-        raise ScenarioError(f"{key}: '{config.state}' must come before '{name}' (file order)")
+        raise ScenarioError(f"{key}: '{state}' is not a navigation_filter controller")
+    if source.vehicle != vehicle:
+        raise ScenarioError(f"{key}: '{state}' estimates '{source.vehicle}', not '{vehicle}'")
+    if order.index(state) > order.index(name):
+        raise ScenarioError(f"{key}: '{state}' must come before '{name}' (file order)")
+
+
+def _docking_sensing(
+    system: System, name: str, config: RendezvousConfig
+) -> dict[str, FiducialCameraConfig]:
+    """Check the rendezvous vehicles' ``state`` and ``fiducial``; their cameras by vehicle."""
+    order = list(system.scenario.controllers)
+    partners = [v.name for v in config.vehicles]
+    cameras = {}
+    for k, vehicle in enumerate(config.vehicles):
+        key = f"controllers.{name}.vehicles[{k}]"
+        _flown_state(system, name, vehicle.name, vehicle.state, key + ".state")
+        if vehicle.fiducial is None:
+            continue
+        camera = system.scenario.controllers.get(vehicle.fiducial)
+        where = f"{system.source}: {key}.fiducial: '{vehicle.fiducial}'"
+        if not isinstance(camera, FiducialCameraConfig):
+            raise ScenarioError(f"{where} is not a fiducial_camera controller")
+        if camera.vehicle != vehicle.name:
+            raise ScenarioError(f"{where} is on '{camera.vehicle}', not '{vehicle.name}'")
+        if camera.target not in set(partners) - {vehicle.name}:
+            raise ScenarioError(
+                f"{where} sees '{camera.target}', expected another vehicle of the rendezvous "
+                f"({', '.join(p for p in partners if p != vehicle.name)})"
+            )
+        if order.index(vehicle.fiducial) > order.index(name):
+            raise ScenarioError(f"{where} must come before '{name}' (file order)")
+        cameras[vehicle.name] = camera
+    return cameras
 
 
 def make_controllers(
@@ -193,8 +221,9 @@ def make_controllers(
 
             for k, vehicle in enumerate(config.vehicles):
                 system.instance(vehicle.name, f"{key}.vehicles[{k}].name")
+            cameras = _docking_sensing(system, name, config)
             try:
-                controllers.append(RendezvousController(name, config))
+                controllers.append(RendezvousController(name, config, cameras))
             except ValueError as exc:
                 raise ScenarioError(f"{system.source}: {key}: {exc}") from None
             continue
@@ -226,10 +255,10 @@ def make_controllers(
                 raise ScenarioError(f"{system.source}: {key}.{exc}") from None
             controllers.append(NavigationFilter(name, config, sensors))
         elif isinstance(config, AutopilotConfig):
-            _flown_state(system, name, config)
+            _flown_state(system, name, config.vehicle, config.state, key + ".state")
             controllers.append(DepthHeadingSpeedAutopilot(name, config))
         elif isinstance(config, VehiclePDConfig):
-            _flown_state(system, name, config)
+            _flown_state(system, name, config.vehicle, config.state, key + ".state")
             controllers.append(VehiclePD(name, config))
         elif isinstance(config, AllocationConfig):
             commands = [config.command] if isinstance(config.command, str) else config.command

@@ -282,6 +282,13 @@ class RendezvousVehicle(_Strict):
         0.0, description="Added to the heading in the rendezvous pose (deg)"
     )
     observe: ObserveConfig | None = None
+    state: str | None = _flown_state()
+    fiducial: str | None = Field(
+        None,
+        description="A fiducial_camera controller on this vehicle (before this one) whose "
+        "marker is on a partner of the rendezvous: the vehicle's pose relative to that partner "
+        "is taken from its detections (default: from the states)",
+    )
     P: tuple[float, float, float] = (15.0, 15.0, 15.0)
     W: tuple[float, float, float] = (10.0, 10.0, 10.0)
     R: tuple[float, float, float] = (10.0, 10.0, 10.0)
@@ -338,6 +345,12 @@ class SupervisorConfig(_Strict):
         1.0, gt=0, description="Port distance (m) along the axis the back-off reaches"
     )
     backoff_speed: float = Field(0.15, gt=0, description="m/s of the back-off")
+    lateral_integral: float = Field(
+        0.0,
+        ge=0,
+        description="1/s^2: integral action on the lateral port offset in the final approach, "
+        "which a steady cross current otherwise holds off the axis (0: none)",
+    )
     retries: int = Field(
         3, ge=0, description="Approaches after the first one; then station keeping"
     )

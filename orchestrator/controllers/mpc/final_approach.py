@@ -51,15 +51,16 @@ def move_along_axis(
     x_chaser: np.ndarray,
     geometry: PortGeometry,
     speed: float,
+    lateral_sum: float = 0.0,
 ) -> np.ndarray:
     """Chaser's force: its port moves at ``speed`` (m/s) along the target port's axis,
     towards the target's port when negative, away when positive, lateral offset and
-    misalignment decaying."""
+    misalignment decaying; ``lateral_sum`` (m/s) is added to the lateral correction (the
+    integral action against a steady drift)."""
     a = approach_axis(target, x_target)
     across = np.array([-a[1], a[0]])
-    velocity = (
-        port_velocity(target, x_target) + speed * a - LATERAL_RATE * geometry.lateral * across
-    )
+    correction = LATERAL_RATE * geometry.lateral + lateral_sum
+    velocity = port_velocity(target, x_target) + speed * a - correction * across
     yaw_rate = x_target[5] - HEADING_RATE * geometry.misalignment
     return track(chaser, x_chaser, velocity, yaw_rate)
 

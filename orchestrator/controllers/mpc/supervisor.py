@@ -16,7 +16,9 @@ phases, each change an event:
   misalignment and the chaser port's angle off the target port's axis within ``final_angle``.
   The target holds its port where it is; the chaser closes along the axis at
   ``closing_speed`` (below the capture speed, so that the contact captures) with lateral
-  offset and misalignment held near zero (:mod:`orchestrator.controllers.mpc.final_approach`);
+  offset and misalignment held near zero (:mod:`orchestrator.controllers.mpc.final_approach`;
+  with ``lateral_integral``, the lateral offset's integral over the final approach times it is
+  added to the correction, so that a steady cross current does not hold the port off the axis);
 - a miss (event ``abort``): closing faster than the capture speed within the capture distance
   (the coupling rejects such a contact), the ports passed each other by more than the capture
   distance, misalignment beyond ``abort_angle``, lateral offset beyond ``abort_lateral``, or no
@@ -61,6 +63,7 @@ class DockingSupervisor:
         self.misses = 0
         self.elapsed = 0.0  # s in the present phase
         self.held: dict[str, np.ndarray] = {}  # rendezvous points held (north, east, heading)
+        self.lateral_sum = 0.0  # m/s, the final approach's integral action on the lateral offset
 
     def captured(self) -> None:
         """The ports are welded: end the docking."""
@@ -74,12 +77,16 @@ class DockingSupervisor:
             self.target, states[self.target.name], self.chaser, states[self.chaser.name]
         )
         self._transition(states, geometry)
+        if self.phase == "final":
+            self.lateral_sum += (
+                self.settings.lateral_integral * geometry.lateral * self.target.model.dt
+            )
         if self.phase == "approach":
             return self.mpc.step(states)
         return self._report(states, self._inputs(states, geometry))
 
     def _enter(self, phase: str, event: str, detail: str) -> None:
-        self.phase, self.elapsed = phase, 0.0
+        self.phase, self.elapsed, self.lateral_sum = phase, 0.0, 0.0
         self.events.append((event, detail))
 
     def _bearings(self, states: dict[str, np.ndarray]) -> list[tuple[str, float, float]]:
@@ -168,7 +175,7 @@ class DockingSupervisor:
         )
         return {
             t.name: hold(t, x_t, self.held[t.name]),
-            c.name: move_along_axis(t, x_t, c, x_c, g, speed),
+            c.name: move_along_axis(t, x_t, c, x_c, g, speed, self.lateral_sum),
         }
 
     def _turn_in_place(self, states: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
