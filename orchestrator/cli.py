@@ -267,6 +267,25 @@ def _docking_study(args: argparse.Namespace) -> None:
     study = _studies("docking_study", "docking-study")
     from orchestrator.scenario.reading import load_scenario
 
+    if args.realistic is not None:
+        out = args.out or Path("results") / "docking_study"
+        columns, durations = {}, {}
+        for name, scenario in (("perfect state", args.scenario), ("realistic", args.realistic)):
+            print(f"{name}: {scenario}")
+            folder = out / name.replace(" ", "_")
+            columns[name] = study.run_cosim_cases(
+                scenario,
+                args.controller,
+                args.runs,
+                args.seed,
+                study.StartRanges(),
+                folder,
+                args.fmu_dir,
+                workers=args.workers,
+            )
+            durations[name] = load_scenario(scenario).simulation.stop_time
+        print(study.comparison_table(columns, args.seed, durations))
+        return
     if args.model == "cosim":
         out = args.out or Path("results") / "docking_study"
         cases = study.run_cosim_cases(
@@ -591,7 +610,21 @@ def parser() -> argparse.ArgumentParser:
         "run for the scenario's stop time; few cases: each takes seconds to minutes)",
     )
     ds.add_argument(
-        "--out", type=Path, help="results of --model cosim (default results/docking_study)"
+        "--realistic",
+        type=Path,
+        nargs="?",
+        const=Path("scenarios/docking_realistic.toml"),
+        help="also run this scenario (default scenarios/docking_realistic.toml: sensors, "
+        "filters, current, waves, tethers) from the same starts in co-simulation, beside "
+        "SCENARIO's (the perfect-state baseline), and print both",
+    )
+    ds.add_argument(
+        "--workers", type=int, default=1, help="co-simulation cases run at a time (default 1)"
+    )
+    ds.add_argument(
+        "--out",
+        type=Path,
+        help="results of --model cosim or --realistic (default results/docking_study)",
     )
     ds.add_argument("--fmu-dir", type=Path, help=SCENARIO_FMU_DIR_HELP)
     ds.set_defaults(func=_docking_study)

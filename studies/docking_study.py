@@ -8,12 +8,15 @@ of the vehicles (the coupling's docking check: gap, closing speed, misalignment)
 ``duration``. Reported: cases, seed, successes, the
 distribution of the dock times, the cases that start with both cameras' partners out of view
 and how many of those dock, the cases where the docking supervisor aborted a final approach,
-and the MPC's solve time per vehicle and sample.
+and the MPC's solve time per vehicle and sample. In co-simulation also the capture's gap,
+closing speed and misalignment (the coupling's dock event), and, with :func:`comparison_table`,
+a realistic scenario's cases beside a perfect-state baseline's from the same starts.
 """
 
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,6 +64,10 @@ class Case:
     solve_median: float  # s per vehicle and sample
     solve_p99: float
     aborts: int  # missed final approaches before the dock (or the end)
+    capture: tuple[float, float, float] = (float("nan"),) * 3  # m, m/s, deg at the dock event
+
+
+CAPTURE = re.compile(r"gap ([0-9.e+-]+) m, closing ([0-9.e+-]+) m/s, angle ([0-9.e+-]+) deg")
 
 
 def _views_lost(config: RendezvousConfig, states: dict[str, np.ndarray]) -> bool:
@@ -124,16 +131,17 @@ def run_cosim_cases(
     out: Path,
     fmu_dir: Path | None,
     report: Callable[[str], None] = print,
+    workers: int = 1,
 ) -> list[Case]:
     """The same randomized starts as :func:`run_cases` (the same variations, drawn the same
-    way with ``seed``), each a full
-    co-simulation of ``scenario`` for its stop time, run one at a time by the sweep machinery
-    into ``out`` (a run folder per case); a case docks at its first dock event."""
+    way with ``seed``), each a full co-simulation of ``scenario`` for its stop time, run by
+    the sweep machinery (``workers`` at a time) into ``out`` (a run folder per case); a case
+    docks at its first dock event."""
     config = load_scenario(scenario).controllers[controller]
     initial = initial_planar_states(load_scenario(scenario), config)
     follower = config.vehicles[1].name
     variations = ranges.variations(follower)
-    run_sweep(scenario, variations, runs, seed, out, fmu_dir, workers=1)
+    run_sweep(scenario, variations, runs, seed, out, fmu_dir, workers=workers)
     with open(out / "sweep.csv", newline="") as table:
         rows = list(csv.DictReader(table))
     cases = []
@@ -142,14 +150,19 @@ def run_cosim_cases(
         states = dict(initial)
         states[follower] = np.array([start[0], start[1], np.radians(start[2]), 0.0, 0.0, 0.0])
         dock_time, median, p99, aborts = float("nan"), float("nan"), float("nan"), 0
+        capture = (float("nan"),) * 3
         if row["status"] == "done":
             folder = out / f"run_{int(row['run']):03d}"
             run = docking_report(folder, controller)
             dock_time = run.dock_time
             median = 1e-3 * max(m for m, _, _ in run.solve_ms.values())
             p99 = 1e-3 * max(p for _, p, _ in run.solve_ms.values())
-            aborts = sum(e["event"] == "abort" for e in read_events(folder / "events.csv"))
-        case = Case(start, _views_lost(config, states), dock_time, median, p99, aborts)
+            events = read_events(folder / "events.csv")
+            aborts = sum(e["event"] == "abort" for e in events)
+            docks = [CAPTURE.search(e["detail"]) for e in events if e["event"] == "dock"]
+            if docks and docks[0]:
+                capture = tuple(float(v) for v in docks[0].groups())
+        case = Case(start, _views_lost(config, states), dock_time, median, p99, aborts, capture)
         cases.append(case)
         report(_line(k, case))
     return cases
@@ -186,3 +199,46 @@ def success_table(cases: list[Case], seed: int, duration: float) -> str:
             f"{solves} |",
         ]
     )
+
+
+def _spread(values: np.ndarray, digits: int) -> str:
+    """'min / median / p90 / max' of the finite ``values``, or '-'."""
+    values = values[np.isfinite(values)]
+    if not values.size:
+        return "-"
+    points = (values.min(), np.median(values), np.percentile(values, 90), values.max())
+    return " / ".join(f"{v:.{digits}f}" for v in points)
+
+
+def comparison_table(columns: dict[str, list[Case]], seed: int, durations: dict[str, float]) -> str:
+    """Markdown table of studies from the same starts side by side (a column each, by name):
+    success, dock time, the capture's gap, closing speed and misalignment, aborts."""
+    rows: dict[str, list[str]] = {
+        "cases (seed)": [],
+        "docked": [],
+        "dock time min / median / p90 / max (s)": [],
+        "at capture: gap min / median / p90 / max (mm)": [],
+        "at capture: closing speed (mm/s)": [],
+        "at capture: misalignment (deg)": [],
+        "both cameras out of view at the start: docked": [],
+        "cases with an abort": [],
+    }
+    for name, cases in columns.items():
+        docked = np.array([np.isfinite(c.dock_time) for c in cases])
+        blind = [np.isfinite(c.dock_time) for c in cases if c.both_out_of_view]
+        capture = np.array([c.capture for c in cases])
+        values = [
+            f"{len(cases)} ({seed})",
+            f"{docked.sum()} ({100 * docked.mean():.0f} %, within {durations[name]:.0f} s)",
+            _spread(np.array([c.dock_time for c in cases]), 1),
+            _spread(1e3 * capture[:, 0], 1),
+            _spread(1e3 * capture[:, 1], 0),
+            _spread(capture[:, 2], 2),
+            f"{sum(blind)} of {len(blind)}",
+            f"{sum(c.aborts > 0 for c in cases)}",
+        ]
+        for row, value in zip(rows.values(), values, strict=True):
+            row.append(value)
+    lines = ["| | " + " | ".join(columns) + " |", "| --- |" + " --- |" * len(columns)]
+    lines += [f"| {name} | " + " | ".join(values) + " |" for name, values in rows.items()]
+    return "\n".join(lines)
