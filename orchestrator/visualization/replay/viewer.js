@@ -291,7 +291,7 @@ export function start(scene) {
       const position = geometry.attributes.position;
       const colour = geometry.attributes.color;
       dvl.directions.forEach((direction, i) => {
-        const length = sample(dvl.lengths.map((row) => row[i]), k, w);
+        const length = lerp(dvl.lengths[k][i], dvl.lengths[j][i], w);
         position.setXYZ(2 * i, ...dvl.position);
         position.setXYZ(2 * i + 1, ...dvl.position.map((x, axis) => x + length * direction[axis]));
         const shade = !dvl.valid || dvl.valid[k][i] ? validColour : lostColour;
