@@ -5,13 +5,14 @@ against a plain run of the same scenario.
 Episodes are 20 s (400 steps) with actions drawn once beforehand (the policy's cost is not
 the environment's). Each repeat takes, in turn in one process: one episode on one core
 (reset and steps timed apart), a plain run of ``bluerov2_heavy_single`` over the same 20 s
-(its 400 samples: the autopilot and allocation at 20 Hz, rows recorded), and, for each
-number of environments in :data:`ENVS`, one episode of each in
-:func:`~orchestrator.rl.env.vector_env` with two worker processes (each stepping half of them
-per message), counting the 400 transitions of each and its automatic reset; last, as the
-machine's ceiling at that moment, two independent processes each running one episode of an
-environment of its own at the same time (no exchange at all). The ratios are of the medians
-of a two-process rate and the one-core rate with resets.
+(its 400 samples: the autopilot and allocation at 20 Hz, rows recorded); for each number of
+environments in :data:`ENVS`, one episode of each in a
+:class:`~orchestrator.rl.batched.BatchedVectorEnv` with two worker processes (each stepping
+half of them per message), and the same in Gymnasium's ``AsyncVectorEnv`` over two
+environments (a process each, as before), counting the 400 transitions of each and its
+automatic reset; last, as the machine's ceiling at that moment, two independent processes
+each running one episode of an environment of its own at the same time (no exchange at all).
+The ratios are of the medians of a two-process rate and the one-core rate with resets.
 """
 
 from __future__ import annotations
@@ -59,7 +60,10 @@ def _independent(
 
 def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
     """Steps per second on one core and with two workers, and the overhead over a run."""
-    from orchestrator.rl.env import vector_env
+    import gymnasium
+
+    from orchestrator.rl.batched import BatchedVectorEnv
+    from orchestrator.rl.env import ScenarioEnv
     from orchestrator.rl.station import (
         OBSERVATION,
         START,
@@ -78,33 +82,33 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
         update={"simulation": plain.simulation.model_copy(update={"stop_time": EPISODE})}
     )
     env = station_keeping_env(SCENARIOS, max_time=EPISODE, fmu_dir=fmu_dir)
-    vectors = {
-        n: vector_env(
-            n,
-            station_scenario(SCENARIOS, False),
-            OBSERVATION,
-            {f"agent.tau[{i}]": (-b, b) for i, b in enumerate(TAU_LIMIT, start=1)},
-            reward=station_reward,
-            start=START,
-            max_time=EPISODE,
-            source=source,
-            fmu_dir=fmu_dir,
-            workers=WORKERS,
-        )
-        for n in ENVS
-    }
-    batches = {n: _actions((STEPS + 1, n), np.random.default_rng(n)) for n in ENVS}
+    make_env = partial(
+        ScenarioEnv,
+        station_scenario(SCENARIOS, False),
+        OBSERVATION,
+        {f"agent.tau[{i}]": (-b, b) for i, b in enumerate(TAU_LIMIT, start=1)},
+        reward=station_reward,
+        start=START,
+        max_time=EPISODE,
+        source=source,
+        fmu_dir=fmu_dir,
+    )
+    vectors = {n: BatchedVectorEnv([make_env] * n, workers=WORKERS) for n in ENVS}
+    # key 0: as before, Gymnasium's AsyncVectorEnv with a process per environment
+    vectors[0] = gymnasium.vector.AsyncVectorEnv([make_env] * WORKERS)
+    batches = {n: _actions((STEPS + 1, n or WORKERS), np.random.default_rng(n)) for n in vectors}
     ctx = multiprocessing.get_context()
     start, done = ctx.Barrier(WORKERS + 1), ctx.SimpleQueue()
-    make = partial(station_keeping_env, SCENARIOS, max_time=EPISODE, fmu_dir=fmu_dir)
     independent = [
-        ctx.Process(target=_independent, args=(make, actions, repeats, start, done), daemon=True)
+        ctx.Process(
+            target=_independent, args=(make_env, actions, repeats, start, done), daemon=True
+        )
         for _ in range(WORKERS)
     ]
     for process in independent:
         process.start()
     episode_seconds, step_seconds, run_seconds, free_seconds = [], [], [], []
-    vector_seconds: dict[int, list[float]] = {n: [] for n in ENVS}
+    vector_seconds: dict[int, list[float]] = {n: [] for n in vectors}
     try:
         for n, vector in vectors.items():
             vector.reset(seed=0)
@@ -153,7 +157,18 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
     ]
     free = WORKERS * STEPS / statistics.median(free_seconds)
     for n, seconds in vector_seconds.items():
-        rate = n * STEPS / statistics.median(seconds)
+        rate = (n or WORKERS) * STEPS / statistics.median(seconds)
+        if not n:
+            rows.append(
+                Row(
+                    f"gym: Gymnasium's AsyncVectorEnv, {WORKERS} environments / one core",
+                    f"{rate / with_resets:.2f}x",
+                    "",
+                    f"{rate:,.0f} steps/s, {rate / free:.0%} of two independent processes' "
+                    "(a process per environment, pickled exchange per step; as before)",
+                )
+            )
+            continue
         rows.append(
             Row(
                 f"gym: {WORKERS} worker processes, {n} environments (BatchedVectorEnv) / one core",
