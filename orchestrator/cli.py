@@ -19,7 +19,7 @@ SCENARIO_FMU_DIR_HELP = (
     "FMU folder (default: the scenario's fmu_dir, else 'fmus' next to the scenario file or in "
     "the nearest folder above it)"
 )
-BENCH_PARTS = ("rhs", "fmpy", "scenarios", "coupling", "startup", "gym")  # bench.PARTS
+BENCH_PARTS = ("rhs", "fmpy", "scenarios", "coupling", "startup", "gym", "swarm")  # bench.PARTS
 
 
 def _studies(module: str, command: str) -> ModuleType:

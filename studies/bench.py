@@ -20,6 +20,9 @@ medians, with the absolute medians for context; nothing here is a test. Parts:
   the interpreter alone starting and importing NumPy.
 - ``gym``: steps per second of the station-keeping Gymnasium environment on one core and in
   two worker processes, and its overhead over a plain run (see ``studies.bench_gym``).
+- ``swarm``: swarms of 16, 64 and 256 BlueROV2 Heavy vehicles with their thrusters, autopilots
+  and constrained allocations: real-time factors and the fitted cost exponent (see
+  ``studies.bench_swarm``).
 """
 
 from __future__ import annotations
@@ -285,7 +288,8 @@ def startup_rows(fmu_dir: Path, repeats: int) -> list[Row]:
 
 # -- the table -------------------------------------------------------------------------------
 
-PARTS = ("rhs", "fmpy", "scenarios", "coupling", "startup", "gym")  # the command line lists them
+# the command line lists them
+PARTS = ("rhs", "fmpy", "scenarios", "coupling", "startup", "gym", "swarm")
 
 
 def run_suite(fmu_dir: Path, parts: tuple[str, ...] = PARTS, repeats: int = 5) -> str:
@@ -298,6 +302,7 @@ def run_suite(fmu_dir: Path, parts: tuple[str, ...] = PARTS, repeats: int = 5) -
         "coupling": lambda: _coupling_rows(fmu_dir),
         "startup": lambda: startup_rows(fmu_dir, max(5, repeats)),
         "gym": lambda: _gym_rows(fmu_dir, repeats),
+        "swarm": lambda: _swarm_rows(fmu_dir, repeats),
     }
     for part in parts:
         for row in makers[part]():
@@ -359,6 +364,13 @@ def _gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
     from studies.bench_gym import gym_rows
 
     return gym_rows(fmu_dir, repeats)
+
+
+def _swarm_rows(fmu_dir: Path, repeats: int) -> list[Row]:
+    """Swarms of BlueROV2 Heavy vehicles (``studies.bench_swarm``)."""
+    from studies.bench_swarm import swarm_rows
+
+    return swarm_rows(fmu_dir, repeats)
 
 
 README_START = "<!-- bench:start -->"

@@ -5,7 +5,8 @@ hold). A controller with a latency has its commands applied that much after the 
 delay line); its monitoring outputs are published at the sample. A controller that raises
 (other than an FMU error) is a ``controller_fault`` event and its previous outputs are held.
 Joint angles and rates of the constraint coupling are put on the signal bus before the
-samples, and the motor torque commands taken from it after them.
+samples, and the motor torque commands taken from it after them. Many vehicles' autopilots and
+thrust allocations are sampled as batches (:mod:`orchestrator.controllers.batch`).
 """
 
 from __future__ import annotations
@@ -125,6 +126,10 @@ class ControllerSampling(Manipulator):
         always_evaluate: bool,
     ) -> None:
         self.signals = signals
+        if controllers:  # imported here: the controllers load SciPy
+            from orchestrator.controllers.batch import batched
+
+            controllers = batched(controllers)
         self.links = [ControllerLink(c, signals) for c in controllers]
         self.coupling = coupling
         self._log = log
@@ -209,6 +214,7 @@ class ControllerSampling(Manipulator):
         else:
             link.apply(outputs)
         for kind, detail in c.events:
+            self.faults += kind == "controller_fault"  # a batch's member
             self._log(point.stamp, kind, detail)
         c.events.clear()
 

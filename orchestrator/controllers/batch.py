@@ -1,0 +1,266 @@
+"""Controllers of one kind batched: many vehicles' autopilots, or their thrust allocations,
+sampled in one step.
+
+A swarm runs the same controllers on every vehicle. Sampled one by one, each costs the
+master's per-controller work (gathering inputs, applying outputs) and NumPy's per-call cost
+on a handful of numbers. :func:`batched` merges the autopilots of equal sample time into one
+:class:`AutopilotBatch` (its control laws as array operations over the vehicles) and the
+thrust allocations into one :class:`AllocationBatch` (each vehicle's program solved as
+before, the thrust-to-PWM maps as array operations over all thrusters). Each vehicle's
+outputs are the same, bit for bit, as its own controller's: the same floating-point
+operations in the same order (the angles by ``math`` on each vehicle, as the controller does),
+and a member that fails holds its own previous outputs, as the master holds a controller's.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from orchestrator.controllers.allocation import ThrustAllocation
+from orchestrator.controllers.autopilot import DepthHeadingSpeedAutopilot
+from orchestrator.controllers.base import Controller
+
+BATCHED_KINDS = (DepthHeadingSpeedAutopilot, ThrustAllocation)
+
+
+def _instances(names: list[str]) -> set[str]:
+    """The instances or controllers that signal names belong to (``<owner>.<signal>``)."""
+    return {name.partition(".")[0] for name in names}
+
+
+def _independent(moved: Controller, passed: Controller) -> bool:
+    """Whether sampling ``moved`` before ``passed`` instead of after it changes nothing:
+    neither reads a signal of an instance or controller the other writes."""
+    return not (
+        _instances(moved.inputs) & _instances(passed.outputs)
+        or _instances(moved.outputs) & _instances(passed.inputs)
+    )
+
+
+def _kind(controller: Controller) -> tuple[type, float, float] | None:
+    """What a controller must share with the others of its batch, None if it is batched with
+    none: its class (built-in kinds only; not a subclass), sample time and latency (s)."""
+    if type(controller) not in BATCHED_KINDS:
+        return None
+    return type(controller), controller.sample_time, controller.latency
+
+
+def batched(controllers: list[Controller]) -> list[Controller]:
+    """``controllers`` in execution order with every group of the same kind merged into one
+    batch at its first member's place. A controller joins an earlier member's batch only if
+    it is independent of every controller sampled in between (it reads none of their
+    outputs, they read none of its), so the order of every dependent pair is kept. A kind
+    with a single member keeps its controller."""
+    order: list[list[Controller]] = []
+    open_groups: dict[tuple[type, float, float], int] = {}
+    for controller in controllers:
+        kind = _kind(controller)
+        at = open_groups.get(kind) if kind is not None else None
+        if at is not None and all(
+            _independent(controller, other) for group in order[at + 1 :] for other in group
+        ):
+            order[at].append(controller)
+            continue
+        order.append([controller])
+        if kind is not None:
+            open_groups[kind] = len(order) - 1
+    return [group[0] if len(group) == 1 else _batch(group) for group in order]
+
+
+def _batch(members: list[Controller]) -> Controller:
+    if isinstance(members[0], DepthHeadingSpeedAutopilot):
+        return AutopilotBatch(members)
+    return AllocationBatch(members)
+
+
+class _Batch(Controller):
+    """Members of one kind sampled in one step: inputs and outputs are theirs, concatenated
+    in member order. A member whose step raises or gives non-finite outputs holds its
+    previous outputs and reports a ``controller_fault`` event, as the master does for a
+    controller of its own."""
+
+    def __init__(self, members: list[Controller]) -> None:
+        first = members[0]
+        name = f"{first.name}+{len(members) - 1}"
+        super().__init__(name, first.sample_time, [], [])
+        self.latency = first.latency
+        self.members = members
+        self._lay_out()
+
+    def _lay_out(self) -> None:
+        """Inputs, outputs and monitors from the members' (again after a reconfiguration)."""
+        members = self.members
+        self.inputs = [n for m in members for n in m.inputs]
+        self.outputs = [n for m in members for n in m.outputs]
+        self.monitors = tuple(n for m in members for n in m.monitors)
+        counts = np.cumsum([0] + [len(m.outputs) for m in members])
+        self._spans = list(zip(counts[:-1].tolist(), counts[1:].tolist(), strict=True))
+        self._held = np.zeros(len(self.outputs))
+
+    def reset(self) -> None:
+        for member in self.members:
+            member.reset()
+        self._held = np.zeros(len(self.outputs))
+
+    def reconfigure(self, x: np.ndarray) -> bool:
+        changed = [m.reconfigure(x) for m in self.members]  # every member, not the first only
+        if any(changed):
+            self._lay_out()
+        return any(changed)
+
+    def _fault(self, k: int, outputs: np.ndarray, error: Exception) -> None:
+        """Member ``k``'s previous outputs back in ``outputs``, and its fault reported."""
+        start, end = self._spans[k]
+        outputs[start:end] = self._held[start:end]
+        detail = f"{self.members[k].name}: {type(error).__name__}: {error}; previous outputs held"
+        self.events.append(("controller_fault", detail))
+
+    def _hold(self, outputs: np.ndarray, failed: dict[int, Exception]) -> np.ndarray:
+        """Members in ``failed`` (index: error) or with non-finite outputs hold their previous
+        outputs (added to ``failed``); the outputs are kept as the next to hold."""
+        for k, (start, end) in enumerate(self._spans):
+            if k not in failed and not math.isfinite(outputs[start:end].sum()):
+                failed[k] = ValueError(f"non-finite outputs {outputs[start:end]!r}")
+        for k, error in failed.items():
+            self._fault(k, outputs, error)
+        self._held = outputs.copy()
+        return outputs
+
+
+class AutopilotBatch(_Batch):
+    """Depth, heading and surge-speed autopilots of many vehicles
+    (:class:`~orchestrator.controllers.autopilot.DepthHeadingSpeedAutopilot`) as array
+    operations over the vehicles. The PID loops' integrals live here (one row per vehicle,
+    started from the members' loops, which are not stepped)."""
+
+    LOOPS = ("depth", "surge", "sway", "roll", "pitch", "heading")
+
+    def __init__(self, members: list[DepthHeadingSpeedAutopilot]) -> None:
+        super().__init__(members)
+        self._loops = loops = [[getattr(m, loop) for loop in self.LOOPS] for m in members]
+        # gains (vehicles x loops): kp, ki, kd, the integral's bound, and where ki is not zero
+        self._kp = np.array([[p._kp for p in row] for row in loops])
+        self._ki = np.array([[p._ki for p in row] for row in loops])
+        self._kd = np.array([[p._kd for p in row] for row in loops])
+        self._limit = np.array([[p._limit for p in row] for row in loops])
+        self._integrating = self._ki != 0.0
+        self._dt = members[0].sample_time
+        self.reset()
+
+    def reset(self) -> None:
+        """The members reset, the integrals taken from their loops."""
+        super().reset()
+        self._integral = np.array([[p.integral for p in row] for row in self._loops])
+
+    def _pid(self, error: np.ndarray, rate: np.ndarray) -> np.ndarray:
+        """Control actions of every loop (vehicles x loops) as :class:`PIDLoop.update`."""
+        integral, limit = self._integral + error * self._dt, self._limit
+        clamped = np.where(integral < -limit, -limit, np.where(integral > limit, limit, integral))
+        self._integral = np.where(self._integrating, clamped, self._integral)
+        return self._kp * error + self._ki * self._integral + self._kd * rate
+
+    def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
+        state = inputs.reshape(len(self.members), 13)
+        p_down = state[:, 2]
+        eta, e1, e2, e3 = state[:, 3], state[:, 4], state[:, 5], state[:, 6]
+        u, v, w, p, q, r = (state[:, 7 + k] for k in range(6))
+        # the rotation's entries as kinematics.rotation_rows writes them
+        r00 = 1 - 2 * (e2 * e2 + e3 * e3)
+        r10 = 2 * (e1 * e2 + e3 * eta)
+        down = (2 * (e1 * e3 - e2 * eta), 2 * (e2 * e3 + e1 * eta), 1 - 2 * (e1 * e1 + e2 * e2))
+        angles = [
+            (math.atan2(b, c), -math.asin(min(max(a, -1.0), 1.0)), math.atan2(d, e))
+            for a, b, c, d, e in zip(*(x.tolist() for x in (*down, r10, r00)), strict=True)
+        ]
+        roll, pitch, yaw = (np.array(column) for column in zip(*angles, strict=True))
+        heave_rate = down[0] * u + down[1] * v + down[2] * w
+        set_points = np.array([m.set_points(time) for m in self.members])  # depth, deg, m/s
+        depth, heading, speed = set_points.T
+        headings = np.array([math.radians(h) for h in heading.tolist()])
+        yaw_error = (headings - yaw + math.pi) % (2 * math.pi) - math.pi  # as wrap_angle
+        zero = np.zeros_like(u)
+        actions = self._pid(
+            np.column_stack([depth - p_down, speed - u, zero, -roll, -pitch, yaw_error]),
+            np.column_stack([-heave_rate, zero, -v, -p, -q, -r]),
+        )
+        force_down, surge, sway = actions[:, 0], actions[:, 1], actions[:, 2]
+        outputs = np.column_stack(
+            [
+                down[0] * force_down + surge,
+                down[1] * force_down + sway,
+                down[2] * force_down,
+                actions[:, 3],
+                actions[:, 4],
+                actions[:, 5],
+                set_points,
+            ]
+        ).ravel()
+        return self._hold(outputs, {})
+
+
+class AllocationBatch(_Batch):
+    """Thrust allocations of many vehicles
+    (:class:`~orchestrator.controllers.allocation.ThrustAllocation`): each vehicle's thrusts
+    from its own program (its allocator keeps its solver's state), the inverse static maps
+    thrust to PWM and PWM to realized thrust as array operations over all thrusters."""
+
+    def _lay_out(self) -> None:
+        super()._lay_out()
+        thrusters = [t for m in self.members for t in m.thrusters]
+        inverse = np.array([t._inverse for t in thrusters]).reshape(-1, 6).T
+        self._minus_k_l, self._k_l_squared, self._four_k_q = inverse[:3]
+        self._two_k_q, self._edge, self._half_thrust = inverse[3:]
+        self._k_l = np.array([t.K_L for t in thrusters])
+        self._k_q = np.array([t.K_Q for t in thrusters])
+        self._dead_zone = np.array([t.dead_zone for t in thrusters])
+        self._neutral = np.array([t.pwm_neutral for t in thrusters])
+        self._fail_times = np.concatenate([m.fail_times for m in self.members])
+
+    def _pwm(self, thrusts: np.ndarray, available: np.ndarray) -> np.ndarray:
+        """PWM commands (us) as :meth:`ThrusterModel.pwm`, neutral where not ``available``."""
+        magnitude = np.abs(thrusts)
+        offset = (self._minus_k_l + np.sqrt(self._k_l_squared + self._four_k_q * magnitude)) / (
+            self._two_k_q
+        )
+        inside = offset <= self._dead_zone
+        offset = np.where(inside & (magnitude < self._half_thrust), 0.0, offset)
+        offset = np.where(inside & (magnitude >= self._half_thrust), self._edge, offset)
+        return np.where(available, self._neutral + np.copysign(offset, thrusts), self._neutral)
+
+    def _realized(self, pwm: np.ndarray) -> np.ndarray:
+        """Static thrusts (N) of PWM commands as :meth:`ThrusterModel.realized`."""
+        offset = pwm - self._neutral
+        thrust = self._k_l * offset + self._k_q * np.abs(offset) * offset
+        return np.where(np.abs(offset) > self._dead_zone, thrust, 0.0)
+
+    def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
+        available = time < self._fail_times
+        thrusts = np.zeros(len(self.outputs))
+        failed: dict[int, Exception] = {}
+        at = 0
+        for k, member in enumerate(self.members):
+            start, end = self._spans[k]
+            size = len(member.inputs)
+            tau = inputs[at : at + size]
+            at += size
+            tau = tau if size == 6 else tau.reshape(-1, 6).sum(axis=0)  # N, N.m
+            try:
+                if member.method == "qp":
+                    thrusts[start:end] = member.allocator.allocate(
+                        tau, member.thrusts, available[start:end]
+                    )
+                else:
+                    thrusts[start:end] = member._pseudo_inverse(tau, available[start:end])
+            except Exception as exc:  # noqa: BLE001 - one vehicle's fault holds its outputs
+                failed[k] = exc
+        with np.errstate(invalid="ignore", divide="ignore"):  # caught as non-finite outputs
+            pwm = self._pwm(thrusts, available)
+            realized = self._realized(pwm)
+        outputs = self._hold(pwm, failed)
+        for k, member in enumerate(self.members):
+            start, end = self._spans[k]
+            if member.method == "qp" and k not in failed:  # rate limits start from these
+                member.thrusts = realized[start:end]
+        return outputs

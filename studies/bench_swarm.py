@@ -1,0 +1,107 @@
+"""Benchmark of swarms: N free BlueROV2 Heavy vehicles, each with its eight thruster FMUs, its
+depth, heading and surge-speed autopilot and its constrained thrust allocation (the vehicle of
+``scenarios/bluerov2_heavy_single.toml``, 9 FMUs and two controllers at 20 Hz per vehicle).
+
+The vehicles stand on a square grid 5 m apart (they do not interact) and each is given its own
+heading set point (spread over the circle) and depth (2 to 3 m), so that their transients
+differ. Each repeat runs every N in :data:`SIZES` in turn; the table gives the real-time
+factor of each (median wall time of the run loop, start-up excluded), the cost per vehicle and
+simulated second (CPU time) and the exponent of a least-squares fit cost ~ N^k. The
+integrator's counts show whether the vehicles' transients cost steps: the right-hand sides
+per simulated second of the swarm against a single vehicle of the same kind.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import tempfile
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import tomli_w
+
+from studies.bench import SCENARIOS, Row, _run_seconds
+
+SIZES = (16, 64, 256)
+TARGETS = {64: 10.0, 256: 2.0}  # x real time
+SPACING = 5.0  # m between neighbours
+SIMULATED = 10.0  # s
+
+
+def swarm_document(n: int, stop_time: float) -> dict:
+    """A scenario document of ``n`` BlueROV2 Heavy vehicles (``rov<k>``, thrusters
+    ``rov<k>_t1`` ... ``_t8``, controllers ``rov<k>_autopilot`` and ``rov<k>_allocation``)
+    on a square grid, each with its own heading and depth set point."""
+    base = tomllib.loads((SCENARIOS / "bluerov2_heavy_single.toml").read_text(encoding="utf-8"))
+    side = math.ceil(math.sqrt(n))
+    components: dict[str, dict] = {}
+    controllers: dict[str, dict] = {}
+    for k in range(n):
+        vehicle = f"rov{k}"
+        start = {"p[1]": SPACING * (k % side), "p[2]": SPACING * (k // side), "p[3]": 0.5}
+        components[vehicle] = {"fmu": "BlueROV2Heavy", "start": start}
+        for slot in range(1, 9):
+            components[f"{vehicle}_t{slot}"] = {"fmu": "LaggedThruster", "mount": vehicle}
+            components[f"{vehicle}_t{slot}"]["slot"] = slot
+        autopilot = dict(base["controllers"]["autopilot"], vehicle=vehicle)
+        autopilot.update(heading=round(360.0 * k / n, 6), depth=2.0 + (k % 5) / 4)
+        controllers[f"{vehicle}_autopilot"] = autopilot
+        allocation = dict(base["controllers"]["allocation"], vehicle=vehicle)
+        controllers[f"{vehicle}_allocation"] = dict(allocation, command=f"{vehicle}_autopilot.tau")
+    return {
+        "simulation": dict(base["simulation"], stop_time=stop_time),
+        "environment": base["environment"],
+        "components": components,
+        "controllers": controllers,
+    }
+
+
+def swarm_rows(fmu_dir: Path, repeats: int) -> list[Row]:
+    """Real-time factors of swarms of :data:`SIZES` vehicles and the fitted cost exponent."""
+    walls: dict[int, list[float]] = {n: [] for n in SIZES}
+    cpus: dict[int, list[float]] = {n: [] for n in SIZES}
+    evaluations: dict[int, int] = {}
+    with tempfile.TemporaryDirectory(prefix="murcosim-bench-") as folder:
+        folder = Path(folder)
+        paths = {}
+        for n in (1, *SIZES):
+            paths[n] = folder / f"swarm_{n}.toml"
+            paths[n].write_text(tomli_w.dumps(swarm_document(n, SIMULATED)), encoding="utf-8")
+        _, single = _run_seconds(paths[1], fmu_dir, folder / "out")
+        evaluations[1] = single.statistics.rhs_evaluations
+        for _ in range(repeats):
+            for n in SIZES:
+                wall, result = _run_seconds(paths[n], fmu_dir, folder / "out")
+                walls[n].append(wall)
+                cpus[n].append(result.statistics.cpu_seconds)
+                evaluations[n] = result.statistics.rhs_evaluations
+    cost = {n: statistics.median(cpus[n]) for n in SIZES}
+    exponent = np.polyfit(np.log(SIZES), np.log([cost[n] for n in SIZES]), 1)[0]
+    rows = []
+    for n in SIZES:
+        wall = statistics.median(walls[n])
+        target = TARGETS.get(n)
+        rows.append(
+            Row(
+                f"swarm of {n} BlueROV2 Heavy (8 thrusters, autopilot, QP allocation each): "
+                "real-time factor",
+                f"{SIMULATED / wall:.3g}x",
+                f">= {target:g}x" if target else "",
+                f"{SIMULATED:g} s in {wall:.3g} s (median of {repeats}); CPU "
+                f"{1e3 * cost[n] / n / SIMULATED:.2f} ms per vehicle and simulated s; "
+                f"{evaluations[n] / SIMULATED:.0f} RHS per s (one vehicle alone: "
+                f"{evaluations[1] / SIMULATED:.0f})",
+            )
+        )
+    costs = ", ".join(f"N={n}: {cost[n]:.2f} s" for n in SIZES)
+    rows.append(
+        Row(
+            f"swarm cost (CPU time), fitted exponent over N = {SIZES[0]}..{SIZES[-1]}",
+            f"{exponent:.2f}",
+            "<= 1.0",
+            f"{SIMULATED:g} s simulated: {costs}",
+        )
+    )
+    return rows
