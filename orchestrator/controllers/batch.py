@@ -5,8 +5,9 @@ A swarm runs the same controllers on every vehicle. Sampled one by one, each cos
 master's per-controller work (gathering inputs, applying outputs) and NumPy's per-call cost
 on a handful of numbers. :func:`batched` merges the autopilots of equal sample time into one
 :class:`AutopilotBatch` (its control laws as array operations over the vehicles) and the
-thrust allocations into one :class:`AllocationBatch` (each vehicle's program solved as
-before, the thrust-to-PWM maps as array operations over all thrusters). Each vehicle's
+thrust allocations into one :class:`AllocationBatch` (the thrusts' ranges and the
+thrust-to-PWM maps as array operations over all thrusters, each vehicle's program solved as
+before). Each vehicle's
 outputs are the same, bit for bit, as its own controller's: the same floating-point
 operations in the same order (the angles by ``math`` on each vehicle, as the controller does),
 and a member that fails holds its own previous outputs, as the master holds a controller's.
@@ -21,6 +22,7 @@ import numpy as np
 from orchestrator.controllers.allocation import ThrustAllocation
 from orchestrator.controllers.autopilot import DepthHeadingSpeedAutopilot
 from orchestrator.controllers.base import Controller
+from orchestrator.controllers.constrained_allocation import thrust_range
 
 BATCHED_KINDS = (DepthHeadingSpeedAutopilot, ThrustAllocation)
 
@@ -217,6 +219,20 @@ class AllocationBatch(_Batch):
         self._dead_zone = np.array([t.dead_zone for t in thrusters])
         self._neutral = np.array([t.pwm_neutral for t in thrusters])
         self._fail_times = np.concatenate([m.fail_times for m in self.members])
+        # the QP allocations' limits and rate steps (N) per thruster (zero for the others)
+        qp = [
+            (m.allocator.limits, m.allocator.step_limit) if m.method == "qp" else None
+            for m in self.members
+        ]
+        self._highest = np.concatenate(
+            [q[0] if q else np.zeros(len(m.outputs)) for q, m in zip(qp, self.members, strict=True)]
+        )
+        self._steps = np.concatenate(
+            [
+                np.full(len(m.outputs), q[1] if q else 0.0)
+                for q, m in zip(qp, self.members, strict=True)
+            ]
+        )
 
     def _pwm(self, thrusts: np.ndarray, available: np.ndarray) -> np.ndarray:
         """PWM commands (us) as :meth:`ThrusterModel.pwm`, neutral where not ``available``."""
@@ -237,6 +253,8 @@ class AllocationBatch(_Batch):
 
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
         available = time < self._fail_times
+        previous = np.concatenate([m.thrusts for m in self.members])
+        low, high = thrust_range(-self._highest, self._highest, self._steps, previous, available)
         thrusts = np.zeros(len(self.outputs))
         failed: dict[int, Exception] = {}
         at = 0
@@ -248,8 +266,8 @@ class AllocationBatch(_Batch):
             tau = tau if size == 6 else tau.reshape(-1, 6).sum(axis=0)  # N, N.m
             try:
                 if member.method == "qp":
-                    thrusts[start:end] = member.allocator.allocate(
-                        tau, member.thrusts, available[start:end]
+                    thrusts[start:end] = member.allocator.allocate_within(
+                        tau, low[start:end], high[start:end]
                     )
                 else:
                     thrusts[start:end] = member._pseudo_inverse(tau, available[start:end])

@@ -97,6 +97,22 @@ class PowerCurve:
 T200_POWER = PowerCurve(forward=390.0 / 51.5**1.5, reverse=390.0 / 40.2**1.5)
 
 
+def thrust_range(
+    lowest: np.ndarray,
+    highest: np.ndarray,
+    step: np.ndarray | float,
+    previous: np.ndarray,
+    available: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The thrusts (N) a sample may give, between ``lowest`` and ``highest`` (the limits,
+    N), after thrusts ``previous`` (N): a magnitude grows by at most ``step`` (N), a thruster
+    may always slow or stop; zero where not ``available``. Element by element, so one call
+    serves one vehicle or many."""
+    low = np.maximum(lowest, np.minimum(previous, 0.0) - step)
+    high = np.minimum(highest, np.maximum(previous, 0.0) + step)
+    return np.where(available, low, 0.0), np.where(available, high, 0.0)
+
+
 class ConstrainedAllocator:
     """The QP over one vehicle's thrusters (structure fixed; limits and command change)."""
 
@@ -273,10 +289,12 @@ class ConstrainedAllocator:
         """Thrusts (N) for command ``tau`` (6, body frame) after thrusts ``previous`` (N),
         with ``available`` (bool per thruster; False: failed, held at zero). The force the
         dead zones took off this sample's command is added to the next one's."""
-        # The magnitude grows by at most the rate limit; a thruster may always slow or stop.
-        low = np.maximum(-self.limits, np.minimum(previous, 0.0) - self.step_limit)
-        high = np.minimum(self.limits, np.maximum(previous, 0.0) + self.step_limit)
-        low, high = np.where(available, low, 0.0), np.where(available, high, 0.0)
+        low, high = thrust_range(-self.limits, self.limits, self.step_limit, previous, available)
+        return self.allocate_within(tau, low, high)
+
+    def allocate_within(self, tau: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+        """:meth:`allocate` with the sample's thrust range [``low``, ``high``] (N) given
+        (:func:`thrust_range`; narrowed in place by the dead-zone passes)."""
         tau = tau + self.carried
         thrusts = self._solve_exact(tau, low, high) if self._exact_rows else None
         if thrusts is None:

@@ -109,7 +109,7 @@ def test_a_failing_member_holds_its_outputs_and_the_others_go_on(swarm):
     def fail(*_):
         raise RuntimeError("thrust allocation QP failed")
 
-    members[2].allocator.allocate = fail
+    members[2].allocator.allocate_within = fail
     taus[:, 0] = -30.0
     outputs = merged.step(0.05, taus.ravel())
     spans = np.cumsum([0] + [len(c.outputs) for c in members])
