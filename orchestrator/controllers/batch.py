@@ -219,20 +219,12 @@ class AllocationBatch(_Batch):
         self._dead_zone = np.array([t.dead_zone for t in thrusters])
         self._neutral = np.array([t.pwm_neutral for t in thrusters])
         self._fail_times = np.concatenate([m.fail_times for m in self.members])
-        # the QP allocations' limits and rate steps (N) per thruster (zero for the others)
-        qp = [
-            (m.allocator.limits, m.allocator.step_limit) if m.method == "qp" else None
-            for m in self.members
-        ]
-        self._highest = np.concatenate(
-            [q[0] if q else np.zeros(len(m.outputs)) for q, m in zip(qp, self.members, strict=True)]
-        )
-        self._steps = np.concatenate(
-            [
-                np.full(len(m.outputs), q[1] if q else 0.0)
-                for q, m in zip(qp, self.members, strict=True)
-            ]
-        )
+        limits, steps = [], []
+        for m in self.members:  # the QP allocations' limits and rate steps (N); none otherwise
+            qp = m.method == "qp"
+            limits.append(m.allocator.limits if qp else np.zeros(len(m.outputs)))
+            steps.append(np.full(len(m.outputs), m.allocator.step_limit if qp else 0.0))
+        self._highest, self._steps = np.concatenate(limits), np.concatenate(steps)
 
     def _pwm(self, thrusts: np.ndarray, available: np.ndarray) -> np.ndarray:
         """PWM commands (us) as :meth:`ThrusterModel.pwm`, neutral where not ``available``."""
