@@ -6,9 +6,10 @@ The vehicles stand on a square grid 5 m apart (they do not interact) and each is
 heading set point (spread over the circle) and depth (2 to 3 m), so that their transients
 differ. Each repeat runs every N in :data:`SIZES` in turn; the table gives the real-time
 factor of each (median wall time of the run loop, start-up excluded), the cost per vehicle and
-simulated second (CPU time) and the exponent of a least-squares fit cost ~ N^k. The
-integrator's counts show whether the vehicles' transients cost steps: the right-hand sides
-per simulated second of the swarm against one of its vehicles flown alone.
+simulated second (CPU time), the CPU time of one right-hand side per vehicle (the FMUs of the
+whole swarm evaluated in the compiled loop) and the exponent of a least-squares fit
+cost ~ N^k. The integrator's counts show whether the vehicles' transients cost steps: the
+right-hand sides per simulated second of the swarm against one of its vehicles flown alone.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import math
 import statistics
 import tempfile
+import time
 import tomllib
 from pathlib import Path
 
@@ -72,6 +74,26 @@ def alone_document(document: dict, k: int) -> dict:
     }
 
 
+def _rhs_seconds(path: Path, fmu_dir: Path, calls: int) -> float:
+    """CPU time (s) of one right-hand side of the scenario at ``path`` (compiled, called
+    ``calls`` times in a C loop; the least of five)."""
+    from orchestrator.scenario.reading import load_scenario
+    from orchestrator.system.system import System
+
+    scenario = load_scenario(path)
+    system = System(scenario, str(path), fmu_dir)
+    try:
+        x = system.initialize(0.0, scenario.environment.current)
+        dx, kernel, best = np.zeros_like(x), system.compiled._kernel, math.inf
+        for _ in range(5):
+            start = time.process_time()
+            kernel.derivatives(0.0, x, dx, calls)
+            best = min(best, (time.process_time() - start) / calls)
+    finally:
+        system.close()
+    return best
+
+
 def swarm_rows(fmu_dir: Path, repeats: int) -> list[Row]:
     """Real-time factors of swarms of :data:`SIZES` vehicles and the fitted cost exponent."""
     walls: dict[int, list[float]] = {n: [] for n in SIZES}
@@ -86,6 +108,7 @@ def swarm_rows(fmu_dir: Path, repeats: int) -> list[Row]:
             paths[n].write_text(tomli_w.dumps(document), encoding="utf-8")
         _, single = _run_seconds(paths[1], fmu_dir, folder / "alone")
         evaluations[1] = single.statistics.rhs_evaluations
+        rhs = {n: _rhs_seconds(paths[n], fmu_dir, max(20, 4000 // n)) for n in SIZES}
         for _ in range(repeats):
             for n in SIZES:
                 wall, result = _run_seconds(paths[n], fmu_dir, folder / "out")
@@ -107,7 +130,8 @@ def swarm_rows(fmu_dir: Path, repeats: int) -> list[Row]:
                 f"{SIMULATED:g} s in {wall:.3g} s (median of {repeats}); CPU "
                 f"{1e3 * cost[n] / n / SIMULATED:.2f} ms per vehicle and simulated s; "
                 f"{evaluations[n] / SIMULATED:.0f} RHS per s (its rov{WATCHED} alone: "
-                f"{evaluations[1] / SIMULATED:.0f})",
+                f"{evaluations[1] / SIMULATED:.0f}), {1e6 * rhs[n] / n:.2f} us per RHS and "
+                "vehicle",
             )
         )
     costs = ", ".join(f"N={n}: {cost[n]:.2f} s" for n in SIZES)
