@@ -60,11 +60,12 @@ def test_batches_keep_each_controller_and_their_order(swarm):
 
 def test_a_controller_reading_a_member_stops_the_move(swarm):
     controllers, _ = swarm
-    # allocation 0 reads autopilot 0: autopilot 1 may pass it (independent), the allocations
-    # may not be moved before autopilot 1's batch... they read it, so they batch after it
+    # autopilot 1 passes allocation 0 (independent); allocation 1 reads autopilot 1, which is
+    # then in the batch before it
     merged = batched([controllers[0], controllers[1], controllers[2], controllers[3]])
     assert [type(c) for c in merged] == [AutopilotBatch, AllocationBatch]
-    # an allocation reading autopilot 2 placed before autopilot 2 is moved past nothing
+    # allocation 2 cannot pass autopilot 2, whose output it reads: it starts a batch of its
+    # own after it, which allocation 1 joins
     reordered = [controllers[1], controllers[4], controllers[5], controllers[3]]
     kinds = [type(c).__name__ for c in batched(reordered)]
     assert kinds == ["ThrustAllocation", "DepthHeadingSpeedAutopilot", "AllocationBatch"]
