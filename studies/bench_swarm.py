@@ -10,6 +10,8 @@ simulated second (CPU time), the CPU time of one right-hand side per vehicle (th
 whole swarm evaluated in the compiled loop) and the exponent of a least-squares fit
 cost ~ N^k. The integrator's counts show whether the vehicles' transients cost steps: the
 right-hand sides per simulated second of the swarm against one of its vehicles flown alone.
+The swarm of :data:`COMPARED` vehicles is also run with its controllers sampled one by one
+(as before the batches), interleaved: the ratio of the CPU times.
 """
 
 from __future__ import annotations
@@ -20,10 +22,12 @@ import tempfile
 import time
 import tomllib
 from pathlib import Path
+from unittest.mock import patch
 
 import numpy as np
 import tomli_w
 
+import orchestrator.controllers.batch as batch
 from studies.bench import SCENARIOS, Row, _run_seconds
 
 SIZES = (16, 64, 256)
@@ -31,6 +35,7 @@ TARGETS = {64: 10.0, 256: 2.0}  # x real time
 SPACING = 5.0  # m between neighbours
 SIMULATED = 10.0  # s
 WATCHED = 1  # the largest swarm's vehicle also flown alone
+COMPARED = 64  # the swarm also run with its controllers sampled one by one
 
 
 def swarm_document(n: int, stop_time: float) -> dict:
@@ -99,6 +104,7 @@ def swarm_rows(fmu_dir: Path, repeats: int) -> list[Row]:
     walls: dict[int, list[float]] = {n: [] for n in SIZES}
     cpus: dict[int, list[float]] = {n: [] for n in SIZES}
     evaluations: dict[int, int] = {}
+    unbatched: list[float] = []  # CPU time (s) of the compared swarm without batches
     with tempfile.TemporaryDirectory(prefix="murcosim-bench-") as folder:
         folder = Path(folder)
         paths, documents = {}, {n: swarm_document(n, SIMULATED) for n in SIZES}
@@ -115,6 +121,9 @@ def swarm_rows(fmu_dir: Path, repeats: int) -> list[Row]:
                 walls[n].append(wall)
                 cpus[n].append(result.statistics.cpu_seconds)
                 evaluations[n] = result.statistics.rhs_evaluations
+            with patch.object(batch, "batched", list):  # one controller per vehicle
+                _, result = _run_seconds(paths[COMPARED], fmu_dir, folder / "out")
+                unbatched.append(result.statistics.cpu_seconds)
     cost = {n: statistics.median(cpus[n]) for n in SIZES}
     exponent = np.polyfit(np.log(SIZES), np.log([cost[n] for n in SIZES]), 1)[0]
     rows = []
@@ -134,6 +143,16 @@ def swarm_rows(fmu_dir: Path, repeats: int) -> list[Row]:
                 "vehicle",
             )
         )
+    alone = statistics.median(unbatched)
+    rows.append(
+        Row(
+            f"swarm of {COMPARED}: CPU time batched / one controller per vehicle",
+            f"{cost[COMPARED] / alone:.2f}",
+            "",
+            f"{cost[COMPARED]:.2f} vs {alone:.2f} s for {SIMULATED:g} s simulated "
+            f"(medians of {repeats})",
+        )
+    )
     costs = ", ".join(f"N={n}: {cost[n]:.2f} s" for n in SIZES)
     rows.append(
         Row(
