@@ -745,6 +745,7 @@ USER_RECORDS = {
   equation
     thruster.pwm = pwm;
     thruster.nu_r = zeros(6);
+    thruster.immersion = 1;
   end Pod;
 """,
         "Mine.Pod",

@@ -137,7 +137,7 @@ of H_s for every seed 0-199 and H_s from 0.5 to 5 m on 0.006-6 rad/s.</p>
 
   model CurrentField
     "Ocean current at a point: depth profile, first-order Gauss-Markov variation of speed and direction, a gust"
-    parameter Integer n = 32 "Number of spectral components of each Gauss-Markov process";
+    constant Integer n = 32 "Number of spectral components of each Gauss-Markov process";
     parameter MurCoSim.Velocity speed = 0 "Mean speed where the profile factor is 1";
     parameter Real direction(unit = "rad") = 0
       "Direction the current flows towards, from north towards east";
