@@ -12,8 +12,8 @@ reference results is built by ``murcosim build`` (rumoca front end, FMI 3.0 Mode
 from a one-line model extending it, simulated by FMPy's CVode at the reference's tolerance
 and output interval, and each comparison signal is held to the reference in a tube of
 half-height 2e-3 times the reference's range (plus 1e-9) and half-width 1e-3 of the stop time
-in time (pyfunnel, as ``murcosim regress``): the criterion of the MSL's own regression
-comparison, which allows for the different solvers and event handling of two tools.
+in time (pyfunnel, as ``murcosim regress``): loose enough for two tools' different solvers and
+event handling, tight enough that a wrong model leaves it.
 
 Each example runs in a process of its own with a time limit, so that one that hangs or
 crashes is a row of the table, not the end of the survey. The table (markdown) gives each
@@ -32,6 +32,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
+import pandas
 
 PACKAGES = (
     "Modelica.Blocks.Examples",
@@ -99,8 +100,7 @@ def survey_one(name: str, msl: Path, references: Path, work: Path) -> dict[str, 
         for line in (reference / "comparisonSignals.txt").read_text().splitlines()
         if line.strip() and line.strip() != "time"
     ]
-    table = np.genfromtxt(reference / f"{reference.name}.csv", delimiter=",", names=True)
-    columns = {c.strip('"'): c for c in table.dtype.names}
+    table = pandas.read_csv(reference / f"{reference.name}.csv")  # names as written ("a.b")
     try:
         result = simulate_fmu(
             str(work / "fmus" / f"{model}.fmu"),
@@ -115,13 +115,14 @@ def survey_one(name: str, msl: Path, references: Path, work: Path) -> dict[str, 
     time_tube = TIME_TUBE * (s["StopTime"] - s["StartTime"])
     outside = []
     for signal in signals:
-        values = table[columns[signal]] if signal in columns else None
-        if values is None:
+        if signal not in table.columns:
+            outside.append(f"{signal}: not in the reference results")
             continue
+        values = table[signal].to_numpy(dtype=float)
         atol = TUBE * float(np.ptp(values)) + 1e-9
         verdict = compare_signal(
             signal,
-            (table["time"], values),
+            (table["time"].to_numpy(dtype=float), values),
             (result["time"], result[signal]) if signal in result.dtype.names else None,
             Tolerance(atol=atol, rtol=0.0, time=time_tube),
         )
@@ -162,8 +163,24 @@ def survey(msl: Path, references: Path, packages: tuple[str, ...]) -> list[dict[
     return rows
 
 
+OUTCOMES = ("agrees", "build refused", "simulation failed", "differs", "crashed", "timed out")
+
+
+def summary(rows: list[dict[str, object]], packages: tuple[str, ...]) -> str:
+    """A line per package: its examples and how many had each outcome."""
+    lines = [
+        "| package | examples | " + " | ".join(OUTCOMES) + " |",
+        "| --- | --- | " + " | ".join("---" for _ in OUTCOMES) + " |",
+    ]
+    for package in packages:
+        mine = [r for r in rows if str(r["example"]).startswith(package + ".")]
+        counts = [sum(r["outcome"] == outcome for r in mine) for outcome in OUTCOMES]
+        lines.append(f"| `{package}` | {len(mine)} | " + " | ".join(map(str, counts)) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def markdown(rows: list[dict[str, object]]) -> str:
-    """The table, and the count of each outcome."""
+    """The table of examples, and the count of each outcome."""
     lines = ["| example | outcome | detail |", "| --- | --- | --- |"]
     lines += [f"| `{r['example']}` | {r['outcome']} | {r['detail']} |" for r in rows]
     counts: dict[str, int] = {}
@@ -188,7 +205,9 @@ def main(argv: list[str] | None = None) -> None:
         with tempfile.TemporaryDirectory(prefix="msl-survey-") as work:
             print(json.dumps(survey_one(args.one, args.msl, args.references, Path(work))))
         return
-    print(markdown(survey(args.msl, args.references, tuple(args.package or PACKAGES))))
+    packages = tuple(args.package or PACKAGES)
+    rows = survey(args.msl, args.references, packages)
+    print(summary(rows, packages) + "\n" + markdown(rows))
 
 
 if __name__ == "__main__":

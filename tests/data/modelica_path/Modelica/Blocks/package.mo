@@ -89,4 +89,14 @@ package Blocks "Input/output blocks"
       y = amplitude*Modelica.Math.sin(2*pi*f*time);
     end Sine;
   end Sources;
+  package Examples "Examples of the blocks"
+    model Lag "A first-order lag started at its initial output, driven by a constant"
+      Modelica.Blocks.Sources.Constant source(k = 2);
+      Modelica.Blocks.Continuous.FirstOrder lag(
+        k = 3, T = 0.5, initType = Modelica.Blocks.Types.Init.InitialOutput, y_start = 1);
+    equation
+      connect(source.y, lag.u);
+      annotation (experiment(StopTime = 2));
+    end Lag;
+  end Examples;
 end Blocks;
