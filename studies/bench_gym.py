@@ -63,15 +63,7 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
     import gymnasium
 
     from orchestrator.rl.batched import BatchedVectorEnv
-    from orchestrator.rl.env import ScenarioEnv
-    from orchestrator.rl.station import (
-        OBSERVATION,
-        START,
-        TAU_LIMIT,
-        station_keeping_env,
-        station_reward,
-        station_scenario,
-    )
+    from orchestrator.rl.station import station_keeping_env
     from orchestrator.runner.run import simulate
     from orchestrator.scenario.reading import load_scenario
 
@@ -82,17 +74,7 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
         update={"simulation": plain.simulation.model_copy(update={"stop_time": EPISODE})}
     )
     env = station_keeping_env(SCENARIOS, max_time=EPISODE, fmu_dir=fmu_dir)
-    make_env = partial(
-        ScenarioEnv,
-        station_scenario(SCENARIOS, False),
-        OBSERVATION,
-        {f"agent.tau[{i}]": (-b, b) for i, b in enumerate(TAU_LIMIT, start=1)},
-        reward=station_reward,
-        start=START,
-        max_time=EPISODE,
-        source=source,
-        fmu_dir=fmu_dir,
-    )
+    make_env = partial(station_keeping_env, SCENARIOS, max_time=EPISODE, fmu_dir=fmu_dir)
     vectors = {n: BatchedVectorEnv([make_env] * n, workers=WORKERS) for n in ENVS}
     # key 0: as before, Gymnasium's AsyncVectorEnv with a process per environment
     vectors[0] = gymnasium.vector.AsyncVectorEnv([make_env] * WORKERS)
