@@ -1,18 +1,18 @@
 """Benchmark of the Gymnasium environment: steps per second of the station-keeping BlueROV2
-Heavy (eight thruster FMUs, allocation, 20 Hz) on one core and in two worker processes,
-against a plain run of the same scenario.
+Heavy (eight thruster FMUs, allocation, 20 Hz) on one core and in two processes, against a
+plain run of the same scenario.
 
-Episodes are 20 s (400 steps) with actions drawn once beforehand (the policy's cost is not
-the environment's). Each repeat takes, in turn in one process: one episode on one core
-(reset and steps timed apart), a plain run of ``bluerov2_heavy_single`` over the same 20 s
-(its 400 samples: the autopilot and allocation at 20 Hz, rows recorded); for each number of
-environments in :data:`ENVS`, one episode of each in a
-:class:`~orchestrator.rl.batched.BatchedVectorEnv` with two worker processes (each stepping
-half of them per message), and the same in Gymnasium's ``AsyncVectorEnv`` over two
-environments (a process each, as before), counting the 400 transitions of each and its
-automatic reset; last, as the machine's ceiling at that moment, two independent processes
-each running one episode of an environment of its own at the same time (no exchange at all).
-The ratios are of the medians of a two-process rate and the one-core rate with resets.
+Episodes are 20 s (400 steps) with actions drawn once beforehand (the policy's cost is not the
+environment's). Each repeat takes, in turn in one process: one episode on one core (reset and
+steps timed apart), a plain run of ``bluerov2_heavy_single`` over the same 20 s (its 400
+samples: the autopilot and allocation at 20 Hz, rows recorded); for each number of environments
+in :data:`ENVS`, one episode of each in a :class:`~orchestrator.rl.batched.BatchedVectorEnv`
+over two processes (the calling one and a worker, each stepping half of them per message), and
+the same in Gymnasium's ``AsyncVectorEnv`` over two environments (a process each, as before),
+counting the 400 transitions of each and its automatic reset; last, as the machine's ceiling at
+that moment, two independent processes each running one episode of an environment of its own at
+the same time (no exchange at all). The ratios are of the medians of a two-process rate and the
+one-core rate with resets.
 """
 
 from __future__ import annotations
@@ -153,11 +153,11 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
             continue
         rows.append(
             Row(
-                f"gym: {WORKERS} worker processes, {n} environments (BatchedVectorEnv) / one core",
+                f"gym: {WORKERS} processes, {n} environments (BatchedVectorEnv) / one core",
                 f"{rate / with_resets:.2f}x",
                 ">= 1.7x",
                 f"{rate:,.0f} steps/s, {rate / free:.0%} of two independent processes' "
-                f"({n // WORKERS} environments per worker and message; resets included, "
+                f"({n // WORKERS} environments per process and message; resets included, "
                 f"median of {repeats} episodes of each, interleaved with the one-core ones)",
             )
         )
