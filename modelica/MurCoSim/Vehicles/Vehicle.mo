@@ -14,7 +14,7 @@ partial model Vehicle "6-DOF underwater vehicle (Fossen) with unit-quaternion at
   parameter Real capture_angle(unit = "rad") = 0.1745
     "Docking capture envelope: largest angle between a port normal and the partner's reversed normal";
   parameter MurCoSim.Length hull_height = 0
-    "Free surface: vertical size of the hull, taken as a sphere of this diameter around the centre of buoyancy (0: always fully submerged)";
+    "Free surface: vertical size of the hull, taken as a sphere of this diameter around the centre of buoyancy (0: always fully submerged; each shipped vehicle sets its own)";
   parameter MurCoSim.Length thruster_height = 0.1
     "Free surface: a thruster's thrust scales with the immersed fraction of a sphere of this diameter around its mount";
   parameter MurCoSim.Length seabed_depth = 1e6
@@ -298,7 +298,10 @@ stay constant for the coupling). Each thruster mount has its immersed fraction i
 <code>thruster_height</code> around the mount; the orchestrator feeds it to the mounted
 thruster's input <code>immersion</code>, which scales its thrust. A vehicle driven up floats at
 the waterline where s B plus what its thrusters still push balances W, instead of rising into
-the air with full buoyancy (the default hull_height = 0 keeps s = 1 and every immersion 1).</p>
+the air with full buoyancy. Every shipped vehicle and the connector bracket set their hull's
+height (see <a href=\"modelica://MurCoSim.Vehicles\">Vehicles</a>); hull_height = 0, the
+default of this partial model and of the bodies that bring their own hydrostatics in f_env (the
+buoys) and of the arm links, keeps s = 1 and every immersion 1.</p>
 <p>The seabed is the plane z = <code>seabed_depth</code> (default 1e6 m: none). The lowest point
 of the hull sphere (the centre of buoyancy when hull_height = 0) touches it through a
 Hunt-Crossley contact (Hunt and Crossley 1975), normal to the plane and frictionless:
