@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from orchestrator.kinematics import quaternion_from_euler, rotation_matrix
+from orchestrator.kinematics import cross, quaternion_from_euler, rotation_matrix, rotation_rows
 
 GRAVITY = 9.81  # m/s^2, as the vehicle FMUs' g
 
@@ -60,8 +60,13 @@ def specific_force(
     """What an accelerometer at the mount reads (m/s^2, sensor frame): the point's inertial
     acceleration minus gravity, a - g, with a = v' + w x v + w' x r + w x (w x r) in the body
     frame (``nu_dot`` the body-frame derivative of ``nu``). At rest and level: (0, 0, -g)."""
-    v, w = nu[:3], nu[3:]
-    r = mount.position
-    a = nu_dot[:3] + np.cross(w, v) + np.cross(nu_dot[3:], r) + np.cross(w, np.cross(w, r))
-    gravity = rotation_matrix(q).T @ np.array([0.0, 0.0, g])
-    return mount.rotation.T @ (a - gravity)
+    # Plain floats: NumPy's per-call cost on 3-vectors is many times the arithmetic (the same
+    # operations in the same order, so the same numbers).
+    v, w, w_dot = nu[:3].tolist(), nu[3:].tolist(), nu_dot[3:].tolist()
+    r = mount.position.tolist()
+    terms = (cross(w, v), cross(w_dot, r), cross(w, cross(w, r)))
+    a = nu_dot[:3].tolist()
+    for term in terms:
+        a = [a[i] + term[i] for i in range(3)]
+    down = rotation_rows(q.tolist())[2]  # NED z in the body frame: gravity R' (0, 0, g) / g
+    return mount.rotation.T @ np.array([a[i] - down[i] * g for i in range(3)])
