@@ -3,12 +3,20 @@ package MurCoSim "Modular underwater robots: vehicles, thrusters and connectors 
   type Mass = Real(final quantity = "Mass", final unit = "kg", min = 0);
   type Length = Real(final quantity = "Length", final unit = "m");
   type Position = Length;
+  type Area = Real(final quantity = "Area", final unit = "m2");
   type Volume = Real(final quantity = "Volume", final unit = "m3", min = 0);
+  type SecondMomentOfArea = Real(final quantity = "SecondMomentOfArea", final unit = "m4");
   type Density = Real(final quantity = "Density", final unit = "kg/m3", min = 0);
+  type LinearDensity = Real(final quantity = "LinearDensity", final unit = "kg/m", min = 0);
   type Acceleration = Real(final quantity = "Acceleration", final unit = "m/s2");
   type Velocity = Real(final quantity = "Velocity", final unit = "m/s");
+  type Angle = Real(final quantity = "Angle", final unit = "rad");
+  type AngularVelocity = Real(final quantity = "AngularVelocity", final unit = "rad/s");
+  type AngularAcceleration = Real(final quantity = "AngularAcceleration", final unit = "rad/s2");
+  type AngularFrequency = Real(final quantity = "AngularFrequency", final unit = "rad/s");
   type Force = Real(final quantity = "Force", final unit = "N");
   type Torque = Real(final quantity = "Torque", final unit = "N.m");
+  type TranslationalSpringConstant = Real(final quantity = "TranslationalSpringConstant", final unit = "N/m");
   type Time = Real(final quantity = "Time", final unit = "s");
   type MomentOfInertia = Real(final quantity = "MomentOfInertia", final unit = "kg.m2");
   type PulseWidth = Real(final quantity = "Time", final unit = "us")

@@ -18,7 +18,7 @@ package Buoys "Joint-actuated buoy (Cortesi (2012)): floating cylinders with exa
     parameter MurCoSim.Length fin_width = 0 "Axial width of a fin";
     parameter Real fin_C_D = 1.2
       "Drag coefficient of a fin as a flat plate across the flow (assumption, see the package documentation)";
-    parameter Real pivot[3](each unit = "m") = {0, 0, 0}
+    parameter MurCoSim.Position pivot[3] = {0, 0, 0}
       "Joint pivot of a two-body buoy, body frame (read by the orchestrator to build the joint)";
     annotation (Documentation(info = "<html>
 <p>Body frame of every cylinder: origin at the centre of the bottom face, z along the axis
@@ -216,9 +216,9 @@ from the payload's bottom face, reproduce Tables B.2 and B.3 (13.4, 12.8, 12.5, 
     parameter Real c_near_horizontal = 2e-5
       "Below this |cos(tilt)| the volume integrals use their near-horizontal series (error < 1e-7 of the full volume)";
 
-    output Real V_sub(unit = "m3") "Submerged volume";
-    output Real f_sub "Submerged fraction of the volume";
-    output Real r_cb[3](each unit = "m") "Centre of buoyancy, body frame (zero when dry)";
+    MurCoSim.Interfaces.RealOutput V_sub(unit = "m3") "Submerged volume";
+    MurCoSim.Interfaces.RealOutput f_sub "Submerged fraction of the volume";
+    MurCoSim.Interfaces.RealOutput r_cb[3](each unit = "m") "Centre of buoyancy, body frame (zero when dry)";
 
   protected
     Real f_hydro[6](unit = {"N", "N", "N", "N.m", "N.m", "N.m"})
@@ -226,23 +226,23 @@ from the payload's bottom face, reproduce Tables B.2 and B.3 (13.4, 12.8, 12.5, 
     Real c_tilt "Cosine of the tilt: axis (bottom to top) against the vertical";
     Real s_tilt "Sine of the tilt";
     Real n_down[3] "Unit vector across the axis pointing down the slope, body frame";
-    Real h_cut[3](each unit = "m")
+    MurCoSim.Length h_cut[3]
       "Heights above the local surface of the bottom centre, top centre and middle of the axis";
-    Real x_cut[3](each unit = "m")
+    MurCoSim.Length x_cut[3]
       "Where each cut's face meets the surface, across the axis along n_down (clamped to +-radius)";
-    Real chord[3](each unit = "m") "Half chord sqrt(radius^2 - x_cut^2)";
-    Real I0[3](each unit = "m2") "Area of the face beyond x_cut (circular segment)";
+    MurCoSim.Length chord[3] "Half chord sqrt(radius^2 - x_cut^2)";
+    MurCoSim.Area I0[3] "Area of the face beyond x_cut (circular segment)";
     Real I1[3](each unit = "m3") "First moment of that area about the face's diameter";
-    Real I2[3](each unit = "m4") "Second moment of that area about the face's diameter";
+    MurCoSim.SecondMomentOfArea I2[3] "Second moment of that area about the face's diameter";
     Real Phi[3](each unit = "m3") "Integral of the depth below the surface over the wet part of a face";
     Real Psi[3](each unit = "m4") "The same, weighted by the distance across the axis";
     Real Phi2[3](each unit = "m4") "Integral of the squared depth over the wet part of a face";
     Real m_across(unit = "m4") "First moment of the submerged volume across the axis (along n_down)";
     Real m_along(unit = "m4") "First moment of the submerged volume along the axis (bottom to top)";
-    Real v_rel[3](each unit = "m/s") "Velocity of the centre of gravity relative to the water, body frame";
-    Real F_b[3](each unit = "N") "Buoyancy, body frame";
-    Real F_d[3](each unit = "N") "Translational drag, body frame";
-    Real M_d[3](each unit = "N.m") "Rotational drag and fin moment, body frame";
+    MurCoSim.Velocity v_rel[3] "Velocity of the centre of gravity relative to the water, body frame";
+    MurCoSim.Force F_b[3] "Buoyancy, body frame";
+    MurCoSim.Force F_d[3] "Translational drag, body frame";
+    MurCoSim.Torque M_d[3] "Rotational drag and fin moment, body frame";
 
   equation
     // Tilt of the axis e = -z_body against the vertical: cos = R33, across-axis part of "down".
@@ -360,23 +360,23 @@ under water).</p>
 
   model JointServo
     "Two-axis joint servo: position control with stops, rate and acceleration limits (Cortesi 2012, Sec. 2.8)"
-    parameter Real stop(unit = "rad") = 0.7853981633974483
+    parameter MurCoSim.Angle stop = 0.7853981633974483
       "Mechanical stop of each axis, +-stop (Cortesi 2012, Sec. 2.7: +-45 deg for the prototype)";
-    parameter Real rate_max(unit = "rad/s") = 1.5707963267948966
+    parameter MurCoSim.AngularVelocity rate_max = 1.5707963267948966
       "Rate limit of each axis (assumption: 90 deg/s; Cortesi (2012) gives none)";
-    parameter Real acceleration_max(unit = "rad/s2") = 8.726646259971648
+    parameter MurCoSim.AngularAcceleration acceleration_max = 8.726646259971648
       "Acceleration limit of each axis (500 deg/s2, above Cortesi's (2012) 300 deg/s2 threshold, Sec. 5.7)";
     parameter MurCoSim.Time T_position = 0.04
       "Time constant of the position loop: two 20 ms steps of Cortesi's (2012) axis controller (App. C)";
     parameter MurCoSim.Time T_rate = 0.02
       "Time constant of the rate loop: one 20 ms step of Cortesi's (2012) base rate (Sec. 5.3)";
-    input Real theta_cmd[2](each start = 0, each unit = "rad") "Commanded joint angles";
-    output Real theta[2](each start = 0, each fixed = true, each unit = "rad") "Joint angles";
-    output Real omega[2](each start = 0, each fixed = true, each unit = "rad/s") "Joint rates";
-    output Real alpha[2](each unit = "rad/s2") "Joint accelerations";
+    MurCoSim.Interfaces.RealInput theta_cmd[2](each start = 0, each unit = "rad") "Commanded joint angles";
+    MurCoSim.Interfaces.RealOutput theta[2](each start = 0, each fixed = true, each unit = "rad") "Joint angles";
+    MurCoSim.Interfaces.RealOutput omega[2](each start = 0, each fixed = true, each unit = "rad/s") "Joint rates";
+    MurCoSim.Interfaces.RealOutput alpha[2](each unit = "rad/s2") "Joint accelerations";
   protected
-    Real error[2](each unit = "rad") "Distance to the command clamped to the stops";
-    Real rate_demand[2](each unit = "rad/s")
+    MurCoSim.Angle error[2] "Distance to the command clamped to the stops";
+    MurCoSim.AngularVelocity rate_demand[2]
       "Rate that stops at the target: braking curve, rate limit, linear near the target";
   equation
     for i in 1:2 loop

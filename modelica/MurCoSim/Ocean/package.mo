@@ -5,26 +5,26 @@ package Ocean "Deep-water linear (Airy) waves: regular waves and Pierson-Moskowi
     parameter Integer n = 1 "Number of wave components";
     parameter MurCoSim.Acceleration g = 9.8
       "Gravitational acceleration (Cortesi's (2012) value, as the buoys')";
-    parameter Real direction(unit = "rad") = 0
+    parameter MurCoSim.Angle direction = 0
       "Propagation direction, from north towards east (Cortesi 2012, eq. A.4, beta)";
     parameter Real stretching = 1
       "1: kinematics at the depth below the instantaneous surface (Wheeler); 0: below the mean level (Cortesi 2012, eq. A.7)";
-    parameter Real phase[n](each unit = "rad") = fill(0, n) "Phases of the components at t = 0, chi = 0";
-    input Real r[3](each start = 0, each unit = "m") "Point, NED";
-    output Real zeta(unit = "m") "Surface elevation above the mean level at (r1, r2), positive up";
-    output Real v[3](each unit = "m/s") "Wave particle velocity at r, NED";
-    output Real a[3](each unit = "m/s2") "Wave particle acceleration at r (local), NED";
-    output Real a_material[3](each unit = "m/s2")
+    parameter MurCoSim.Angle phase[n] = fill(0, n) "Phases of the components at t = 0, chi = 0";
+    MurCoSim.Interfaces.RealInput r[3](each start = 0, each unit = "m") "Point, NED";
+    MurCoSim.Interfaces.RealOutput zeta(unit = "m") "Surface elevation above the mean level at (r1, r2), positive up";
+    MurCoSim.Interfaces.RealOutput v[3](each unit = "m/s") "Wave particle velocity at r, NED";
+    MurCoSim.Interfaces.RealOutput a[3](each unit = "m/s2") "Wave particle acceleration at r (local), NED";
+    MurCoSim.Interfaces.RealOutput a_material[3](each unit = "m/s2")
       "Acceleration of the water particle at r (local plus convective (v . grad) v), NED";
   protected
-    Real A[n](each unit = "m") "Component amplitudes";
-    Real w[n](each unit = "rad/s") "Component angular frequencies";
-    Real arg[n](each unit = "rad") "Phase angles w t - k chi + phase, k = w^2/g (deep water, Cortesi 2012, eq. A.2)";
-    Real speed[n](each unit = "m/s") "Particle speed amplitudes w A exp(-k depth)";
-    Real chi(unit = "m") "Distance along the propagation direction";
-    Real depth(unit = "m") "Depth below the surface at which the kinematics are taken (>= 0)";
-    Real v_h(unit = "m/s") "Horizontal velocity along the propagation direction";
-    Real a_h(unit = "m/s2") "Horizontal acceleration along the propagation direction";
+    MurCoSim.Length A[n] "Component amplitudes";
+    MurCoSim.AngularFrequency w[n] "Component angular frequencies";
+    MurCoSim.Angle arg[n] "Phase angles w t - k chi + phase, k = w^2/g (deep water, Cortesi 2012, eq. A.2)";
+    MurCoSim.Velocity speed[n] "Particle speed amplitudes w A exp(-k depth)";
+    MurCoSim.Length chi "Distance along the propagation direction";
+    MurCoSim.Length depth "Depth below the surface at which the kinematics are taken (>= 0)";
+    MurCoSim.Velocity v_h "Horizontal velocity along the propagation direction";
+    MurCoSim.Acceleration a_h "Horizontal acceleration along the propagation direction";
     Real G_hh(unit = "1/s") "Gradient of v_h along the propagation direction";
     Real G_hz(unit = "1/s") "Gradient of v_h downwards (equal to that of v[3] along the direction)";
     Real G_zz(unit = "1/s") "Gradient of v[3] downwards";
@@ -89,20 +89,20 @@ parameters.</p>
     extends WaveField(n = 128);
     parameter MurCoSim.Length H_s = 2
       "Significant wave height H_1/3 of the spectrum (Cortesi 2012, Sec. 5.13.2: 2 m)";
-    parameter Real omega_min(unit = "rad/s") = 0.006
+    parameter MurCoSim.AngularFrequency omega_min = 0.006
       "Lower end of the discretized spectrum, > 0 (Cortesi 2012, Table 5.3: 0.006 rad/s)";
-    parameter Real omega_max(unit = "rad/s") = 6
+    parameter MurCoSim.AngularFrequency omega_max = 6
       "Upper end of the discretized spectrum (Cortesi 2012, Table 5.3: 6 rad/s)";
     parameter Real components = 128
       "Number of component waves, at most n (see the documentation for why not Cortesi's (2012) 1000)";
-    parameter Real omega_cutoff(unit = "rad/s") = 1e6
+    parameter MurCoSim.AngularFrequency omega_cutoff = 1e6
       "Components above this frequency are left out of the sum (Cortesi 2012, Sec. 5.13.2: c2 sea)";
     parameter Real seed = 1
       "Seed of the random draws; the orchestrator draws bin_offset and phase from it";
     parameter Real bin_offset[n] = fill(0.5, n)
       "Frequency of each component within its bin, 0..1 (uniform random draws; 0.5: bin centres)";
   protected
-    parameter Real d_omega(unit = "rad/s") = (omega_max - omega_min)/components
+    parameter MurCoSim.AngularFrequency d_omega = (omega_max - omega_min)/components
       "Width of a frequency bin";
   equation
     for j in 1:n loop
@@ -139,16 +139,16 @@ of H_s for every seed 0-199 and H_s from 0.5 to 5 m on 0.006-6 rad/s.</p>
     "Ocean current at a point: depth profile, first-order Gauss-Markov variation of speed and direction, a gust"
     constant Integer n = 32 "Number of spectral components of each Gauss-Markov process";
     parameter MurCoSim.Velocity speed = 0 "Mean speed where the profile factor is 1";
-    parameter Real direction(unit = "rad") = 0
+    parameter MurCoSim.Angle direction = 0
       "Direction the current flows towards, from north towards east";
-    parameter Real profile_depth[4](each unit = "m") = {0, 10, 100, 1000}
+    parameter MurCoSim.Position profile_depth[4] = {0, 10, 100, 1000}
       "Depths below the mean level of the profile's points, increasing";
     parameter Real profile_factor[4] = {1, 1, 1, 1}
       "Speed factors at those depths: linear in between, constant above the first and below the last";
     parameter MurCoSim.Velocity speed_sigma = 0
       "Stationary standard deviation of the speed's Gauss-Markov variation (0: none)";
     parameter MurCoSim.Time speed_tau = 600 "Correlation time of the speed's variation";
-    parameter Real direction_sigma(unit = "rad") = 0
+    parameter MurCoSim.Angle direction_sigma = 0
       "Stationary standard deviation of the direction's Gauss-Markov variation (0: none)";
     parameter MurCoSim.Time direction_tau = 600 "Correlation time of the direction's variation";
     parameter Real band[2] = {0.01, 30}
@@ -157,31 +157,31 @@ of H_s for every seed 0-199 and H_s from 0.5 to 5 m on 0.006-6 rad/s.</p>
       "Seed of the random draws; the orchestrator draws the bin offsets and phases from it";
     parameter Real speed_bin_offset[n] = fill(0.5, n)
       "Frequency of each speed component within its bin, 0..1 (uniform random draws)";
-    parameter Real speed_phase[n](each unit = "rad") = fill(0, n)
+    parameter MurCoSim.Angle speed_phase[n] = fill(0, n)
       "Phases of the speed components (uniform random draws)";
     parameter Real direction_bin_offset[n] = fill(0.5, n)
       "Frequency of each direction component within its bin, 0..1 (uniform random draws)";
-    parameter Real direction_phase[n](each unit = "rad") = fill(0, n)
+    parameter MurCoSim.Angle direction_phase[n] = fill(0, n)
       "Phases of the direction components (uniform random draws)";
-    parameter Real gust_velocity[3](each unit = "m/s") = {0, 0, 0}
+    parameter MurCoSim.Velocity gust_velocity[3] = {0, 0, 0}
       "Peak velocity of a (1 - cos) gust, NED (0: none)";
     parameter MurCoSim.Time gust_start = 0 "Start of the gust";
     parameter MurCoSim.Time gust_duration(min = 1e-3) = 10 "Duration of the gust, > 0";
-    input Real r[3](each start = 0, each unit = "m") "Point, NED";
-    output Real v[3](each unit = "m/s") "Current velocity at r, NED";
-    output Real a[3](each unit = "m/s2") "Current acceleration at r (time derivative at the point), NED";
+    MurCoSim.Interfaces.RealInput r[3](each start = 0, each unit = "m") "Point, NED";
+    MurCoSim.Interfaces.RealOutput v[3](each unit = "m/s") "Current velocity at r, NED";
+    MurCoSim.Interfaces.RealOutput a[3](each unit = "m/s2") "Current acceleration at r (time derivative at the point), NED";
   protected
     Real factor "Profile factor at the depth of r";
-    Real w_s[n](each unit = "rad/s") "Angular frequencies of the speed components";
-    Real w_d[n](each unit = "rad/s") "Angular frequencies of the direction components";
-    Real g_s[n](each unit = "rad/s") "Bin width times the normalized spectrum 1/(1 + (w tau)^2), speed";
-    Real g_d[n](each unit = "rad/s") "The same for the direction";
-    Real A_s[n](each unit = "m/s") "Amplitudes of the speed components";
-    Real A_d[n](each unit = "rad") "Amplitudes of the direction components";
-    Real U(unit = "m/s") "Speed at r";
-    Real U_dot(unit = "m/s2") "Rate of the speed";
-    Real psi(unit = "rad") "Direction";
-    Real psi_dot(unit = "rad/s") "Rate of the direction";
+    MurCoSim.AngularFrequency w_s[n] "Angular frequencies of the speed components";
+    MurCoSim.AngularFrequency w_d[n] "Angular frequencies of the direction components";
+    MurCoSim.AngularFrequency g_s[n] "Bin width times the normalized spectrum 1/(1 + (w tau)^2), speed";
+    MurCoSim.AngularFrequency g_d[n] "The same for the direction";
+    MurCoSim.Velocity A_s[n] "Amplitudes of the speed components";
+    MurCoSim.Angle A_d[n] "Amplitudes of the direction components";
+    MurCoSim.Velocity U "Speed at r";
+    MurCoSim.Acceleration U_dot "Rate of the speed";
+    MurCoSim.Angle psi "Direction";
+    MurCoSim.AngularVelocity psi_dot "Rate of the direction";
     Real s_gust "Progress of the gust, 0 to 1";
   equation
     factor = profile_factor[1]

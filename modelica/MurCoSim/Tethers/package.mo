@@ -6,9 +6,9 @@ package Tethers "Tethers and umbilicals: lumped-mass cables between two bodies o
     parameter MurCoSim.Length L = 8 "Unstretched length";
     parameter MurCoSim.Length d = 0.0076
       "Diameter (Blue Robotics Fathom ROV tether: 7.6 mm)";
-    parameter Real m_l(unit = "kg/m") = 0.043
+    parameter MurCoSim.LinearDensity m_l = 0.043
       "Mass per unit length (Blue Robotics Fathom ROV tether: 0.043 kg/m)";
-    parameter Real EA(unit = "N") = 1e4
+    parameter MurCoSim.Force EA = 1e4
       "Axial stiffness: strain 0.1 % at 10 N (a nearly inextensible tether; see the documentation)";
     parameter Real zeta = 1
       "Damping ratio of a segment's axial mode (MoorDyn's BA/-zeta input; 1: critically damped)";
@@ -21,74 +21,74 @@ package Tethers "Tethers and umbilicals: lumped-mass cables between two bodies o
     parameter Real Ca_t = 0 "Tangential added-mass coefficient";
     parameter MurCoSim.Density rho = 1000 "Density of the water";
     parameter MurCoSim.Acceleration g = 9.81 "Gravitational acceleration";
-    parameter Real r_a[3](each unit = "m") = {0, 0, 0}
+    parameter MurCoSim.Position r_a[3] = {0, 0, 0}
       "Attachment point of end a in body a's frame (relative to its origin CO)";
-    parameter Real r_b[3](each unit = "m") = {0, 0, 8.008}
+    parameter MurCoSim.Position r_b[3] = {0, 0, 8.008}
       "Attachment point of end b in body b's frame (a fixed point: its NED position, with body b left at rest at the origin; default: below the origin, the default tether stretched to 10 N)";
 
-    input Real p_a[3](each start = 0, each unit = "m") "Body a: position of its origin CO, NED";
-    input Real q_a[4](start = {1, 0, 0, 0}) "Body a: unit quaternion body to NED, scalar first";
-    input Real nu_a[6](each start = 0, unit = {"m/s", "m/s", "m/s", "rad/s", "rad/s", "rad/s"})
+    MurCoSim.Interfaces.RealInput p_a[3](each start = 0, each unit = "m") "Body a: position of its origin CO, NED";
+    MurCoSim.Interfaces.RealInput q_a[4](start = {1, 0, 0, 0}) "Body a: unit quaternion body to NED, scalar first";
+    MurCoSim.Interfaces.RealInput nu_a[6](each start = 0, unit = {"m/s", "m/s", "m/s", "rad/s", "rad/s", "rad/s"})
       "Body a: body-frame velocity [u v w p q r]";
-    input Real p_b[3](each start = 0, each unit = "m") "Body b: position of its origin CO, NED";
-    input Real q_b[4](start = {1, 0, 0, 0}) "Body b: unit quaternion body to NED, scalar first";
-    input Real nu_b[6](each start = 0, unit = {"m/s", "m/s", "m/s", "rad/s", "rad/s", "rad/s"})
+    MurCoSim.Interfaces.RealInput p_b[3](each start = 0, each unit = "m") "Body b: position of its origin CO, NED";
+    MurCoSim.Interfaces.RealInput q_b[4](start = {1, 0, 0, 0}) "Body b: unit quaternion body to NED, scalar first";
+    MurCoSim.Interfaces.RealInput nu_b[6](each start = 0, unit = {"m/s", "m/s", "m/s", "rad/s", "rad/s", "rad/s"})
       "Body b: body-frame velocity [u v w p q r]";
-    input Real v_c[3](each start = 0, each unit = "m/s") "Ocean current velocity, NED (uniform along the tether)";
+    MurCoSim.Interfaces.RealInput v_c[3](each start = 0, each unit = "m/s") "Ocean current velocity, NED (uniform along the tether)";
 
-    output Real tau_a[6](unit = {"N", "N", "N", "N.m", "N.m", "N.m"})
+    MurCoSim.Interfaces.RealOutput tau_a[6](unit = {"N", "N", "N", "N.m", "N.m", "N.m"})
       "Generalized force of the tether on body a at its CO, body-a frame (connect to tau_ext)";
-    output Real tau_b[6](unit = {"N", "N", "N", "N.m", "N.m", "N.m"})
+    MurCoSim.Interfaces.RealOutput tau_b[6](unit = {"N", "N", "N", "N.m", "N.m", "N.m"})
       "Generalized force of the tether on body b at its CO, body-b frame (connect to tau_ext)";
-    output Real f_a[3](each unit = "N") "Force of the tether on its end a, NED";
-    output Real f_b[3](each unit = "N") "Force of the tether on its end b, NED";
-    output Real tension_a(unit = "N") "Tension of the first segment (at end a)";
-    output Real tension_b(unit = "N") "Tension of the last segment (at end b)";
-    output Real x[n + 1, 3](each unit = "m") "Node positions from end a to end b, NED";
+    MurCoSim.Interfaces.RealOutput f_a[3](each unit = "N") "Force of the tether on its end a, NED";
+    MurCoSim.Interfaces.RealOutput f_b[3](each unit = "N") "Force of the tether on its end b, NED";
+    MurCoSim.Interfaces.RealOutput tension_a(unit = "N") "Tension of the first segment (at end a)";
+    MurCoSim.Interfaces.RealOutput tension_b(unit = "N") "Tension of the last segment (at end b)";
+    MurCoSim.Interfaces.RealOutput x[n + 1, 3](each unit = "m") "Node positions from end a to end b, NED";
 
-    Real y[n - 1, 3](each start = 0, each fixed = true, each unit = "m")
+    MurCoSim.Length y[n - 1, 3](each start = 0, each fixed = true)
       "Inner nodes: displacement from their place on the straight line between the ends, NED";
-    Real v[n - 1, 3](each start = 0, each fixed = true, each unit = "m/s")
+    MurCoSim.Velocity v[n - 1, 3](each start = 0, each fixed = true)
       "Inner nodes: velocity, NED";
 
   protected
-    parameter Real l_0(unit = "m") = L/n "Unstretched segment length";
+    parameter MurCoSim.Length l_0 = L/n "Unstretched segment length";
     parameter Real A = 3.141592653589793*d^2/4 "Cross-section area (m2)";
     parameter Real BA(unit = "N.s") = zeta*l_0*sqrt(EA*m_l)
       "Axial damping coefficient of a segment (MoorDyn's BA from zeta)";
     parameter Real w_net(unit = "N/m") = (m_l - rho*A)*g "Weight less buoyancy per unit length";
     parameter Real e_z[3] = {0, 0, 1} "NED down";
-    parameter Real l_min(unit = "m") = 1e-9*l_0
+    parameter MurCoSim.Length l_min = 1e-9*l_0
       "Shortest length a direction is taken along (two nodes in one place give none)";
-    parameter Real m_a(unit = "kg") = (m_l + rho*A*Ca_n)*l_0 "Inner node mass with normal added mass";
+    parameter MurCoSim.Mass m_a = (m_l + rho*A*Ca_n)*l_0 "Inner node mass with normal added mass";
     parameter Real m_b(unit = "kg") = rho*A*(Ca_t - Ca_n)*l_0
       "Change of a node's added mass along its tangent";
     Real R_a[3, 3] "Rotation matrix body a to NED";
     Real R_b[3, 3] "Rotation matrix body b to NED";
-    Real o_a[3](each unit = "m/s") "Velocity of end a relative to body a's CO, body-a frame (omega x r_a)";
-    Real o_b[3](each unit = "m/s") "Velocity of end b relative to body b's CO, body-b frame (omega x r_b)";
-    Real xa[3](each unit = "m") "End a, NED";
-    Real xb[3](each unit = "m") "End b, NED";
-    Real va[3](each unit = "m/s") "Velocity of end a, NED";
-    Real vb[3](each unit = "m/s") "Velocity of end b, NED";
-    Real u[n + 1, 3](each unit = "m/s") "Node velocities, NED";
-    Real l[n](each unit = "m") "Stretched segment lengths";
+    MurCoSim.Velocity o_a[3] "Velocity of end a relative to body a's CO, body-a frame (omega x r_a)";
+    MurCoSim.Velocity o_b[3] "Velocity of end b relative to body b's CO, body-b frame (omega x r_b)";
+    MurCoSim.Position xa[3] "End a, NED";
+    MurCoSim.Position xb[3] "End b, NED";
+    MurCoSim.Velocity va[3] "Velocity of end a, NED";
+    MurCoSim.Velocity vb[3] "Velocity of end b, NED";
+    MurCoSim.Velocity u[n + 1, 3] "Node velocities, NED";
+    MurCoSim.Length l[n] "Stretched segment lengths";
     Real e[n, 3] "Segment unit vectors, from end a towards end b";
-    Real T_kv[n](each unit = "N") "Elastic plus damping force of a segment (Kelvin-Voigt)";
-    Real T[n](each unit = "N") "Segment tensions: T_kv while stretched and pulling, else 0";
+    MurCoSim.Force T_kv[n] "Elastic plus damping force of a segment (Kelvin-Voigt)";
+    MurCoSim.Force T[n] "Segment tensions: T_kv while stretched and pulling, else 0";
     Real t[n + 1, 3] "Node tangents";
     Real t_norm[n + 1] "Length of the tangent before normalization";
-    Real l_node[n + 1](each unit = "m") "Stretched length each node stands for (half of each adjacent segment)";
-    Real m_node[n + 1](each unit = "m") "Unstretched length each node stands for";
-    Real u_r[n + 1, 3](each unit = "m/s") "Water velocity relative to a node, NED";
-    Real u_t[n + 1](each unit = "m/s") "Tangential component of u_r";
-    Real u_nv[n + 1, 3](each unit = "m/s") "Normal part of u_r";
-    Real u_n[n + 1](each unit = "m/s") "Magnitude of the normal part of u_r";
-    Real F[n + 1, 3](each unit = "N") "Drag, weight and buoyancy on each node, NED";
-    Real G[n - 1, 3](each unit = "N") "Total force on each inner node, NED";
-    Real Gt[n - 1](each unit = "N") "Tangential component of G";
-    Real fb_a[3](each unit = "N") "Force on end a, body-a frame";
-    Real fb_b[3](each unit = "N") "Force on end b, body-b frame";
+    MurCoSim.Length l_node[n + 1] "Stretched length each node stands for (half of each adjacent segment)";
+    MurCoSim.Length m_node[n + 1] "Unstretched length each node stands for";
+    MurCoSim.Velocity u_r[n + 1, 3] "Water velocity relative to a node, NED";
+    MurCoSim.Velocity u_t[n + 1] "Tangential component of u_r";
+    MurCoSim.Velocity u_nv[n + 1, 3] "Normal part of u_r";
+    MurCoSim.Velocity u_n[n + 1] "Magnitude of the normal part of u_r";
+    MurCoSim.Force F[n + 1, 3] "Drag, weight and buoyancy on each node, NED";
+    MurCoSim.Force G[n - 1, 3] "Total force on each inner node, NED";
+    MurCoSim.Force Gt[n - 1] "Tangential component of G";
+    MurCoSim.Force fb_a[3] "Force on end a, body-a frame";
+    MurCoSim.Force fb_b[3] "Force on end b, body-b frame";
 
   equation
     // Attitude of the end bodies (Nielsen 2018, eq. 2.12).

@@ -3,27 +3,27 @@ package Thrusters "Propeller thrusters driven by an ESC pulse-width command"
 
   partial model ThrusterBase "Thruster map with dead zone, saturation and advance-speed loss"
     replaceable parameter MurCoSim.Data.T200 data "Thruster characteristics";
-    parameter Real position[3](each unit = "m") = {0, 0, 0}
+    parameter MurCoSim.Position position[3] = {0, 0, 0}
       "Mount position relative to the vehicle origin CO, vehicle body frame";
     parameter Real direction[3] = {1, 0, 0}
       "Unit thrust direction for a positive command, vehicle body frame";
     parameter Real spin = 1
       "Propeller handedness: +1 when the shaft torque on the water points along direction for positive thrust";
 
-    input Real pwm(start = 1500, unit = "us") "ESC command pulse width";
-    input Real nu_r[6](each start = 0, unit = {"m/s", "m/s", "m/s", "rad/s", "rad/s", "rad/s"})
+    MurCoSim.Interfaces.RealInput pwm(start = 1500, unit = "us") "ESC command pulse width";
+    MurCoSim.Interfaces.RealInput nu_r[6](each start = 0, unit = {"m/s", "m/s", "m/s", "rad/s", "rad/s", "rad/s"})
       "Vehicle velocity relative to the water at CO, body frame";
-    input Real immersion(start = 1)
+    MurCoSim.Interfaces.RealInput immersion(start = 1)
       "Immersed fraction of the propeller, 0..1: its thrust and torque scale with it (the vehicle's thruster_immersion under a free surface)";
-    output Real thrust(unit = "N") "Thrust along direction";
-    output Real torque(unit = "N.m") "Shaft torque (reaction on the vehicle is -spin*torque*direction)";
-    output Real tau[6](unit = {"N", "N", "N", "N.m", "N.m", "N.m"})
+    MurCoSim.Interfaces.RealOutput thrust(unit = "N") "Thrust along direction";
+    MurCoSim.Interfaces.RealOutput torque(unit = "N.m") "Shaft torque (reaction on the vehicle is -spin*torque*direction)";
+    MurCoSim.Interfaces.RealOutput tau[6](unit = {"N", "N", "N", "N.m", "N.m", "N.m"})
       "Generalized force on the vehicle at CO, body frame";
-    Real w(unit = "us") "Effective command offset driving the propeller";
+    MurCoSim.PulseWidth w "Effective command offset driving the propeller";
 
   protected
-    Real w_cmd(unit = "us") "Command offset after saturation and dead zone";
-    Real u_a(unit = "m/s") "Advance speed: water velocity into the propeller along direction";
+    MurCoSim.PulseWidth w_cmd "Command offset after saturation and dead zone";
+    MurCoSim.Velocity u_a "Advance speed: water velocity into the propeller along direction";
 
   equation
     // A static map of the command, which changes only at controller samples: no events.
