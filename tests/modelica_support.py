@@ -89,9 +89,21 @@ SUPPORTED = [
     ),
     (
         "Nonlinear algebraic loops in the continuous equations (Newton's method in the FMU, "
-        "from the iteration variables' start values; an error naming the equations when it "
-        "does not converge)",
+        "from the iteration variables' start values, then from the previous solution; an "
+        "error naming the equations when it does not converge)",
         "test_nonlinear_algebraic_loop_solved_by_newton",
+    ),
+    (
+        "`homotopy(actual, simplified)`: initialization from the simplified problem, continued "
+        "to the actual one (lambda 0 to 1), then the actual expression; an op-amp Schmitt "
+        "trigger whose loop has several roots (MSL's `LimiterHomotopy`), with events and as "
+        "a Newton loop",
+        "test_homotopy_initializes_from_the_simplified_problem",
+    ),
+    (
+        "A homotopy that cannot reach the actual problem: an error naming lambda and the "
+        "loop's equations (file:line:column)",
+        "test_homotopy_that_cannot_reach_the_actual_problem",
     ),
     (
         "`initial equation` (steady state)",

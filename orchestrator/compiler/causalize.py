@@ -9,12 +9,15 @@ Here the residuals are
    evaluation order (block lower triangular form),
 3. solved block by block: blocks linear in their own unknowns are solved symbolically
    (``casadi.solve``); a nonlinear algebraic loop is solved by Newton's method (CasADi's
-   ``fast_newton``, generated into the model's C code) at every evaluation, started from the
-   iteration variables' start values (the Modelica meaning of ``start`` for them; 0 without
-   one). Newton's result is guarded: where the loop's residual stays above
-   ``LOOP_TOLERANCE`` its unknowns are NaN, so a loop that does not converge never gives a
-   silently wrong value, and the loop is also returned as a :class:`Loop` whose ``converged``
-   condition a model can check with a message naming its equations.
+   ``fast_newton``, generated into the model's C code) at every evaluation. Where the loops
+   are asked for, Newton starts from a guess symbol per iteration variable, which the FMU
+   holds: the iteration variables' start values at first (the Modelica meaning of ``start``
+   for them; 0 without one), then the previous solution, so that a loop with several roots
+   stays on the one it is on. Without, it starts from the start values at every evaluation.
+   Newton's result is guarded: where the loop's residual stays above ``LOOP_TOLERANCE`` its
+   unknowns are NaN, so a loop that does not converge never gives a silently wrong value,
+   and the loop is also returned as a :class:`Loop` whose ``converged`` condition a model can
+   check with a message naming its equations.
 """
 
 from __future__ import annotations
@@ -49,10 +52,15 @@ class Assignment:
 @dataclass(frozen=True)
 class Loop:
     """A nonlinear algebraic loop solved by Newton's method: ``converged`` is 1 where its
-    residual at Newton's result is within ``LOOP_TOLERANCE``; ``text`` names its equations."""
+    residual at Newton's result is within ``LOOP_TOLERANCE``; ``text`` names its equations;
+    Newton starts from the symbols ``guesses`` (one per iteration variable ``unknowns``,
+    whose start values are ``starts``)."""
 
     converged: ca.SX
     text: str
+    unknowns: tuple[ca.SX, ...] = ()
+    guesses: tuple[ca.SX, ...] = ()
+    starts: tuple[float, ...] = ()
 
 
 def scalarize(equations: list[ca.SX]) -> list[ca.SX]:
@@ -74,12 +82,16 @@ def causalize(
     model: str,
     guesses: dict[str, float] | None = None,
     loops: list[Loop] | None = None,
+    places: list[str] | None = None,
 ) -> list[Assignment]:
     """Return explicit assignments for ``unknowns`` such that all ``residuals`` vanish.
 
     ``residuals`` are scalar expressions, ``unknowns`` scalar symbols; the system must be
     square. ``guesses`` are Newton's start values of iteration variables by name (0 for the
-    others); the nonlinear loops found are appended to ``loops`` when given. Raises
+    others); the nonlinear loops found are appended to ``loops`` when given, and Newton then
+    starts from each loop's guess symbols instead of the start values; ``places`` (the
+    source ``file:line:column`` of each residual, "" where unknown) name a loop's equations in
+    its text. Raises
     :class:`CausalizationError` naming the model and the offending equations when the system
     is structurally singular.
     """
@@ -124,9 +136,19 @@ def causalize(
         jac = ca.jacobian(block_res, block_vars)
         if ca.depends_on(jac, block_vars):
             named = "; ".join(_describe(residuals[i]) for i in eqs[:5])
-            solution, converged = _newton(block_res, block_vars, guesses or {}, len(assignments))
+            iteration = ca.vertsplit(block_vars)
+            starts = tuple(float((guesses or {}).get(v.name(), 0.0)) for v in iteration)
+            start: ca.SX = ca.DM(starts)
+            symbols = tuple(ca.SX.sym(f"guess({v.name()})") for v in iteration)
             if loops is not None:
-                loops.append(Loop(converged, f"{len(eqs)} equation(s): {named}"))
+                start = ca.vertcat(*symbols)
+            solution, converged = _newton(block_res, block_vars, start, len(assignments))
+            if loops is not None:
+                known = places or []
+                where = list(dict.fromkeys(known[i] for i in eqs if i < len(known) and known[i]))
+                at = f" at {', '.join(where[:5])}" if where else ""
+                text = f"{len(eqs)} equation(s){at}: {named}"
+                loops.append(Loop(converged, text, tuple(iteration), symbols, starts))
         else:
             offset = ca.substitute(block_res, block_vars, ca.DM.zeros(len(eqs)))
             solution = -offset / jac if len(eqs) == 1 else ca.solve(jac, -offset)
@@ -135,11 +157,9 @@ def causalize(
     return assignments
 
 
-def _newton(
-    residual: ca.SX, unknowns: ca.SX, guesses: dict[str, float], number: int
-) -> tuple[ca.SX, ca.SX]:
-    """The loop's unknowns by Newton's method in the other symbols, NaN where it did not
-    converge, and the condition that it did."""
+def _newton(residual: ca.SX, unknowns: ca.SX, start: ca.SX, number: int) -> tuple[ca.SX, ca.SX]:
+    """The loop's unknowns by Newton's method from ``start`` in the other symbols, NaN where
+    it did not converge, and the condition that it did."""
     knowns = [s for s in ca.symvar(residual) if not ca.depends_on(s, unknowns)]
     given = ca.vertcat(*knowns) if knowns else ca.SX(0, 1)
     problem = ca.Function(f"loop{number}", [unknowns, given], [residual])
@@ -154,7 +174,6 @@ def _newton(
             "error_on_fail": False,  # judged by the residual below
         },
     )
-    start = ca.vertcat(*[guesses.get(v.name(), 0.0) for v in ca.vertsplit(unknowns)])
     solution = newton(start, given)
     at_solution = ca.substitute(residual, unknowns, solution)
     converged = ca.mmax(ca.fabs(at_solution)) <= LOOP_TOLERANCE

@@ -94,7 +94,9 @@ class EventFunctions:
     """The CasADi functions of a model's events, over the vectors ``t``, ``x`` (states),
     ``u`` (inputs), ``p`` (parameters), ``d`` (discrete states), ``c`` (relation memories),
     ``w`` (when-condition memories), ``s`` (next sample times), ``initial`` (1 in the update
-    on leaving initialization mode):
+    on leaving initialization mode). ``c`` holds the relation memories, then Newton's guesses
+    of the nonlinear loops' iteration variables (the last solution; the event update passes
+    them on):
 
     - ``model_zc (t, x, u, p, d, c) -> z``: the event indicators;
     - ``model_event (t, x, u, p, d, c, w, s, initial) -> (x, d, c, w, s)``: one pass of the
@@ -107,6 +109,9 @@ class EventFunctions:
     sizes: dict[str, int]
     discrete: list[dict] = field(default_factory=list)  # name, start, unit, description,
     # causality of each discrete state, in the order of ``d``
+    iteration: list[str] = field(default_factory=list)  # the nonlinear loops' iteration
+    # variables, in the order of their guesses in ``c``
+    guess_starts: list[float] = field(default_factory=list)  # their first guesses
 
 
 def event_functions(
@@ -117,13 +122,14 @@ def event_functions(
     parameters: list[ca.SX],
     discrete: list[ca.SX],
     explicit: tuple[list[ca.SX], list[ca.SX]],
+    guesses: list[ca.SX] = (),
 ) -> EventFunctions:
     """Build the event functions of ``record``; ``explicit`` gives every causalized unknown
     (derivatives, algebraic variables) as a value in the knowns, so that conditions and
-    assigned values can use them."""
+    assigned values can use them; ``guesses`` are the nonlinear loops' Newton guesses."""
     unknowns, values = explicit
     x, u, p, d = (ca.vertcat(*v) for v in (states, inputs, parameters, discrete))
-    c = ca.vertcat(*[r.memory for r in record.relations])
+    c = ca.vertcat(*[r.memory for r in record.relations], *guesses)
     fires = ca.vertcat(*[s.fires for s in record.samples])
     n_chains = max((b.chain for b in record.branches), default=-1) + 1
     w = ca.SX.sym("w", len(record.branches))
@@ -193,7 +199,7 @@ def event_functions(
             [
                 ca.vertcat(*x_new),
                 ca.vertcat(*d_new),
-                decided,
+                ca.vertcat(decided, *guesses),
                 running,
                 s_new,
             ],
@@ -207,6 +213,7 @@ def event_functions(
     sizes = dict(
         ND=len(discrete),
         NC=len(record.relations),
+        NG=len(guesses),
         NWHEN=len(record.branches),
         NSAMPLE=len(record.samples),
         NASSERT=len(record.asserts),
@@ -215,6 +222,7 @@ def event_functions(
 
 
 def hidden_parameters(events: EventFunctions | None) -> int:
-    """How many trailing DaeBuilder parameters are discrete states and relation memories:
-    the explicit model treats them as knowns, the FMU keeps them apart from its parameters."""
-    return events.sizes["ND"] + events.sizes["NC"] if events else 0
+    """How many trailing DaeBuilder parameters are discrete states, relation memories and
+    Newton's guesses: the explicit model treats them as knowns, the FMU keeps them apart from
+    its parameters."""
+    return sum(events.sizes[k] for k in ("ND", "NC", "NG")) if events else 0

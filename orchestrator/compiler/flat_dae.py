@@ -18,6 +18,7 @@ from orchestrator.compiler.causalize import Assignment, Loop, causalize
 from orchestrator.compiler.events import EventFunctions, EventRecord, event_functions
 from orchestrator.compiler.flat_model import FlatModel, FlatVariable
 from orchestrator.compiler.fmu_export import DeclaredVariable, explicit_dae
+from orchestrator.compiler.homotopy import homotopy_function
 from orchestrator.compiler.index_reduction import reduce_index
 from orchestrator.compiler.initialization import (
     Condition,
@@ -138,27 +139,44 @@ def flat_dae(
         residuals, states, derivatives, algebraics, model.time, priority, name, inputs=inputs
     )
     loops: list[Loop] = []
-    guesses = {
+    first_guesses = {
         v.name: float(ca.evalf(ca.SX(v.start)))
         for v in roles.states + roles.algebraics
         if v.start is not None and ca.SX(v.start).is_constant()
     }
+    # the residuals keep their order through index reduction, which appends its own
+    places = model.residual_places
     assignments = causalize(
-        reduced.residuals, reduced.derivatives + reduced.algebraics, name, guesses, loops
+        reduced.residuals,
+        reduced.derivatives + reduced.algebraics,
+        name,
+        first_guesses,
+        loops,
+        places,
     )
     dummy = {s.name() for s in reduced.dummy_states}
     kept_states = [v for v in roles.states if v.name not in dummy]
     varying = [model.time, *[v.symbol for v in kept_states], *inputs]
     varying += [v.symbol for v in roles.discrete]
+    if model.homotopy is not None:
+        varying.append(model.homotopy)
     record, assignments, steady = _without_steady_relations(model.events, assignments, varying)
     unsolved = [(loop.converged, f"nonlinear algebraic loop did not converge: {loop.text}")
                 for loop in loops]  # fmt: skip
     record = replace(record, asserts=[*record.asserts, *unsolved])
+    continuation = (record, assignments)  # with lambda, for the homotopy at initialization
+    if model.homotopy is not None:  # lambda = 1 once initialized: the actual expressions
+        record, assignments = _actual(record, assignments, model.homotopy)
+    guesses = [g for loop in loops for g in loop.guesses]
     conditions = _conditions(model, roles, kept_states, dummy)
+    # the initial equations with homotopy's actual expressions (lambda = 1), as the states'
+    # initial system is solved before the continuation
+    given = [*constants, *([model.homotopy] if model.homotopy is not None else [])]
+    numbers = [*values, *([ca.SX(1)] if model.homotopy is not None else [])]
     conditions = [
         Condition(r, c.text, c.state)
         for r, c in zip(
-            _substitute([c.residual for c in conditions], constants, values),
+            _substitute([c.residual for c in conditions], given, numbers),
             conditions,
             strict=True,
         )
@@ -177,7 +195,7 @@ def flat_dae(
         [v.symbol for v in roles.parameters],
         conditions,
         assignments,
-        _held_at_start(record, roles, name, steady),
+        _held_at_start(record, roles, name, steady, loops),
     )
     calculated = init.calculated if init else frozenset()
     events = None
@@ -190,8 +208,24 @@ def flat_dae(
             [v.symbol for v in roles.parameters],
             [v.symbol for v in roles.discrete],
             explicit_values(assignments),
+            guesses,
         )
-        events = replace(events, discrete=[_discrete_item(v, name) for v in roles.discrete])
+        events = replace(
+            events,
+            discrete=[_discrete_item(v, name) for v in roles.discrete],
+            iteration=[v.name() for loop in loops for v in loop.unknowns],
+            guess_starts=[g for loop in loops for g in loop.starts],
+        )
+        events.sizes.update(HAS_HOMOTOPY=0, NLOOP=len(loops))
+        if model.homotopy is not None and (record.relations or loops):
+            knowns = [model.time, ca.vertcat(*[v.symbol for v in kept_states]), ca.vertcat(*inputs)]
+            knowns += [ca.vertcat(*[v.symbol for v in roles.parameters])]
+            knowns += [ca.vertcat(*[v.symbol for v in roles.discrete])]
+            with_lambda, explicit = continuation[0], explicit_values(continuation[1])
+            events.functions.append(
+                homotopy_function(with_lambda, model.homotopy, knowns, explicit, loops)
+            )
+            events.sizes["HAS_HOMOTOPY"] = 1
 
     mx: dict[str, ca.MX] = {}
 
@@ -231,6 +265,10 @@ def flat_dae(
     for relation in record.relations:
         memory = relation.memory.name()
         declared.append(DeclaredVariable(memory, "parameter", "tunable", symbol(memory), {}))
+    for guess in guesses:
+        declared.append(
+            DeclaredVariable(guess.name(), "parameter", "tunable", symbol(guess.name()), {})
+        )
     by_name = {v.name: v for v in model.variables}
     for unknown in reduced.algebraics:
         var = by_name.get(unknown.name())
@@ -284,14 +322,47 @@ def _without_steady_relations(
     return replace(record, relations=kept, branches=branches), assignments, (fixed, decided)
 
 
+def _actual(
+    record: EventRecord, assignments: list[Assignment], lam: ca.SX
+) -> tuple[EventRecord, list[Assignment]]:
+    """``record`` and ``assignments`` with ``homotopy`` at lambda = 1: the actual expressions
+    exactly (``1 * a + 0 * s`` simplifies to ``a`` as the expression is rebuilt)."""
+    one = ca.SX(1)
+
+    def at_one(expression: ca.SX) -> ca.SX:
+        return ca.substitute(expression, lam, one)
+
+    relations = [replace(r, crossing=at_one(r.crossing)) for r in record.relations]
+    branches = [
+        replace(
+            b,
+            condition=at_one(b.condition),
+            assignments=[(t, at_one(v)) for t, v in b.assignments],
+            reinits=[(x, at_one(v)) for x, v in b.reinits],
+        )
+        for b in record.branches
+    ]
+    asserts = [(at_one(c), text) for c, text in record.asserts]
+    samples = [
+        replace(s, start=at_one(s.start), interval=at_one(s.interval)) for s in record.samples
+    ]
+    record = replace(
+        record, relations=relations, branches=branches, asserts=asserts, samples=samples
+    )
+    return record, [Assignment(a.unknown, at_one(a.expression)) for a in assignments]
+
+
 def _held_at_start(
-    record: EventRecord, roles: _Roles, name: str, steady: tuple[list, list]
+    record: EventRecord, roles: _Roles, name: str, steady: tuple[list, list], loops: list[Loop]
 ) -> tuple[list, list]:
     """Values held between events, at the start: discrete states at their start values,
-    relations decided with their memories at false (``steady`` ones as decided always)."""
+    relations decided with their memories at false (``steady`` ones as decided always),
+    Newton's guesses at the iteration variables' start values."""
     symbols = [v.symbol for v in roles.discrete] + list(steady[0])
     values = [ca.SX(_discrete_item(v, name)["start"]) for v in roles.discrete]
     values += list(steady[1])
+    symbols += [g for loop in loops for g in loop.guesses]
+    values += [ca.SX(v) for loop in loops for v in loop.starts]
     memories = ca.vertcat(*[r.memory for r in record.relations])
     for relation in record.relations:
         crossing = ca.substitute(relation.crossing, memories, ca.SX.zeros(memories.numel()))

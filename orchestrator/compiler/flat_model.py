@@ -87,6 +87,9 @@ class FlatModel:
     class_type: str
     initial_residuals: list[ca.SX] = field(default_factory=list)
     events: EventRecord = field(default_factory=EventRecord)
+    homotopy: ca.SX | None = None  # the symbol lambda of homotopy(), where the model uses it
+    residual_spans: list[dict | None] = field(default_factory=list)  # source of each residual
+    residual_places: list[str] = field(default_factory=list)  # file:line:column of each one
 
     def variable(self, name: str) -> FlatVariable:
         """The scalar variable called ``name``."""
@@ -145,6 +148,8 @@ class Translator:
         self.steady = steady
         self.no_event = 0  # depth of noEvent, smooth and function bodies
         self.in_condition = False  # translating a when-condition
+        self.homotopy = ca.SX.sym("homotopy_lambda")  # 1 except while the FMU initializes
+        self.homotopy_used = False
 
     # -- expressions -------------------------------------------------------------------------
     def expr(self, node: dict, local: dict[str, object] | None = None) -> object:
@@ -821,7 +826,12 @@ def _size(translator: Translator, args: list[object], span: dict | None) -> obje
 
 
 def _homotopy(translator: Translator, args: list[object], span: dict | None) -> object:
-    return args[0]  # the actual expression; the simplified one only helps initialization
+    """``homotopy(actual, simplified)`` as ``lambda actual + (1 - lambda) simplified``
+    (Modelica 3.6, Sec. 3.7.4.4): lambda goes from 0 to 1 while the FMU initializes and is 1
+    afterwards, where the expression is ``actual`` exactly."""
+    lam = translator.homotopy
+    translator.homotopy_used = True
+    return _elementwise2(lambda actual, simple: lam * actual + (1 - lam) * simple, *args[:2])
 
 
 def _sum_builtin(translator: Translator, args: list[object], span: dict | None) -> object:
@@ -1047,6 +1057,7 @@ def read_flat(flat: dict, name: str) -> FlatModel:
     types.update({n: "Integer" for n, v in raw.items() if v.get("type_id") in enumerations})
     _evaluate_structural(raw, values, translator, types)
     residuals: list[ca.SX] = []
+    spans: list[dict | None] = []
 
     def add(residual: object, span: dict | None) -> None:
         for element in np.asarray(residual, dtype=object).ravel():
@@ -1055,6 +1066,7 @@ def read_flat(flat: dict, name: str) -> FlatModel:
                     raise UnsupportedConstructError("an equation that can never hold", span)
                 continue
             residuals.append(ca.SX(element))
+            spans.append(span)
 
     for residual, local, span in _equation_points(flat):
         try:
@@ -1132,10 +1144,13 @@ def read_flat(flat: dict, name: str) -> FlatModel:
         residuals,
         flat.get("class_type", "Model"),
         events=events,
+        residual_spans=spans,
     )
     for equation in flat.get("initial_equations", []):
         for element in np.asarray(translator.expr(equation["residual"], {}), dtype=object).ravel():
             model.initial_residuals.append(ca.SX(element))
+    if translator.homotopy_used:
+        model.homotopy = translator.homotopy
     return model
 
 

@@ -54,6 +54,7 @@ class ModelCode:
     functions: list[ca.Function] = field(default_factory=list)
     assert_messages: list[str] = field(default_factory=list)  # one per model_assert output
     experiment: dict[str, float] | None = None  # DefaultExperiment attributes, e.g. stopTime
+    guess_starts: list[float] = field(default_factory=list)  # Newton's first guesses
 
     @property
     def token(self) -> str:
@@ -110,18 +111,20 @@ def model_code(
     t = ca.SX.sym("t")
     x, u, p = (ca.SX.sym(n, len(v)) for n, v in (("x", states), ("u", inputs), ("p", parameters)))
     d = ca.SX.sym("d", events.sizes["ND"] if events else 0)
-    c = ca.SX.sym("c", events.sizes["NC"] if events else 0)
+    c = ca.SX.sym("c", events.sizes["NC"] + events.sizes["NG"] if events else 0)
     ode, w_all = function(t, x, u, ca.vertcat(p, d, c))
     memory = [d, c] if events else []
     kept = [dae.w().index(name) for name in dependent]
     w = w_all[kept] if kept else ca.SX(0, 1)
+    # The nonlinear loops' solutions: Newton's guesses at the next evaluation
+    iteration = [w_all[dae.w().index(name)] for name in events.iteration] if events else []
     # Dense outputs: the C layer reads every element, structural zeros included.
     evaluate = _shared(
         "model_eval",
         [t, x, u, p, *memory],
-        [ca.densify(ode), ca.densify(w)],
+        [ca.densify(ode), ca.densify(w), *([ca.vertcat(*iteration)] if iteration else [])],
         ["t", "x", "u", "p", *(["d", "c"] if events else [])],
-        ["ode", "w"],
+        ["ode", "w", *(["g"] if iteration else [])],
     )
     seeds = [ca.SX.sym(f"d{n}", s.sparsity()) for n, s in zip("txup", (t, x, u, p), strict=True)]
     knowns, directions = ca.vertcat(t, x, u, p), ca.vertcat(*seeds)
@@ -237,14 +240,17 @@ def model_code(
     if initialization is not None:
         functions.append(initialization.function)
     sizes["HAS_INIT"] = int(initialization is not None)
-    sizes.update(ND=0, NC=0, NWHEN=0, NSAMPLE=0, NASSERT=0)
+    sizes.update(ND=0, NC=0, NG=0, NWHEN=0, NSAMPLE=0, NASSERT=0, NLOOP=0, HAS_HOMOTOPY=0)
     if events is not None:
         variables += _event_variables(events, blocks)
         functions += events.functions
         sizes.update(events.sizes)
     sizes["HAS_EVENTS"] = int(events is not None)
     messages = events.messages if events else []
-    return ModelCode(identifier, description, variables, blocks, sizes, functions, messages)
+    guesses = events.guess_starts if events else []
+    return ModelCode(
+        identifier, description, variables, blocks, sizes, functions, messages, None, guesses
+    )
 
 
 def _event_variables(events: EventFunctions, blocks: dict[str, int]) -> list[FmuVariable]:
@@ -343,6 +349,7 @@ def write_sources(code: ModelCode, folder: Path) -> list[Path]:
         + ", ".join(_c_string(m) for m in code.assert_messages or ["-"])
         + "}",
         f"#define START_VALUES {{{starts}}}",
+        f"#define GUESS_STARTS {{{', '.join(repr(g) for g in code.guess_starts or [0.0])}}}",
         f"#define SETTABLE_VALUES {{{settable}}}",
         "#endif",
     ]

@@ -252,7 +252,11 @@ class RumocaLibrary:
             raise BuildError(
                 f"{place}{model}: unsupported Modelica construct {exc.construct}"
             ) from None
-        units = declared_units(flat_model.variables, self._sources(compiled))
+        sources = self._sources(compiled)
+        units = declared_units(flat_model.variables, sources)
+        flat_model.residual_places = [
+            self._place(span, compiled, sources).rstrip(": ") for span in flat_model.residual_spans
+        ]
         for var in flat_model.variables:
             var.unit = units.get(var.name, var.unit)
         return flat_model
@@ -294,11 +298,15 @@ class RumocaLibrary:
             return {}
         return {int(ident): (path, text) for ident, path, text in files}
 
-    def _place(self, span: dict | None, compiled: rumoca.Model) -> str:
+    def _place(
+        self, span: dict | None, compiled: rumoca.Model, sources: Sources | None = None
+    ) -> str:
         """``file:line:column: `` of a rumoca source span, or nothing when unknown."""
         if not span or "source" not in span:
             return ""
-        path, text = self._sources(compiled).get(int(span["source"]), ("", ""))
+        if sources is None:
+            sources = self._sources(compiled)
+        path, text = sources.get(int(span["source"]), ("", ""))
         if not path:
             return ""
         start = min(int(span.get("start", 0)), len(text))

@@ -72,6 +72,24 @@ def simulate(fmus, model, variant, interface, outputs, inputs=None, start=None):
     return {name: np.interp(TIMES, result["time"], result[name]) for name in outputs}
 
 
+def _failed_run(path: Path, interface: str) -> str:
+    """What FMPy's run of the FMU at ``path`` logged; the run must fail. Each run is a process
+    of its own: after the FMU's error inside FMPy's CVODE right-hand side (a ctypes callback
+    that raises), FMPy's Model Exchange run may end in a crash instead of an exception, which
+    must not take the test session with it."""
+    code = (
+        "import sys, fmpy\n"
+        "try:\n"
+        f"    fmpy.simulate_fmu({str(path)!r}, fmi_type={interface!r},"
+        f" stop_time={TIMES[-1]}, output=['x'])\n"
+        "except Exception:\n"
+        "    sys.exit(3)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode != 0, f"{path} {interface}: the run did not fail"
+    return run.stdout + run.stderr
+
+
 def check(fmus, model, reference, inputs=None, start=None):
     """Every variant of ``model`` against ``reference`` (name -> values at TIMES)."""
     for variant, interface in VARIANTS:
@@ -556,6 +574,38 @@ def test_nonlinear_algebraic_loop_solved_by_newton(fmus):
     )
 
 
+def test_homotopy_initializes_from_the_simplified_problem(fmus):
+    # A Schmitt trigger (gain 15000, supplies +-15 V, feedback divider 0.8) charging C = 1 mF
+    # through R = 2 kOhm: at t = 0 the loop v_out = lim(15000 (0.8 v_out - v_c)) has the roots
+    # 0 V and +-15 V. homotopy(actual, simplified = +15 V) starts on +15 V, and the loop stays
+    # there (v_c = 15 (1 - exp(-t/2)) stays below the threshold 0.8*15 V - 1 mV until 3.2 s):
+    # with events (relations in the limiter) and as a Newton loop (limits in noEvent), each
+    # Newton warm-started from the previous solution.
+    v_c = 15.0 * (1.0 - np.exp(-TIMES / 2.0))
+    for model in ("Relaxation", "RelaxationStrict"):
+        check(fmus, model, {"v_out": np.full_like(TIMES, 15.0), "v_c": v_c})
+    # Without homotopy Newton starts from the start values (0 V) and finds the trivial root.
+    check(fmus, "RelaxationActual", {"v_out": np.zeros_like(TIMES), "v_c": np.zeros_like(TIMES)})
+
+
+def test_homotopy_that_cannot_reach_the_actual_problem(fmus):
+    """0 = homotopy(y^2 + 1, y - 1): the continuation from y = 1 follows the real root of
+    lambda y^2 + (1 - lambda) y + 2 lambda - 1 = 0, which vanishes where the discriminant
+    1 + 2 lambda - 7 lambda^2 does, at lambda = (1 + 2 sqrt 2) / 7; the FMU stops there with one
+    line naming lambda and the loop's equation (file:line:column), in every variant."""
+    end = (1.0 + 2.0 * math.sqrt(2.0)) / 7.0
+    for variant, interface in VARIANTS:
+        logged = _failed_run(fmus[(variant, "Unreachable")], interface)
+        found = re.search(
+            r"initialization by homotopy failed at lambda = ([\d.]+): nonlinear algebraic loop "
+            r"did not converge: 1 equation\(s\) at UserLib/Homotopy\.mo:\d+:\d+: ",
+            logged,
+        )
+        assert found, logged
+        # the last step that failed ends within the smallest step (1e-4) past the root's end
+        assert end < float(found.group(1)) <= end + 2e-4, (found.group(1), end)
+
+
 def test_initial_equation_steady_state(fmus):
     # initial equation der(y) = 0 with u = 2: y starts at 2 and stays there
     check(fmus, "SteadyLag", {"y": np.full_like(TIMES, 2.0)}, inputs={"u": 2.0})
@@ -655,22 +705,9 @@ def test_relations_switch_a_heater(fmus):
 
 
 def test_assert_ends_the_run_with_its_message(fmus):
-    """FMPy's run of each variant fails at the assert with the FMU's message. Each run is a
-    process of its own: after the FMU's error inside FMPy's CVODE right-hand side (a ctypes
-    callback that raises), FMPy's Model Exchange run may end in a crash instead of an
-    exception, which must not take the test session with it."""
+    """FMPy's run of each variant fails at the assert with the FMU's message."""
     for variant, interface in VARIANTS:
-        code = (
-            "import sys, fmpy\n"
-            "try:\n"
-            f"    fmpy.simulate_fmu({str(fmus[(variant, 'Guarded')])!r}, fmi_type={interface!r},"
-            f" stop_time={TIMES[-1]}, output=['x'])\n"
-            "except Exception:\n"
-            "    sys.exit(3)\n"
-        )
-        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-        assert run.returncode != 0, f"{variant} {interface}: the run did not fail"
-        logged = run.stdout + run.stderr
+        logged = _failed_run(fmus[(variant, "Guarded")], interface)
         assert re.search(r"assert failed at t = 0\.5\d* s: x passed its limit", logged), logged
 
 

@@ -122,6 +122,7 @@ fmi3Status fmi3ExitInitializationMode(fmi3Instance instance) {
     int moved, defined;
     double next;
     CoreStatus status = core_initialize(m);
+    if (status == CORE_OK) status = core_homotopy(m);
     if (status == CORE_OK) status = core_event_update(m, 1, &moved, &defined, &next);
     m->s.mode = m->co_simulation ? MODE_STEP : MODE_EVENT;
     return STATUS(status);

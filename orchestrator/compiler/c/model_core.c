@@ -16,6 +16,9 @@
 #define MAX_STEPS_PER_CALL 1000000L
 
 static const double START[N_VALUES] = START_VALUES;
+#if NG > 0
+static const double GUESS[NG] = GUESS_STARTS;
+#endif
 static const unsigned char SETTABLE[N_VALUES] = SETTABLE_VALUES;
 
 void core_log(Core* m, CoreStatus status, const char* format, ...) {
@@ -30,6 +33,10 @@ void core_log(Core* m, CoreStatus status, const char* format, ...) {
 
 void core_reset(Core* m) {
     memcpy(m->s.v, START, sizeof START);
+    memset(m->s.memory, 0, sizeof m->s.memory);
+#if NG > 0
+    memcpy(m->s.memory + NC, GUESS, sizeof GUESS);
+#endif
     m->s.h_internal = 0.0;
     m->s.up_to_date = 0;
     m->s.mode = MODE_INSTANTIATED;
@@ -63,12 +70,26 @@ static void knowns(Core* m, const double* t, const double* x) {
 #endif
 }
 
-/* dx/dt at (t, x) with the instance's inputs and parameters; w when w_out is not NULL. */
+/* dx/dt at (t, x) with the instance's inputs and parameters; w when w_out is not NULL.
+ * Newton's guesses of the nonlinear loops become the solution where it converged. */
 static int evaluate(Core* m, double t, const double* x, double* dx, double* w_out) {
+#if NG > 0
+    double solution[NG];
+    int i, failed;
+    knowns(m, &t, x);
+    m->res[0] = dx;
+    m->res[1] = w_out;
+    m->res[2] = solution;
+    failed = model_eval(m->arg, m->res, m->iw, m->w, 0);
+    for (i = 0; i < NG && !failed; i++)
+        if (isfinite(solution[i])) m->s.memory[NC + i] = solution[i];
+    return failed;
+#else
     knowns(m, &t, x);
     m->res[0] = dx;
     m->res[1] = w_out;
     return model_eval(m->arg, m->res, m->iw, m->w, 0);
+#endif
 }
 
 #if NC > 0
@@ -146,14 +167,14 @@ CoreStatus core_event_update(Core* m, int initial, int* states_changed, int* nex
     *states_changed = 0;
     for (pass = 0; pass < 100 && changed; pass++) {
         knowns(m, &m->s.v[VR_TIME], &m->s.v[VR_X]);
-        m->arg[6] = m->s.memory + NC;
-        m->arg[7] = m->s.memory + NC + NWHEN;
+        m->arg[6] = m->s.memory + NC + NG;
+        m->arg[7] = m->s.memory + NC + NG + NWHEN;
         m->arg[8] = &flag;
         m->res[0] = x_new;
         m->res[1] = d_new;
         m->res[2] = memory_new;
-        m->res[3] = memory_new + NC;
-        m->res[4] = memory_new + NC + NWHEN;
+        m->res[3] = memory_new + NC + NG;
+        m->res[4] = memory_new + NC + NG + NWHEN;
         if (model_event(m->arg, m->res, m->iw, m->w, 0)) {
             core_log(m, CORE_ERROR, "evaluation of the event update failed");
             return CORE_ERROR;
@@ -172,7 +193,7 @@ CoreStatus core_event_update(Core* m, int initial, int* states_changed, int* nex
     *next_defined = NSAMPLE > 0;
     *next_time = 0.0;
     for (i = 0; i < NSAMPLE; i++) {
-        double s = m->s.memory[NC + NWHEN + i];
+        double s = m->s.memory[NC + NG + NWHEN + i];
         if (i == 0 || s < *next_time) *next_time = s;
     }
     return update(m);
@@ -206,6 +227,79 @@ CoreStatus core_initialize(Core* m) {
         return CORE_ERROR;
     }
     memcpy(&m->s.v[VR_X], x0, NX * sizeof(double));
+    m->s.up_to_date = 0;
+#else
+    (void)m;
+#endif
+    return CORE_OK;
+}
+
+#if HAS_HOMOTOPY
+#define HOMOTOPY_STEPS 10      /* lambda from 0 to 1 in this many equal steps at first */
+#define HOMOTOPY_MIN_STEP 1e-4 /* a step that fails is halved down to this */
+#define N_HOMOTOPY (NC + NG)
+
+/* Relations and loop guesses at lambda, passes repeated until the relations settle; 0 when
+ * every loop converged, else the number (from 1) of a loop that did not. */
+static int homotopy_at(Core* m, double lambda, double* c, int* failed) {
+    double c_new[N_HOMOTOPY > 0 ? N_HOMOTOPY : 1], converged[NLOOP > 0 ? NLOOP : 1];
+    int pass, i, changed = 1;
+    *failed = 0;
+    for (pass = 0; pass < 100 && changed; pass++) {
+        knowns(m, &m->s.v[VR_TIME], &m->s.v[VR_X]);
+        m->arg[5] = c;
+        m->arg[6] = &lambda;
+        m->res[0] = c_new;
+        m->res[1] = converged;
+        if (model_homotopy(m->arg, m->res, m->iw, m->w, 0)) {
+            *failed = 1;
+            return 0;
+        }
+        for (i = 0; i < NLOOP; i++)
+            if (!(converged[i] > 0.5)) return i + 1;
+        changed = take(c, c_new, NC);
+        memcpy(c + NC, c_new + NC, NG * sizeof(double));
+    }
+    if (changed) *failed = 1;
+    return 0;
+}
+#endif
+
+CoreStatus core_homotopy(Core* m) {
+#if HAS_HOMOTOPY
+    double c[N_HOMOTOPY], trial[N_HOMOTOPY];
+    double lambda = 0.0, step = 1.0 / HOMOTOPY_STEPS;
+    int failed, loop;
+    memcpy(c, m->s.memory, sizeof c);
+    loop = homotopy_at(m, 0.0, c, &failed);
+    while (!failed && !loop && lambda < 1.0) {
+        double next = fmin(1.0, lambda + step);
+        memcpy(trial, c, sizeof c);
+        loop = homotopy_at(m, next, trial, &failed);
+        if (!failed && !loop) {
+            memcpy(c, trial, sizeof c);
+            lambda = next;
+        } else if (step > HOMOTOPY_MIN_STEP) {
+            step *= 0.5;
+            failed = loop = 0;
+        } else {
+            lambda = next;
+        }
+    }
+#if NLOOP > 0
+    if (loop) {
+        core_log(m, CORE_ERROR, "initialization by homotopy failed at lambda = %g: %s", lambda,
+                 ASSERTS[NASSERT - NLOOP + loop - 1]);
+        return CORE_ERROR;
+    }
+#endif
+    if (failed) {
+        core_log(m, CORE_ERROR,
+                 "initialization by homotopy failed at lambda = %g: the relations did not "
+                 "settle in 100 passes", lambda);
+        return CORE_ERROR;
+    }
+    memcpy(m->s.memory, c, sizeof c);
     m->s.up_to_date = 0;
 #else
     (void)m;
@@ -416,7 +510,8 @@ CoreStatus core_do_step(Core* m, double t0, double h) {
     core_set_time(m, t);
     if (update(m) != CORE_OK) return CORE_ERROR;
     memcpy(z0, &m->s.v[VR_Z], NC * sizeof(double));
-    for (i = 0; i < NSAMPLE; i++) next_sample = fmin(next_sample, m->s.memory[NC + NWHEN + i]);
+    for (i = 0; i < NSAMPLE; i++)
+        next_sample = fmin(next_sample, m->s.memory[NC + NG + NWHEN + i]);
 #endif
     if (evaluate(m, t, x, m->k[0], NULL)) return CORE_ERROR;
     step = m->s.h_internal > 0.0 ? m->s.h_internal : fmin(h, max_step);

@@ -27,14 +27,15 @@ typedef enum {
 typedef void (*CoreLogger)(void* environment, const char* instance, CoreStatus status,
                            const char* message);
 
-/* Values held between events besides the discrete states: relation memories (0/1), the
+/* Values held between events besides the discrete states: relation memories (0/1), Newton's
+ * guesses of the nonlinear loops' iteration variables (the last solution), the
  * when-conditions' values at the last event, the next sample times. */
-#define N_MEMORY (NC + NWHEN + NSAMPLE)
+#define N_MEMORY (NC + NG + NWHEN + NSAMPLE)
 
 /* The part of an instance that an FMU state saves and restores. */
 typedef struct {
     double v[N_VALUES];   /* all variables by value reference, SI units of the model */
-    double memory[N_MEMORY > 0 ? N_MEMORY : 1]; /* relations, when-conditions, samples */
+    double memory[N_MEMORY > 0 ? N_MEMORY : 1]; /* relations, guesses, when, samples */
     double h_internal;    /* last proposed internal step of the embedded integrator, s */
     int up_to_date;       /* dx/dt and w are consistent with t, x, u, p */
     int mode;             /* CoreMode */
@@ -68,6 +69,10 @@ void core_log(Core* m, CoreStatus status, const char* format, ...);
  * not states, start values bound to parameters) for the calculated states; called when the
  * instance leaves initialization mode. Without such conditions it does nothing. */
 CoreStatus core_initialize(Core* m);
+/* Initialization by homotopy (models with homotopy() and relations or nonlinear loops): the
+ * relations and the loops' solutions followed from the simplified problem (lambda = 0) to the
+ * actual one (lambda = 1); called after core_initialize. Without homotopy it does nothing. */
+CoreStatus core_homotopy(Core* m);
 /* Event iteration at the instance's time: relations decided, when-equations fired, samples
  * advanced, until nothing changes. initial: the update on leaving initialization mode. Sets
  * *states_changed when a reinit changed a state, *next_time to the next sample time
