@@ -10,7 +10,8 @@ SCENARIO := scenarios/docking_mpc.toml
 # it to the first imports, which write nothing where PYTHONDONTWRITEBYTECODE is set, and then
 # every command compiles the sources again: a tenth of a second of each start-up).
 $(BIN)/murcosim: pyproject.toml setup.py orchestrator/native/_kernel.c orchestrator/native/_coupling.c orchestrator/native/_coupling.h \
-		orchestrator/native/_transfer.c orchestrator/native/_transfer.h
+		orchestrator/native/_transfer.c orchestrator/native/_transfer.h \
+		orchestrator/native/_navigation.c orchestrator/native/_navigation.h
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev,rl]'
 	$(BIN)/python -m compileall -q orchestrator murcosim

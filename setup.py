@@ -10,8 +10,13 @@ setup(
                 "orchestrator/native/_kernel.c",
                 "orchestrator/native/_coupling.c",
                 "orchestrator/native/_transfer.c",
+                "orchestrator/native/_navigation.c",
             ],
-            depends=["orchestrator/native/_coupling.h", "orchestrator/native/_transfer.h"],
+            depends=[
+                "orchestrator/native/_coupling.h",
+                "orchestrator/native/_transfer.h",
+                "orchestrator/native/_navigation.h",
+            ],
             extra_compile_args=["-O3", "-std=c11"],
         )
     ]

@@ -18,7 +18,7 @@ import numpy as np
 
 from orchestrator.controllers.base import Controller, body_state_signals
 from orchestrator.controllers.sensing import SensorConfig, noise_stream, vector
-from orchestrator.kinematics import cross, rotation_matrix
+from orchestrator.kinematics import cross
 from orchestrator.navigation import measurements
 from orchestrator.navigation.eskf import (
     ACCEL_BIAS,
@@ -31,9 +31,14 @@ from orchestrator.navigation.eskf import (
     ErrorStateFilter,
     NavigationState,
     ProcessNoise,
-    Update,
 )
-from orchestrator.navigation.history import SAME_TIME, LaggedFusion, Measure, Step
+from orchestrator.navigation.history import (
+    SAME_TIME,
+    LaggedFusion,
+    Step,
+    measurement_step,
+    propagation_step,
+)
 from orchestrator.scenario.navigation import NavigationFilterConfig
 from orchestrator.scenario.sensors import (
     AhrsConfig,
@@ -126,6 +131,7 @@ class NavigationFilter(Controller):
         outputs += [f"{name}.{s}" for s in ("heading_error", "stale", "rejected")]
         super().__init__(name, config.sample_time, inputs, outputs)
         self.mounts = {key: _mount(c) for key, c in sensors.items()}
+        self.models = self._models()
         heading = sensors.get("ahrs")
         self.noise = ProcessNoise(
             accel_density=imu.accel.noise_density,
@@ -183,13 +189,13 @@ class NavigationFilter(Controller):
         reading = inputs[self.slots["imu"]]
         rate = mount.rotation @ reading[:3]
         force = mount.rotation @ reading[3:]
-        w = rate - self.fusion.filter.state.gyro_bias
+        w = rate - self.fusion.filter.gyro_bias
         return rate, force - cross(w, cross(w, mount.position))
 
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
         if self.fusion is None:
             self._start(time, inputs[self.slots["truth"]])
-        steps = [Step(time, *self.held)] if self.held is not None else []
+        steps = [propagation_step(time, *self.held)] if self.held is not None else []
         self.held = self._imu(inputs)
         steps += self._measurements(time, inputs)
         self.fusion.add(steps)
@@ -212,69 +218,57 @@ class NavigationFilter(Controller):
             when = float(reading[13])
             if reading[12] > 0.5 and when > self.last["dvl"] + SAME_TIME:
                 self.last["dvl"] = when
-                steps.append(Step(when, measure=self._velocity(reading.copy(), self.held[0])))
+                ping = self.models["dvl"].reading(self.held[0], reading[:3], reading[3:12])
+                steps.append(measurement_step(when, ping))
         if "depth" in self.slots and (when := self._due("depth", time)) is not None:
-            steps.append(Step(when, measure=self._depth(float(inputs[self.slots["depth"]][0]))))
+            steps.append(
+                measurement_step(when, self.models["depth"].reading(inputs[self.slots["depth"]]))
+            )
         if "ahrs" in self.slots and (when := self._due("ahrs", time)) is not None:
-            steps.append(Step(when, measure=self._attitude(inputs[self.slots["ahrs"]].copy())))
+            steps.append(
+                measurement_step(when, self.models["ahrs"].reading(inputs[self.slots["ahrs"]]))
+            )
         if "usbl" in self.slots:
             reading = inputs[self.slots["usbl"]]
             when = float(reading[4])
             if reading[3] > 0.5 and when > self.last["usbl"] + SAME_TIME:
                 self.last["usbl"] = when
-                steps.append(Step(when, measure=self._fix(reading[:3].copy())))
+                steps.append(measurement_step(when, self.models["usbl"].reading(reading[:3])))
         return steps
 
-    def _velocity(self, reading: np.ndarray, rate: np.ndarray) -> Measure:
-        """A DVL ping (velocity, covariance, ...) with the body ``rate`` (rad/s) at its
-        arrival for the lever arm."""
-        mount, velocity, cov = self.mounts["dvl"], reading[:3], reading[3:12].reshape(3, 3)
-
-        def measure(s: NavigationState) -> Update:
-            return measurements.velocity_over_ground(s, rate - s.gyro_bias, mount, velocity, cov)
-
-        return measure
-
-    def _depth(self, depth: float) -> Measure:
-        """A depth reading (m)."""
-        mount = self.mounts["depth"]
-        std = self.config.depth_noise or self.sensors["depth"].noise
-        return lambda s: measurements.depth(s, mount, depth, std)
-
-    def _attitude(self, angles: np.ndarray) -> Measure:
-        """An AHRS reading: roll, pitch, heading (rad)."""
-        a, mount = self.sensors["ahrs"], self.mounts["ahrs"]
-        std = np.radians([a.tilt_noise, a.tilt_noise, a.heading_noise])
-        offset = math.radians(a.heading_offset)
-        return lambda s: measurements.attitude(s, mount, angles, std, offset)
-
-    def _fix(self, fix: np.ndarray) -> Measure:
-        """An acoustic ``fix`` (NED, m): noise from the predicted slant range, as the USBL
-        model's."""
-        u, mount = self.sensors["usbl"], self.mounts["usbl"]
-        transceiver = np.asarray(u.transceiver)
-
-        def measure(s: NavigationState) -> Update:
-            point = s.p + rotation_matrix(s.q) @ mount.position
-            std = u.noise_floor + u.noise_fraction * float(np.linalg.norm(point - transceiver))
-            return measurements.position(s, mount, fix, std)
-
-        return measure
+    def _models(self) -> dict[str, measurements.SensorModel]:
+        """The aiding sensors' measurement models, by key."""
+        models = {}
+        mounts = self.mounts
+        if "dvl" in self.sensors:
+            models["dvl"] = measurements.VelocityOverGround(mounts["dvl"])
+        if "depth" in self.sensors:
+            std = self.config.depth_noise or self.sensors["depth"].noise
+            models["depth"] = measurements.Depth(mounts["depth"], std)
+        if (a := self.sensors.get("ahrs")) is not None:
+            std = np.radians([a.tilt_noise, a.tilt_noise, a.heading_noise])
+            models["ahrs"] = measurements.Attitude(
+                mounts["ahrs"], std, math.radians(a.heading_offset)
+            )
+        if (u := self.sensors.get("usbl")) is not None:
+            # noise from the predicted slant range, as the USBL model's
+            models["usbl"] = measurements.Position(
+                mounts["usbl"], u.noise_floor, u.noise_fraction, u.transceiver
+            )
+        return models
 
     def _outputs(self) -> np.ndarray:
         navigation = self.fusion.filter
-        s, P = navigation.state, navigation.covariance
-        variance = np.diag(P)
+        x, variance = navigation.nominal, np.diag(navigation.covariance)
         return np.concatenate(
             [
-                s.p,
-                s.q,
-                s.v,
-                self.held[0] - s.gyro_bias,
+                x[0:3],  # p
+                x[6:10],  # q
+                x[3:6],  # v
+                self.held[0] - navigation.gyro_bias,
                 variance,
                 np.sqrt(variance[VELOCITY]),
-                s.accel_bias,
-                s.gyro_bias,
-                [s.heading_error, self.fusion.stale, self.fusion.rejected],
+                x[10:17],  # accelerometer and gyroscope biases, heading error
+                [self.fusion.stale, self.fusion.rejected],
             ]
         )

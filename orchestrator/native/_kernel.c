@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "_coupling.h"
+#include "_navigation.h"
 #include "_transfer.h"
 
 typedef int (*set_time_fn)(void *, double);
@@ -892,7 +893,8 @@ PyMODINIT_FUNC PyInit__kernel(void)
     PyObject *module = PyModule_Create(&kernel_module);
     if (module == NULL)
         return NULL;
-    if (coupling_add_type(module) < 0 || transfer_add_type(module) < 0) {
+    if (coupling_add_type(module) < 0 || transfer_add_type(module) < 0 ||
+        navigation_add_types(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -33,17 +33,21 @@ tilt and velocity over 10 s.
 
 Updates are the Joseph form with the error reset of Sola (2017, eq. 287); a measurement whose
 normalized innovation squared exceeds its gate is rejected.
+
+The arithmetic runs compiled (``orchestrator.native.navigation``, the C source
+``_navigation.c``) on the nominal state (17 numbers: p, v, q, the biases, d) and the
+covariance, two arrays this class owns.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
-from orchestrator.coupling.joints import skew
-from orchestrator.kinematics import cross, quaternion_product, rotate_quaternion, rotation_matrix
+from orchestrator.kinematics import rotate_quaternion
+from orchestrator.native import navigation as native
 from orchestrator.sensors.noise import GaussMarkov
 
 ERROR_STATE = (
@@ -57,7 +61,6 @@ ERROR_STATE = (
 POSITION, VELOCITY, ATTITUDE = slice(0, 3), slice(3, 6), slice(6, 9)
 ACCEL_BIAS, GYRO_BIAS, HEADING_ERROR = slice(9, 12), slice(12, 15), 15
 SIZE = 16
-UNIT_QUATERNION = np.array([1.0, 0.0, 0.0, 0.0])
 
 
 @dataclass(frozen=True)
@@ -108,6 +111,16 @@ class Update:
     covariance: np.ndarray
 
 
+@dataclass(frozen=True)
+class Measurement:
+    """What an aiding sensor read, for the filter: ``kind`` (a step code of
+    :mod:`orchestrator.native.navigation`) and its ``data`` (float64, the layout of that kind);
+    :mod:`orchestrator.navigation.measurements` makes them."""
+
+    kind: int
+    data: np.ndarray
+
+
 class ErrorStateFilter:
     """The filter at a fixed IMU ``interval`` (s), from ``state`` with error ``covariance``
     (16, 16); gravity ``g`` (m/s^2, NED down); measurements whose normalized innovation squared
@@ -122,84 +135,75 @@ class ErrorStateFilter:
         g: float = 9.81,
         gate: float = 0.9999,
     ) -> None:
-        self.state, self.covariance = state, np.array(covariance, dtype=float)
-        self.interval, self.gravity, self.gate = interval, np.array([0.0, 0.0, g]), gate
-        dt = interval
-        heading = GaussMarkov(noise.heading_driving, noise.heading_time_constant, dt)
-        self._heading_decay = heading.decay
-        Q = np.zeros((SIZE, SIZE))
-        self._accel_variance = noise.accel_density**2 * dt
-        self._gyro_variance = noise.gyro_density**2 * dt
-        Q[VELOCITY, VELOCITY] = self._accel_variance * np.eye(3)
-        Q[ATTITUDE, ATTITUDE] = self._gyro_variance * np.eye(3)
-        Q[ACCEL_BIAS, ACCEL_BIAS] = noise.accel_bias_driving**2 * dt * np.eye(3)
-        Q[GYRO_BIAS, GYRO_BIAS] = noise.gyro_bias_driving**2 * dt * np.eye(3)
-        Q[HEADING_ERROR, HEADING_ERROR] = heading.step_std**2
-        self.process_covariance = Q
-        self._gates: dict[int, float] = {}
-        # the transition's constant entries; propagate fills in the state-dependent blocks
-        self._transition = np.eye(SIZE)
-        self._transition[VELOCITY, ACCEL_BIAS] = -dt * np.eye(3)
-        self._transition[ATTITUDE, GYRO_BIAS] = -dt * np.eye(3)
-        self._transition[HEADING_ERROR, HEADING_ERROR] = heading.decay
+        from scipy.special import chdtri  # chi2.ppf(p, k) = chdtri(k, 1 - p), without scipy.stats
+
+        self.interval, self.gate = interval, gate
+        heading = GaussMarkov(noise.heading_driving, noise.heading_time_constant, interval)
+        process = np.zeros(SIZE)
+        process[VELOCITY] = noise.accel_density**2 * interval
+        process[ATTITUDE] = noise.gyro_density**2 * interval
+        process[ACCEL_BIAS] = noise.accel_bias_driving**2 * interval
+        process[GYRO_BIAS] = noise.gyro_bias_driving**2 * interval
+        process[HEADING_ERROR] = heading.step_std**2
+        gates = chdtri([1.0, 2.0, 3.0], 1.0 - gate)
+        self.nominal = np.zeros(native.NOMINAL)  # p, v, q, biases, d (see the docstring)
+        self._covariance = np.zeros((SIZE, SIZE))
+        self.state, self.covariance = state, covariance
+        self._native = native.Filter(
+            self.nominal,
+            self._covariance,
+            interval,
+            g,
+            heading.decay,
+            process,
+            float(process[ATTITUDE][0]),
+            gates,
+        )
+
+    @property
+    def state(self) -> NavigationState:
+        """The nominal state (a copy)."""
+        x = self.nominal
+        return NavigationState(
+            x[0:3].copy(),
+            x[3:6].copy(),
+            x[6:10].copy(),
+            x[10:13].copy(),
+            x[13:16].copy(),
+            float(x[16]),
+        )
+
+    @state.setter
+    def state(self, state: NavigationState) -> None:
+        x = self.nominal
+        x[0:3], x[3:6], x[6:10] = state.p, state.v, state.q
+        x[10:13], x[13:16], x[16] = state.accel_bias, state.gyro_bias, state.heading_error
+
+    @property
+    def covariance(self) -> np.ndarray:
+        """The error state's covariance (16, 16; a copy)."""
+        return self._covariance.copy()
+
+    @covariance.setter
+    def covariance(self, covariance: np.ndarray) -> None:
+        self._covariance[:] = covariance
+
+    @property
+    def gyro_bias(self) -> np.ndarray:
+        """The gyroscope bias estimate (body frame, rad/s; a view of the nominal state)."""
+        return self.nominal[13:16]
 
     def propagate(self, rate: np.ndarray, force: np.ndarray) -> None:
         """Advance one interval with the measured angular rate (rad/s) and specific force
         (m/s^2), body frame, held over the interval."""
-        s, dt = self.state, self.interval
-        R = rotation_matrix(s.q)
-        w = rate - s.gyro_bias
-        gravity = R.T @ self.gravity
-        acceleration = force - s.accel_bias + gravity - cross(w, s.v)
-        half = rotate_quaternion(UNIT_QUATERNION, w * dt / 2)
-        turn = quaternion_product(half, half)
-        F, V = self._transition, skew(s.v)
-        F[POSITION, VELOCITY] = R * dt
-        F[POSITION, ATTITUDE] = -R @ V * dt
-        F[VELOCITY, VELOCITY] = np.eye(3) - skew(w) * dt
-        F[VELOCITY, ATTITUDE] = skew(gravity) * dt
-        F[VELOCITY, GYRO_BIAS] = -V * dt
-        F[ATTITUDE, ATTITUDE] = rotation_matrix(turn).T
-        # the gyroscope's noise reaches the velocity through w x v
-        Q = self.process_covariance.copy()
-        Q[VELOCITY, VELOCITY] += self._gyro_variance * V @ V.T
-        Q[VELOCITY, ATTITUDE] = self._gyro_variance * V
-        Q[ATTITUDE, VELOCITY] = -self._gyro_variance * V
-        q = quaternion_product(s.q, turn)
-        self.state = replace(
-            s,
-            # the displacement in the attitude at mid-interval (second order in dt)
-            p=s.p
-            + rotation_matrix(quaternion_product(s.q, half))
-            @ (s.v * dt + acceleration * dt**2 / 2),
-            v=s.v + acceleration * dt,
-            q=q / math.sqrt(q @ q),
-            heading_error=s.heading_error * self._heading_decay,
-        )
-        self.covariance = F @ self.covariance @ F.T + Q
+        self._native.propagate(np.concatenate([rate, force]).astype(float))
 
-    def update(self, measurement: Update) -> float | None:
+    def update(self, measurement: Measurement) -> float | None:
         """Fuse one measurement; its normalized innovation squared, or None if gated out."""
-        H, R, y = measurement.jacobian, measurement.covariance, measurement.residual
-        P = self.covariance
-        PHt = P @ H.T
-        S = H @ PHt + R
-        nis = float(y @ np.linalg.solve(S, y))
-        if nis > self._gate(len(y)):
-            return None
-        K = np.linalg.solve(S, PHt.T).T
-        dx = K @ y
-        A = np.eye(SIZE) - K @ H
-        P = A @ P @ A.T + K @ R @ K.T
-        self.state = self.state.corrected(dx)
-        G = np.eye(SIZE)
-        G[ATTITUDE, ATTITUDE] -= skew(dx[ATTITUDE] / 2)
-        self.covariance = G @ P @ G.T
-        return nis
+        return self._native.update(measurement.kind, measurement.data)
 
-    def _gate(self, dimension: int) -> float:
-        if dimension not in self._gates:
-            from scipy.stats import chi2  # 0.3 s of imports, for the first gate only
-
-            self._gates[dimension] = float(chi2.ppf(self.gate, dimension))
-        return self._gates[dimension]
+    def linearised(self, measurement: Measurement) -> Update:
+        """The measurement's residual, Jacobian and noise covariance at the current state."""
+        y, H, R = self._native.linearise(measurement.kind, measurement.data)
+        m = len(y)
+        return Update(np.array(y), np.reshape(H, (m, SIZE)), np.reshape(R, (m, m)))

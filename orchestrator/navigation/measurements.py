@@ -3,6 +3,12 @@ measurement h(x), its residual against a reading, and its Jacobian with respect 
 state of :mod:`orchestrator.navigation.eskf` (Sola 2017, Sec. 6.1: the chain through
 q (x) exp(dtheta), dR/d(dtheta) = -R [r]x for a body-fixed point r).
 
+Each class here is a sensor's model, set up once; it packs a reading into a
+:class:`~orchestrator.navigation.eskf.Measurement`;
+the filter evaluates the model at its state each time it fuses it (again when it re-runs
+from a late measurement), compiled, and
+:meth:`~orchestrator.navigation.eskf.ErrorStateFilter.linearised` shows the result.
+
 Each sensor sits on a mount (position ``r`` in the body frame, m; axes ``M`` sensor to body),
 as the sensor models of ``orchestrator.sensors`` place it.
 """
@@ -11,78 +17,86 @@ from __future__ import annotations
 
 import numpy as np
 
-from orchestrator.coupling.joints import skew
-from orchestrator.kinematics import (
-    cross,
-    euler_from_rotation,
-    euler_rate_matrix,
-    rotation_matrix,
-    wrap_angle,
-)
-from orchestrator.navigation.eskf import (
-    ATTITUDE,
-    GYRO_BIAS,
-    HEADING_ERROR,
-    POSITION,
-    SIZE,
-    VELOCITY,
-    NavigationState,
-    Update,
-)
+from orchestrator.native import navigation as native
+from orchestrator.navigation.eskf import Measurement
 from orchestrator.sensors.mount import Mount
 
 
-def velocity_over_ground(
-    state: NavigationState, rate: np.ndarray, mount: Mount, reading: np.ndarray, cov: np.ndarray
-) -> Update:
-    """A DVL's velocity ``reading`` (sensor frame, m/s) with its covariance ``cov``: the mount
-    point's velocity M' (v + w x r), ``rate`` the bias-corrected body rate (rad/s)."""
-    predicted = mount.rotation.T @ (state.v + cross(rate, mount.position))
-    H = np.zeros((3, SIZE))
-    H[:, VELOCITY] = mount.rotation.T
-    H[:, GYRO_BIAS] = mount.rotation.T @ skew(mount.position)
-    return Update(reading - predicted, H, cov)
+class SensorModel:
+    """A sensor's measurement model of ``kind``: its constant inputs (mount, noise) packed once
+    with zeros where each reading goes."""
+
+    def __init__(self, kind: int, *parts: float | np.ndarray) -> None:
+        self.kind = kind
+        self._data = np.concatenate([np.ravel(p) for p in parts]).astype(float)
+
+    def _measurement(self, *entries: tuple[slice, float | np.ndarray]) -> Measurement:
+        data = self._data.copy()
+        for slot, value in entries:
+            data[slot] = np.ravel(value)
+        return Measurement(self.kind, data)
 
 
-def depth(state: NavigationState, mount: Mount, reading: float, std: float) -> Update:
-    """A pressure sensor's depth ``reading`` (m) with noise ``std`` (m): the NED z of the
-    mount point, p_z + (R r)_z."""
-    R = rotation_matrix(state.q)
-    predicted = state.p[2] + (R @ mount.position)[2]
-    H = np.zeros((1, SIZE))
-    H[0, 2] = 1.0
-    H[0, ATTITUDE] = -(R @ skew(mount.position))[2]
-    return Update(np.array([reading - predicted]), H, np.array([[std**2]]))
+class VelocityOverGround(SensorModel):
+    """A DVL's velocity (sensor frame, m/s) with its covariance: the mount point's velocity
+    M' (v + w x r), w = rate - b_g the bias-corrected body rate."""
+
+    def __init__(self, mount: Mount) -> None:
+        zero = np.zeros(3)
+        super().__init__(native.VELOCITY, zero, mount.position, mount.rotation, zero, np.zeros(9))
+
+    def reading(self, rate: np.ndarray, velocity: np.ndarray, cov: np.ndarray) -> Measurement:
+        """One ping: ``velocity`` (m/s) with covariance ``cov`` ((3, 3) or its 9 entries,
+        (m/s)^2), and the body ``rate`` (rad/s) measured when it arrived."""
+        return self._measurement(
+            (slice(0, 3), rate), (slice(15, 18), velocity), (slice(18, 27), cov)
+        )
 
 
-def attitude(
-    state: NavigationState,
-    mount: Mount,
-    reading: np.ndarray,
-    std: np.ndarray,
-    heading_offset: float = 0.0,
-) -> Update:
-    """An AHRS's roll, pitch and heading ``reading`` (rad) with white noise ``std`` (3, rad):
-    the zyx Euler angles of the sensor axes R M, the heading plus the fixed ``heading_offset``
-    and the compass's wandering error d. A body-frame error dtheta turns the sensor axes by
-    M' dtheta, which moves the Euler angles by T(Theta) M' dtheta (Fossen 2011, eq. 2.29)."""
-    sensor = rotation_matrix(state.q) @ mount.rotation
-    angles = euler_from_rotation(sensor)
-    predicted = angles + np.array([0.0, 0.0, heading_offset + state.heading_error])
-    residual = reading - predicted
-    residual[2] = wrap_angle(float(residual[2]))
-    H = np.zeros((3, SIZE))
-    H[:, ATTITUDE] = np.array(euler_rate_matrix(angles[0], angles[1])) @ mount.rotation.T
-    H[2, HEADING_ERROR] = 1.0
-    return Update(residual, H, np.diag(np.square(std)))
+class Depth(SensorModel):
+    """A pressure sensor's depth with noise ``std`` (m): the NED z of the mount point,
+    p_z + (R r)_z."""
+
+    def __init__(self, mount: Mount, std: float) -> None:
+        super().__init__(native.DEPTH, mount.position, 0.0, std)
+
+    def reading(self, depth: float) -> Measurement:
+        """One reading (m)."""
+        return self._measurement((slice(3, 4), depth))
 
 
-def position(state: NavigationState, mount: Mount, reading: np.ndarray, std: float) -> Update:
-    """An acoustic fix ``reading`` (NED, m) of the mount point p + R r, isotropic noise
-    ``std`` per axis (m)."""
-    R = rotation_matrix(state.q)
-    predicted = state.p + R @ mount.position
-    H = np.zeros((3, SIZE))
-    H[:, POSITION] = np.eye(3)
-    H[:, ATTITUDE] = -R @ skew(mount.position)
-    return Update(reading - predicted, H, std**2 * np.eye(3))
+class Attitude(SensorModel):
+    """An AHRS's roll, pitch and heading with white noise ``std`` (3, rad): the zyx Euler
+    angles of the sensor axes R M, the heading plus the fixed ``heading_offset`` (rad) and the
+    compass's wandering error d (the heading residual wrapped into [-pi, pi)). A body-frame
+    error dtheta turns the sensor axes by M' dtheta, which moves the Euler angles by
+    T(Theta) M' dtheta (Fossen 2011, eq. 2.29)."""
+
+    def __init__(self, mount: Mount, std: np.ndarray, heading_offset: float = 0.0) -> None:
+        zero = np.zeros(3)
+        super().__init__(native.ATTITUDE, mount.rotation, zero, std, heading_offset)
+
+    def reading(self, angles: np.ndarray) -> Measurement:
+        """One reading: roll, pitch, heading (rad)."""
+        return self._measurement((slice(9, 12), angles))
+
+
+class Position(SensorModel):
+    """An acoustic fix (NED, m) of the mount point p + R r, isotropic noise per axis ``std``
+    (m) plus ``std_per_metre`` times the predicted slant range from the ``transceiver`` (NED,
+    m)."""
+
+    def __init__(
+        self,
+        mount: Mount,
+        std: float,
+        std_per_metre: float = 0.0,
+        transceiver: tuple[float, float, float] | np.ndarray = (0.0, 0.0, 0.0),
+    ) -> None:
+        zero = np.zeros(3)
+        parts = (mount.position, zero, std, std_per_metre, transceiver)
+        super().__init__(native.POSITION, *parts)
+
+    def reading(self, fix: np.ndarray) -> Measurement:
+        """One fix (NED, m)."""
+        return self._measurement((slice(3, 6), fix))

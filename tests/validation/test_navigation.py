@@ -18,10 +18,12 @@ from orchestrator.navigation.eskf import (
     SIZE,
     VELOCITY,
     ErrorStateFilter,
+    Measurement,
     NavigationState,
     ProcessNoise,
+    Update,
 )
-from orchestrator.navigation.history import LaggedFusion, Step
+from orchestrator.navigation.history import LaggedFusion, Step, measurement_step, propagation_step
 from orchestrator.sensors.mount import Mount
 
 G = 9.81
@@ -81,13 +83,18 @@ STATE = NavigationState(
 )
 RATE = np.array([0.05, -0.02, 0.1])
 MODELS = {
-    "dvl": lambda s: measurements.velocity_over_ground(
-        s, RATE - s.gyro_bias, MOUNT, np.zeros(3), np.eye(3)
-    ),
-    "depth": lambda s: measurements.depth(s, MOUNT, 0.0, 1.0),
-    "ahrs": lambda s: measurements.attitude(s, MOUNT, np.zeros(3), np.ones(3), 0.1),
-    "usbl": lambda s: measurements.position(s, MOUNT, np.zeros(3), 1.0),
+    "dvl": measurements.VelocityOverGround(MOUNT).reading(RATE, np.zeros(3), np.eye(3)),
+    "depth": measurements.Depth(MOUNT, 1.0).reading(0.0),
+    "ahrs": measurements.Attitude(MOUNT, np.ones(3), 0.1).reading(np.zeros(3)),
+    "usbl": measurements.Position(MOUNT, 1.0, 0.01, (5.0, 0.0, 0.0)).reading(np.zeros(3)),
 }
+
+
+def linearised(measurement: Measurement, state: NavigationState) -> Update:
+    """The measurement's model at ``state``."""
+    f = at_rest()
+    f.state = state
+    return f.linearised(measurement)
 
 
 @pytest.mark.parametrize("sensor", MODELS)
@@ -95,12 +102,13 @@ def test_jacobians_against_finite_differences(sensor):
     """Each Jacobian equals the central difference of the residual over the error state
     (step 1e-6: truncation ~1e-12, rounding ~1e-10), to 1e-7."""
     model = MODELS[sensor]
-    H = model(STATE).jacobian
+    H = linearised(model, STATE).jacobian
     numeric = np.zeros_like(H)
     for i in range(SIZE):
         dx = np.zeros(SIZE)
         dx[i] = 1e-6
-        plus, minus = model(STATE.corrected(dx)), model(STATE.corrected(-dx))
+        plus = linearised(model, STATE.corrected(dx))
+        minus = linearised(model, STATE.corrected(-dx))
         numeric[:, i] = -(plus.residual - minus.residual) / 2e-6  # residual = z - h
     np.testing.assert_allclose(H, numeric, atol=1e-7)
 
@@ -115,18 +123,16 @@ def test_late_measurement_fused_as_if_on_time():
         return LaggedFusion(f, horizon=1.0)
 
     mount = Mount.from_euler((0, 0, 0), (0, 0, 0))
-    fix = Step(
-        0.3,
-        measure=lambda s: measurements.velocity_over_ground(
-            s, np.zeros(3), mount, np.array([0.1, 0.0, 0.0]), 1e-4 * np.eye(3)
-        ),
+    ping = measurements.VelocityOverGround(mount).reading(
+        np.zeros(3), np.array([0.1, 0.0, 0.0]), 1e-4 * np.eye(3)
     )
+    fix = measurement_step(0.3, ping)
     rate, force = np.array([0.0, 0.0, 0.1]), np.array([0.05, 0.0, -G])
     on_time, late = fusion(), fusion()
     for k in range(1, 61):
         t = k * 0.01
-        on_time.add([Step(t, rate, force)] + ([fix] if k == 30 else []))
-        late.add([Step(t, rate, force)] + ([fix] if k == 49 else []))
+        on_time.add([propagation_step(t, rate, force)] + ([fix] if k == 30 else []))
+        late.add([propagation_step(t, rate, force)] + ([fix] if k == 49 else []))
     np.testing.assert_allclose(late.filter.state.v, on_time.filter.state.v, atol=1e-14)
     np.testing.assert_allclose(late.filter.covariance, on_time.filter.covariance, atol=1e-14)
     assert on_time.filter.state.v[0] > 0.05  # the fix was fused
@@ -140,10 +146,10 @@ def test_stale_and_outlying_fixes_are_dropped_and_counted():
 
     def fix(t: float, where: float) -> Step:
         point = np.array([where, 0.0, 0.0])
-        return Step(t, measure=lambda s: measurements.position(s, mount, point, 0.1))
+        return measurement_step(t, measurements.Position(mount, 0.1).reading(point))
 
     for k in range(1, 101):
-        fusion.add([Step(k * 0.01, np.zeros(3), np.array([0.0, 0.0, -G]))])
+        fusion.add([propagation_step(k * 0.01, np.zeros(3), np.array([0.0, 0.0, -G]))])
     fusion.add([fix(0.2, 0.0)])  # 0.8 s late, beyond the 0.5 s history
     fusion.add([fix(0.95, 5.0)])  # 5 m off a position known to 0.1 m
     assert (fusion.stale, fusion.rejected) == (1, 1)
