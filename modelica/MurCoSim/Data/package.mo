@@ -3,11 +3,11 @@ package Data "Parameter sets of vehicles, connector bracket and thrusters, each 
 
   record VehicleData "Rigid-body, hydrostatic and hydrodynamic parameters of one body"
     parameter MurCoSim.Mass m = 1 "Mass in air";
-    parameter Real I_g[3, 3](each unit = "kg.m2") = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
+    parameter MurCoSim.MomentOfInertia I_g[3, 3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
       "Inertia tensor about the centre of gravity, body axes";
-    parameter Real r_g[3](each unit = "m") = {0, 0, 0}
+    parameter MurCoSim.Position r_g[3] = {0, 0, 0}
       "Centre of gravity relative to the body origin CO, body frame";
-    parameter Real r_b[3](each unit = "m") = {0, 0, 0}
+    parameter MurCoSim.Position r_b[3] = {0, 0, 0}
       "Centre of buoyancy relative to the body origin CO, body frame";
     parameter MurCoSim.Volume volume = 1e-3 "Displaced volume (buoyancy = rho*g*volume)";
     parameter Real added_mass[6](unit = {"kg", "kg", "kg", "kg.m2", "kg.m2", "kg.m2"}) =
@@ -24,12 +24,12 @@ package Data "Parameter sets of vehicles, connector bracket and thrusters, each 
     parameter Real D_Q_coupling[6, 6] = fill(0, 6, 6)
       "Off-diagonal part of a full quadratic damping matrix, acting on |nu_r[j]| nu_r[j] (magnitudes as D_Q)";
     parameter Integer n_thrusters = 0 "Number of thruster mounts";
-    parameter Real thruster_position[n_thrusters, 3](each unit = "m")
+    parameter MurCoSim.Position thruster_position[n_thrusters, 3]
       "Thruster positions relative to CO, body frame, one row per mount";
     parameter Real thruster_direction[n_thrusters, 3]
       "Unit thrust directions for a positive command, body frame, one row per mount";
     parameter Integer n_ports = 0 "Number of docking ports";
-    parameter Real port_position[n_ports, 3](each unit = "m")
+    parameter MurCoSim.Position port_position[n_ports, 3]
       "Mating points of the docking ports relative to CO, body frame, one row per port";
     parameter Real port_normal[n_ports, 3]
       "Outward unit normals of the docking ports (x axis of the mating frame), body frame";

@@ -9,9 +9,9 @@ partial model Vehicle "6-DOF underwater vehicle (Fossen) with unit-quaternion at
     "Gain of the quaternion norm correction (Nielsen 2018, eq. 2.19)";
   parameter MurCoSim.Length capture_distance = 0.05
     "Docking capture envelope: largest distance between mating points";
-  parameter Real capture_speed(unit = "m/s") = 0.3
+  parameter MurCoSim.Velocity capture_speed = 0.3
     "Docking capture envelope: largest closing speed that still latches";
-  parameter Real capture_angle(unit = "rad") = 0.1745
+  parameter MurCoSim.Angle capture_angle = 0.1745
     "Docking capture envelope: largest angle between a port normal and the partner's reversed normal";
   parameter MurCoSim.Length hull_height = 0
     "Free surface: vertical size of the hull, taken as a sphere of this diameter around the centre of buoyancy (0: always fully submerged; each shipped vehicle sets its own)";
@@ -19,40 +19,40 @@ partial model Vehicle "6-DOF underwater vehicle (Fossen) with unit-quaternion at
     "Free surface: a thruster's thrust scales with the immersed fraction of a sphere of this diameter around its mount";
   parameter MurCoSim.Length seabed_depth = 1e6
     "Seabed: NED z of a flat seabed (the default 1e6 m: none)";
-  parameter Real seabed_stiffness(unit = "N/m") = 1e5
+  parameter MurCoSim.TranslationalSpringConstant seabed_stiffness = 1e5
     "Seabed: contact stiffness of the Hunt-Crossley contact";
   parameter Real seabed_damping(unit = "s/m") = 1
     "Seabed: Hunt-Crossley damping factor (contact force k d (1 + c d_dot))";
-  parameter Real r_sample[3](each unit = "m") = data.r_b
+  parameter MurCoSim.Position r_sample[3] = data.r_b
     "Point where the body samples the sea and the current (wave_point), body frame";
   parameter Real wave_kinematics = 1
     "1: the wave velocity and acceleration act on the hull through the Fossen terms; 0: a model extending this one takes the waves in f_env (the buoys)";
 
-  input Real tau_ext[6](each start = 0, unit = {"N", "N", "N", "N.m", "N.m", "N.m"})
+  MurCoSim.Interfaces.RealInput tau_ext[6](each start = 0, unit = {"N", "N", "N", "N.m", "N.m", "N.m"})
     "External generalized force at CO, body frame [X Y Z K M N]";
-  input Real v_c[3](each start = 0, each unit = "m/s") "Ocean current velocity at wave_point, NED";
-  input Real a_c[3](each start = 0, each unit = "m/s2")
+  MurCoSim.Interfaces.RealInput v_c[3](each start = 0, each unit = "m/s") "Ocean current velocity at wave_point, NED";
+  MurCoSim.Interfaces.RealInput a_c[3](each start = 0, each unit = "m/s2")
     "Ocean current acceleration at wave_point (time derivative of the field), NED";
-  input Real zeta(start = 0, unit = "m")
+  MurCoSim.Interfaces.RealInput zeta(start = 0, unit = "m")
     "Sea surface elevation above the mean level at wave_point, positive up";
-  input Real v_w[3](each start = 0, each unit = "m/s") "Wave particle velocity at wave_point, NED";
-  input Real a_w[3](each start = 0, each unit = "m/s2") "Wave particle acceleration at wave_point, NED";
+  MurCoSim.Interfaces.RealInput v_w[3](each start = 0, each unit = "m/s") "Wave particle velocity at wave_point, NED";
+  MurCoSim.Interfaces.RealInput a_w[3](each start = 0, each unit = "m/s2") "Wave particle acceleration at wave_point, NED";
 
-  output Real p[3](each start = 0, each fixed = true, each unit = "m")
+  MurCoSim.Interfaces.RealOutput p[3](each start = 0, each fixed = true, each unit = "m")
     "Position of the body origin CO, NED";
-  output Real q[4](start = {1, 0, 0, 0}, each fixed = true)
+  MurCoSim.Interfaces.RealOutput q[4](start = {1, 0, 0, 0}, each fixed = true)
     "Unit quaternion body to NED, scalar first [eta eps1 eps2 eps3]";
-  output Real nu[6](each start = 0, each fixed = true,
+  MurCoSim.Interfaces.RealOutput nu[6](each start = 0, each fixed = true,
     unit = {"m/s", "m/s", "m/s", "rad/s", "rad/s", "rad/s"})
     "Body-frame velocity [u v w p q r]";
-  output Real nu_r[6](unit = {"m/s", "m/s", "m/s", "rad/s", "rad/s", "rad/s"})
+  MurCoSim.Interfaces.RealOutput nu_r[6](unit = {"m/s", "m/s", "m/s", "rad/s", "rad/s", "rad/s"})
     "Body-frame velocity relative to the water";
-  output Real M[6, 6] "Generalized mass M_RB + M_A (kg, kg.m, kg.m2 by block)";
-  output Real wave_point[3](each unit = "m")
+  MurCoSim.Interfaces.RealOutput M[6, 6] "Generalized mass M_RB + M_A (kg, kg.m, kg.m2 by block)";
+  MurCoSim.Interfaces.RealOutput wave_point[3](each unit = "m")
     "Point where the body samples the sea and the current, NED: r_sample of the body";
-  output Real submerged_fraction "Submerged fraction of the hull volume (1 without free surface)";
-  output Real f_seabed(unit = "N") "Seabed contact force, upward";
-  output Real thruster_immersion[data.n_thrusters]
+  MurCoSim.Interfaces.RealOutput submerged_fraction "Submerged fraction of the hull volume (1 without free surface)";
+  MurCoSim.Interfaces.RealOutput f_seabed(unit = "N") "Seabed contact force, upward";
+  MurCoSim.Interfaces.RealOutput thruster_immersion[data.n_thrusters]
     "Immersed fraction of each thruster mount, for its thruster's input immersion (1 without free surface)";
   Real f_env[6](unit = {"N", "N", "N", "N.m", "N.m", "N.m"}) = {0, 0, 0, 0, 0, 0}
     "Generalized force an extending model adds at CO, body frame (e.g. exact buoyancy and drag of a floating body); zero for a vehicle";
@@ -60,22 +60,22 @@ partial model Vehicle "6-DOF underwater vehicle (Fossen) with unit-quaternion at
 protected
   Real R[3, 3] "Rotation matrix body to NED";
   Real qq "Squared quaternion norm";
-  Real u_f[3](each unit = "m/s") "Velocity of the water at wave_point (current and waves), NED";
-  Real a_f[3](each unit = "m/s2") "Acceleration of the water at wave_point, NED";
-  Real v_cb[3](each unit = "m/s") "Velocity of the water, body frame";
-  Real a_fb[3](each unit = "m/s2") "Acceleration of the water, body frame";
-  Real e_f[3](each unit = "m/s2")
+  MurCoSim.Velocity u_f[3] "Velocity of the water at wave_point (current and waves), NED";
+  MurCoSim.Acceleration a_f[3] "Acceleration of the water at wave_point, NED";
+  MurCoSim.Velocity v_cb[3] "Velocity of the water, body frame";
+  MurCoSim.Acceleration a_fb[3] "Acceleration of the water, body frame";
+  MurCoSim.Acceleration e_f[3]
     "Rate of the water's velocity in the body frame, negated: w x v_cb - a_fb";
   Real s_sub "Immersion of the hull sphere: 0 at its top on the surface, 1 at its bottom";
   Real s_thruster[data.n_thrusters] "Immersion of each thruster's sphere, as s_sub";
-  Real z_cb(unit = "m") "Depth of the centre of buoyancy, NED";
-  Real w_cb(unit = "m/s") "Vertical velocity of the centre of buoyancy, NED";
-  Real d_seabed(unit = "m") "Penetration of the hull into the seabed";
+  MurCoSim.Position z_cb "Depth of the centre of buoyancy, NED";
+  MurCoSim.Velocity w_cb "Vertical velocity of the centre of buoyancy, NED";
+  MurCoSim.Length d_seabed "Penetration of the hull into the seabed";
   Real f_fk[6] "Froude-Krylov force and moment of the water's acceleration, body frame";
   Real f_sb[6] "Seabed contact force and moment, body frame";
-  Real S_g[3, 3](each unit = "m") "Skew matrix S(r_g)";
+  MurCoSim.Length S_g[3, 3] "Skew matrix S(r_g)";
   Real r_g2(unit = "m2") "Squared distance of the centre of gravity from CO";
-  Real I_o[3, 3](each unit = "kg.m2") "Inertia tensor about CO";
+  MurCoSim.MomentOfInertia I_o[3, 3] "Inertia tensor about CO";
   Real M_RB[6, 6] "Rigid-body generalized mass about CO";
   Real h_RB[6] "Rigid-body generalized momentum M_RB nu";
   Real h_A[6] "Added-mass generalized momentum M_A nu_r";
@@ -85,8 +85,8 @@ protected
   Real f_hs[6] "Restoring force and moment of weight and buoyancy, body frame";
   Real f_af[6] "Added-mass force of the water's acceleration and rotation into the body frame";
   Real z_b[3] "NED down axis in body coordinates (third row of R)";
-  Real W(unit = "N") "Weight";
-  Real B(unit = "N") "Buoyancy";
+  MurCoSim.Force W "Weight";
+  MurCoSim.Force B "Buoyancy";
   parameter Real I3[3, 3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
   parameter Real I6[6, 6] = {{1, 0, 0, 0, 0, 0}, {0, 1, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0},
     {0, 0, 0, 1, 0, 0}, {0, 0, 0, 0, 1, 0}, {0, 0, 0, 0, 0, 1}};
