@@ -49,6 +49,7 @@ SCENARIO_TARGETS = [
     ("bluerov2_heavy_welded_pair", 60.0, 100.0),
     ("uvms_spiral", 20.0, 30.0),
     ("docking_mpc", 60.0, 3.0),
+    ("docking_realistic", 60.0, 10.0),
     ("module_ring", 30.0, None),
     ("buoy_calm", 30.0, 30.0),
 ]
