@@ -236,11 +236,10 @@ fmi2Status fmi2CompletedIntegratorStep(fmi2Component c,
                                        fmi2Boolean noSetFMUStatePriorToCurrentPoint,
                                        fmi2Boolean* enterEventMode,
                                        fmi2Boolean* terminateSimulation) {
-    (void)c;
     (void)noSetFMUStatePriorToCurrentPoint;
     *enterEventMode = fmi2False;
     *terminateSimulation = fmi2False;
-    return fmi2OK;
+    return STATUS(core_commit_guesses(CORE(c)));
 }
 
 fmi2Status fmi2SetTime(fmi2Component c, fmi2Real time) {

@@ -450,11 +450,10 @@ fmi3Status fmi3CompletedIntegratorStep(fmi3Instance instance,
                                        fmi3Boolean noSetFMUStatePriorToCurrentPoint,
                                        fmi3Boolean* enterEventMode,
                                        fmi3Boolean* terminateSimulation) {
-    (void)instance;
     (void)noSetFMUStatePriorToCurrentPoint;
     *enterEventMode = fmi3False;
     *terminateSimulation = fmi3False;
-    return fmi3OK;
+    return STATUS(core_commit_guesses(CORE(instance)));
 }
 
 fmi3Status fmi3SetTime(fmi3Instance instance, fmi3Float64 time) {

@@ -70,26 +70,16 @@ static void knowns(Core* m, const double* t, const double* x) {
 #endif
 }
 
-/* dx/dt at (t, x) with the instance's inputs and parameters; w when w_out is not NULL.
- * Newton's guesses of the nonlinear loops become the solution where it converged. */
+/* dx/dt at (t, x) with the instance's inputs and parameters; w when w_out is not NULL; the
+ * nonlinear loops' solution in m->loop_solution. */
 static int evaluate(Core* m, double t, const double* x, double* dx, double* w_out) {
+    knowns(m, &t, x);
+    m->res[0] = dx;
+    m->res[1] = w_out;
 #if NG > 0
-    double solution[NG];
-    int i, failed;
-    knowns(m, &t, x);
-    m->res[0] = dx;
-    m->res[1] = w_out;
-    m->res[2] = solution;
-    failed = model_eval(m->arg, m->res, m->iw, m->w, 0);
-    for (i = 0; i < NG && !failed; i++)
-        if (isfinite(solution[i])) m->s.memory[NC + i] = solution[i];
-    return failed;
-#else
-    knowns(m, &t, x);
-    m->res[0] = dx;
-    m->res[1] = w_out;
-    return model_eval(m->arg, m->res, m->iw, m->w, 0);
+    m->res[2] = m->loop_solution;
 #endif
+    return model_eval(m->arg, m->res, m->iw, m->w, 0);
 }
 
 #if NC > 0
@@ -196,7 +186,7 @@ CoreStatus core_event_update(Core* m, int initial, int* states_changed, int* nex
         double s = m->s.memory[NC + NG + NWHEN + i];
         if (i == 0 || s < *next_time) *next_time = s;
     }
-    return update(m);
+    return NG > 0 ? core_commit_guesses(m) : update(m);
 #else
     (void)initial;
     *states_changed = 0;
@@ -228,6 +218,19 @@ CoreStatus core_initialize(Core* m) {
     }
     memcpy(&m->s.v[VR_X], x0, NX * sizeof(double));
     m->s.up_to_date = 0;
+#else
+    (void)m;
+#endif
+    return CORE_OK;
+}
+
+CoreStatus core_commit_guesses(Core* m) {
+#if NG > 0
+    int i;
+    m->s.up_to_date = 0;
+    if (update(m) != CORE_OK) return CORE_ERROR;
+    for (i = 0; i < NG; i++)
+        if (isfinite(m->loop_solution[i])) m->s.memory[NC + i] = m->loop_solution[i];
 #else
     (void)m;
 #endif
@@ -570,6 +573,10 @@ CoreStatus core_do_step(Core* m, double t0, double h) {
             for (i = 0; i < NX; i++) x[i] = m->x_trial[i];
             t = last ? t_end : t + trial;
             memcpy(m->k[0], m->k[6], sizeof m->k[0]); /* first same as last */
+#if NG > 0
+            core_set_time(m, t);
+            if (core_commit_guesses(m) != CORE_OK) return CORE_ERROR;
+#endif
             if (!last || trial >= step)
                 step = trial * fmin(5.0, fmax(0.2, 0.9 * pow(fmax(norm, 1e-10), -0.2)));
         } else {

@@ -57,6 +57,8 @@ typedef struct {
     double k[7][NX > 0 ? NX : 1];
     double x_trial[NX > 0 ? NX : 1];
     double x_err[NX > 0 ? NX : 1];
+    /* the nonlinear loops' solution at the last evaluation (NaN where it did not converge) */
+    double loop_solution[NG > 0 ? NG : 1];
 } Core;
 
 Core* core_new(const char* instance_name, void* environment, CoreLogger logger, int logging_on,
@@ -73,6 +75,10 @@ CoreStatus core_initialize(Core* m);
  * relations and the loops' solutions followed from the simplified problem (lambda = 0) to the
  * actual one (lambda = 1); called after core_initialize. Without homotopy it does nothing. */
 CoreStatus core_homotopy(Core* m);
+/* Newton's guesses of the nonlinear loops become their solution at the instance's time and
+ * states: at completed integrator steps, after event updates and accepted Co-Simulation
+ * steps, never at trial points an integrator may reject. Without loops it does nothing. */
+CoreStatus core_commit_guesses(Core* m);
 /* Event iteration at the instance's time: relations decided, when-equations fired, samples
  * advanced, until nothing changes. initial: the update on leaving initialization mode. Sets
  * *states_changed when a reinit changed a state, *next_time to the next sample time
