@@ -194,7 +194,8 @@ static void propagate(Filter *f, const double *rate, const double *force)
     double gv = f->gyro_variance;
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) {
-            double VVt = V[3 * i] * V[3 * j] + V[3 * i + 1] * V[3 * j + 1] + V[3 * i + 2] * V[3 * j + 2];
+            double VVt =
+                V[3 * i] * V[3 * j] + V[3 * i + 1] * V[3 * j + 1] + V[3 * i + 2] * V[3 * j + 2];
             P[SIZE * (DV + i) + DV + j] += gv * VVt;
             P[SIZE * (DV + i) + DTHETA + j] += gv * V[3 * i + j];
             P[SIZE * (DTHETA + i) + DV + j] -= gv * V[3 * i + j];
@@ -461,8 +462,6 @@ static double update(Filter *f, const Linearised *m)
 
 /* ---- the Python type Filter ---- */
 
-static PyObject *NavigationError;
-
 /* The float64 data of a C-contiguous array of ``n`` entries (the array kept by the caller), or
  * NULL with an exception naming ``what``. */
 static double *float64_data(PyObject *array, Py_ssize_t n, bool writable, const char *what)
@@ -516,11 +515,11 @@ static int Filter_init(Filter *self, PyObject *args, PyObject *kwds)
                           &self->gravity, &self->heading_decay, &process, &self->gyro_variance,
                           &gates))
         return -1;
-    double *x = float64_data(nominal, NOMINAL, true, "Filter: nominal");
-    double *P = float64_data(covariance, SIZE * SIZE, true, "Filter: covariance");
-    double *noise = float64_data(process, SIZE, false, "Filter: process");
-    double *chi2 = float64_data(gates, MOST_ROWS, false, "Filter: gates");
-    if (x == NULL || P == NULL || noise == NULL || chi2 == NULL)
+    double *x, *P, *noise, *chi2;
+    if ((x = float64_data(nominal, NOMINAL, true, "Filter: nominal")) == NULL ||
+        (P = float64_data(covariance, SIZE * SIZE, true, "Filter: covariance")) == NULL ||
+        (noise = float64_data(process, SIZE, false, "Filter: process")) == NULL ||
+        (chi2 = float64_data(gates, MOST_ROWS, false, "Filter: gates")) == NULL)
         return -1;
     memcpy(self->process, noise, sizeof self->process);
     memcpy(self->gates + 1, chi2, MOST_ROWS * sizeof(double));
@@ -536,7 +535,7 @@ static int Filter_init(Filter *self, PyObject *args, PyObject *kwds)
 static int ready(Filter *self)
 {
     if (self->x == NULL) {
-        PyErr_SetString(NavigationError, "Filter: not initialised");
+        PyErr_SetString(PyExc_RuntimeError, "Filter: not initialised");
         return -1;
     }
     return 0;
@@ -837,9 +836,6 @@ int navigation_add_types(PyObject *module)
 {
     if (PyType_Ready(&FilterType) < 0 || PyType_Ready(&FusionType) < 0)
         return -1;
-    NavigationError = PyErr_NewException("orchestrator.native._kernel.NavigationError", NULL, NULL);
-    if (NavigationError == NULL)
-        return -1;
     Py_INCREF(&FilterType);
     if (PyModule_AddObject(module, "Filter", (PyObject *)&FilterType) < 0) {
         Py_DECREF(&FilterType);
@@ -850,7 +846,5 @@ int navigation_add_types(PyObject *module)
         Py_DECREF(&FusionType);
         return -1;
     }
-    if (PyModule_AddObject(module, "NavigationError", NavigationError) < 0)
-        return -1;
     return 0;
 }

@@ -7,8 +7,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-/* Adds the types ``Filter`` and ``Fusion`` and the exception ``NavigationError`` to the kernel
- * module; 0 on success, -1 with an exception. */
+/* Adds the types ``Filter`` and ``Fusion`` to the kernel module; 0 on success, -1 with an
+ * exception. */
 int navigation_add_types(PyObject *module);
 
 #endif
