@@ -254,7 +254,10 @@ def _front_end(
 
 
 def _refuse_unreliable(classes: ModelicaLibrary, model: str, backend: str) -> None:
-    """Refuse, in one line, a model whose redeclarations ``backend`` gets wrong."""
+    """Refuse, in one line, a model whose redeclarations ``backend`` gets wrong, or whose
+    declarations pymoca misreads."""
     problems = classes.unreliable_redeclares(model, backend)
+    if backend == "pymoca":
+        problems += classes.pymoca_misreads(model)
     if problems:
         raise BuildError(f"{model}: component {problems[0]}")

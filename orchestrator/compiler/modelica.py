@@ -203,6 +203,41 @@ class ModelicaLibrary:
                             found.append(f"{symbol.name} in {scope}: {problem}")
         return found
 
+    def pymoca_misreads(self, model: str) -> list[str]:
+        """Components of ``model``, of the classes it extends and of its components' classes
+        that pymoca 0.12 would misread, one line each: a short connector class as type
+        (``connector RealInput = input Real``: it drops the ``input`` or ``output``) and an
+        array of a derived type (``Position r[3]``: it drops the dimensions). MurCoSim has
+        both, as the Modelica Standard Library has."""
+        found: list[str] = []
+        pending, seen = [model], set()
+        while pending:
+            for scope, cls in self._ancestry(pending.pop()):
+                if scope in seen:
+                    continue
+                seen.add(scope)
+                for name, symbol in cls.symbols.items():
+                    kind = self._resolve(str(symbol.type), scope)
+                    used = self._class(kind) if kind else None
+                    if kind is None or used is None:
+                        continue
+                    scalar = [[getattr(d, "value", 0) for d in row] for row in symbol.dimensions]
+                    if used.is_short_class_definition and used.type == "connector":
+                        problem = (
+                            f"its type {kind} is a short connector class, whose input or output"
+                        )
+                    elif used.is_short_class_definition and scalar != [[None]]:
+                        problem = f"an array of the derived type {kind}, whose dimensions"
+                    else:
+                        problem = ""
+                    if problem:
+                        found.append(
+                            f"{name} in {scope}: {problem} pymoca 0.12 drops: "
+                            "build with --backend rumoca"
+                        )
+                    pending.append(kind)
+        return found
+
     def _redeclare_problem(
         self, scope: str, owner: str, extending: bool, name: str, backend: str
     ) -> str:

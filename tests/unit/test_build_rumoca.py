@@ -319,145 +319,25 @@ def test_redeclares_a_front_end_gets_wrong_are_refused(tmp_path, backend):
 MURCOSIM = Path(__file__).parents[2] / "modelica" / "MurCoSim"
 
 
-# MurCoSim models whose values are compared: a vehicle, a buoy (its record redeclared over
-# CylinderBody's), an arm link, the thrusters, the servo and a wave; IrregularSea is left out
-# only because its C code takes half a minute to compile
-COMPARED = (
-    "BlueROV2Heavy",
-    "PrototypeHousing",
-    "AnthropomorphicLink1",
-    "Thruster",
-    "LaggedThruster",
-    "JointServo",
-    "RegularWave",
-)
-
-
-def _descriptions_only(code, targets):
-    """Stands in for the compiler and packer: FMUs holding only their model description."""
-    import xml.etree.ElementTree as ET
-    import zipfile
-
-    from orchestrator.compiler.fmu_package import VARIANTS as FMU_VARIANTS
-    from orchestrator.compiler.model_description import fmi2_description, fmi3_description
-
-    for variant, target in targets.items():
-        version, co_simulation = FMU_VARIANTS[variant]
-        describe = fmi2_description if version == "2.0" else fmi3_description
-        root = describe(code, co_simulation).getroot()
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with zipfile.ZipFile(target, "w") as archive:
-            archive.writestr("modelDescription.xml", ET.tostring(root, encoding="UTF-8"))
-    return list(targets.values())
-
-
-def _facts(path: Path, skip: set[str]) -> tuple[dict, dict, list]:
-    """A model description as comparable facts, variables by name (those in ``skip`` left
-    out): each variable's attributes, the dependencies of outputs, derivatives and initial
-    unknowns, and the unit table, default experiment and model description."""
-    md = read_model_description(path)
-    variables = {
-        v.name: (v.type, v.causality, v.variability, v.initial, v.start, v.unit, v.description)
-        for v in md.modelVariables
-        if v.name not in skip
-    }
-    structure = {
-        (kind, u.variable.name): sorted(d.name for d in u.dependencies or [])
-        for kind in ("outputs", "derivatives", "initialUnknowns")
-        for u in getattr(md, kind)
-    }
-    units = sorted((u.name, str(u.baseUnit)) for u in md.unitDefinitions)
-    return variables, structure, [units, str(md.defaultExperiment), md.description]
-
-
-@pytest.mark.slow
-def test_murcosim_models_equal_the_pymoca_build(tmp_path, monkeypatch):
-    """Both front ends give the same FMUs for every MurCoSim model: the model descriptions of
-    all three variants (variables by name with type, causality, variability, initial, start
-    and unit; the structure's dependencies, units, default experiment) and, for the models of
-    COMPARED, every variable after initialization at random states and inputs, bit for bit.
-
-    Allowed differences: pymoca loses the description of a component declared with a
-    derived type (``MurCoSim.Density rho = 1000 "Density of the water"``), which rumoca
-    keeps; value references are numbered in each front end's order. Neither build has event
-    indicators: MurCoSim's relations are in ``noEvent`` or on parameters only.
-    """
-    from orchestrator.compiler import fmu_package
-    from orchestrator.compiler.modelica import load_library
-    from orchestrator.fmi.fmu import FMU
-
-    backends = ("pymoca", "rumoca")
-    monkeypatch.setattr(fmu_package, "package_fmus", _descriptions_only)
-    described = {}
-    for backend in backends:
-        out = tmp_path / backend
-        paths = build_library(MURCOSIM, out, backend=backend, report=lambda _: None)
-        described[backend] = {p.relative_to(out): p for p in paths}
-    monkeypatch.undo()
-    assert len(described["pymoca"]) == 3 * len(load_library(MURCOSIM).models())
-    assert described["pymoca"].keys() == described["rumoca"].keys()
-    for relative, pymoca_path in described["pymoca"].items():
-        me = described["rumoca"][Path(relative.name)]
-        indicators = {u.variable.name for u in read_model_description(me).eventIndicators}
-        assert not indicators, relative
-        variables, *rest = _facts(pymoca_path, set())
-        rumoca_variables, *rumoca_rest = _facts(described["rumoca"][relative], indicators)
-        assert rest == rumoca_rest, relative
-        assert variables.keys() == rumoca_variables.keys(), relative
-        for name, (*attributes, description) in variables.items():
-            *rumoca_attributes, rumoca_description = rumoca_variables[name]
-            assert attributes == rumoca_attributes, f"{relative} {name}"
-            assert description in (None, rumoca_description), f"{relative} {name}"
-    built = {}
-    for backend in backends:
-        paths = build_library(
-            MURCOSIM,
-            tmp_path / f"{backend}-fmus",
-            backend=backend,
-            variants=("me",),
-            models=list(COMPARED),
-            report=lambda _: None,
-        )
-        built[backend] = {p.stem: p for p in paths}
-    rng = np.random.default_rng(5)
-    for name in COMPARED:
-        values = {}
-        for backend in backends:
-            fmu = FMU(built[backend][name])
-            variables = fmu.model_description.modelVariables
-            if backend == "pymoca":
-                settable = [
-                    v.name
-                    for v in variables
-                    if v.causality == "input"
-                    or (v.initial == "exact" and v.causality != "parameter")
-                ]
-                draws = {n: float(rng.normal(0, 0.3)) for n in settable}
-                names = [v.name for v in variables if v.type in ("Float64", "Real")]
-            instance = fmu.instantiate("x")
-            instance.set_start_values(draws)
-            instance.initialize(0.0)
-            instance.set_time(0.7)
-            values[backend] = instance.get_values(names)
-            instance.terminate()
-            fmu.close()
-        for key, number, other in zip(names, values["pymoca"], values["rumoca"], strict=True):
-            assert number == other, f"{name} {key}"
-
-
 def test_per_element_units_come_from_the_declaration():
     """rumoca 0.10 drops ``unit = {"m/s", ..., "rad/s"}``; the front end reads it from the
-    declaration: MurCoSim's vehicle has the units of the pymoca build."""
-    from orchestrator.compiler.modelica import load_library
+    declaration: MurCoSim's vehicle has the units its sources give, on connectors
+    (``RealOutput nu[6](unit = {...})``), record arrays and arrays of SI types."""
     from orchestrator.compiler.rumoca_front import RumocaLibrary
 
-    model = "MurCoSim.Vehicles.BlueROV2Heavy"
-    flat = RumocaLibrary(MURCOSIM).flatten(model)
+    flat = RumocaLibrary(MURCOSIM).flatten("MurCoSim.Vehicles.BlueROV2Heavy")
     units = {v.name: v.unit for v in flat.variables}
-    assert units["nu[4]"] == "rad/s" and units["tau_ext[4]"] == "N.m"
-    assert [units[f"data.added_mass[{k}]"] for k in range(1, 7)] == 3 * ["kg"] + 3 * ["kg.m2"]
-    _, info = load_library(MURCOSIM).translate(model)
-    assert units == {v.name: info[v.declared].unit(v.name) for v in flat.variables}
+
+    def elements(name: str) -> list[str]:
+        return [units[f"{name}[{k}]"] for k in range(1, 7)]
+
+    assert elements("nu") == elements("nu_r") == 3 * ["m/s"] + 3 * ["rad/s"]
+    assert elements("tau_ext") == 3 * ["N"] + 3 * ["N.m"]
+    assert elements("data.added_mass") == 3 * ["kg"] + 3 * ["kg.m2"]
+    assert elements("data.D_L") == 3 * ["N.s/m"] + 3 * ["N.m.s/rad"]
+    assert elements("data.D_Q") == 3 * ["N.s2/m2"] + 3 * ["N.m.s2/rad2"]
+    assert units["data.r_g[3]"] == units["r_sample[2]"] == units["p[1]"] == "m"
+    assert units["data.I_g[2,3]"] == "kg.m2" and units["q[1]"] == ""
 
 
 def test_per_element_units_are_read_from_the_modification(tmp_path):
