@@ -383,9 +383,9 @@ def parser() -> argparse.ArgumentParser:
         "--backend",
         default="rumoca",
         choices=["rumoca", "pymoca", "openmodelica"],
-        help="Modelica front end: rumoca (default: MSL-style libraries, library path) or "
-        "pymoca, both with the project's index reduction, initialization, events, CasADi "
-        "code and FMI layer; or OpenModelica (needs omc)",
+        help="Modelica front end: rumoca (default: MSL-style libraries, library path; "
+        "MurCoSim needs it) or pymoca, both with the project's index reduction, "
+        "initialization, events, CasADi code and FMI layer; or OpenModelica (needs omc)",
     )
     b.add_argument(
         "--library-path",

@@ -15,9 +15,10 @@ library (MSL-style libraries: short connector classes, ``flow``, ``inner``/``out
 redeclared records, component arrays, package constants, a library path); the project's index
 reduction, causalization, initialization, events, CasADi code and C FMI layer (gcc) make the
 FMUs, all three variants. The ``pymoca`` backend puts pymoca in rumoca's place for the
-continuous models it reads. The OpenModelica backend exports the
-same sources (``me`` only) with OMPython when ``omc`` is installed. FMUs are rebuilt only when
-the library sources, the build code or the toolchain versions change.
+continuous models it reads; it refuses short connector classes and arrays of derived types,
+so MurCoSim, which declares its signals and units with both, needs rumoca. The OpenModelica
+backend exports the same sources (``me`` only) with OMPython when ``omc`` is installed. FMUs
+are rebuilt only when the library sources, the build code or the toolchain versions change.
 """
 
 from __future__ import annotations

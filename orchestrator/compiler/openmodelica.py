@@ -21,7 +21,7 @@ class OpenModelicaExporter:
         if shutil.which("omc") is None:
             raise BuildError(
                 "OpenModelica backend: 'omc' was not found on PATH; install OpenModelica, "
-                "or build with the default backend (murcosim build --backend pymoca)"
+                "or build with the default backend (murcosim build --backend rumoca)"
             )
         try:
             from OMPython import OMCSessionZMQ
