@@ -38,9 +38,26 @@ CO in the body frame, N and N.m); output <code>M[6,6]</code> (constant generaliz
 M_RB + M_A).</li>
 <li>Hydrodynamic coefficients are positive magnitudes; the forces they produce oppose the
 motion (Fossen's sign convention with the minus signs written into the equations).</li>
-<li>Only standard Modelica is used, in the subset the pymoca front end translates; the same
-sources export with OpenModelica. The types above mirror <code>Modelica.Units.SI</code>
-so that the library does not depend on the Modelica Standard Library.</li>
+<li>Components connect through the connectors of
+<a href=\"modelica://MurCoSim.Interfaces\">Interfaces</a>: every input is a
+<code>RealInput</code>, every output a <code>RealOutput</code>, with its unit where it is
+declared (<code>RealInput pwm(start = 1500, unit = \"us\")</code> of a thruster,
+<code>RealOutput tau[6](unit = {\"N\", \"N\", \"N\", \"N.m\", \"N.m\", \"N.m\"})</code>).
+A thruster's <code>tau</code> connects to its vehicle's <code>tau_ext</code>, the vehicle's
+<code>nu_r</code> to the thruster's <code>nu_r</code>; in a scenario the orchestrator makes
+these connections between the components' FMUs.</li>
+<li>Units: parameters and variables with a named quantity use the types above, which mirror
+<code>Modelica.Units.SI</code> (same names, quantities and units; <code>PulseWidth</code>, in
+us, is the library's own) so that the library does not depend on the Modelica Standard
+Library; quantities it has no name for keep
+<code>Real(unit = ...)</code> (drag scalings such as N.s2, the thrust map's N/us2), as do
+arrays whose elements have different units (<code>nu[6]</code>: m/s and rad/s).</li>
+<li>Parameter sets are records (<a href=\"modelica://MurCoSim.Data\">Data</a>), chosen by
+redeclaring a model's record class.</li>
+<li>Only standard Modelica is used; the same sources export with OpenModelica. murcosim builds
+the library with its default front end, rumoca: pymoca 0.12 drops the input or output of a
+short connector class and the dimensions of an array of a derived type, and is refused on
+this library in one line.</li>
 </ul>
 <h4>References</h4>
 <p>Models and records cite their sources by author and year:</p>
