@@ -354,6 +354,7 @@ def test_an_asymmetric_added_mass_is_refused(tmp_path, capsys):
 # -- free surface and seabed -----------------------------------------------------------------
 
 HULL = 0.3  # m, hull height of the BlueROV2 Heavy taken as a sphere around its centre of buoyancy
+HEAVY_HULL = 0.254  # m, the BlueROV2 Heavy's published height (Blue Robotics), its default
 W_HEAVY = 11.5 * 9.81  # N, weight of the BlueROV2 Heavy
 B_HEAVY = 1000 * 9.81 * 0.011702  # N, its buoyancy fully submerged
 
@@ -370,44 +371,50 @@ def test_a_vehicle_driven_up_floats_at_its_waterline(thrust_up, run):
     """The BlueROV2 Heavy (2 N positively buoyant), released 1 m deep with 0 or 30 N of upward
     thrust, rises and floats where the emerged part of its hull (a sphere of 0.3 m) balances
     weight and thrust: the sphere-cap equilibrium solved by brentq, within 1e-5 m after 120 s
-    (damped heave; measured 1e-7 m). Without a hull height it keeps its full buoyancy and rises
-    into the air."""
+    (damped heave; measured 1e-7 m). With hull_height = 0 (no free surface) it keeps its full
+    buoyancy and rises into the air."""
     start = {"p[3]": 1.0, "tau_ext[3]": -thrust_up}
     text = SIMULATION.format(stop=120.0, interval=0.5, rtol=1e-8, atol=1e-10)
     cols, _ = run(text + body("BlueROV2Heavy", {"hull_height": HULL}, start), "float")
     assert cols["body.p[3]"][-1] == pytest.approx(waterline(W_HEAVY - thrust_up), abs=1e-5)
     assert 0 < cols["body.submerged_fraction"][-1] < 1
     if thrust_up:
-        cols, _ = run(text + body("BlueROV2Heavy", {}, start), "air")
+        cols, _ = run(text + body("BlueROV2Heavy", {"hull_height": 0.0}, start), "air")
         assert cols["body.p[3]"][-1] < -10
         assert cols["body.submerged_fraction"][-1] == 1
 
 
 def test_a_depth_set_point_above_the_surface_leaves_the_vehicle_at_its_waterline(run):
-    """The shipped single-vehicle run with the autopilot asked for 2 m above the surface (and no
-    speed, so that it comes to rest): with
-    the free surface its thrusters lose their thrust as they leave the water, and the vehicle
-    floats at the surface, part of its hull and of its thrusters immersed, where weight,
-    buoyancy of the immersed cap and the thrust still produced balance (static balance from
-    the recorded thrusts, to 1e-3 N; measured 5e-5 N at a heave rate of 4e-7 m/s after 60 s,
-    with the hull 47 % and the vertical thrusters 42 % immersed). Without it the thrusters
-    hold it in the air."""
+    """The shipped single-vehicle run, default parameters, with the autopilot asked for 2 m
+    above the surface (and no speed, so that it comes to rest): the vehicle does not hover in
+    the air. Its hull (the default 0.254 m sphere) and its thrusters lose buoyancy and thrust
+    as they leave the water, and it floats at the surface where Archimedes' buoyancy of the
+    immersed cap and the thrust still produced carry its weight: the cap's volume from the
+    recorded depth by the sphere-cap formula pi d^2 (3 r - d) / 3 (not the model's law) gives
+    the submerged fraction to 1e-9 (measured 2e-16), and weight = rho g V fraction + upward
+    thrust to 1e-3 N (static balance from the recorded thrusts; measured 8e-5 N at a heave
+    rate of 1e-7 m/s after 60 s, the hull 47 % and the vertical thrusters 42 % immersed). With
+    hull_height = 0 (no free surface) the thrusters hold it in the air."""
     text = (ROOT / "scenarios" / "bluerov2_heavy_single.toml").read_text(encoding="utf-8")
     text = text.replace("depth = 2.0", "depth = -2.0").replace(
         "surge_speed = 0.5", "surge_speed = 0.0"
     )
-    air, _ = run(text, "air")
-    assert air["rov.p[3]"][-1] < -0.3 and air["rov.submerged_fraction"][-1] == 1
-    hull = f"parameters = {{ hull_height = {HULL} }}"
-    surface = text.replace('fmu = "BlueROV2Heavy"\n', f'fmu = "BlueROV2Heavy"\n{hull}\n')
-    cols, _ = run(surface, "surface")
-    fraction = cols["rov.submerged_fraction"][-1]
-    assert 0.1 < fraction < 0.9 and abs(cols["rov.p[3]"][-1]) < HULL / 2
+    cols, _ = run(text, "surface")
+    depth, fraction = cols["rov.p[3]"][-1], cols["rov.submerged_fraction"][-1]
+    assert 0.1 < fraction < 0.9 and abs(depth) < HEAVY_HULL / 2
+    radius = HEAVY_HULL / 2
+    immersed = depth + radius  # the sphere's immersed height (level, calm sea, r_b = 0)
+    cap = np.pi * immersed**2 * (3 * radius - immersed) / 3
+    assert fraction == pytest.approx(cap / (4 / 3 * np.pi * radius**3), abs=1e-9)
     immersion = [cols[f"t{k}.immersion"][-1] for k in range(5, 9)]
     assert all(0 < i < 1 for i in immersion)
     thrust_down = sum(cols[f"t{k}.tau[3]"][-1] for k in range(1, 9))
     assert abs(cols["rov.nu[3]"][-1]) < 1e-5
     assert W_HEAVY - B_HEAVY * fraction + thrust_down == pytest.approx(0, abs=1e-3)
+    hull = "parameters = { hull_height = 0.0 }"
+    air = text.replace('fmu = "BlueROV2Heavy"\n', f'fmu = "BlueROV2Heavy"\n{hull}\n')
+    air, _ = run(air, "air")
+    assert air["rov.p[3]"][-1] < -0.3 and air["rov.submerged_fraction"][-1] == 1
 
 
 def test_a_sinking_vehicle_rests_on_the_seabed_the_dvl_sees(run):
