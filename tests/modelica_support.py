@@ -106,6 +106,16 @@ SUPPORTED = [
         "test_homotopy_that_cannot_reach_the_actual_problem",
     ),
     (
+        "`initial algorithm` of discrete variables (MSL 4's `Pulse`: statements in order, "
+        "`integer()` of time)",
+        "test_initial_algorithm_sets_discrete_variables",
+    ),
+    (
+        "`initial algorithm` of a `fixed = false` parameter used by an initial equation; "
+        "initial equations of discrete variables (`pre(n) = 3`)",
+        "test_initial_algorithm_of_a_parameter_and_initial_equation_of_a_discrete_variable",
+    ),
+    (
         "`initial equation` (steady state)",
         "test_initial_equation_steady_state",
     ),

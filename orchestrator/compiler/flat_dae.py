@@ -352,6 +352,16 @@ def _actual(
     return record, [Assignment(a.unknown, at_one(a.expression)) for a in assignments]
 
 
+def _initially_assigned(record: EventRecord) -> dict[str, ca.SX]:
+    """The values the when-branches on ``initial()`` alone give discrete variables."""
+    return {
+        target.name(): value
+        for branch in record.branches
+        if ca.is_equal(branch.condition, record.initial)
+        for target, value in branch.assignments
+    }
+
+
 def _held_at_start(
     record: EventRecord, roles: _Roles, name: str, steady: tuple[list, list], loops: list[Loop]
 ) -> tuple[list, list]:
@@ -360,6 +370,14 @@ def _held_at_start(
     Newton's guesses at the iteration variables' start values."""
     symbols = [v.symbol for v in roles.discrete] + list(steady[0])
     values = [ca.SX(_discrete_item(v, name)["start"]) for v in roles.discrete]
+    at_start = _initially_assigned(record)  # initial algorithms, initial equations
+    if at_start:
+        starts = ca.vertcat(*values)
+        held = ca.vertcat(*symbols[: len(values)])
+        values = [
+            ca.substitute(at_start[v.name], held, starts) if v.name in at_start else value
+            for v, value in zip(roles.discrete, values, strict=True)
+        ]
     values += list(steady[1])
     symbols += [g for loop in loops for g in loop.guesses]
     values += [ca.SX(v) for loop in loops for v in loop.starts]

@@ -582,16 +582,15 @@ def _assignments(statements: list) -> list[dict]:
     return found
 
 
-def _algorithm_residuals(
+def _run_algorithm(
     translator: Translator,
     algorithm: dict,
     symbols_of: dict[str, object],
     starts: dict[str, object],
-) -> list[object]:
-    """A model's algorithm section as equations: its statements run in order on the values
-    of the variables it assigns, each first holding its start value (0 without one), as the
-    language defines an algorithm's entry; then each assigned variable equals what the
-    section left in it. Relations in it give events, as in equations."""
+) -> dict[str, object]:
+    """The values an algorithm section leaves in the variables it assigns: its statements
+    run in order, each assigned variable first holding its start value (0 without one), as
+    the language defines an algorithm's entry."""
     names = dict.fromkeys(_assigned(comp, "a model")[0] for comp in _assignments(
         algorithm["statements"]))  # fmt: skip
     env: dict[str, object] = {}
@@ -603,7 +602,87 @@ def _algorithm_residuals(
             lambda s: starts.get(s.name()) if starts.get(s.name()) is not None else 0.0, symbols
         )
     Algorithm(translator, env, "an algorithm section").run(algorithm["statements"])
-    return [_elementwise2(lambda a, b: a - b, symbols_of[name], env[name]) for name in names]
+    return env
+
+
+def _algorithm_residuals(
+    translator: Translator,
+    algorithm: dict,
+    symbols_of: dict[str, object],
+    starts: dict[str, object],
+) -> list[object]:
+    """A model's algorithm section as equations: each variable it assigns equals what the
+    section left in it. Relations in it give events, as in equations."""
+    env = _run_algorithm(translator, algorithm, symbols_of, starts)
+    return [
+        _elementwise2(lambda a, b: a - b, symbols_of[name], value) for name, value in env.items()
+    ]
+
+
+def _initial_sections(
+    translator: Translator,
+    flat: dict,
+    model: FlatModel,
+    symbols_of: dict[str, object],
+    starts: dict[str, object],
+    discrete: set[str],
+) -> None:
+    """``initial equation`` and ``initial algorithm`` sections of ``flat`` into ``model``.
+
+    Conditions on continuous variables become initial residuals (the initial system). Those
+    on discrete variables (assigned by when-equations, or declared ``discrete``, Integer or
+    Boolean, or parameters with ``fixed = false``, and assigned by an initial algorithm) set
+    them when the FMU leaves initialization mode, as a when-branch on ``initial()`` does: an
+    initial algorithm's value of each one it assigns, and an initial equation in one discrete
+    variable and no continuous one, linear in it (``pre(count) = 0``), solved for it. Initial
+    algorithms run in order, their relations decided as they are (no events)."""
+    assigned: list[tuple[ca.SX, ca.SX]] = []
+    targets = {t.name() for b in model.events.branches for t, _ in b.assignments}
+    continuous = {v.name for v in model.variables if v.variability == "continuous"}
+    continuous |= {f"der({name})" for name in continuous}
+    for algorithm in flat.get("initial_algorithms", []):
+        translator.no_event += 1
+        try:
+            env = _run_algorithm(translator, algorithm, symbols_of, starts)
+        finally:
+            translator.no_event -= 1
+        by_name = {v.name: v for v in model.variables}
+        for name, value in env.items():
+            symbols = np.asarray(symbols_of[name], dtype=object).ravel()
+            for symbol, element in zip(symbols, _broadcast(value, [len(symbols)]), strict=True):
+                variable = by_name[symbol.name()]
+                if variable.variability == "parameter" and variable.fixed is False:
+                    variable.variability = "discrete"  # computed once, at initialization
+                    discrete.add(symbol.name())
+                if symbol.name() in discrete or symbol.name() in targets:
+                    assigned.append((symbol, ca.SX(element)))
+                    targets.add(symbol.name())
+                else:
+                    model.initial_residuals.append(ca.SX(symbol - element))
+    for equation in flat.get("initial_equations", []):
+        for element in np.asarray(translator.expr(equation["residual"], {}), dtype=object).ravel():
+            residual = ca.SX(element)
+            symbols = ca.symvar(residual)
+            which = [s for s in symbols if s.name() in targets]
+            if len(which) != 1 or any(s.name() in continuous for s in symbols):
+                model.initial_residuals.append(residual)
+                continue
+            slope = ca.jacobian(residual, which[0])
+            if ca.depends_on(slope, which[0]) or not _nonzero(slope):
+                raise UnsupportedConstructError(
+                    f"initial equation of discrete '{which[0].name()}' that is not linear in it",
+                    equation.get("span"),
+                )
+            offset = ca.substitute(residual, which[0], ca.SX(0))
+            assigned.append((which[0], -offset / slope))
+    if assigned:
+        chain = max((b.chain for b in model.events.branches), default=-1) + 1
+        model.events.branches.append(WhenBranch(chain, model.events.initial, assigned, []))
+
+
+def _nonzero(value: ca.SX) -> bool:
+    """Whether ``value`` is not the constant 0."""
+    return not (value.is_constant() and float(ca.evalf(value)) == 0.0)
 
 
 # -- array helpers ---------------------------------------------------------------------------
@@ -1110,15 +1189,12 @@ def read_flat(flat: dict, name: str) -> FlatModel:
     for algorithm in flat.get("algorithms", []):
         for residual in _algorithm_residuals(translator, algorithm, symbols_of, starts):
             add(residual, None)
-    for kind, construct in (
-        ("initial_algorithms", "initial algorithm section"),
-        ("initial_structured_equations", "for-loop in an initial equation section"),
-    ):
-        if flat.get(kind):
-            first = flat[kind][0]
-            raise UnsupportedConstructError(
-                construct, first.get("span") if isinstance(first, dict) else None
-            )
+    if flat.get("initial_structured_equations"):
+        first = flat["initial_structured_equations"][0]
+        raise UnsupportedConstructError(
+            "for-loop in an initial equation section",
+            first.get("span") if isinstance(first, dict) else None,
+        )
     scalar = {v.name: v.symbol for v in variables}
     for chain, when in enumerate(flat.get("when_chains", [])):
         for branch in [when["first"], *when.get("else_when", [])]:
@@ -1146,9 +1222,8 @@ def read_flat(flat: dict, name: str) -> FlatModel:
         events=events,
         residual_spans=spans,
     )
-    for equation in flat.get("initial_equations", []):
-        for element in np.asarray(translator.expr(equation["residual"], {}), dtype=object).ravel():
-            model.initial_residuals.append(ca.SX(element))
+    discrete = {v.name for v in variables if v.variability == "discrete"}
+    _initial_sections(translator, flat, model, symbols_of, starts, discrete)
     if translator.homotopy_used:
         model.homotopy = translator.homotopy
     return model

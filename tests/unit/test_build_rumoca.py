@@ -486,6 +486,22 @@ def test_homotopy_that_cannot_reach_the_actual_problem(fmus):
         assert end < float(found.group(1)) <= end + 2e-4, (found.group(1), end)
 
 
+def test_initial_algorithm_sets_discrete_variables(fmus):
+    # MSL 4's Pulse: count := integer((time - startTime)/period) and T_start in an initial
+    # algorithm (startTime = -0.52 s, period 0.3 s, width 50 %): y = 0.5 + 2 while
+    # (t - startTime) mod period < 0.15 s. From count's start value 0 instead it would give 2.5
+    # at t = 0, not 0.5.
+    y = 0.5 + 2.0 * (np.mod(TIMES + 0.52, 0.3) < 0.15)
+    check(fmus, "Pulse", {"y": y})
+
+
+def test_initial_algorithm_of_a_parameter_and_initial_equation_of_a_discrete_variable(fmus):
+    # x0 := 2 a; x0 := x0 + 1 (a = 1.5, x0 a parameter with fixed = false) and x = x0 at the
+    # start: x = 4 exp(-t); pre(n) = 3, and n = 4 once x < 1 (t > ln 4)
+    n = np.where(math.log(4.0) < TIMES, 4.0, 3.0)
+    check(fmus, "Decay", {"x": 4.0 * np.exp(-TIMES), "n": n})
+
+
 def test_initial_equation_steady_state(fmus):
     # initial equation der(y) = 0 with u = 2: y starts at 2 and stays there
     check(fmus, "SteadyLag", {"y": np.full_like(TIMES, 2.0)}, inputs={"u": 2.0})
