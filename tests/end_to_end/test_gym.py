@@ -144,12 +144,12 @@ def test_truncated_at_the_time_limit(fmu_dir):
 
 
 def test_terminated_when_a_signal_leaves_its_bounds(fmu_dir):
-    """The vehicle is buoyant: left alone at 0.3 m it rises, and its depth leaving the
-    observation's bounds [0, 10] m ends the episode before the time limit, the observation
-    clipped into its box."""
+    """The vehicle is buoyant: left alone at 0.3 m it rises (towards its waterline), and its
+    depth leaving the observation's bounds [0.2, 10] m ends the episode before the time limit,
+    the observation clipped into its box."""
     env = ScenarioEnv(
         station_scenario(SCENARIOS, autopilot=False),
-        {"rov.p[3]": (0.0, 10.0)},
+        {"rov.p[3]": (0.2, 10.0)},
         {f"agent.tau[{i}]": (-1.0, 1.0) for i in range(1, 7)},
         start={"rov.p[3]": 0.3},
         source=SCENARIOS / "bluerov2_heavy_single.toml",
@@ -164,7 +164,7 @@ def test_terminated_when_a_signal_leaves_its_bounds(fmu_dir):
     env.close()
     assert terminated and not truncated
     assert info["time"] < 30.0
-    assert observation[0] == 0.0
+    assert observation[0] == 0.2
 
 
 def test_terminated_on_the_dock_event(fmu_dir):

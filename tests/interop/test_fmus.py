@@ -32,10 +32,16 @@ def test_fmu_validates_and_simulates_standalone(model, fmu_dir):
 
 
 def test_fmpy_and_our_master_agree(fmu_dir, run):
-    """The same BlueROV2 Heavy run (net buoyancy, no input) in FMPy's simulate_fmu and ours."""
+    """The same BlueROV2 Heavy run (net buoyancy, no input, 5 m deep) in FMPy's simulate_fmu
+    and ours."""
     path = str(FMU_DIR / "BlueROV2Heavy.fmu")
     ref = simulate_fmu(
-        path, stop_time=10.0, output_interval=0.5, relative_tolerance=1e-8, output=["p[3]", "nu[3]"]
+        path,
+        stop_time=10.0,
+        output_interval=0.5,
+        relative_tolerance=1e-8,
+        output=["p[3]", "nu[3]"],
+        start_values={"p[3]": 5.0},
     )
     cols, _ = run(
         """
@@ -46,8 +52,9 @@ rtol = 1e-10
 atol = 1e-12
 [components.rov]
 fmu = "BlueROV2Heavy"
+start = { "p[3]" = 5.0 }
 """
     )
     np.testing.assert_allclose(cols["rov.p[3]"], ref["p[3]"], atol=1e-5)
     np.testing.assert_allclose(cols["rov.nu[3]"], ref["nu[3]"], atol=1e-5)
-    assert cols["rov.p[3]"][-1] < -1.0  # it rose: buoyancy 114.8 N > weight 112.8 N
+    assert cols["rov.p[3]"][-1] < 4.0  # it rose: buoyancy 114.8 N > weight 112.8 N

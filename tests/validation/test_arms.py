@@ -274,9 +274,9 @@ def test_two_arm_rov_mass_matrix_equals_seed_002_moving_frame_method(tmp_path, f
     for joint, angle in TWO_ARM_ANGLES.items():
         text = text.replace(f'name = "{joint}"\n', f'name = "{joint}"\nangle = {angle}\n')
     no_added_mass = ", ".join(f'"data.added_mass[{i}]" = 0.0' for i in range(1, 7))
-    text = text.replace(
-        'parameters = { "data.volume" = 0.0115 }', f"parameters = {{ {no_added_mass} }}"
-    )
+    parameters = 'parameters = { hull_height = 0.0, "data.volume" = 0.0115 }'
+    assert parameters in text
+    text = text.replace(parameters, f"parameters = {{ hull_height = 0.0, {no_added_mass} }}")
     q = quaternion_from_euler(0.1, -0.2, 0.3)
     text += "[components.rov.start]\n" + "".join(
         f'"q[{i}]" = {float(q[i - 1])!r}\n' for i in range(1, 5)

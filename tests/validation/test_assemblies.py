@@ -17,6 +17,8 @@ from orchestrator.system.system import System
 
 STATE = ["p[1]", "p[2]", "p[3]", "q[1]", "q[2]", "q[3]", "q[4]"] + [f"nu[{i}]" for i in range(1, 7)]
 NO_ADDED_MASS = "".join(f'"data.added_mass[{i}]" = 0.0\n' for i in range(1, 7))
+# Nielsen's (2018) cases and the merged-body reference are in unbounded water: no free surface.
+UNBOUNDED = "hull_height = 0.0\n"
 
 
 def pair(
@@ -29,7 +31,7 @@ def pair(
     rtol: float = 1e-9,
     interval: float = 0.01,
 ) -> str:
-    params = "" if added_mass else NO_ADDED_MASS
+    params = UNBOUNDED + ("" if added_mass else NO_ADDED_MASS)
     return f"""
 [simulation]
 stop_time = {stop}
@@ -142,10 +144,12 @@ current = [{v_c[0]}, {v_c[1]}, {v_c[2]}]
 
 [components.A]
 fmu = "BlueROV"
+parameters = {{ hull_height = 0.0 }}
 [components.A.start]
 {start(tau_a)}
 [components.B]
 fmu = "BlueROV"
+parameters = {{ hull_height = 0.0 }}
 [components.B.start]
 "p[2]" = 0.6
 {start(tau_b)}

@@ -139,6 +139,7 @@ step = 0.01
 macro_step = 0.05
 [components.rov]
 fmu = "GenericVehicle"
+parameters = {{ hull_height = 0.0 }}  # unbounded water, as the analytic solution
 [components.push]
 fmu = "{fmu}"
 parameters = {{ force = 8.0 }}

@@ -129,7 +129,8 @@ def test_sphere_in_uniformly_accelerating_flow(density_ratio, source, instance):
     ratio = (1 + C_A) / (density_ratio + C_A)
     for _ in range(5):
         q = Rotation.random(random_state=rng).as_quat()  # scalar last
-        x = np.concatenate([rng.normal(size=3), [q[3], *q[:3]], np.zeros(6)])
+        p = rng.normal(size=3) + [0.0, 0.0, 5.0]  # fully submerged: 5 m deep
+        x = np.concatenate([p, [q[3], *q[:3]], np.zeros(6)])
         a = rng.normal(size=3)
         a[2] = 0.0
         nu_dot = set_and_derive(inst, x, {f"{source}[{i}]": a[i - 1] for i in (1, 2, 3)})[7:10]

@@ -24,10 +24,11 @@ STATES = (
 
 
 def random_state(rng: np.random.Generator) -> np.ndarray:
+    """A random state 5 m deep: below the free surface, which the reference leaves out
+    (tests/validation/test_ocean_on_vehicles.py checks it)."""
     q = rng.normal(size=4)
-    return np.concatenate(
-        [rng.normal(size=3), q / np.linalg.norm(q), rng.normal(scale=0.7, size=6)]
-    )
+    p = rng.normal(size=3) + np.array([0.0, 0.0, 5.0])
+    return np.concatenate([p, q / np.linalg.norm(q), rng.normal(scale=0.7, size=6)])
 
 
 @pytest.mark.parametrize("name", VEHICLES)
@@ -80,6 +81,8 @@ def single_body(
     atol: float = 1e-11,
     interval: float = 0.05,
 ) -> str:
+    """One body in unbounded water (hull_height = 0: no free surface, as in the reference;
+    tests/validation/test_ocean_on_vehicles.py checks the surface)."""
     return f"""
 [simulation]
 stop_time = {stop}
@@ -92,6 +95,7 @@ step = 0.05
 [components.body]
 fmu = "{fmu}"
 [components.body.parameters]
+hull_height = 0.0
 {parameters}
 [components.body.start]
 {start}
