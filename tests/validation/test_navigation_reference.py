@@ -292,7 +292,8 @@ def test_late_and_stale_measurements_match_the_reference_run_again():
     a time of validity up to 0.25 s back (fused there, the filter re-run from it), some
     outliers, and now and then one older than the history (dropped as stale). After every tick
     the filter equals the reference run from its first step over all steps kept, in time order
-    (readings after the propagation ending at their time of validity)."""
+    (readings after the propagation ending at their time of validity), and the history holds
+    the steps of the last 0.3 s."""
     rng = np.random.default_rng(7)
     state, P, noise = random_start(rng)
     horizon = 0.3
@@ -321,18 +322,23 @@ def test_late_and_stale_measurements_match_the_reference_run_again():
         fusion.add(batch)
         reference = run_reference(start, steps)
         assert_same(f, reference)
-        kept = [s[0] for s in steps if s[0] >= t - horizon - 1e-9]
-        oldest = min(kept)
+        kept = [s for s in in_order(steps) if s[0] >= t - horizon - 1e-9]
+        assert fusion.times == [s[0] for s in kept]  # the history's last 0.3 s, in order
+        oldest = kept[0][0]
     assert fusion.stale == stale > 0
     expected = run_reference(start, steps, count_rejected=True)
     assert fusion.rejected == expected > 0
 
 
+def in_order(steps: list) -> list:
+    """The steps in time order and, at one time (to 1e-9 s), in order of arrival."""
+    return sorted(steps, key=lambda s: (round(s[0], 9), s[1]))
+
+
 def run_reference(start: Reference, steps: list, count_rejected: bool = False) -> Reference | int:
-    """The reference after the steps in time order and, at one time, in order of arrival; or
-    how many of the readings it rejected."""
+    """The reference after the steps (:func:`in_order`), or how many readings it rejected."""
     reference, rejected = start.copy(), 0
-    for _, _, kind, inputs in sorted(steps, key=lambda s: (round(s[0], 9), s[1])):
+    for _, _, kind, inputs in in_order(steps):
         if kind == "imu":
             reference.propagate(*inputs)
         else:
