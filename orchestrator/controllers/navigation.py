@@ -55,6 +55,7 @@ FUSED = {"imu": ImuConfig, "dvl": DvlConfig, "depth": PressureDepthConfig}
 FUSED |= {"ahrs": AhrsConfig, "usbl": UsblConfig}
 TYPE_NAMES = {"imu": "imu", "dvl": "dvl", "depth": "pressure_depth", "ahrs": "ahrs"}
 TYPE_NAMES |= {"usbl": "usbl"}
+ESTIMATE = np.r_[0:3, 6:10, 3:6]  # p, q, v of the nominal state, in the true state's order
 
 
 def fused_sensors(
@@ -146,7 +147,7 @@ class NavigationFilter(Controller):
     def reset(self) -> None:
         self.fusion: LaggedFusion | None = None
         self.start = 0.0
-        self.held: tuple[np.ndarray, np.ndarray] | None = None  # last IMU sample, body frame
+        self.held: np.ndarray | None = None  # last IMU sample: rate, force (body frame)
         self.last = {key: -math.inf for key in ("dvl", "usbl")}  # times of validity fused
         self.samples = {key: -1 for key in ("depth", "ahrs")}  # sample counts fused
 
@@ -181,21 +182,22 @@ class NavigationFilter(Controller):
         self.fusion = LaggedFusion(navigation, self.config.horizon)
         self.start = time
 
-    def _imu(self, inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _imu(self, inputs: np.ndarray) -> np.ndarray:
         """Angular rate (rad/s) and specific force at the body origin (m/s^2), body frame,
-        of an IMU sample (its lever arm's centripetal term removed, with the rate estimate;
-        the angular-acceleration term, unmeasured, is neglected)."""
+        of an IMU sample, one after the other (its lever arm's centripetal term removed, with
+        the rate estimate; the angular-acceleration term, unmeasured, is neglected)."""
         mount = self.mounts["imu"]
         reading = inputs[self.slots["imu"]]
-        rate = mount.rotation @ reading[:3]
-        force = mount.rotation @ reading[3:]
+        sample = np.empty(6)
+        sample[:3] = rate = mount.rotation @ reading[:3]
         w = rate - self.fusion.filter.gyro_bias
-        return rate, force - cross(w, cross(w, mount.position))
+        sample[3:] = mount.rotation @ reading[3:] - cross(w, cross(w, mount.position))
+        return sample
 
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
         if self.fusion is None:
             self._start(time, inputs[self.slots["truth"]])
-        steps = [propagation_step(time, *self.held)] if self.held is not None else []
+        steps = [propagation_step(time, self.held)] if self.held is not None else []
         self.held = self._imu(inputs)
         steps += self._measurements(time, inputs)
         self.fusion.add(steps)
@@ -218,7 +220,7 @@ class NavigationFilter(Controller):
             when = float(reading[13])
             if reading[12] > 0.5 and when > self.last["dvl"] + SAME_TIME:
                 self.last["dvl"] = when
-                ping = self.models["dvl"].reading(self.held[0], reading[:3], reading[3:12])
+                ping = self.models["dvl"].reading(self.held[:3], reading[:3], reading[3:12])
                 steps.append(measurement_step(when, ping))
         if "depth" in self.slots and (when := self._due("depth", time)) is not None:
             steps.append(
@@ -259,16 +261,14 @@ class NavigationFilter(Controller):
 
     def _outputs(self) -> np.ndarray:
         navigation = self.fusion.filter
-        x, variance = navigation.nominal, np.diag(navigation.covariance)
+        x, variance = navigation.nominal, navigation.variances
         return np.concatenate(
             [
-                x[0:3],  # p
-                x[6:10],  # q
-                x[3:6],  # v
-                self.held[0] - navigation.gyro_bias,
+                x[ESTIMATE],
+                self.held[:3] - navigation.gyro_bias,
                 variance,
                 np.sqrt(variance[VELOCITY]),
                 x[10:17],  # accelerometer and gyroscope biases, heading error
-                [self.fusion.stale, self.fusion.rejected],
+                (self.fusion.stale, self.fusion.rejected),
             ]
         )

@@ -189,6 +189,11 @@ class ErrorStateFilter:
         self._covariance[:] = covariance
 
     @property
+    def variances(self) -> np.ndarray:
+        """The error state's variances (16; a read-only view of the covariance's diagonal)."""
+        return np.diagonal(self._covariance)
+
+    @property
     def gyro_bias(self) -> np.ndarray:
         """The gyroscope bias estimate (body frame, rad/s; a view of the nominal state)."""
         return self.nominal[13:16]

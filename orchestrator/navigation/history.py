@@ -35,10 +35,10 @@ class Step(NamedTuple):
     data: np.ndarray
 
 
-def propagation_step(time: float, rate: np.ndarray, force: np.ndarray) -> Step:
-    """The propagation over the IMU interval ending at ``time`` (s) with the angular rate
-    (rad/s) and specific force (m/s^2), body frame, held over it."""
-    return Step(time, native.PROPAGATION, np.concatenate([rate, force]).astype(float))
+def propagation_step(time: float, sample: np.ndarray) -> Step:
+    """The propagation over the IMU interval ending at ``time`` (s) with the ``sample`` held
+    over it: angular rate (rad/s) then specific force (m/s^2), body frame (6, float64)."""
+    return Step(time, native.PROPAGATION, sample)
 
 
 def measurement_step(time: float, measurement: Measurement) -> Step:

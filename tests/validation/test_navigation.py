@@ -127,12 +127,12 @@ def test_late_measurement_fused_as_if_on_time():
         np.zeros(3), np.array([0.1, 0.0, 0.0]), 1e-4 * np.eye(3)
     )
     fix = measurement_step(0.3, ping)
-    rate, force = np.array([0.0, 0.0, 0.1]), np.array([0.05, 0.0, -G])
+    sample = np.array([0.0, 0.0, 0.1, 0.05, 0.0, -G])  # rate, specific force
     on_time, late = fusion(), fusion()
     for k in range(1, 61):
         t = k * 0.01
-        on_time.add([propagation_step(t, rate, force)] + ([fix] if k == 30 else []))
-        late.add([propagation_step(t, rate, force)] + ([fix] if k == 49 else []))
+        on_time.add([propagation_step(t, sample)] + ([fix] if k == 30 else []))
+        late.add([propagation_step(t, sample)] + ([fix] if k == 49 else []))
     np.testing.assert_allclose(late.filter.state.v, on_time.filter.state.v, atol=1e-14)
     np.testing.assert_allclose(late.filter.covariance, on_time.filter.covariance, atol=1e-14)
     assert on_time.filter.state.v[0] > 0.05  # the fix was fused
@@ -149,7 +149,7 @@ def test_stale_and_outlying_fixes_are_dropped_and_counted():
         return measurement_step(t, measurements.Position(mount, 0.1).reading(point))
 
     for k in range(1, 101):
-        fusion.add([propagation_step(k * 0.01, np.zeros(3), np.array([0.0, 0.0, -G]))])
+        fusion.add([propagation_step(k * 0.01, np.array([0.0, 0.0, 0.0, 0.0, 0.0, -G]))])
     fusion.add([fix(0.2, 0.0)])  # 0.8 s late, beyond the 0.5 s history
     fusion.add([fix(0.95, 5.0)])  # 5 m off a position known to 0.1 m
     assert (fusion.stale, fusion.rejected) == (1, 1)

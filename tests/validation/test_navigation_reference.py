@@ -307,7 +307,7 @@ def test_late_and_stale_measurements_match_the_reference_run_again():
     for k in range(1, 81):
         t = k * DT
         rate, force = rng.normal(0, 0.3, 3), rng.normal(0, 1, 3) + [0, 0, -G]
-        batch = [propagation_step(t, rate, force)]
+        batch = [propagation_step(t, np.concatenate([rate, force]))]
         steps.append((t, len(steps), "imu", (rate, force)))
         for _ in range(rng.integers(0, 3)):
             kind = KINDS[rng.integers(4)]
