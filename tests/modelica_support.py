@@ -140,6 +140,11 @@ SUPPORTED = [
         "test_time_events_initial_and_elsewhen",
     ),
     (
+        "`change(v)` in when-conditions (true in the event iteration's pass after one that "
+        "changed `v`)",
+        "test_change_fires_a_when_equation",
+    ),
+    (
         "Relations in `if`-expressions and `when` conditions (event indicators)",
         "test_relations_switch_a_heater",
     ),
@@ -160,7 +165,7 @@ UNSUPPORTED = [
         True,
     ),
     (
-        "`change`",
+        "`change` outside a when-condition",
         _MODEL + "    discrete Real k(start = 0, fixed = true);\n    Boolean b;\n  equation\n"
         "    der(x) = -x;\n    b = change(k);\n    when x < 0.5 then\n      k = 1;\n"
         "    end when;\n  end M;\n",

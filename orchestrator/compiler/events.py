@@ -16,7 +16,9 @@ a memory ``w``); ``elsewhen`` branches fire only when no earlier branch of the c
 ``sample(start, interval)`` is a time event: its next time ``s`` is kept in a memory, the
 FMU reports it as its next event time and advances it when it fires. ``pre(v)`` is the value
 of ``v`` when the event update starts; ``initial()`` is true in the update made when the FMU
-leaves initialization mode, where no other branch fires.
+leaves initialization mode, where no other branch fires. ``change(v)`` is ``v <> m`` with a
+memory ``m`` that takes ``v``'s value at each pass of the event iteration: true in the pass
+after one that changed ``v``, false between events.
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ class EventRecord:
     samples: list[Sample] = field(default_factory=list)
     branches: list[WhenBranch] = field(default_factory=list)
     asserts: list[tuple[ca.SX, str]] = field(default_factory=list)
+    changes: list[tuple[ca.SX, ca.SX]] = field(default_factory=list)  # memory, watched value
 
     def relation(self, op: str, lhs: ca.SX, rhs: ca.SX) -> ca.SX:
         """The memory symbol of relation ``lhs op rhs`` (``Lt``, ``Le``, ``Gt``, ``Ge``)."""
@@ -83,10 +86,19 @@ class EventRecord:
         self.samples.append(Sample(fires, ca.SX(start), ca.SX(interval)))
         return fires
 
+    def change(self, value: ca.SX) -> ca.SX:
+        """``change(value)``: whether ``value`` differs from its memory."""
+        for memory, known in self.changes:  # the same variable twice shares one memory
+            if ca.is_equal(known, value, 3):
+                return ca.logic_not(value == memory)
+        memory = ca.SX.sym(f"change[{len(self.changes) + 1}]")
+        self.changes.append((memory, ca.SX(value)))
+        return ca.logic_not(value == memory)
+
     @property
     def any(self) -> bool:
         """Whether the model has events at all."""
-        return bool(self.relations or self.samples or self.branches or self.asserts)
+        return bool(self.relations or self.samples or self.branches or self.asserts or self.changes)
 
 
 @dataclass(frozen=True)
@@ -96,7 +108,7 @@ class EventFunctions:
     ``w`` (when-condition memories), ``s`` (next sample times), ``initial`` (1 in the update
     on leaving initialization mode). ``c`` holds the relation memories, then Newton's guesses
     of the nonlinear loops' iteration variables (the last solution; the event update passes
-    them on):
+    them on), then the memories of ``change``:
 
     - ``model_zc (t, x, u, p, d, c) -> z``: the event indicators;
     - ``model_event (t, x, u, p, d, c, w, s, initial) -> (x, d, c, w, s)``: one pass of the
@@ -129,7 +141,8 @@ def event_functions(
     assigned values can use them; ``guesses`` are the nonlinear loops' Newton guesses."""
     unknowns, values = explicit
     x, u, p, d = (ca.vertcat(*v) for v in (states, inputs, parameters, discrete))
-    c = ca.vertcat(*[r.memory for r in record.relations], *guesses)
+    changes = [m for m, _ in record.changes]
+    c = ca.vertcat(*[r.memory for r in record.relations], *guesses, *changes)
     fires = ca.vertcat(*[s.fires for s in record.samples])
     n_chains = max((b.chain for b in record.branches), default=-1) + 1
     w = ca.SX.sym("w", len(record.branches))
@@ -199,7 +212,7 @@ def event_functions(
             [
                 ca.vertcat(*x_new),
                 ca.vertcat(*d_new),
-                ca.vertcat(decided, *guesses),
+                ca.vertcat(decided, *guesses, known([v for _, v in record.changes])),
                 running,
                 s_new,
             ],
@@ -214,6 +227,7 @@ def event_functions(
         ND=len(discrete),
         NC=len(record.relations),
         NG=len(guesses),
+        NCHANGE=len(record.changes),
         NWHEN=len(record.branches),
         NSAMPLE=len(record.samples),
         NASSERT=len(record.asserts),
@@ -225,4 +239,4 @@ def hidden_parameters(events: EventFunctions | None) -> int:
     """How many trailing DaeBuilder parameters are discrete states, relation memories and
     Newton's guesses: the explicit model treats them as knowns, the FMU keeps them apart from
     its parameters."""
-    return sum(events.sizes[k] for k in ("ND", "NC", "NG")) if events else 0
+    return sum(events.sizes[k] for k in ("ND", "NC", "NG", "NCHANGE")) if events else 0

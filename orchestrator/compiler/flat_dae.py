@@ -265,9 +265,9 @@ def flat_dae(
     for relation in record.relations:
         memory = relation.memory.name()
         declared.append(DeclaredVariable(memory, "parameter", "tunable", symbol(memory), {}))
-    for guess in guesses:
+    for hidden in [*guesses, *(m for m, _ in record.changes)]:
         declared.append(
-            DeclaredVariable(guess.name(), "parameter", "tunable", symbol(guess.name()), {})
+            DeclaredVariable(hidden.name(), "parameter", "tunable", symbol(hidden.name()), {})
         )
     by_name = {v.name: v for v in model.variables}
     for unknown in reduced.algebraics:

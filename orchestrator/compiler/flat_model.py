@@ -374,6 +374,11 @@ class Translator:
             )
         if function == "Edge":  # a when-condition fires on its rising edge anyway
             return self.expr(args[0], local)
+        if function == "Change":
+            value = self.expr(args[0], local)
+            if _is_array(value):
+                raise UnsupportedConstructError("'change(...)' of an array", span)
+            return self.events.change(value)
         start, interval = (self.expr(a, local) for a in args)
         if _numeric(interval) is not None and _numeric(interval) <= 0:
             raise UnsupportedConstructError("sample(...) with an interval <= 0", span)
@@ -1000,7 +1005,7 @@ def _unsupported(construct: str) -> Callable:
     return apply
 
 
-EVENT_OPERATORS = ("NoEvent", "Smooth", "Pre", "Edge", "Initial", "Sample")
+EVENT_OPERATORS = ("NoEvent", "Smooth", "Pre", "Edge", "Change", "Initial", "Sample")
 BUILTINS: dict[str, Callable[[Translator, list[object], dict | None], object]] = {
     "Sin": _unary(ca.sin),
     "Cos": _unary(ca.cos),
@@ -1051,7 +1056,6 @@ BUILTINS: dict[str, Callable[[Translator, list[object], dict | None], object]] =
     "Mod": _modulo,
     "Rem": _remainder,
     "Div": _division,
-    "Change": _unsupported("'change(...)' (events)"),
     "Reinit": _unsupported("'reinit(...)' outside a when-equation"),
     "Terminal": _unsupported("'terminal()' (events)"),
     "Delay": _unsupported("'delay(...)'"),

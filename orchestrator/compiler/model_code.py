@@ -111,7 +111,7 @@ def model_code(
     t = ca.SX.sym("t")
     x, u, p = (ca.SX.sym(n, len(v)) for n, v in (("x", states), ("u", inputs), ("p", parameters)))
     d = ca.SX.sym("d", events.sizes["ND"] if events else 0)
-    c = ca.SX.sym("c", events.sizes["NC"] + events.sizes["NG"] if events else 0)
+    c = ca.SX.sym("c", sum(events.sizes[k] for k in ("NC", "NG", "NCHANGE")) if events else 0)
     ode, w_all = function(t, x, u, ca.vertcat(p, d, c))
     memory = [d, c] if events else []
     kept = [dae.w().index(name) for name in dependent]
@@ -240,7 +240,8 @@ def model_code(
     if initialization is not None:
         functions.append(initialization.function)
     sizes["HAS_INIT"] = int(initialization is not None)
-    sizes.update(ND=0, NC=0, NG=0, NWHEN=0, NSAMPLE=0, NASSERT=0, NLOOP=0, HAS_HOMOTOPY=0)
+    sizes.update(ND=0, NC=0, NG=0, NCHANGE=0, NWHEN=0, NSAMPLE=0, NASSERT=0, NLOOP=0)
+    sizes["HAS_HOMOTOPY"] = 0
     if events is not None:
         variables += _event_variables(events, blocks)
         functions += events.functions

@@ -582,6 +582,15 @@ def test_time_events_initial_and_elsewhen(fmus):
     )
 
 
+def test_change_fires_a_when_equation(fmus):
+    # sample(0.1, 0.5) raises level at 0.1, 0.6, 1.1, 1.6 s; each change of level adds 10 to
+    # changes and records its time in the same event
+    fired = np.array([0.1 + 0.5 * k for k in range(4)])
+    level = np.array([np.sum(fired <= t) for t in TIMES], dtype=float)
+    last = np.array([fired[fired <= t].max() if (fired <= t).any() else -1.0 for t in TIMES])
+    check(fmus, "ChangeCounter", {"level": level, "changes": 10.0 * level, "lastChange": last})
+
+
 def test_relations_switch_a_heater(fmus):
     # T' = 4 h - 0.5 (T - 15): on until 21, off until 19, on again
     t1 = 2 * math.log(1.5)  # 20 -> 21 with the heater on

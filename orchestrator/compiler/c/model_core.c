@@ -157,14 +157,14 @@ CoreStatus core_event_update(Core* m, int initial, int* states_changed, int* nex
     *states_changed = 0;
     for (pass = 0; pass < 100 && changed; pass++) {
         knowns(m, &m->s.v[VR_TIME], &m->s.v[VR_X]);
-        m->arg[6] = m->s.memory + NC + NG;
-        m->arg[7] = m->s.memory + NC + NG + NWHEN;
+        m->arg[6] = m->s.memory + N_CMEM;
+        m->arg[7] = m->s.memory + N_CMEM + NWHEN;
         m->arg[8] = &flag;
         m->res[0] = x_new;
         m->res[1] = d_new;
         m->res[2] = memory_new;
-        m->res[3] = memory_new + NC + NG;
-        m->res[4] = memory_new + NC + NG + NWHEN;
+        m->res[3] = memory_new + N_CMEM;
+        m->res[4] = memory_new + N_CMEM + NWHEN;
         if (model_event(m->arg, m->res, m->iw, m->w, 0)) {
             core_log(m, CORE_ERROR, "evaluation of the event update failed");
             return CORE_ERROR;
@@ -183,7 +183,7 @@ CoreStatus core_event_update(Core* m, int initial, int* states_changed, int* nex
     *next_defined = NSAMPLE > 0;
     *next_time = 0.0;
     for (i = 0; i < NSAMPLE; i++) {
-        double s = m->s.memory[NC + NG + NWHEN + i];
+        double s = m->s.memory[N_CMEM + NWHEN + i];
         if (i == 0 || s < *next_time) *next_time = s;
     }
     return NG > 0 ? core_commit_guesses(m) : update(m);
@@ -240,7 +240,7 @@ CoreStatus core_commit_guesses(Core* m) {
 #if HAS_HOMOTOPY
 #define HOMOTOPY_STEPS 10      /* lambda from 0 to 1 in this many equal steps at first */
 #define HOMOTOPY_MIN_STEP 1e-4 /* a step that fails is halved down to this */
-#define N_HOMOTOPY (NC + NG)
+#define N_HOMOTOPY N_CMEM
 
 /* Relations and loop guesses at lambda, passes repeated until the relations settle; 0 when
  * every loop converged, else the number (from 1) of a loop that did not. */
@@ -514,7 +514,7 @@ CoreStatus core_do_step(Core* m, double t0, double h) {
     if (update(m) != CORE_OK) return CORE_ERROR;
     memcpy(z0, &m->s.v[VR_Z], NC * sizeof(double));
     for (i = 0; i < NSAMPLE; i++)
-        next_sample = fmin(next_sample, m->s.memory[NC + NG + NWHEN + i]);
+        next_sample = fmin(next_sample, m->s.memory[N_CMEM + NWHEN + i]);
 #endif
     if (evaluate(m, t, x, m->k[0], NULL)) return CORE_ERROR;
     step = m->s.h_internal > 0.0 ? m->s.h_internal : fmin(h, max_step);

@@ -28,9 +28,11 @@ typedef void (*CoreLogger)(void* environment, const char* instance, CoreStatus s
                            const char* message);
 
 /* Values held between events besides the discrete states: relation memories (0/1), Newton's
- * guesses of the nonlinear loops' iteration variables (the last solution), the
- * when-conditions' values at the last event, the next sample times. */
-#define N_MEMORY (NC + NG + NWHEN + NSAMPLE)
+ * guesses of the nonlinear loops' iteration variables (the last solution), the values
+ * change() compares with, the when-conditions' values at the last event, the next sample
+ * times. */
+#define N_CMEM (NC + NG + NCHANGE) /* relations, guesses, change memories: the input c */
+#define N_MEMORY (N_CMEM + NWHEN + NSAMPLE)
 
 /* The part of an instance that an FMU state saves and restores. */
 typedef struct {

@@ -67,4 +67,18 @@ package Events "Relations, when-equations, pre, reinit, sample, initial() and as
   equation
     der(x) = -rate;
   end LimitedDecay;
+
+  model ChangeCounter "A level raised at sample times; change(level) adds 10 to a second counter"
+    discrete Integer level(start = 0, fixed = true) "Samples so far";
+    discrete Integer changes(start = 0, fixed = true) "10 per change of level";
+    discrete Real lastChange(start = -1, fixed = true) "Time of the last change of level";
+  equation
+    when sample(0.1, 0.5) then
+      level = pre(level) + 1;
+    end when;
+    when change(level) then
+      changes = pre(changes) + 10;
+      lastChange = time;
+    end when;
+  end ChangeCounter;
 end Events;
