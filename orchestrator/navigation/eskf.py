@@ -137,7 +137,6 @@ class ErrorStateFilter:
     ) -> None:
         from scipy.special import chdtri  # chi2.ppf(p, k) = chdtri(k, 1 - p), without scipy.stats
 
-        self.interval, self.gate = interval, gate
         heading = GaussMarkov(noise.heading_driving, noise.heading_time_constant, interval)
         process = np.zeros(SIZE)
         process[VELOCITY] = noise.accel_density**2 * interval
@@ -204,7 +203,9 @@ class ErrorStateFilter:
         self._native.propagate(np.concatenate([rate, force]).astype(float))
 
     def update(self, measurement: Measurement) -> float | None:
-        """Fuse one measurement; its normalized innovation squared, or None if gated out."""
+        """Fuse one measurement; its normalized innovation squared, or None if gated out (or
+        if its innovation covariance is not positive definite, which a positive noise
+        covariance rules out)."""
         return self._native.update(measurement.kind, measurement.data)
 
     def linearised(self, measurement: Measurement) -> Update:
