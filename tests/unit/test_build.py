@@ -54,12 +54,28 @@ def test_causalize_solves_a_nonlinear_loop_by_newton_and_guards_it():
     assignments = causalize([x + ca.sin(y) - p, y - x * x], [x, y], "Loop", {"x": 0.5}, loops)
     assert [a.unknown.name() for a in assignments] == ["x", "y"] and len(loops) == 1
     assert "2 equation(s)" in loops[0].text and "sin" in loops[0].text
-    values = ca.Function("f", [p], [a.expression for a in assignments] + [loops[0].converged])
-    xs, ys, converged = (float(v) for v in values(1.0))
+    assert loops[0].starts == (0.5, 0.0)  # x's start value, 0 for y
+    guesses = ca.vertcat(*loops[0].guesses)
+    outputs = [a.expression for a in assignments] + [loops[0].converged]
+    values = ca.Function("f", [p, guesses], outputs)
+    xs, ys, converged = (float(v) for v in values(1.0, loops[0].starts))
     assert xs + np.sin(ys) == pytest.approx(1.0, abs=1e-14) and ys == pytest.approx(xs * xs)
     assert converged == 1.0
     no_root = causalize([x * x + 1 - p], [x], "NoRoot")[0].expression
     assert np.isnan(float(ca.Function("g", [p], [no_root])(0.5)))
+
+
+def test_newton_of_a_loop_starts_from_its_guesses():
+    """y^3 - y = p has three roots for |p| < 2/(3 sqrt 3); Newton's iteration from the guess
+    symbols finds the one near the guess (the FMU passes the last solution): for p = 0.1 the
+    roots near 1, 0 and -1 of y^3 - y - 0.1 = 0, checked against NumPy's polynomial roots."""
+    y, p = ca.SX.sym("y"), ca.SX.sym("p")
+    loops = []
+    (assignment,) = causalize([y**3 - y - p], [y], "Cubic", {"y": 2.0}, loops)
+    solve = ca.Function("f", [p, ca.vertcat(*loops[0].guesses)], [assignment.expression])
+    roots = sorted(np.roots([1.0, 0.0, -1.0, -0.1]).real)
+    for guess, root in zip((-1.2, 0.0, 1.2), roots, strict=True):
+        assert float(solve(0.1, guess)) == pytest.approx(root, abs=1e-12)
 
 
 def test_causalize_rejects_singular_system():
