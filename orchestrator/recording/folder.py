@@ -41,6 +41,7 @@ PLOT_PATTERNS = (
     "joints.png",
     "joint_tracking.png",
     "rendezvous_*.png",
+    "navigation_*.png",
     "*_trajectory.png",
     "*_attitude.png",
     "*_velocity.png",

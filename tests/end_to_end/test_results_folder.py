@@ -64,6 +64,20 @@ def test_reused_out_folder_is_refused_then_emptied_on_request(fmu_dir, tmp_path,
     assert json.loads((out / "run.json").read_text())["formats"] == ["csv"]
 
 
+def test_navigation_run_is_run_again_into_its_folder_with_overwrite(fmu_dir, tmp_path, capsys):
+    """The estimate's plot (navigation_<filter>.png) is a file murcosim writes: --overwrite
+    removes it with the rest instead of refusing the folder as holding a file of the user's."""
+    scenario = tmp_path / "navigation.toml"
+    navigation = short(ROOT / "scenarios" / "bluerov2_heavy_navigation.toml", 0.2)
+    murcosim.save_scenario(navigation, scenario)
+    out = tmp_path / "out"
+    command = ["run", str(scenario), "--quiet", "--fmu-dir", str(fmu_dir), "--out", str(out)]
+    assert main(command) == 0
+    assert (out / "navigation_nav.png").is_file()
+    assert main([*command, "--overwrite"]) == 0, capsys.readouterr().err
+    assert (out / "navigation_nav.png").is_file()
+
+
 def test_overwrite_never_removes_a_file_murcosim_did_not_write(fmu_dir, tmp_path, capsys):
     out = tmp_path / "out"
     assert run_cli(capsys, "--out", out, "--fmu-dir", fmu_dir)[0] == 0
