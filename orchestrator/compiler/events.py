@@ -142,7 +142,8 @@ def event_functions(
     unknowns, values = explicit
     x, u, p, d = (ca.vertcat(*v) for v in (states, inputs, parameters, discrete))
     changes = [m for m, _ in record.changes]
-    c = ca.vertcat(*[r.memory for r in record.relations], *guesses, *changes)
+    memories = ca.vertcat(*[r.memory for r in record.relations])
+    c = ca.vertcat(memories, *guesses, *changes)
     fires = ca.vertcat(*[s.fires for s in record.samples])
     n_chains = max((b.chain for b in record.branches), default=-1) + 1
     w = ca.SX.sym("w", len(record.branches))
@@ -169,7 +170,7 @@ def event_functions(
     due = ca.vertcat(*[time >= s[k] - slack for k in range(len(record.samples))])
     conditions = known([b.condition for b in record.branches])
     if record.relations and conditions.numel():
-        conditions = ca.substitute(conditions, c, decided)
+        conditions = ca.substitute(conditions, memories, decided)
     if record.samples and conditions.numel():
         conditions = ca.substitute(conditions, fires, due * (1 - initial))
     at_start = ca.substitute(conditions, initial, ca.SX(1)) if conditions.numel() else conditions

@@ -584,11 +584,17 @@ def test_time_events_initial_and_elsewhen(fmus):
 
 def test_change_fires_a_when_equation(fmus):
     # sample(0.1, 0.5) raises level at 0.1, 0.6, 1.1, 1.6 s; each change of level adds 10 to
-    # changes and records its time in the same event
+    # changes and records its time in the same event; late = 1 after 1.3 s (a relation's
+    # memory beside change's)
     fired = np.array([0.1 + 0.5 * k for k in range(4)])
     level = np.array([np.sum(fired <= t) for t in TIMES], dtype=float)
     last = np.array([fired[fired <= t].max() if (fired <= t).any() else -1.0 for t in TIMES])
-    check(fmus, "ChangeCounter", {"level": level, "changes": 10.0 * level, "lastChange": last})
+    late = (TIMES > 1.3).astype(float)
+    check(
+        fmus,
+        "ChangeCounter",
+        {"level": level, "changes": 10.0 * level, "lastChange": last, "late": late},
+    )
 
 
 def test_relations_switch_a_heater(fmus):

@@ -72,7 +72,11 @@ package Events "Relations, when-equations, pre, reinit, sample, initial() and as
     discrete Integer level(start = 0, fixed = true) "Samples so far";
     discrete Integer changes(start = 0, fixed = true) "10 per change of level";
     discrete Real lastChange(start = -1, fixed = true) "Time of the last change of level";
+    discrete Integer late(start = 0, fixed = true) "1 after 1.3 s (a relation beside change)";
   equation
+    when time > 1.3 then
+      late = 1;
+    end when;
     when sample(0.1, 0.5) then
       level = pre(level) + 1;
     end when;
