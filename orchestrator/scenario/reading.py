@@ -114,6 +114,8 @@ def _message(error: dict[str, Any]) -> str:
         return f"unknown controller type {context['tag']!r} (expected {context['expected_tags']})"
     if kind == "union_tag_not_found":
         return "missing key 'type' (the controller type)"
+    if kind == "value_error":  # a validator's own sentence, without pydantic's prefix
+        return f"{error['ctx']['error']} (got {_shown(error.get('input'))})"
     if kind in TOML_KINDS:  # pydantic speaks JSON ("object"); a scenario file is TOML
         return f"expected {TOML_KINDS[kind]} (got {_shown(error.get('input'))})"
     return f"{error['msg']} (got {_shown(error.get('input'))})"

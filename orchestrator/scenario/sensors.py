@@ -8,9 +8,9 @@ vehicle.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Vector3 = tuple[float, float, float]
 
@@ -106,7 +106,7 @@ class DvlConfig(_Sensor):
     range_noise: float = Field(0.01, ge=0, description="Std of each beam's range (m, assumed)")
     min_altitude: float = Field(0.05, ge=0, description="Lowest altitude with bottom lock (m, A50)")
     max_altitude: float = Field(
-        50.0, gt=0, description="Highest altitude with bottom lock (m, A50)"
+        50.0, gt=0, validate_default=True, description="Highest altitude with bottom lock (m, A50)"
     )
     max_speed: float = Field(2.0, gt=0, description="Fastest valid velocity (m/s, A50)")
     beam_dropout: float = Field(
@@ -119,8 +119,19 @@ class DvlConfig(_Sensor):
         "A50 protocol's example",
     )
     seabed_depth: float = Field(
-        float("inf"), allow_inf_nan=True, description="NED z of a flat seabed (m; inf: none)"
+        float("inf"),
+        gt=0,
+        allow_inf_nan=True,
+        description="NED z of a flat seabed, below the surface (m; inf: none)",
     )
+
+    @field_validator("max_altitude")
+    @classmethod
+    def _above_min_altitude(cls, highest: float, info: Any) -> float:  # noqa: ANN401
+        lowest = info.data.get("min_altitude")
+        if lowest is not None and highest <= lowest:
+            raise ValueError(f"expected more than min_altitude ({lowest:g} m): no bottom lock")
+        return highest
 
 
 class PressureDepthConfig(_Sensor):
@@ -179,7 +190,7 @@ class UsblConfig(_Sensor):
     sample_time: float = Field(
         0.01, gt=0, description="How often arrivals are looked for (s): the latency's resolution"
     )
-    interval: float = Field(1.0, gt=0, description="Ping interval (s)")
+    interval: float = Field(1.0, gt=0, validate_default=True, description="Ping interval (s)")
     transceiver: Vector3 = Field((0.0, 0.0, 0.0), description="Transceiver position, NED (m)")
     sound_speed: float = Field(1500.0, gt=0, description="m/s")
     turnaround: float = Field(0.05, ge=0, description="Processing delay (s, assumed)")
@@ -188,6 +199,15 @@ class UsblConfig(_Sensor):
     outlier_probability: float = Field(0.02, ge=0, le=1, description="Per fix (assumed)")
     outlier_std: float = Field(5.0, ge=0, description="Std per axis of an outlier (m, assumed)")
     max_range: float = Field(300.0, gt=0, description="No reply beyond (m)")
+
+    @field_validator("interval")
+    @classmethod
+    def _not_below_sample_time(cls, interval: float, info: Any) -> float:  # noqa: ANN401
+        # pings are sent at samples: a shorter interval would silently become the sample time
+        sample_time = info.data.get("sample_time")
+        if sample_time is not None and interval < sample_time:
+            raise ValueError(f"expected at least sample_time ({sample_time:g} s)")
+        return interval
 
 
 class FiducialCameraConfig(_Sensor):
@@ -227,6 +247,16 @@ class FiducialCameraConfig(_Sensor):
     )
     pixel_noise: float = Field(0.5, ge=0, description="Std of the marker centre (px, assumed)")
     dropout: float = Field(0.05, ge=0, le=1, description="Probability of a missed frame (assumed)")
+
+    @field_validator("target")
+    @classmethod
+    def _another_body(cls, target: str | None, info: Any) -> str | None:  # noqa: ANN401
+        if target is not None and target == info.data.get("vehicle"):
+            raise ValueError(
+                f"expected another body than the camera's vehicle '{target}' (a marker fixed "
+                "on the camera's own body never moves in its image)"
+            )
+        return target
 
 
 SENSOR_CONFIGS = (

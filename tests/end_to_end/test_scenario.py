@@ -162,6 +162,27 @@ CASES = [
         "components.rov.parameters: expected a table (got [1.0])",
     ),
     (
+        "DVL seabed above the surface",
+        GOOD + '\n[controllers.dvl]\ntype = "dvl"\nvehicle = "rov"\nseabed_depth = -5.0\n',
+        "controllers.dvl.seabed_depth: Input should be greater than 0 (got -5.0)",
+    ),
+    (
+        "DVL that never locks",
+        GOOD + '\n[controllers.dvl]\ntype = "dvl"\nvehicle = "rov"\nmin_altitude = 60.0\n',
+        "controllers.dvl.max_altitude: expected more than min_altitude (60 m): no bottom lock",
+    ),
+    (
+        "USBL pinging faster than it samples",
+        GOOD + '\n[controllers.usbl]\ntype = "usbl"\nvehicle = "rov"\ninterval = 0.001\n',
+        "controllers.usbl.interval: expected at least sample_time (0.01 s) (got 0.001)",
+    ),
+    (
+        "camera watching its own body",
+        GOOD + '\n[controllers.camera]\ntype = "fiducial_camera"\nvehicle = "rov"\n'
+        'target = "rov"\n',
+        "controllers.camera.target: expected another body than the camera's vehicle 'rov'",
+    ),
+    (
         "deep nesting",
         GOOD.replace("stop_time = 1.0", "stop_time = " + "[" * 5000 + "]" * 5000),
         "invalid TOML: nested too deeply",

@@ -186,7 +186,7 @@ def test_no_thrusters_push_against_each_other_holding_station(thrusters):
         (
             'command = "autopilot.tau"',
             'command = "autopilot.tau"\nbias = 1.5',
-            "controllers.allocation.bias: Value error, bias applies to method = "
+            "controllers.allocation.bias: bias applies to method = "
             "'pseudo_inverse' only",
         ),
         (
@@ -197,7 +197,7 @@ def test_no_thrusters_push_against_each_other_holding_station(thrusters):
         (
             'command = "autopilot.tau"',
             'command = "autopilot.tau"\npriorities = [1, 1, 1, 0, 1, 1]',
-            "controllers.allocation.priorities: Value error, expected 6 positive weights",
+            "controllers.allocation.priorities: expected 6 positive weights",
         ),
     ],
 )
