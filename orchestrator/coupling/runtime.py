@@ -383,6 +383,20 @@ class ConstraintCoupling:
         )
         dx[self._nu] = a_c.reshape(-1, 6)
 
+    def acceleration_names(self) -> list[str]:
+        """``<body>.der(nu[i])`` of every body, in the order of :meth:`accelerations`."""
+        return [f"{body}.der(nu[{i}])" for body in self.bodies for i in range(1, 7)]
+
+    def accelerations(self, x: np.ndarray, dx: np.ndarray) -> np.ndarray:
+        """The bodies' accelerations that the integrator integrates (6 per body, body frame:
+        m/s^2, rad/s^2) at state ``x`` with the FMUs' rates ``dx`` (left unchanged): their
+        der(nu) plus the motors' M^-1 tau plus M^-1 times the constraint forces, by the
+        integrators' post-process (compiled or not). What an accelerometer on a jointed or
+        docked body feels; the FMUs' own der(nu) leave the joints' forces out."""
+        rates = np.array(dx, dtype=float)
+        self.post_process()(x, rates)
+        return rates[self._nu].ravel()
+
     def _unconstrained(self, dx: np.ndarray) -> np.ndarray:
         """The bodies' accelerations without constraint forces: the FMUs' der(nu) plus the
         motors' M^-1 times their generalized forces."""

@@ -84,9 +84,13 @@ class Master:
         self.strategy = _strategy(system, simulation, coupling, weak, events.log)
         own = [n for c in controllers for n in c.outputs if n.startswith(c.name + ".")]
         joint_signals = coupling.signal_names() if coupling else []  # <joint>.angle, ...
+        read = {n for c in controllers for n in c.inputs}
+        # the coupled bodies' der(nu) with the joints' forces (weak coupling holds those forces
+        # in the FMUs' tau_ext: there the FMUs' own der(nu) include them)
+        bodies = coupling.acceleration_names() if coupling and not weak else []
         self.signals = SignalTable(
             system,
-            own + [n for n in joint_signals if n not in own],
+            own + [n for n in joint_signals if n not in own] + [n for n in bodies if n in read],
             self.strategy.states,
             coupling.column_names() if coupling else [],
         )

@@ -5,8 +5,12 @@ hold). A controller with a latency has its commands applied that much after the 
 delay line); its monitoring outputs are published at the sample. A controller that raises
 (other than an FMU error) is a ``controller_fault`` event and its previous outputs are held.
 Joint angles and rates of the constraint coupling are put on the signal bus before the
-samples, and the motor torque commands taken from it after them. Many vehicles' autopilots and
-thrust allocations are sampled as batches (:mod:`orchestrator.controllers.batch`).
+samples, and the motor torque commands taken from it after them. A controller that reads a
+coupled body's ``der(nu)`` (an IMU) reads it from the bus too: the accelerations the
+integrator integrates, with the joints' constraint forces and motor torques, computed at the
+sample's (t, x) when such a controller is due (the FMU's own der(nu) leaves them out). Many
+vehicles' autopilots and thrust allocations are sampled as batches
+(:mod:`orchestrator.controllers.batch`).
 """
 
 from __future__ import annotations
@@ -135,6 +139,12 @@ class ControllerSampling(Manipulator):
         self._log = log
         self._evaluate, self._always = evaluate, always_evaluate
         self._reading = self._reads_outputs()
+        self._accelerations: tuple[str, ...] = ()  # the bodies' der(nu) on the bus
+        if coupling is not None:
+            names = coupling.acceleration_names()
+            self._accelerations = tuple(n for n in names if n in signals.index)
+            self._bodies = np.array([k for k, n in enumerate(names) if n in signals.index])
+        self._accelerating = self._reads_accelerations()
         self.handover: Controller | None = None
         self.samples = 0
         self.faults = 0
@@ -143,6 +153,11 @@ class ControllerSampling(Manipulator):
     def _reads_outputs(self) -> bool:
         """Whether the FMUs are evaluated at (time, x) before a sample."""
         return self._evaluate and (self._always or any(link.fmu_reads for link in self.links))
+
+    def _reads_accelerations(self) -> list[ControllerLink]:
+        """The links that read some of the bodies' constrained der(nu) from the bus."""
+        names = set(self._accelerations)
+        return [link for link in self.links if names.intersection(link.controller.inputs)]
 
     def periods(self) -> list[float]:
         """Sample times and latencies."""
@@ -167,12 +182,16 @@ class ControllerSampling(Manipulator):
     def steps(self, point: Point, x: np.ndarray) -> Generator[Handover, None, np.ndarray]:
         """Joint signals onto the bus, the samples due (before the :attr:`handover`
         controller's step, yield ``(time, its inputs)``), motor commands off the bus."""
-        if self._reading:
-            self.signals.system.derivatives(point.time, x)  # outputs consistent with (t, x)
+        due = any(link.next_sample <= point.index for link in self._accelerating)
+        if self._reading or due:
+            dx = self.signals.system.derivatives(point.time, x)  # outputs consistent with (t, x)
         signals, coupling = self.signals, self.coupling
         if coupling is not None:  # joint angles and rates in, torques out
             names, values = coupling.joint_signals(x)
             signals.values[signals.slots(names)] = values
+            if due:
+                accelerations = coupling.accelerations(x, dx)[self._bodies]
+                signals.values[signals.slots(self._accelerations)] = accelerations
         for link in self.links:
             yield from self._sample(link, point, x)
         if coupling is not None:
@@ -242,6 +261,7 @@ class ControllerSampling(Manipulator):
                 new.next_sample, new.period = link.next_sample, link.period
                 self.links[k] = new
                 self._reading = self._reads_outputs()
+                self._accelerating = self._reads_accelerations()
                 self._release([n for n in before if n not in link.controller.outputs])
 
     def _release(self, names: list[str]) -> None:

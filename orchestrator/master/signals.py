@@ -2,9 +2,11 @@
 
 A run's signals live in four places:
 
-- ``bus``: controller outputs of the controllers' own (``autopilot.tau[1]``) and the joint
+- ``bus``: controller outputs of the controllers' own (``autopilot.tau[1]``), the joint
   signals of the constraint coupling (``hinge.angle`` in rad, ``.rate`` in rad/s, ``.torque``
-  in N.m), held between communication points in :attr:`SignalTable.values`;
+  in N.m) and, where a controller reads them under strong coupling, the coupled bodies'
+  accelerations with the joints' forces (``rov.der(nu[1])``, m/s^2 and rad/s^2, body frame),
+  held between communication points in :attr:`SignalTable.values`;
 - ``joint``: the coupling's recorded joint columns (``dock.position_error`` in m, ``.force_a[1]``
   in N, ...), computed from the state when a row is recorded;
 - ``state``: continuous states of the integrated FMUs (``rov.p[3]``), by position in the state
