@@ -3,8 +3,9 @@
 Each check returns the key at fault and what was expected, so a scenario with nonsense in it
 is refused with one line before any FMU is loaded: times in order, run lengths that give a
 bounded number of output rows and integration steps, unique names, one thruster per mount,
-physical masses and inertias where the scenario sets them, physical tether parameters, and unit
-quaternions. (Joint axes and rotations are checked where the joints are made, ``coupling/``.)
+physical masses and inertias where the scenario sets them, physical parameters of MurCoSim's
+models (tethers, waves, currents, bodies), and unit quaternions. (Joint axes and rotations are
+checked where the joints are made, ``coupling/``.)
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ Problem = tuple[str, str]
 
 def first_problem(scenario: Scenario) -> Problem | None:
     """The first inconsistency (key, message) of ``scenario``, or None."""
-    for check in (_times, _names, _thrusters, _masses, _tethers, _quaternions):
+    for check in (_times, _names, _thrusters, _masses, _model_parameters, _quaternions):
         for problem in check(scenario):
             return problem
     return None
@@ -147,27 +148,97 @@ def _masses(scenario: Scenario) -> Iterator[Problem]:
                 yield f"{key}.data.I_g", "inertia is not positive definite"
 
 
-# MurCoSim's Tether: parameters that must be positive, and those that must not be negative.
-TETHER_POSITIVE = {"L": "m", "d": "m", "m_l": "kg/m", "EA": "N", "rho": "kg/m3"}
-TETHER_NOT_NEGATIVE = ("zeta", "C_n", "C_t", "Ca_n", "Ca_t")
+# MurCoSim's Tether: parameters that must be positive, with their units.
+TETHER_UNITS = {"L": "m", "d": "m", "m_l": "kg/m", "EA": "N", "rho": "kg/m3"}
+
+# Bodies of the MurCoSim library (those with a hull height, thruster immersion and seabed).
+BODIES = (
+    "AnthropomorphicLink1",
+    "AnthropomorphicLink2",
+    "AnthropomorphicLink3",
+    "BlueROV",
+    "BlueROV2Heavy",
+    "ConnectorBracket",
+    "GenericVehicle",
+    "LargeTestCylinder",
+    "PrototypeHousing",
+    "PrototypePayload",
+    "RexROV",
+    "RodLink",
+    "SphereModule",
+    "SphereModuleHull",
+)
+# Physical ranges of MurCoSim models' parameters where a scenario sets them, by FMU name:
+# parameter -> (unit, whether 0 is allowed). Values outside make no error in the models
+# themselves: a negative H_s gives the sea of |H_s|, a negative hull height no free surface.
+POSITIVE, NOT_NEGATIVE = False, True
+BODY_RANGES = {
+    "hull_height": ("m", NOT_NEGATIVE),
+    "thruster_height": ("m", POSITIVE),
+    "seabed_stiffness": ("N/m", NOT_NEGATIVE),
+    "seabed_damping": ("s/m", NOT_NEGATIVE),
+}
+RANGES: dict[str, dict[str, tuple[str, bool]]] = {
+    "Tether": {
+        **{name: (unit, POSITIVE) for name, unit in TETHER_UNITS.items()},
+        **{name: ("", NOT_NEGATIVE) for name in ("zeta", "C_n", "C_t", "Ca_n", "Ca_t")},
+    },
+    "RegularWave": {"amplitude": ("m", NOT_NEGATIVE), "period": ("s", POSITIVE)},
+    "IrregularSea": {
+        "H_s": ("m", POSITIVE),
+        "omega_min": ("rad/s", POSITIVE),
+        "omega_max": ("rad/s", POSITIVE),
+        "omega_cutoff": ("rad/s", POSITIVE),
+    },
+    "CurrentField": {
+        "speed": ("m/s", NOT_NEGATIVE),
+        "speed_sigma": ("m/s", NOT_NEGATIVE),
+        "speed_tau": ("s", POSITIVE),
+        "direction_sigma": ("rad", NOT_NEGATIVE),
+        "direction_tau": ("s", POSITIVE),
+        "gust_duration": ("s", POSITIVE),
+    },
+    **dict.fromkeys(BODIES, BODY_RANGES),
+}
+# Parameters that must increase in this order where a scenario sets two of them.
+INCREASING = {
+    "IrregularSea": ("omega_min", "omega_max"),
+    "CurrentField": tuple(f"profile_depth[{i}]" for i in (1, 2, 3, 4)),
+}
+# IrregularSea sums its n = 128 components: a larger count would space them over a wider band
+# than they cover.
+SEA_COMPONENTS = 128
 
 
-def _tethers(scenario: Scenario) -> Iterator[Problem]:
-    """Length, diameter, mass per length, axial stiffness and water density of a ``Tether``
-    where given: positive; its damping ratio and its drag and added-mass coefficients: not
-    negative."""
+def _model_parameters(scenario: Scenario) -> Iterator[Problem]:
+    """Parameters of MurCoSim's models where given: within their physical ranges
+    (:data:`RANGES`), in increasing order (:data:`INCREASING`), and an irregular sea's
+    component count a whole number from 1 to 128."""
     for name, component in scenario.components.items():
-        if PurePath(component.fmu).stem != "Tether":
-            continue
+        model = PurePath(component.fmu).stem
         values = {k: v for k, v in component.parameters.items() if _number(v)}
         key = f"components.{name}.parameters"
-        for parameter, unit in TETHER_POSITIVE.items():
-            if parameter in values and values[parameter] <= 0:
-                got = f"{values[parameter]:g} {unit}"
-                yield f"{key}.{parameter}", f"must be positive (got {got})"
-        for parameter in TETHER_NOT_NEGATIVE:
-            if parameter in values and values[parameter] < 0:
-                yield f"{key}.{parameter}", f"must not be negative (got {values[parameter]:g})"
+        for parameter, (unit, zero_allowed) in RANGES.get(model, {}).items():
+            value = values.get(parameter)
+            if value is not None and (value < 0 or (value == 0 and not zero_allowed)):
+                expected = "must not be negative" if zero_allowed else "must be positive"
+                yield (
+                    f"{key}.{parameter}",
+                    f"{expected} (got {value:g}{' ' + unit if unit else ''})",
+                )
+        given = [p for p in INCREASING.get(model, ()) if p in values]
+        for lower, upper in zip(given, given[1:], strict=False):
+            if values[upper] <= values[lower]:
+                yield (
+                    f"{key}.{upper}",
+                    f"must be more than {lower} ({values[lower]:g}), got {values[upper]:g}",
+                )
+        count = values.get("components") if model == "IrregularSea" else None
+        if count is not None and not (float(count).is_integer() and 1 <= count <= SEA_COMPONENTS):
+            yield (
+                f"{key}.components",
+                f"expected a whole number from 1 to {SEA_COMPONENTS} (got {count:g})",
+            )
 
 
 def _quaternions(scenario: Scenario) -> Iterator[Problem]:

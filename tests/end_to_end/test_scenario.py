@@ -28,6 +28,12 @@ heading = 0.0
 surge_speed = 0.2
 """
 
+
+def with_component(name, fmu, parameters):
+    """GOOD with a component ``name`` of ``fmu`` and its ``parameters`` (an inline table)."""
+    return GOOD + f'\n[components.{name}]\nfmu = "{fmu}"\nparameters = {{ {parameters} }}\n'
+
+
 CASES = [
     (
         "missing key",
@@ -181,6 +187,46 @@ CASES = [
         GOOD + '\n[controllers.camera]\ntype = "fiducial_camera"\nvehicle = "rov"\n'
         'target = "rov"\n',
         "controllers.camera.target: expected another body than the camera's vehicle 'rov'",
+    ),
+    (
+        "sea of negative height (taken as |H_s|)",
+        with_component("sea", "IrregularSea", "H_s = -0.5"),
+        "components.sea.parameters.H_s: must be positive (got -0.5 m)",
+    ),
+    (
+        "sea band upside down",
+        with_component("sea", "IrregularSea", "omega_min = 4.0, omega_max = 0.3"),
+        "components.sea.parameters.omega_max: must be more than omega_min (4), got 0.3",
+    ),
+    (
+        "sea of more components than it sums",
+        with_component("sea", "IrregularSea", "components = 500.0"),
+        "components.sea.parameters.components: expected a whole number from 1 to 128 (got 500)",
+    ),
+    (
+        "current profile not increasing",
+        with_component(
+            "current", "CurrentField", '"profile_depth[2]" = 1000.0, "profile_depth[4]" = 10.0'
+        ),
+        "components.current.parameters.profile_depth[4]: must be more than profile_depth[2] "
+        "(1000), got 10",
+    ),
+    (
+        "current without correlation time",
+        with_component("current", "CurrentField", "speed_tau = 0.0"),
+        "components.current.parameters.speed_tau: must be positive (got 0 s)",
+    ),
+    (
+        "regular wave of negative period",
+        with_component("wave", "RegularWave", "period = -5.0"),
+        "components.wave.parameters.period: must be positive (got -5 s)",
+    ),
+    (
+        "hull of negative height (no free surface)",
+        GOOD.replace(
+            'fmu = "BlueROV2Heavy"', 'fmu = "BlueROV2Heavy"\nparameters.hull_height = -0.3'
+        ),
+        "components.rov.parameters.hull_height: must not be negative (got -0.3 m)",
     ),
     (
         "deep nesting",
