@@ -7,12 +7,13 @@ scenario is found), its ``Settings`` pydantic model (if it has one) checks the t
 its ``inputs`` and ``outputs`` as the built-in controllers do (see
 :class:`orchestrator.controllers.base.Controller`). Every failure is one line naming the
 scenario key: a module or class that cannot be imported, a class that is no Controller,
-settings its model refuses, a constructor that raises, declared signals that are not lists
-of names.
+settings its model refuses or does not declare, a constructor that raises, declared signals
+that are not lists of names.
 """
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import sys
 from pathlib import Path
@@ -35,6 +36,7 @@ def user_controller(
     settings: Any = config.settings
     model = getattr(cls, "Settings", None)
     if isinstance(model, type) and issubclass(model, BaseModel):
+        _no_unknown_settings(model, config.settings, f"{key}.settings")
         try:
             settings = model.model_validate(config.settings)
         except ValidationError as exc:
@@ -48,6 +50,20 @@ def user_controller(
     controller.latency = config.latency
     checked(controller, key)
     return controller
+
+
+def _no_unknown_settings(model: type[BaseModel], settings: dict[str, Any], key: str) -> None:
+    """A setting that ``model`` does not declare is refused (pydantic's default would drop
+    it, so a misspelt gain would leave the default in force); a model that sets ``extra``
+    itself decides."""
+    if model.model_config.get("extra") is not None:
+        return
+    known = [field.alias or name for name, field in model.model_fields.items()]
+    for name in settings:
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f"did you mean '{close[0]}'?" if close else f"expected one of {', '.join(known)}"
+            raise ScenarioError(f"{key}.{name}: unknown setting of {model.__qualname__} ({hint})")
 
 
 def checked(controller: object, key: str) -> Controller:

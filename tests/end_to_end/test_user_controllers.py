@@ -138,6 +138,10 @@ def test_a_controller_object_runs_like_the_named_class(fmu_dir, tmp_path, monkey
         ({"kp = 80.0": "kp = -1.0"}, "controllers.pd.settings.kp: Input should be greater than 0"),
         ({"kp = 80.0, ": ""}, "controllers.pd.settings.kp: Field required"),
         ({"depth_control:DepthPD": "depth control"}, "controllers.pd.class: String should match"),
+        (  # pydantic's default would drop the misspelt key and only miss kd
+            {"kd = 40.0": "kdd = 4.0"},
+            "controllers.pd.settings.kdd: unknown setting of DepthPD.Settings (did you mean 'kd'",
+        ),
     ],
 )
 def test_a_bad_user_controller_is_one_line(fmu_dir, tmp_path, replace, message):
