@@ -145,6 +145,10 @@ SUPPORTED = [
         "test_change_fires_a_when_equation",
     ),
     (
+        "`when terminal()` (fires in one event update when the FMU is terminated)",
+        "test_terminal_fires_when_the_fmu_is_terminated",
+    ),
+    (
         "Relations in `if`-expressions and `when` conditions (event indicators)",
         "test_relations_switch_a_heater",
     ),
@@ -173,10 +177,9 @@ UNSUPPORTED = [
         True,
     ),
     (
-        "`terminal()`",
-        _MODEL + "    discrete Real k(start = 0, fixed = true);\n  equation\n    der(x) = -x;\n"
-        "    when terminal() then\n      k = 1;\n    end when;\n  end M;\n",
-        "'terminal()'",
+        "`terminal()` outside a when-condition",
+        _MODEL + "    Boolean b;\n  equation\n    der(x) = -x;\n    b = terminal();\n  end M;\n",
+        "'terminal(...)' outside a when-condition",
         True,
     ),
     (

@@ -16,7 +16,9 @@ a memory ``w``); ``elsewhen`` branches fire only when no earlier branch of the c
 ``sample(start, interval)`` is a time event: its next time ``s`` is kept in a memory, the
 FMU reports it as its next event time and advances it when it fires. ``pre(v)`` is the value
 of ``v`` when the event update starts; ``initial()`` is true in the update made when the FMU
-leaves initialization mode, where no other branch fires. ``change(v)`` is ``v <> m`` with a
+leaves initialization mode, where no other branch fires; ``terminal()`` is true in one
+update the FMU makes when it is terminated, where no other branch fires. ``change(v)`` is
+``v <> m`` with a
 memory ``m`` that takes ``v``'s value at each pass of the event iteration: true in the pass
 after one that changed ``v``, false between events.
 """
@@ -64,6 +66,7 @@ class EventRecord:
     """What the translation of a model found: relations, samples, when-branches, asserts."""
 
     initial: ca.SX = field(default_factory=lambda: ca.SX.sym("initial()"))
+    terminal: ca.SX = field(default_factory=lambda: ca.SX.sym("terminal()"))
     relations: list[Relation] = field(default_factory=list)
     samples: list[Sample] = field(default_factory=list)
     branches: list[WhenBranch] = field(default_factory=list)
@@ -104,15 +107,16 @@ class EventRecord:
 @dataclass(frozen=True)
 class EventFunctions:
     """The CasADi functions of a model's events, over the vectors ``t``, ``x`` (states),
-    ``u`` (inputs), ``p`` (parameters), ``d`` (discrete states), ``c`` (relation memories),
-    ``w`` (when-condition memories), ``s`` (next sample times), ``initial`` (1 in the update
-    on leaving initialization mode). ``c`` holds the relation memories, then Newton's guesses
-    of the nonlinear loops' iteration variables (the last solution; the event update passes
-    them on), then the memories of ``change``:
+    ``u`` (inputs), ``p`` (parameters), ``d`` (discrete states), ``c`` (memories), ``w``
+    (when-condition memories), ``s`` (next sample times), ``initial`` (1 in the update on
+    leaving initialization mode), ``terminal`` (1 in the update on termination). ``c`` holds
+    the relation memories, then Newton's guesses of the nonlinear loops' iteration variables
+    (the last solution; the event update passes them on), then the memories of ``change``:
 
     - ``model_zc (t, x, u, p, d, c) -> z``: the event indicators;
-    - ``model_event (t, x, u, p, d, c, w, s, initial) -> (x, d, c, w, s)``: one pass of the
-      event iteration (relations decided, when-branches fired, samples advanced);
+    - ``model_event (t, x, u, p, d, c, w, s, initial, terminal) -> (x, d, c, w, s)``: one
+      pass of the event iteration (relations decided, when-branches fired, samples
+      advanced);
     - ``model_assert (t, x, u, p, d, c) -> ok``: 1 where an assert holds.
     """
 
@@ -148,7 +152,7 @@ def event_functions(
     n_chains = max((b.chain for b in record.branches), default=-1) + 1
     w = ca.SX.sym("w", len(record.branches))
     s = ca.SX.sym("s", len(record.samples))
-    initial = record.initial
+    initial, terminal = record.initial, record.terminal
 
     def known(expressions: list[ca.SX]) -> ca.SX:
         joined = ca.vertcat(*expressions) if expressions else ca.SX(0, 1)
@@ -172,13 +176,23 @@ def event_functions(
     if record.relations and conditions.numel():
         conditions = ca.substitute(conditions, memories, decided)
     if record.samples and conditions.numel():
-        conditions = ca.substitute(conditions, fires, due * (1 - initial))
-    at_start = ca.substitute(conditions, initial, ca.SX(1)) if conditions.numel() else conditions
-    running = ca.substitute(conditions, initial, ca.SX(0)) if conditions.numel() else conditions
+        conditions = ca.substitute(conditions, fires, due * (1 - initial) * (1 - terminal))
+    flags = ca.vertcat(initial, terminal)
+
+    def at(values: list[float]) -> ca.SX:
+        if not conditions.numel():
+            return conditions
+        return ca.substitute(conditions, flags, ca.DM(values))
+
+    at_start, running, at_end = at([1.0, 0.0]), at([0.0, 0.0]), at([0.0, 1.0])
     fired = []
     taken = [ca.SX(0)] * n_chains  # whether an earlier branch of the chain fires
     for j, branch in enumerate(record.branches):
-        rising = ca.if_else(initial, at_start[j] * (1 - running[j]), running[j] * (1 - w[j]))
+        rising = ca.if_else(
+            initial,
+            at_start[j] * (1 - running[j]),
+            ca.if_else(terminal, at_end[j] * (1 - running[j]), running[j] * (1 - w[j])),
+        )
         fire = ca.logic_and(rising, ca.logic_not(taken[branch.chain]))
         taken[branch.chain] = ca.logic_or(taken[branch.chain], fire)
         fired.append(fire)
@@ -209,7 +223,7 @@ def event_functions(
         ca.Function("model_zc", memories, [indicators], names, ["z"]),
         ca.Function(
             "model_event",
-            [*memories, w, s, initial],
+            [*memories, w, s, initial, terminal],
             [
                 ca.vertcat(*x_new),
                 ca.vertcat(*d_new),
@@ -217,7 +231,7 @@ def event_functions(
                 running,
                 s_new,
             ],
-            [*names, "w", "s", "initial"],
+            [*names, "w", "s", "initial", "terminal"],
             ["x_new", "d_new", "c_new", "w_new", "s_new"],
         ),
     ]

@@ -374,6 +374,8 @@ class Translator:
             )
         if function == "Edge":  # a when-condition fires on its rising edge anyway
             return self.expr(args[0], local)
+        if function == "Terminal":
+            return self.events.terminal
         if function == "Change":
             value = self.expr(args[0], local)
             if _is_array(value):
@@ -1005,7 +1007,7 @@ def _unsupported(construct: str) -> Callable:
     return apply
 
 
-EVENT_OPERATORS = ("NoEvent", "Smooth", "Pre", "Edge", "Change", "Initial", "Sample")
+EVENT_OPERATORS = ("NoEvent", "Smooth", "Pre", "Edge", "Change", "Initial", "Terminal", "Sample")
 BUILTINS: dict[str, Callable[[Translator, list[object], dict | None], object]] = {
     "Sin": _unary(ca.sin),
     "Cos": _unary(ca.cos),
@@ -1057,7 +1059,6 @@ BUILTINS: dict[str, Callable[[Translator, list[object], dict | None], object]] =
     "Rem": _remainder,
     "Div": _division,
     "Reinit": _unsupported("'reinit(...)' outside a when-equation"),
-    "Terminal": _unsupported("'terminal()' (events)"),
     "Delay": _unsupported("'delay(...)'"),
     "Cardinality": _unsupported("'cardinality(...)' (deprecated)"),
 }

@@ -597,6 +597,32 @@ def test_change_fires_a_when_equation(fmus):
     )
 
 
+def test_terminal_fires_when_the_fmu_is_terminated(fmus):
+    """atEnd = x when terminal(): 0 throughout the run, exp(-2) once FMPy terminates the
+    instance at t = 2 s (read from the instance after the run, in every variant)."""
+    from fmpy import extract, instantiate_fmu
+
+    for variant, interface in VARIANTS:
+        path = fmus[(variant, "FinalValue")]
+        description = read_model_description(path)
+        instance = instantiate_fmu(extract(path), description, fmi_type=interface)
+        result = simulate_fmu(
+            str(path),
+            fmi_type=interface,
+            stop_time=TIMES[-1],
+            output_interval=0.25,
+            relative_tolerance=1e-10,
+            output=["atEnd"],
+            fmu_instance=instance,
+        )
+        assert np.all(result["atEnd"] == 0.0), (variant, interface)
+        (reference,) = [v.valueReference for v in description.modelVariables if v.name == "atEnd"]
+        read = instance.getReal if description.fmiVersion == "2.0" else instance.getFloat64
+        (at_end,) = read([reference])
+        instance.freeInstance()
+        assert abs(at_end - math.exp(-TIMES[-1])) < 1e-6, (variant, interface, at_end)
+
+
 def test_relations_switch_a_heater(fmus):
     # T' = 4 h - 0.5 (T - 15): on until 21, off until 19, on again
     t1 = 2 * math.log(1.5)  # 20 -> 21 with the heater on

@@ -89,10 +89,7 @@ fmi2Status fmi2ExitInitializationMode(fmi2Component c) {
     return STATUS(status);
 }
 
-fmi2Status fmi2Terminate(fmi2Component c) {
-    CORE(c)->s.mode = MODE_TERMINATED;
-    return fmi2OK;
-}
+fmi2Status fmi2Terminate(fmi2Component c) { return STATUS(core_terminate(CORE(c))); }
 
 fmi2Status fmi2Reset(fmi2Component c) {
     core_reset(CORE(c));

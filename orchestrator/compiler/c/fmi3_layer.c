@@ -134,8 +134,7 @@ fmi3Status fmi3EnterEventMode(fmi3Instance instance) {
 }
 
 fmi3Status fmi3Terminate(fmi3Instance instance) {
-    CORE(instance)->s.mode = MODE_TERMINATED;
-    return fmi3OK;
+    return STATUS(core_terminate(CORE(instance)));
 }
 
 fmi3Status fmi3Reset(fmi3Instance instance) {

@@ -148,11 +148,12 @@ static int take(double* old, const double* new_values, int n) {
     return changed;
 }
 
-CoreStatus core_event_update(Core* m, int initial, int* states_changed, int* next_defined,
-                             double* next_time) {
+/* The event iteration of core_event_update; terminal: the update on termination. */
+static CoreStatus event_iteration(Core* m, int initial, int terminal, int* states_changed,
+                                  int* next_defined, double* next_time) {
 #if HAS_EVENTS
     double x_new[NX > 0 ? NX : 1], d_new[ND > 0 ? ND : 1], memory_new[N_MEMORY > 0 ? N_MEMORY : 1];
-    double flag = initial ? 1.0 : 0.0;
+    double flag = initial ? 1.0 : 0.0, final_flag = terminal ? 1.0 : 0.0;
     int pass, changed = 1, i;
     *states_changed = 0;
     for (pass = 0; pass < 100 && changed; pass++) {
@@ -160,6 +161,7 @@ CoreStatus core_event_update(Core* m, int initial, int* states_changed, int* nex
         m->arg[6] = m->s.memory + N_CMEM;
         m->arg[7] = m->s.memory + N_CMEM + NWHEN;
         m->arg[8] = &flag;
+        m->arg[9] = &final_flag;
         m->res[0] = x_new;
         m->res[1] = d_new;
         m->res[2] = memory_new;
@@ -172,7 +174,7 @@ CoreStatus core_event_update(Core* m, int initial, int* states_changed, int* nex
         if (take(&m->s.v[VR_X], x_new, NX)) *states_changed = 1;
         changed = take(&m->s.v[VR_D], d_new, ND) | take(m->s.memory, memory_new, N_MEMORY);
         changed |= pass == 0 && initial; /* one more pass once the start is settled */
-        flag = 0.0;
+        flag = final_flag = 0.0;
         m->s.up_to_date = 0;
     }
     if (changed) {
@@ -189,11 +191,28 @@ CoreStatus core_event_update(Core* m, int initial, int* states_changed, int* nex
     return NG > 0 ? core_commit_guesses(m) : update(m);
 #else
     (void)initial;
+    (void)terminal;
     *states_changed = 0;
     *next_defined = 0;
     *next_time = 0.0;
     return update(m);
 #endif
+}
+
+CoreStatus core_event_update(Core* m, int initial, int* states_changed, int* next_defined,
+                             double* next_time) {
+    return event_iteration(m, initial, 0, states_changed, next_defined, next_time);
+}
+
+CoreStatus core_terminate(Core* m) {
+    int moved, defined;
+    double next;
+    CoreStatus status = CORE_OK;
+    if (HAS_EVENTS && m->s.mode != MODE_INSTANTIATED && m->s.mode != MODE_INITIALIZATION &&
+        m->s.mode != MODE_TERMINATED)
+        status = event_iteration(m, 0, 1, &moved, &defined, &next);
+    m->s.mode = MODE_TERMINATED;
+    return status;
 }
 
 CoreStatus core_initialize(Core* m) {

@@ -87,6 +87,9 @@ CoreStatus core_commit_guesses(Core* m);
  * (*next_defined 0 when there is none). */
 CoreStatus core_event_update(Core* m, int initial, int* states_changed, int* next_defined,
                              double* next_time);
+/* Termination: one event update in which terminal() is true (when the instance ran), then
+ * the terminated mode. */
+CoreStatus core_terminate(Core* m);
 /* Event indicators at the instance's time and states (NC of them). */
 CoreStatus core_get_event_indicators(Core* m, double* indicators, size_t n);
 CoreStatus core_get(Core* m, const unsigned int* vr, size_t n, double* values);

@@ -85,4 +85,14 @@ package Events "Relations, when-equations, pre, reinit, sample, initial() and as
       lastChange = time;
     end when;
   end ChangeCounter;
+
+  model FinalValue "x' = -x; when terminal(): the value of x at the end"
+    Real x(start = 1, fixed = true) "Decaying state";
+    discrete Real atEnd(start = 0, fixed = true) "x when the simulation ends, 0 before";
+  equation
+    der(x) = -x;
+    when terminal() then
+      atEnd = x;
+    end when;
+  end FinalValue;
 end Events;
