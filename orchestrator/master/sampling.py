@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from orchestrator.errors import FMUError, SimulationError
+from orchestrator.errors import FMUError, ScenarioError
 from orchestrator.fmi.fmu import FMUInstance, Port
 from orchestrator.master.protocols import Clock, Handover, Manipulator, Point
 from orchestrator.master.signals import SignalTable
@@ -66,14 +66,17 @@ class ControllerLink:
         driven = system.connected_inputs
         for k in outputs.fmu_positions():
             if controller.outputs[k] in driven:
-                raise SimulationError(
-                    f"{key}: {controller.outputs[k]} is already driven by a connection"
+                raise ScenarioError(
+                    f"{system.source}: {key}: {controller.outputs[k]} is already driven by a "
+                    "connection"
                 )
         self.fmu_writes = outputs.fmu
         for instance, port, _ in self.fmu_writes:
             for name in port.names:
                 if instance.fmu.variables[name].causality != "input":
-                    raise SimulationError(f"{key}: {instance.name}.{name} is not an input")
+                    raise ScenarioError(
+                        f"{system.source}: {key}: {instance.name}.{name} is not an input"
+                    )
         # every FMU port of the link read (written) by one compiled call per sample
         self._reads, self._read_positions = _batch(system, self.fmu_reads, write=False)
         self._writes, self._write_positions = _batch(system, self.fmu_writes, write=True)

@@ -56,6 +56,14 @@ class NotAController:
         pass
 
 
+class DrivesState(murcosim.Controller):
+    def __init__(self, name, sample_time, settings):
+        super().__init__(name, sample_time, [], ["rov.p[3]"])
+
+    def step(self, time, inputs):
+        return [0.0]
+
+
 class Refuses(murcosim.Controller):
     def __init__(self, name, sample_time, settings):
         raise ValueError("no vehicle to control")
@@ -138,6 +146,7 @@ def test_a_controller_object_runs_like_the_named_class(fmu_dir, tmp_path, monkey
         ({"kp = 80.0": "kp = -1.0"}, "controllers.pd.settings.kp: Input should be greater than 0"),
         ({"kp = 80.0, ": ""}, "controllers.pd.settings.kp: Field required"),
         ({"depth_control:DepthPD": "depth control"}, "controllers.pd.class: String should match"),
+        ({"depth_control:DepthPD": "depth_control:DrivesState"}, "pd: rov.p[3] is not an input"),
         (  # pydantic's default would drop the misspelt key and only miss kd
             {"kd = 40.0": "kdd = 4.0"},
             "controllers.pd.settings.kdd: unknown setting of DepthPD.Settings (did you mean 'kd'",
