@@ -9,13 +9,20 @@ generator, in the order the keys were given, so one seed gives one set of values
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from numbers import Real
 
 import numpy as np
 
 from orchestrator.errors import ScenarioError
 from orchestrator.scenario.model import Scenario
+
+
+def _finite(value: object) -> bool:
+    """Whether ``value`` is a finite real number (not a Boolean)."""
+    return isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(value)
 
 
 @dataclass(frozen=True)
@@ -24,6 +31,10 @@ class Uniform:
 
     low: float
     high: float
+
+    def __post_init__(self) -> None:
+        if not (_finite(self.low) and _finite(self.high) and self.low <= self.high):
+            raise ScenarioError(f"{self!r}: expected finite numbers with low <= high")
 
     def __call__(self, rng: np.random.Generator) -> float:
         return float(rng.uniform(self.low, self.high))
@@ -36,6 +47,10 @@ class Normal:
     mean: float
     std: float
 
+    def __post_init__(self) -> None:
+        if not (_finite(self.mean) and _finite(self.std) and self.std >= 0):
+            raise ScenarioError(f"{self!r}: expected a finite mean and std >= 0")
+
     def __call__(self, rng: np.random.Generator) -> float:
         return float(rng.normal(self.mean, self.std))
 
@@ -45,6 +60,12 @@ class Choice:
     """One of ``values``, each equally likely."""
 
     values: Sequence[float]
+
+    def __post_init__(self) -> None:
+        if isinstance(self.values, str) or not self.values:
+            raise ScenarioError(f"{self!r}: expected a list of one or more numbers")
+        if not all(_finite(value) for value in self.values):
+            raise ScenarioError(f"{self!r}: expected finite numbers")
 
     def __call__(self, rng: np.random.Generator) -> float:
         return float(self.values[int(rng.integers(len(self.values)))])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
@@ -11,6 +12,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from orchestrator.errors import ScenarioError
 from orchestrator.rl.batched import BatchedVectorEnv
 from orchestrator.rl.draws import Draw
 from orchestrator.rl.episodes import Bounds, Episodes, Signals
@@ -98,6 +100,11 @@ class ScenarioEnv(gymnasium.Env):
         self.observation_names = list(e.observation)
         self.action_names = list(e.action)
         self._obs_low, self._obs_high = low, high
+        if reward is not None and not callable(reward):
+            raise ScenarioError(
+                "reward: expected a function (observation, action, info) -> float, "
+                f"got {type(reward).__name__}"
+            )
         self._reward = reward
         self._dtype = dtype
         self.render_mode = None
@@ -121,7 +128,7 @@ class ScenarioEnv(gymnasium.Env):
         signals, terminated, truncated, info = self.episodes.advance(action)
         observation = self._observation(signals)
         held = self.episodes.held
-        reward = 0.0 if self._reward is None else float(self._reward(observation, held, info))
+        reward = 0.0 if self._reward is None else _number(self._reward(observation, held, info))
         return observation, reward, terminated, truncated, info
 
     def close(self) -> None:
@@ -130,6 +137,18 @@ class ScenarioEnv(gymnasium.Env):
         if self._blas is not None:
             self._blas.restore_original_limits()
             self._blas = None
+
+
+def _number(reward: object) -> float:
+    """The reward function's value as a float; a ValueError for anything but a finite
+    number (a NaN reward would spoil the learner's estimates without a word)."""
+    try:
+        value = float(reward)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ValueError(f"reward: expected a number, got {reward!r}") from None
+    if not math.isfinite(value):
+        raise ValueError(f"reward: expected a finite number, got {value}")
+    return value
 
 
 def vector_env(

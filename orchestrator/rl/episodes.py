@@ -152,12 +152,18 @@ class Episodes:
         return self._signals, self._info()
 
     def advance(self, action: np.ndarray) -> tuple[np.ndarray, bool, bool, dict]:
-        """Hold ``action`` (clipped into its bounds) for one sample: the signals read at the
-        next, terminated (a ``terminate_on`` event, an FMU's ``terminated``, a signal out of
-        its bounds), truncated (the time limit) and the info."""
+        """Hold ``action`` (clipped into its bounds; a wrong shape or a NaN is a ValueError)
+        for one sample: the signals read at the next, terminated (a ``terminate_on`` event,
+        an FMU's ``terminated``, a signal out of its bounds), truncated (the time limit) and
+        the info."""
         if self._done or self._run is None:
             raise RuntimeError("the episode has ended: call reset() first")
+        if np.shape(action) != self.action_low.shape:
+            shape = self.action_low.shape
+            raise ValueError(f"action: expected shape {shape}, got {np.shape(action)}")
         np.clip(action, self.action_low, self.action_high, out=self._command.command)
+        if not math.isfinite(self._command.command.sum()):  # NaN would be held as a fault
+            raise ValueError(f"action: expected finite numbers, got {action!r}")
         reached = self._run.advance()
         if reached is None:  # the run ended before the next sample
             self.time = self._run.master.time

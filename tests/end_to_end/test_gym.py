@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -10,6 +11,8 @@ from conftest import ROOT
 
 import murcosim
 from murcosim.gym import (
+    Choice,
+    Normal,
     ScenarioEnv,
     StationFeatures,
     Uniform,
@@ -237,6 +240,35 @@ def test_bad_declarations_in_one_line(fmu_dir):
         with pytest.raises(murcosim.ScenarioError, match=expected.replace("[", r"\[")) as error:
             ScenarioEnv(path, fmu_dir=fmu_dir, **arguments)
         assert "\n" not in str(error.value)
+
+
+def test_bad_draws_actions_and_rewards_are_refused_in_one_line(fmu_dir):
+    """Distributions that cannot be drawn from, an action of the wrong shape or with a NaN
+    (which would be held as the previous action), a reward that is no function or no finite
+    number: one line each, never numpy's words or a silent NaN."""
+    for draw, expected in [
+        (lambda: Uniform(2.0, 1.0), "Uniform(low=2.0, high=1.0): expected finite numbers"),
+        (lambda: Normal(1.0, -1.0), "Normal(mean=1.0, std=-1.0): expected a finite mean and"),
+        (lambda: Choice([]), "Choice(values=[]): expected a list of one or more numbers"),
+    ]:
+        with pytest.raises(murcosim.ScenarioError, match=re.escape(expected)):
+            draw()
+    path = SCENARIOS / "bluerov2_heavy_single.toml"
+    declared = {"observation": ["rov.p[3]"], "action": {"agent.x": (0.0, 1.0)}}
+    with pytest.raises(murcosim.ScenarioError, match="reward: expected a function"):
+        ScenarioEnv(path, fmu_dir=fmu_dir, reward=3.0, **declared)
+    for action, reward, expected in [
+        ([0.5, 0.5], None, "action: expected shape (1,), got (2,)"),
+        (0.5, None, "action: expected shape (1,), got ()"),
+        ([np.nan], None, "action: expected finite numbers"),
+        ([0.5], lambda *_: float("nan"), "reward: expected a finite number, got nan"),
+        ([0.5], lambda *_: "high", "reward: expected a number, got 'high'"),
+    ]:
+        env = ScenarioEnv(path, fmu_dir=fmu_dir, reward=reward, **declared)
+        env.reset(seed=1)
+        with pytest.raises(ValueError, match=re.escape(expected)):
+            env.step(np.array(action, np.float32))
+        env.close()
 
 
 def test_station_features_by_hand(fmu_dir):
