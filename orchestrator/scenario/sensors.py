@@ -15,6 +15,18 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 Vector3 = tuple[float, float, float]
 
 
+def _unused(setting: str, sensor: str) -> Any:  # noqa: ANN401 - a pydantic validator
+    """A validator refusing a non-zero ``setting`` (a mount position or orientation) that the
+    ``sensor``'s reading does not depend on: changing it would change nothing."""
+
+    def refuse(cls: type, value: Vector3) -> Vector3:
+        if any(value):
+            raise ValueError(f"{sensor} does not depend on its {setting}: leave it out")
+        return value
+
+    return field_validator(setting)(classmethod(refuse))
+
+
 class _SensorTable(BaseModel):
     # as the scenario's tables: no unknown keys, finite numbers unless a field allows inf
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
@@ -156,6 +168,8 @@ class PressureDepthConfig(_Sensor):
         "give the wave's dynamic pressure (default: still water)",
     )
 
+    _no_axes = _unused("orientation", "a pressure reading")
+
 
 class AhrsConfig(_Sensor):
     """Attitude and heading reference (compass): roll, pitch, heading with noise, a slowly
@@ -176,6 +190,8 @@ class AhrsConfig(_Sensor):
         600.0, gt=0, allow_inf_nan=True, description="Time constant of the heading error (s)"
     )
     heading_offset: float = Field(0.0, description="Fixed heading error (deg), e.g. declination")
+
+    _no_position = _unused("position", "an attitude reading")
 
 
 class UsblConfig(_Sensor):
@@ -199,6 +215,8 @@ class UsblConfig(_Sensor):
     outlier_probability: float = Field(0.02, ge=0, le=1, description="Per fix (assumed)")
     outlier_std: float = Field(5.0, ge=0, description="Std per axis of an outlier (m, assumed)")
     max_range: float = Field(300.0, gt=0, description="No reply beyond (m)")
+
+    _no_axes = _unused("orientation", "an acoustic fix of the mount point")
 
     @field_validator("interval")
     @classmethod

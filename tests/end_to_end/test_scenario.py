@@ -183,6 +183,17 @@ CASES = [
         "controllers.usbl.interval: expected at least sample_time (0.01 s) (got 0.001)",
     ),
     (
+        "pressure sensor turned (its reading is the same)",
+        GOOD + '\n[controllers.depth]\ntype = "pressure_depth"\nvehicle = "rov"\n'
+        "orientation = [0.0, 90.0, 0.0]\n",
+        "controllers.depth.orientation: a pressure reading does not depend on its orientation",
+    ),
+    (
+        "AHRS moved (its reading is the same)",
+        GOOD + '\n[controllers.ahrs]\ntype = "ahrs"\nvehicle = "rov"\nposition = [1.0, 0.0, 0.0]\n',
+        "controllers.ahrs.position: an attitude reading does not depend on its position",
+    ),
+    (
         "camera watching its own body",
         GOOD + '\n[controllers.camera]\ntype = "fiducial_camera"\nvehicle = "rov"\n'
         'target = "rov"\n',
