@@ -503,10 +503,11 @@ class System:
 
     def initialize(self, start_time: float, current: tuple[float, float, float]) -> np.ndarray:
         """Initialize every instance, apply the ocean current (m/s, NED) to the inputs
-        ``v_c[1..3]`` that no connection drives and the component gives no start value;
-        return the initial state."""
+        ``v_c[1..3]`` that no connection drives and the component gives no start value (a
+        current component that reaches none of them is refused); return the initial state."""
         driven = self.connected_inputs
         x0 = np.zeros(self.n_states)
+        taken: set[int] = set()  # components of the current some input takes
         for name, instance in self.instances.items():
             instance.initialize(start_time)
             if MASS[-1] in instance.fmu.variables:
@@ -523,6 +524,14 @@ class System:
                 port = instance.port([CURRENT_INPUTS[k] for k in free])
                 port.values[:] = [current[k] for k in free]
                 instance.write(port)
+                taken.update(free)
+        for k, value in enumerate(current):
+            if value and k not in taken:  # a current set and felt by nothing
+                raise self._error(
+                    f"environment.current[{k}]",
+                    f"{value:g} m/s reaches no component: no input v_c[{k + 1}] is left free "
+                    "(each is driven by a connection or given a start value, or there is none)",
+                )
         for instance, part in self._slices:
             x0[part] = instance.read(instance.states)
         return x0

@@ -240,6 +240,13 @@ CASES = [
         "components.rov.parameters.hull_height: must not be negative (got -0.3 m)",
     ),
     (
+        "current that no body feels (each v_c driven by a current field)",
+        with_component("field", "CurrentField", "speed = 0.3")
+        + '[[connections]]\nfrom = "field.v"\nto = "rov.v_c"\n'
+        + "[environment]\ncurrent = [0.1, 0.0, 0.0]\n",
+        "environment.current[0]: 0.1 m/s reaches no component: no input v_c[1] is left free",
+    ),
+    (
         "deep nesting",
         GOOD.replace("stop_time = 1.0", "stop_time = " + "[" * 5000 + "]" * 5000),
         "invalid TOML: nested too deeply",
