@@ -110,8 +110,9 @@ def morphology_thrusters(
     return found
 
 
-def _sensor(system: System, name: str, config: SensorConfig, key: str) -> Controller:
-    """A sensor of the scenario, its wave and target checked against the components."""
+def _sensor(system: System, name: str, config: SensorConfig, key: str, coupled: bool) -> Controller:
+    """A sensor of the scenario, its wave and target checked against the components;
+    ``coupled``: its body is in the constraint coupling."""
     # imported here, as the MPC is: the sensor models are a noticeable part of a run's start-up
     from orchestrator.controllers.sensing import WAVE_PARAMETERS, make_sensor
 
@@ -129,7 +130,7 @@ def _sensor(system: System, name: str, config: SensorConfig, key: str) -> Contro
         system.instance(config.target, key + ".target")
     if isinstance(config, DvlConfig):
         config = _dvl_seabed(system, config, key)
-    return make_sensor(name, config, wave_values)
+    return make_sensor(name, config, wave_values, coupled)
 
 
 def _dvl_seabed(system: System, config: DvlConfig, key: str) -> DvlConfig:
@@ -245,7 +246,8 @@ def make_controllers(
             continue
         system.instance(config.vehicle, key + ".vehicle")
         if isinstance(config, SENSOR_CONFIGS):
-            controllers.append(_sensor(system, name, config, key))
+            coupled = coupling is not None and config.vehicle in coupling.bodies
+            controllers.append(_sensor(system, name, config, key, coupled))
         elif isinstance(config, NavigationFilterConfig):
             from orchestrator.controllers.navigation import NavigationFilter, fused_sensors
 

@@ -1,7 +1,8 @@
 """Sensors as sampled blocks: each reads its body's true state at its own sample times and
 outputs measurements and validity flags (``orchestrator.sensors`` holds the models).
 
-Inputs are the body's ``p``, ``q``, ``nu`` (and the IMU's ``der(nu)``, the camera's target
+Inputs are the body's ``p``, ``q``, ``nu`` (and the IMU's ``der(nu)``, with the joints'
+forces on a body in the constraint coupling, and its ``nu_jump`` there; the camera's target
 pose); outputs are ``<sensor>.<signal>``, recorded as columns and readable by other
 controllers. The noise stream is seeded by the scenario's ``seed`` and the sensor's name, and
 each sample draws a fixed count of numbers, so a run is reproducible and its noise does not
@@ -74,20 +75,30 @@ class Sensor(Controller):
 
 
 class ImuSensor(Sensor):
-    """IMU (:mod:`orchestrator.sensors.imu`) on the body's true rate and specific force."""
+    """IMU (:mod:`orchestrator.sensors.imu`) on the body's true rate and specific force. On a
+    body of the constraint coupling (``coupled``) a sample also feels the jumps of the body's
+    velocity at docking impacts since the previous sample (``nu_jump``), spread over the
+    sample interval: an impulse, as an accelerometer averaging over its interval feels it."""
 
-    def __init__(self, name: str, config: ImuConfig) -> None:
+    def __init__(self, name: str, config: ImuConfig, coupled: bool = False) -> None:
         derivatives = tuple(f"{config.vehicle}.der(nu[{i}])" for i in range(1, 7))
+        if coupled:
+            derivatives += tuple(f"{config.vehicle}.nu_jump[{i}]" for i in range(1, 7))
         outputs = vector("gyro", 3) + vector("accel", 3)
         super().__init__(name, config, outputs, derivatives)
         gyro, accel = (InertialNoise(**c.model_dump()) for c in (config.gyro, config.accel))
         self.imu = Imu(config.sample_time, self.rng, gyro, accel)
         self.g = config.g
+        self.jumps = np.zeros(6) if coupled else None  # nu_jump at the previous sample
 
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
         _, q, nu = self.body(inputs)
         rate = self.mount.rotation.T @ nu[3:]
         force = specific_force(self.mount, q, nu, inputs[13:19], self.g)
+        if self.jumps is not None and (inputs[19:25] != self.jumps).any():
+            jump, self.jumps = inputs[19:25] - self.jumps, inputs[19:25].copy()
+            point = jump[:3] + np.cross(jump[3:], self.mount.position)  # m/s, body frame
+            force = force + self.mount.rotation.T @ point / self.sample_time
         return np.concatenate(self.imu.measure(rate, force))
 
 
@@ -257,11 +268,14 @@ def wave_of(values: np.ndarray) -> RegularWave:
 WAVE_PARAMETERS = ["amplitude", "period", "direction", "phase[1]", "g"]
 
 
-def make_sensor(name: str, config: SensorConfig, wave_values: np.ndarray | None = None) -> Sensor:
+def make_sensor(
+    name: str, config: SensorConfig, wave_values: np.ndarray | None = None, coupled: bool = False
+) -> Sensor:
     """The sensor of a scenario entry; ``wave_values`` are the wave component's
-    :data:`WAVE_PARAMETERS` for a pressure sensor in a wave."""
+    :data:`WAVE_PARAMETERS` for a pressure sensor in a wave; ``coupled``: its body is in the
+    constraint coupling."""
     if isinstance(config, ImuConfig):
-        return ImuSensor(name, config)
+        return ImuSensor(name, config, coupled)
     if isinstance(config, DvlConfig):
         return DvlSensor(name, config)
     if isinstance(config, PressureDepthConfig):

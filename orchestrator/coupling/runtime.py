@@ -113,6 +113,8 @@ class ConstraintCoupling:
                 motors.append(Motor(joint, spec.motor.max_torque))
         self.motors = JointMotors(self.assembly, motors) if self.assembly else None
         self.forces: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        # the running sum of the jumps of every body's nu at docking impacts (see jump_names)
+        self.velocity_jumps = np.zeros(6 * len(self.bodies))
         self.compiled = None
         if self.assembly is not None:
             index = np.concatenate([self._p, self._q, self._nu], axis=1)
@@ -397,6 +399,14 @@ class ConstraintCoupling:
         self.post_process()(x, rates)
         return rates[self._nu].ravel()
 
+    def jump_names(self) -> list[str]:
+        """``<body>.nu_jump[i]``: the running sum of the jumps of the body's ``nu`` at docking
+        impacts (m/s, rad/s, body frame at each impact), in the order of
+        :attr:`velocity_jumps`. An impact's impulse is a Dirac in the acceleration that no
+        sample of der(nu) sees; an accelerometer that averages over its sample interval feels
+        the jump of its point's velocity spread over that interval."""
+        return [f"{body}.nu_jump[{i}]" for body in self.bodies for i in range(1, 7)]
+
     def _unconstrained(self, dx: np.ndarray) -> np.ndarray:
         """The bodies' accelerations without constraint forces: the FMUs' der(nu) plus the
         motors' M^-1 times their generalized forces."""
@@ -468,7 +478,9 @@ class ConstraintCoupling:
             self.assembly.add(weld, poses)
             self.compiled.describe()
             x = x.copy()
+            velocities = x[self._nu].ravel()
             x[self._nu] = self.assembly.impact(self.poses(x))
+            self.velocity_jumps += x[self._nu].ravel() - velocities
             pair.armed = False
             after = self._kinetic_energy(x)
             events.append(

@@ -88,6 +88,7 @@ class Master:
         # the coupled bodies' der(nu) with the joints' forces (weak coupling holds those forces
         # in the FMUs' tau_ext: there the FMUs' own der(nu) include them)
         bodies = coupling.acceleration_names() if coupling and not weak else []
+        bodies += coupling.jump_names() if coupling else []  # velocity jumps at impacts
         self.signals = SignalTable(
             system,
             own + [n for n in joint_signals if n not in own] + [n for n in bodies if n in read],

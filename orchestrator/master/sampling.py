@@ -8,7 +8,8 @@ Joint angles and rates of the constraint coupling are put on the signal bus befo
 samples, and the motor torque commands taken from it after them. A controller that reads a
 coupled body's ``der(nu)`` (an IMU) reads it from the bus too: the accelerations the
 integrator integrates, with the joints' constraint forces and motor torques, computed at the
-sample's (t, x) when such a controller is due (the FMU's own der(nu) leaves them out). Many
+sample's (t, x) when such a controller is due (the FMU's own der(nu) leaves them out), and
+the running sums of the velocity jumps of docking impacts (``<body>.nu_jump[i]``). Many
 vehicles' autopilots and thrust allocations are sampled as batches
 (:mod:`orchestrator.controllers.batch`).
 """
@@ -143,10 +144,14 @@ class ControllerSampling(Manipulator):
         self._evaluate, self._always = evaluate, always_evaluate
         self._reading = self._reads_outputs()
         self._accelerations: tuple[str, ...] = ()  # the bodies' der(nu) on the bus
+        self._jumps: tuple[str, ...] = ()  # and their nu_jump
         if coupling is not None:
             names = coupling.acceleration_names()
             self._accelerations = tuple(n for n in names if n in signals.index)
             self._bodies = np.array([k for k, n in enumerate(names) if n in signals.index])
+            names = coupling.jump_names()
+            self._jumps = tuple(n for n in names if n in signals.index)
+            self._jumped = np.array([k for k, n in enumerate(names) if n in signals.index])
         self._accelerating = self._reads_accelerations()
         self.handover: Controller | None = None
         self.samples = 0
@@ -195,6 +200,8 @@ class ControllerSampling(Manipulator):
             if due:
                 accelerations = coupling.accelerations(x, dx)[self._bodies]
                 signals.values[signals.slots(self._accelerations)] = accelerations
+            if self._jumps:
+                signals.values[signals.slots(self._jumps)] = coupling.velocity_jumps[self._jumped]
         for link in self.links:
             yield from self._sample(link, point, x)
         if coupling is not None:

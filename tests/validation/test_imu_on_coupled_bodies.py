@@ -121,3 +121,62 @@ def test_body_turned_by_a_joint_motor_feels_its_torque(run, solver):
     np.testing.assert_allclose(accel, expected, rtol=0, atol=1e-10)
     np.testing.assert_allclose(readings(cols, "gyro")[1:, 2], w, rtol=0, atol=1e-10)
     assert np.max(np.abs(cols["B.nu[1]"])) < 1e-9  # the origin stays on the axis
+
+
+@pytest.mark.parametrize("solver", ["auto", "svd"])
+def test_docking_impact_reaches_the_accelerometer(run, solver):
+    """Two BlueROV2 Heavies, B closing on A at V = 0.1 m/s along their common x axis (centres
+    of gravity on the ports' line, neutral buoyancy, no surge damping), dock plastically: by
+    conservation of momentum both move at V/2 afterwards (equal masses with added mass), so
+    A's velocity jumps by V/2 at the dock. The impulse is a Dirac in the acceleration that no
+    sampled der(nu) holds; the accelerometer on A must feel it as the jump spread over the
+    sample it falls in: its surge readings (100 Hz, every one recorded) sum to V/2 times the
+    sample rate, to roundoff (1e-12 m/s; nothing else accelerates A), and the one sample that
+    holds it reads V/2 / 0.01 s = 5 m/s^2."""
+    speed, sample = 0.1, 0.01
+    still = '"data.D_L[1]" = 0.0\n"data.D_Q[1]" = 0.0\n"data.r_g[3]" = 0.0\n'
+    still += '"data.volume" = 0.0115\nhull_height = 0.0\n'
+    text = f"""
+[simulation]
+stop_time = 1.0
+output_interval = {sample}
+rtol = 1e-10
+atol = 1e-12
+
+[coupling]
+solver = "{solver}"
+
+[components.A]
+fmu = "BlueROV2Heavy"
+[components.A.parameters]
+{still}
+[components.B]
+fmu = "BlueROV2Heavy"
+[components.B.parameters]
+{still}[components.B.start]
+"p[1]" = -0.53
+"nu[1]" = {speed}
+
+[[docking]]
+a = "A"
+port_a = 2
+b = "B"
+port_b = 1
+
+[controllers.imu]
+type = "imu"
+vehicle = "A"
+seed = 1
+sample_time = {sample}
+position = [0.1, 0.05, -0.05]
+gyro = {NO_NOISE}
+accel = {NO_NOISE}
+"""
+    cols, events = run(text, f"impact_{solver}")
+    assert [e["event"] for e in events].count("dock") == 1
+    surge = cols["imu.accel[1]"]
+    print(f"impact ({solver}): surge readings sum to {surge.sum() * sample:.15f} m/s")
+    assert surge.sum() * sample == pytest.approx(speed / 2, abs=1e-12)
+    assert np.count_nonzero(np.abs(surge) > 1e-9) == 1
+    assert cols["A.nu[1]"][-1] == pytest.approx(speed / 2, abs=1e-12)
+    np.testing.assert_allclose(readings(cols, "gyro"), 0.0, rtol=0, atol=1e-12)
