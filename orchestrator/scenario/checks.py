@@ -2,10 +2,10 @@
 
 Each check returns the key at fault and what was expected, so a scenario with nonsense in it
 is refused with one line before any FMU is loaded: times in order, run lengths that give a
-bounded number of output rows and integration steps, unique names, one thruster per mount,
-physical masses and inertias where the scenario sets them, physical parameters of MurCoSim's
-models (tethers, waves, currents, bodies), and unit quaternions. (Joint axes and rotations are
-checked where the joints are made, ``coupling/``.)
+bounded number of output rows and integration steps, unique names, no connection twice, one
+thruster per mount, physical masses and inertias where the scenario sets them, physical
+parameters of MurCoSim's models (tethers, waves, currents, bodies), and unit quaternions.
+(Joint axes and rotations are checked where the joints are made, ``coupling/``.)
 """
 
 from __future__ import annotations
@@ -31,7 +31,15 @@ Problem = tuple[str, str]
 
 def first_problem(scenario: Scenario) -> Problem | None:
     """The first inconsistency (key, message) of ``scenario``, or None."""
-    for check in (_times, _names, _thrusters, _masses, _model_parameters, _quaternions):
+    for check in (
+        _times,
+        _names,
+        _connections,
+        _thrusters,
+        _masses,
+        _model_parameters,
+        _quaternions,
+    ):
         for problem in check(scenario):
             return problem
     return None
@@ -94,6 +102,21 @@ def _names(scenario: Scenario) -> Iterator[Problem]:
                 f"controllers.{name}",
                 f"'{name}' is also a component; signals '{name}.*' would be ambiguous",
             )
+
+
+def _connections(scenario: Scenario) -> Iterator[Problem]:
+    """No connection twice: connections into one input add up, so a repeated one (a copy
+    left in) would double its signal."""
+    seen: dict[tuple[str, str], int] = {}
+    for k, connection in enumerate(scenario.connections):
+        pair = (connection.source, connection.target)
+        if pair in seen:
+            yield (
+                f"connections[{k}]",
+                f"{connection.source} -> {connection.target} is connections[{seen[pair]}] "
+                "again (connections into one input add up: it would count twice)",
+            )
+        seen.setdefault(pair, k)
 
 
 def _thrusters(scenario: Scenario) -> Iterator[Problem]:

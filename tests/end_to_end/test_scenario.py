@@ -247,6 +247,11 @@ CASES = [
         "environment.current[0]: 0.1 m/s reaches no component: no input v_c[1] is left free",
     ),
     (
+        "connection given twice (it would count twice)",
+        GOOD + '[[connections]]\nfrom = "t1.tau"\nto = "rov.tau_ext"\n' * 2,
+        "connections[1]: t1.tau -> rov.tau_ext is connections[0] again",
+    ),
+    (
         "deep nesting",
         GOOD.replace("stop_time = 1.0", "stop_time = " + "[" * 5000 + "]" * 5000),
         "invalid TOML: nested too deeply",
