@@ -453,14 +453,19 @@ class ConstraintCoupling:
         for pair in self.pairs:
             poses = self.poses(x)
             a, b = poses[self.assembly.index[pair.a.body]], poses[self.assembly.index[pair.b.body]]
-            distance, closing, angle = _approach(pair, a, b)
+            gap, distance = _gap(pair, a, b)
             limit = min(pair.a.distance, pair.b.distance)
             if not pair.armed:
                 pair.armed = distance > 2 * limit and pair.name not in [
                     j.name for j in self.assembly.joints
                 ]
                 continue
-            if distance > limit or angle > min(pair.a.angle, pair.b.angle):
+            # closing speed and misalignment only inside the capture distance: the watch runs
+            # at every communication point
+            if distance > limit:
+                continue
+            closing, angle = _closing_and_angle(pair, a, b, gap, distance)
+            if angle > min(pair.a.angle, pair.b.angle):
                 continue
             if closing > min(pair.a.speed, pair.b.speed):
                 events.append(
@@ -523,14 +528,19 @@ def _joint_columns(joint: str) -> tuple[str, ...]:
     return (*names, *(f"{joint}.force_{side}[{i}]" for side in "ab" for i in range(1, 7)))
 
 
-def _approach(pair: DockingPair, a: Pose, b: Pose) -> tuple[float, float, float]:
-    """Distance between the ports (m), closing speed (m/s), normal misalignment (rad)."""
-    xa = a.p + a.R @ pair.a.position
-    xb = b.p + b.R @ pair.b.position
+def _gap(pair: DockingPair, a: Pose, b: Pose) -> tuple[np.ndarray, float]:
+    """Vector from port a's mating point to port b's (NED, m) and its length (m)."""
+    gap = (b.p + b.R @ pair.b.position) - (a.p + a.R @ pair.a.position)
+    return gap, float(np.linalg.norm(gap))
+
+
+def _closing_and_angle(
+    pair: DockingPair, a: Pose, b: Pose, gap: np.ndarray, distance: float
+) -> tuple[float, float]:
+    """Closing speed of the ports along their ``gap`` of length ``distance`` (m/s) and the
+    misalignment of their normals (rad)."""
     va = a.R @ (a.v + cross(a.w, pair.a.position))
     vb = b.R @ (b.v + cross(b.w, pair.b.position))
-    gap = xb - xa
-    distance = float(np.linalg.norm(gap))
     closing = float(-(vb - va) @ gap / distance) if distance > 0 else 0.0
     cosine = float(np.clip(-(a.R @ pair.a.normal) @ (b.R @ pair.b.normal), -1, 1))
-    return distance, closing, float(np.arccos(cosine))
+    return closing, float(np.arccos(cosine))
