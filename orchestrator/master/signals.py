@@ -126,6 +126,7 @@ class SignalTable:
 
         on_bus, joint, in_state, fmu = (positions(kind) for kind in KINDS)
         fmu_names = [names[k] for k in fmu]
+        self._no_missing_output(fmu_names, key)
         ports = self.system.port(fmu_names, key) if fmu_names else []
         return Selection(
             names,
@@ -134,6 +135,22 @@ class SignalTable:
             (joint, [names[k] for k in joint]),
             [(instance, port, fmu[p]) for instance, port, p in ports],
         )
+
+    def _no_missing_output(self, names: list[str], key: str) -> None:
+        """A name taken for an FMU variable whose prefix is a controller, not an instance, is
+        an output that controller does not have: one line naming its outputs nearest to it
+        (instead of calling the controller an unknown component)."""
+        for name in names:
+            owner = name.partition(".")[0]
+            if owner in self.system.instances:
+                continue
+            outputs = [n for n in self.index if n.partition(".")[0] == owner]
+            if outputs:
+                closest = difflib.get_close_matches(name, outputs, n=3, cutoff=0.0)
+                raise ScenarioError(
+                    f"{self.system.source}: {key}: '{name}' is not an output of controller "
+                    f"'{owner}' (closest: {', '.join(closest)})"
+                )
 
     def _of(self, kind: str) -> dict[str, int] | set[str]:
         return {"bus": self.index, "state": self.states, "joint": self.joint_columns}[kind]

@@ -252,6 +252,13 @@ CASES = [
         "connections[1]: t1.tau -> rov.tau_ext is connections[0] again",
     ),
     (
+        "a controller's output misspelt (the controller is no component)",
+        GOOD + '\n[controllers.allocation]\ntype = "thrust_allocation"\nsample_time = 0.1\n'
+        'vehicle = "rov"\ncommand = "autopilot.taux"\n',
+        "controllers.allocation: 'autopilot.taux[1]' is not an output of controller 'autopilot' "
+        "(closest: autopilot.tau[1]",
+    ),
+    (
         "deep nesting",
         GOOD.replace("stop_time = 1.0", "stop_time = " + "[" * 5000 + "]" * 5000),
         "invalid TOML: nested too deeply",
