@@ -186,8 +186,7 @@ def test_no_thrusters_push_against_each_other_holding_station(thrusters):
         (
             'command = "autopilot.tau"',
             'command = "autopilot.tau"\nbias = 1.5',
-            "controllers.allocation.bias: bias applies to method = "
-            "'pseudo_inverse' only",
+            "controllers.allocation.bias: bias applies to method = 'pseudo_inverse' only",
         ),
         (
             'command = "autopilot.tau"',
