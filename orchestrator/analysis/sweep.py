@@ -67,14 +67,21 @@ class Case:
 
 
 def _with_fmu_paths(base: dict, folder: Path) -> dict:
-    """The scenario data with FMU paths made absolute (a case's file lives elsewhere)."""
+    """The scenario data with FMU paths and user controllers' module folders made absolute
+    (a case's file lives elsewhere)."""
     components = {}
     for name, component in base["components"].items():
         component = dict(component)
         if str(component.get("fmu", "")).endswith(".fmu"):
             component["fmu"] = str((folder / component["fmu"]).resolve())
         components[name] = component
-    return {**base, "components": components}
+    controllers = {}
+    for name, controller in base.get("controllers", {}).items():
+        if isinstance(controller, dict) and "class" in controller:
+            modules = folder / controller.get("module_folder", ".")
+            controller = {**controller, "module_folder": str(modules.resolve())}
+        controllers[name] = controller
+    return {**base, "components": components, "controllers": controllers}
 
 
 def _sha256(path: Path) -> str:

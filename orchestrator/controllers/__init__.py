@@ -213,7 +213,8 @@ def make_controllers(
         if name in system.instances:
             raise ScenarioError(f"{system.source}: {key}: name already used by a component")
         if isinstance(config, UserControllerConfig):
-            folder = Path(system.source).parent if system.source != "<scenario>" else Path()
+            base = Path(system.source).parent if system.source != "<scenario>" else Path()
+            folder = base / config.module_folder if config.module_folder else base
             controllers.append(user_controller(name, config, system.source, folder))
             continue
         if isinstance(config, RendezvousConfig):

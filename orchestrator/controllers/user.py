@@ -82,9 +82,22 @@ def checked(controller: object, key: str) -> Controller:
     return controller
 
 
+# Top-level module name -> the folder a scenario imported it from (its file inside it).
+_FOLDERS: dict[str, Path] = {}
+
+
 def _imported(path: str, key: str, folder: Path) -> type:
     module_name, _, class_name = path.partition(":")
-    added = str(folder.resolve())
+    folder = folder.resolve()
+    top = module_name.partition(".")[0]
+    if _FOLDERS.get(top, folder) != folder:
+        # a module of that name beside another scenario, imported earlier in this process,
+        # would be found in sys.modules and used instead of this scenario's
+        for name in [n for n in sys.modules if n == top or n.startswith(f"{top}.")]:
+            del sys.modules[name]
+        del _FOLDERS[top]
+        importlib.invalidate_caches()
+    added = str(folder)
     sys.path.insert(0, added)
     try:
         module = importlib.import_module(module_name)
@@ -94,6 +107,9 @@ def _imported(path: str, key: str, folder: Path) -> type:
         ) from None
     finally:
         sys.path.remove(added)
+    file = getattr(sys.modules.get(top), "__file__", None)
+    if file is not None and Path(file).resolve().is_relative_to(folder):
+        _FOLDERS[top] = folder
     cls = getattr(module, class_name, None)
     if not isinstance(cls, type):
         raise ScenarioError(f"{key}: module '{module_name}' has no class '{class_name}'")

@@ -560,7 +560,12 @@ class UserControllerConfig(_Strict):
         alias="class",
         pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$",
         description="Import path 'package.module:ClassName' (the module found on sys.path, "
-        "which includes the scenario file's folder)",
+        "after module_folder)",
+    )
+    module_folder: str | None = Field(
+        None,
+        description="Folder searched first for the class's module, relative to this file "
+        "(default: the folder of this file)",
     )
     sample_time: float = Field(gt=0, description="Sample time (s)")
     latency: float = Field(0.0, ge=0, description="Outputs reach the FMUs this much later (s)")

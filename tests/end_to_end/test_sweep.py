@@ -362,6 +362,45 @@ def test_sweep_over_a_parameter_and_a_controller_gain_from_cli_and_python(
     assert slow != fast  # the gain took effect (same seed position, other gain)
 
 
+HEAVE = """
+import murcosim
+
+
+class Heave(murcosim.Controller):
+    def __init__(self, name, sample_time, settings):
+        super().__init__(name, sample_time, [], ["rov.tau_ext[3]"])
+        self.force = settings["force"]
+
+    def step(self, time, inputs):
+        return [self.force]
+"""
+
+
+def test_a_user_controller_beside_the_scenario_runs_in_every_case(fmu_dir, tmp_path):
+    """A case's file lives in its own folder: the user controller's module is still found
+    beside the scenario, and the varied setting reaches it (the heave force pushes deeper)."""
+    import murcosim
+
+    (tmp_path / "heave.py").write_text(HEAVE)
+    scenario = tmp_path / "pushed.toml"
+    scenario.write_text(
+        '[simulation]\nstop_time = 0.5\n[components.rov]\nfmu = "BlueROV2Heavy"\n'
+        '[controllers.push]\nclass = "heave:Heave"\nsample_time = 0.1\n'
+        "settings = { force = 0.0 }\n"
+    )
+    table = murcosim.sweep(
+        scenario,
+        {"controllers.push.settings.force": "grid(0,40,2)"},
+        metrics=["rov.p[3]:final"],
+        out=tmp_path / "sweep",
+        fmu_dir=fmu_dir,
+        progress=False,
+    )
+    assert list(table["status"]) == ["done", "done"], list(table["message"])
+    still, pushed = table["rov.p[3]:final"]
+    assert pushed > still
+
+
 DASK_SEED = 8  # 10 draws of v in [0, 1]: one above CRASH_ABOVE (0.987, case 1; the next 0.870)
 
 

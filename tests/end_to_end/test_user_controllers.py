@@ -118,6 +118,40 @@ def test_scenario_names_a_user_controller_by_import_path(fmu_dir, tmp_path):
     assert depth[0] == pytest.approx(0.5) and abs(depth[-1] - DEPTH) < abs(depth[0] - DEPTH) / 3
 
 
+def test_module_folder_is_searched_first_relative_to_the_scenario(fmu_dir, tmp_path):
+    """``module_folder`` names where the module is, relative to the scenario file."""
+    path = _files(
+        tmp_path, fmu_dir, **{"sample_time = 0.1": 'sample_time = 0.1\nmodule_folder = "lib"'}
+    )
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "depth_control.py").rename(tmp_path / "lib" / "depth_control.py")
+    _law_holds(murcosim.run(path, progress=False).timeseries)
+
+
+def test_two_scenarios_with_a_module_of_one_name_each_use_their_own(fmu_dir, tmp_path):
+    """Run one after the other in one process, each scenario's controller comes from the
+    module beside it, not from the one of that name imported for the other."""
+    law = (
+        "import murcosim\n\nclass Push(murcosim.Controller):\n"
+        "    def __init__(self, name, sample_time, settings):\n"
+        "        super().__init__(name, sample_time, [], [f'{name}.force'])\n"
+        "    def step(self, time, inputs):\n        return [FORCE]\n"
+    )
+    forces = {}
+    for force in (10.0, 20.0):
+        folder = tmp_path / f"scenario_{force:g}"
+        folder.mkdir()
+        (folder / "push_law.py").write_text(law.replace("FORCE", str(force)))
+        path = folder / "push.toml"
+        path.write_text(
+            "[simulation]\nstop_time = 0.2\n[components.rov]\n"
+            f'fmu = "{(fmu_dir / "BlueROV2Heavy.fmu").as_posix()}"\n'
+            '[controllers.push]\nclass = "push_law:Push"\nsample_time = 0.1\n'
+        )
+        forces[force] = murcosim.run(path, progress=False).timeseries["push.force"].iloc[-1]
+    assert forces == {10.0: 10.0, 20.0: 20.0}
+
+
 def test_a_controller_object_runs_like_the_named_class(fmu_dir, tmp_path, monkeypatch):
     """The same class given as an object (twice: it is reset before each run) gives the same
     trajectory bit for bit as the scenario entry."""
