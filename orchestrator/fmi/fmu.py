@@ -100,7 +100,9 @@ class Variable:
     ``Enumeration`` ...; FMI 2.0 ``Real`` is ``Float64``, ``Integer`` is ``Int32``).
     ``element`` is the position of this element in its array (0 for a scalar) and ``size``
     the number of elements of the array (1 for a scalar). ``declared_type`` names the
-    enumeration type of an enumeration; ``clocks`` the clocks of a clocked variable.
+    enumeration type of an enumeration; ``clocks`` the clocks of a clocked variable;
+    ``initial`` the model description's attribute (``exact``, ``approx``, ``calculated``; ""
+    when not given).
     """
 
     name: str
@@ -115,6 +117,7 @@ class Variable:
     size: int = 1
     declared_type: str = ""
     clocks: tuple[str, ...] = ()
+    initial: str = ""
 
 
 class FMU:
@@ -392,6 +395,7 @@ def _elements(fmu: str, v: object, start: object, shape: tuple[int, ...]) -> lis
             size=size,
             declared_type=v.declaredType.name if v.declaredType and kind == "Enumeration" else "",
             clocks=clocks,
+            initial=v.initial or "",
         )
         for k in range(size)
     ]

@@ -352,6 +352,12 @@ class System:
                         raise self._error(
                             key, f"'{variable}' is a(n) {causality}, not settable here"
                         )
+                    if instance.fmu.variables[variable].initial == "calculated":
+                        raise self._error(
+                            key,
+                            f"'{variable}' is calculated by the FMU (initial = calculated): it "
+                            "takes no start value",
+                        )
                     try:
                         instance.fmu.checked_value(variable, value)
                     except FMUError as exc:

@@ -259,6 +259,11 @@ CASES = [
         "(closest: autopilot.tau[1]",
     ),
     (
+        "start value of a calculated output (the FMU's refusal named its FMI call)",
+        GOOD.replace('fmu = "BlueROV2Heavy"', 'fmu = "BlueROV2Heavy"\nstart = { "nu_r[1]" = 1.0 }'),
+        "components.rov.start.nu_r[1]: 'nu_r[1]' is calculated by the FMU (initial = calculated)",
+    ),
+    (
         "deep nesting",
         GOOD.replace("stop_time = 1.0", "stop_time = " + "[" * 5000 + "]" * 5000),
         "invalid TOML: nested too deeply",
