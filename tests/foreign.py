@@ -27,7 +27,7 @@ SPRING_MASS_VARIABLES = """
     <ScalarVariable name="m" valueReference="0" causality="parameter" variability="fixed"
         description="mass"><Real unit="kg" start="1"/></ScalarVariable>
     <ScalarVariable name="k" valueReference="1" causality="parameter" variability="fixed"
-        description="spring stiffness"><Real unit="N/m" start="0"/></ScalarVariable>
+        description="spring stiffness"><Real unit="N/m" start="0" min="0"/></ScalarVariable>
     <ScalarVariable name="x" valueReference="2" causality="output" variability="continuous"
         initial="exact" description="position"><Real unit="m" start="0"/></ScalarVariable>
     <ScalarVariable name="v" valueReference="3" causality="output" variability="continuous"
@@ -84,7 +84,7 @@ SPRING_MASS_VARIABLES_3 = """
     <Float64 name="m" valueReference="0" causality="parameter" variability="fixed" unit="kg"
         start="1" description="mass"/>
     <Float64 name="k" valueReference="1" causality="parameter" variability="fixed" unit="N/m"
-        start="0" description="spring stiffness"/>
+        start="0" min="0" description="spring stiffness"/>
     <Float64 name="x" valueReference="2" causality="output" variability="continuous"
         initial="exact" unit="m" start="0" description="position">
       <Alias name="position" description="alias of x"/>

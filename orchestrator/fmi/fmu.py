@@ -102,7 +102,8 @@ class Variable:
     the number of elements of the array (1 for a scalar). ``declared_type`` names the
     enumeration type of an enumeration; ``clocks`` the clocks of a clocked variable;
     ``initial`` the model description's attribute (``exact``, ``approx``, ``calculated``; ""
-    when not given).
+    when not given); ``bounds`` its ``min`` and ``max`` (of its declared type when it gives
+    none; infinite when neither does).
     """
 
     name: str
@@ -118,6 +119,7 @@ class Variable:
     declared_type: str = ""
     clocks: tuple[str, ...] = ()
     initial: str = ""
+    bounds: tuple[float, float] = (-math.inf, math.inf)
 
 
 class FMU:
@@ -324,6 +326,13 @@ def _checked(fmu: FMU, variable: Variable, value: object) -> Value:
     """``value`` as a port holds it for ``variable``, or an FMUError saying what was expected."""
     kind = variable.type
     number = isinstance(value, int | float) and not isinstance(value, bool)
+    low, high = variable.bounds
+    parameter = variable.causality in ("parameter", "structuralParameter")
+    if parameter and number and not low <= value <= high:
+        raise FMUError(
+            f"{fmu.path.name}: '{variable.name}' = {value:g} is outside the FMU's declared "
+            f"range [{low:g}, {high:g}]"
+        )
     if kind in ("Float32", "Float64") and number:
         return float(value)
     if (kind in _INTEGERS or kind == "Enumeration") and number and float(value).is_integer():
@@ -381,6 +390,15 @@ def _elements(fmu: str, v: object, start: object, shape: tuple[int, ...]) -> lis
         starts = [_parse(fmu, v.name, kind, t) for t in texts] * (size if len(texts) == 1 else 1)
     unit = (v.declaredType.unit if v.declaredType else None) or v.unit or ""
     clocks = tuple(c.name for c in v.clocks or [])
+    bounds = (-math.inf, math.inf)
+    if kind in ("Float32", "Float64", *_INTEGERS):
+        declared = v.declaredType
+        low = v.min if v.min is not None else getattr(declared, "min", None)
+        high = v.max if v.max is not None else getattr(declared, "max", None)
+        bounds = (
+            -math.inf if low is None else float(_parse(fmu, v.name, kind, str(low))),
+            math.inf if high is None else float(_parse(fmu, v.name, kind, str(high))),
+        )
     return [
         Variable(
             name=v.name + _index(k, shape),
@@ -396,6 +414,7 @@ def _elements(fmu: str, v: object, start: object, shape: tuple[int, ...]) -> lis
             declared_type=v.declaredType.name if v.declaredType and kind == "Enumeration" else "",
             clocks=clocks,
             initial=v.initial or "",
+            bounds=bounds,
         )
         for k in range(size)
     ]

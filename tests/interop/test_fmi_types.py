@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import cli_error
 from foreign import TYPED_IO_TYPES, phases_fmu, python_fmu, spring_mass_fmu, typed_io_fmu
 
 from orchestrator.errors import FMUError, ScenarioError
@@ -260,6 +261,19 @@ to = "b.flag"
     np.testing.assert_array_equal(cols["b.count"][2:], 43.0)  # one macro step behind
     np.testing.assert_array_equal(cols["a.flag_out"][1:], 0.0)
     np.testing.assert_array_equal(cols["b.flag_out"][2:], 1.0)
+
+
+@pytest.mark.parametrize("version", ["2.0", "3.0"])
+def test_parameter_outside_the_declared_range_is_one_line(tmp_path, capsys, version):
+    """A parameter below the min its model description declares (the spring's stiffness,
+    min = 0) is refused naming the key and the range; the FMU itself would take it."""
+    spring = spring_mass_fmu(tmp_path, ("ModelExchange",), version)
+    path = tmp_path / "spring.toml"
+    text = '[simulation]\nstop_time = 0.1\n[components.mass]\nfmu = "{fmu}"\n'
+    path.write_text(text.format(fmu=spring.as_posix()) + "parameters = { k = -4.0 }\n")
+    error = cli_error(path, tmp_path, capsys)
+    assert "components.mass.parameters.k:" in error
+    assert "'k' = -4 is outside the FMU's declared range [0, inf]" in error
 
 
 def test_weak_coupling_ends_at_stop_time_and_evaluates_stateless_model_exchange(
