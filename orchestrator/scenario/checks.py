@@ -4,8 +4,9 @@ Each check returns the key at fault and what was expected, so a scenario with no
 is refused with one line before any FMU is loaded: times in order, run lengths that give a
 bounded number of output rows and integration steps, unique names, no connection twice, one
 thruster per mount, physical masses and inertias where the scenario sets them, physical
-parameters of MurCoSim's models (tethers, waves, currents, bodies), and unit quaternions.
-(Joint axes and rotations are checked where the joints are made, ``coupling/``.)
+parameters of MurCoSim's models (tethers, waves, currents, bodies), tether ends reading a
+whole body state, and unit quaternions. (Joint axes and rotations are checked where the joints
+are made, ``coupling/``.)
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ def first_problem(scenario: Scenario) -> Problem | None:
         _thrusters,
         _masses,
         _model_parameters,
+        _tether_ends,
         _quaternions,
     ):
         for problem in check(scenario):
@@ -262,6 +264,42 @@ def _model_parameters(scenario: Scenario) -> Iterator[Problem]:
                 f"{key}.components",
                 f"expected a whole number from 1 to {SEA_COMPONENTS} (got {count:g})",
             )
+
+
+TETHER_END = ("p", "q", "nu")  # the state of the body an end sits on: p_a, q_a, nu_a (b too)
+
+
+def _tether_ends(scenario: Scenario) -> Iterator[Problem]:
+    """Each end of a ``Tether`` reads a body's whole state, ``p``, ``q`` and ``nu`` of one
+    body, or none of it (a fixed point): an input left out keeps its start value (an
+    attachment that does not turn or move with its body), without a word."""
+    for name, component in scenario.components.items():
+        if PurePath(component.fmu).stem != "Tether":
+            continue
+        for end in ("a", "b"):
+            sources: dict[str, set[str]] = {}
+            for connection in scenario.connections:
+                instance, _, variable = connection.target.partition(".")
+                base = variable.partition("[")[0]
+                state = base.removesuffix(f"_{end}")
+                if instance == name and base == f"{state}_{end}" and state in TETHER_END:
+                    sources.setdefault(state, set()).add(connection.source.partition(".")[0])
+            if not sources:
+                continue
+            missing = [f"{s}_{end}" for s in TETHER_END if s not in sources]
+            bodies = set().union(*sources.values())
+            if missing:
+                yield (
+                    f"components.{name}",
+                    f"end {end} reads {', '.join(f'{s}_{end}' for s in sources)} but not "
+                    f"{', '.join(missing)} (an end takes p, q and nu of one body, or none)",
+                )
+            elif len(bodies) > 1:
+                yield (
+                    f"components.{name}",
+                    f"end {end} reads the state of {', '.join(sorted(bodies))} (expected one "
+                    "body's p, q and nu)",
+                )
 
 
 def _quaternions(scenario: Scenario) -> Iterator[Problem]:

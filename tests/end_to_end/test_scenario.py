@@ -264,6 +264,13 @@ CASES = [
         "components.rov.start.nu_r[1]: 'nu_r[1]' is calculated by the FMU (initial = calculated)",
     ),
     (
+        "tether end without the body's attitude (it would stay level)",
+        with_component("cable", "Tether", "L = 8.0")
+        + '[[connections]]\nfrom = "rov.p"\nto = "cable.p_a"\n'
+        + '[[connections]]\nfrom = "rov.nu"\nto = "cable.nu_a"\n',
+        "components.cable: end a reads p_a, nu_a but not q_a",
+    ),
+    (
         "deep nesting",
         GOOD.replace("stop_time = 1.0", "stop_time = " + "[" * 5000 + "]" * 5000),
         "invalid TOML: nested too deeply",
