@@ -1,7 +1,9 @@
 """The C code of one model: CasADi's generated equations plus the table the FMI layer needs.
 
-A model becomes two CasADi functions, ``model_eval (t, x, u, p) -> (dx/dt, w)`` and its forward
-directional derivative ``model_jvp``, and a header ``model_config.h`` with the variable layout:
+A model becomes three CasADi functions, ``model_parametric (p) -> q`` (the parts of the equations
+that depend on the parameters only), ``model_eval (t, x, u, p, q) -> (dx/dt, w)`` and its forward
+directional derivative ``model_jvp (t, x, u, p, dt, dx, du, dp)``, and a header
+``model_config.h`` with the variable layout:
 every variable is addressed by its value reference, in the blocks time, parameters ``p``,
 inputs ``u``, states ``x``, derivatives ``dx/dt``, dependent variables ``w`` and the two
 parameters of the embedded Co-Simulation integrator (``solver.tolerance``,
@@ -78,6 +80,21 @@ def _shared(name: str, inputs: list[ca.SX], outputs: list[ca.SX], *names: list[s
     return ca.Function(name, inputs, ca.cse(outputs), *names)
 
 
+def _hoisted(p: ca.SX, outputs: list[ca.SX]) -> tuple[ca.SX, ca.SX, list[ca.SX]]:
+    """``outputs`` rewritten over new symbols ``q`` that stand for their subexpressions of the
+    parameters ``p`` alone, with the definitions of ``q`` over ``p``: ``(q, q(p), outputs)``.
+
+    The C layer computes ``q`` when a parameter changes, not at every evaluation (an irregular
+    sea's 128 component amplitudes, each an ``exp`` and a ``sqrt`` of its spectrum, the factors
+    of a vehicle's mass matrix in its symbolic solve). Each node of ``q`` is the operation on
+    the same operands as before, so the results are bit-identical. Repeated subexpressions are
+    merged first, so that each becomes one element of ``q``."""
+    rewritten, symbols, definitions = ca.extract_parametric(ca.cse(outputs), p)
+    if not symbols:
+        return ca.SX.sym("q", 0), ca.SX(0, 1), rewritten
+    return ca.vertcat(*symbols), ca.vertcat(*definitions), rewritten
+
+
 def _meta(dae: ca.DaeBuilder, name: str) -> dict:
     return dict(unit=dae.unit(name), description=dae.description(name))
 
@@ -93,7 +110,8 @@ def model_code(
     With ``initialization``, its function ``model_init (t, x, u, p) -> (x0, residual)`` is
     generated too and the states it computes are ``initial = "calculated"``. With
     ``events``, the last parameters of ``dae`` are its discrete states ``d`` and relation
-    memories ``c``: ``model_eval`` and ``model_jvp`` take them as two more inputs, the
+    memories ``c``: ``model_eval`` (before its ``q``) and ``model_jvp`` take them as two more
+    inputs, the
     discrete states and the event indicators become variables after the solver block, and the
     event functions are generated too.
     """
@@ -119,13 +137,18 @@ def model_code(
     # The nonlinear loops' solutions: Newton's guesses at the next evaluation
     iteration = [w_all[dae.w().index(name)] for name in events.iteration] if events else []
     # Dense outputs: the C layer reads every element, structural zeros included.
+    q, q_of_p, outputs = _hoisted(
+        p, [ca.densify(ode), ca.densify(w), *([ca.vertcat(*iteration)] if iteration else [])]
+    )
+    parametric = _shared("model_parametric", [p], [q_of_p], ["p"], ["q"])
     evaluate = _shared(
         "model_eval",
-        [t, x, u, p, *memory],
-        [ca.densify(ode), ca.densify(w), *([ca.vertcat(*iteration)] if iteration else [])],
-        ["t", "x", "u", "p", *(["d", "c"] if events else [])],
+        [t, x, u, p, *memory, q],
+        outputs,
+        ["t", "x", "u", "p", *(["d", "c"] if events else []), "q"],
         ["ode", "w", *(["g"] if iteration else [])],
     )
+    # model_jvp keeps p: its seeds in p would need dq/dp, and it runs only for Jacobians.
     seeds = [ca.SX.sym(f"d{n}", s.sparsity()) for n, s in zip("txup", (t, x, u, p), strict=True)]
     knowns, directions = ca.vertcat(t, x, u, p), ca.vertcat(*seeds)
     jvp = _shared(
@@ -235,8 +258,8 @@ def model_code(
             description="Co-Simulation: largest internal integration step",
         ),
     ]
-    sizes = dict(NX=n_x, NU=n_u, NP=n_p, NW=len(dependent))
-    functions = [evaluate, jvp]
+    sizes = dict(NX=n_x, NU=n_u, NP=n_p, NW=len(dependent), NQ=q.numel())
+    functions = [parametric, evaluate, jvp]
     if initialization is not None:
         functions.append(initialization.function)
     sizes["HAS_INIT"] = int(initialization is not None)

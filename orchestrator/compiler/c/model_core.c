@@ -40,6 +40,7 @@ void core_reset(Core* m) {
     m->s.h_internal = 0.0;
     m->s.up_to_date = 0;
     m->s.mode = MODE_INSTANTIATED;
+    m->parameters_changed = 1;
 }
 
 Core* core_new(const char* instance_name, void* environment, CoreLogger logger, int logging_on,
@@ -71,9 +72,17 @@ static void knowns(Core* m, const double* t, const double* x) {
 }
 
 /* dx/dt at (t, x) with the instance's inputs and parameters; w when w_out is not NULL; the
- * nonlinear loops' solution in m->loop_solution. */
+ * nonlinear loops' solution in m->loop_solution. q is computed again first when a parameter
+ * may have changed. */
 static int evaluate(Core* m, double t, const double* x, double* dx, double* w_out) {
+    if (m->parameters_changed) {
+        m->arg[0] = &m->s.v[VR_P];
+        m->res[0] = m->q;
+        if (model_parametric(m->arg, m->res, m->iw, m->w, 0)) return 1;
+        m->parameters_changed = 0;
+    }
     knowns(m, &t, x);
+    m->arg[HAS_EVENTS ? 6 : 4] = m->q;
     m->res[0] = dx;
     m->res[1] = w_out;
 #if NG > 0
@@ -350,7 +359,10 @@ CoreStatus core_set(Core* m, const unsigned int* vr, size_t n, const double* val
             return CORE_ERROR;
         }
     }
-    for (i = 0; i < n; i++) m->s.v[vr[i]] = values[i];
+    for (i = 0; i < n; i++) {
+        m->s.v[vr[i]] = values[i];
+        if (vr[i] >= VR_P && vr[i] < VR_P + NP) m->parameters_changed = 1;
+    }
     if (n) m->s.up_to_date = 0;
     return CORE_OK;
 }
@@ -622,7 +634,8 @@ CoreSnapshot* core_save(Core* m) {
 
 CoreStatus core_restore(Core* m, const CoreSnapshot* state) {
     if (!state) return CORE_ERROR;
-    m->s = *state;
+    m->s = *state; /* its parameters may differ from the instance's */
+    m->parameters_changed = 1;
     return CORE_OK;
 }
 

@@ -3,7 +3,8 @@
  * Every variable lives in one array v[] indexed by its value reference: time, parameters,
  * inputs, continuous states x, their derivatives dx/dt, dependent variables, then the two
  * Co-Simulation solver parameters. The model equations are CasADi's generated functions
- * model_eval (t, x, u, p) -> (dx/dt, w) and model_jvp, its forward directional derivative.
+ * model_parametric (p) -> q, their parts that depend on the parameters only,
+ * model_eval (t, x, u, p, q) -> (dx/dt, w) and model_jvp, its forward directional derivative.
  * The per-model sizes and start values come from model_config.h, written by the build.
  */
 #ifndef MURCOSIM_MODEL_CORE_H
@@ -50,7 +51,11 @@ typedef struct {
     CoreLogger logger;
     int logging_on;
     int co_simulation;
-    /* CasADi work arrays, shared by model_eval and model_jvp */
+    /* model_parametric's result; parameters_changed: a parameter may have changed since q was
+     * computed (set at reset, by a set of a parameter and by restoring an FMU state) */
+    double q[NQ > 0 ? NQ : 1];
+    int parameters_changed;
+    /* CasADi work arrays, shared by the model's functions */
     const double* arg[SZ_ARG];
     double* res[SZ_RES];
     long long iw[SZ_IW > 0 ? SZ_IW : 1];
