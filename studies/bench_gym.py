@@ -33,7 +33,7 @@ from studies.bench import SCENARIOS, Row
 EPISODE = 20.0  # s
 SAMPLE = 0.05  # s
 STEPS = round(EPISODE / SAMPLE)
-ENVS = (8, 16)  # environments of the two workers: four and eight per worker and message
+ENVS = (4, 8, 16)  # environments of the two processes: two, four and eight per process and message
 WORKERS = 2
 
 
