@@ -11,7 +11,8 @@ SCENARIO := scenarios/docking_mpc.toml
 # every command compiles the sources again: a tenth of a second of each start-up).
 $(BIN)/murcosim: pyproject.toml setup.py orchestrator/native/_kernel.c orchestrator/native/_coupling.c orchestrator/native/_coupling.h \
 		orchestrator/native/_transfer.c orchestrator/native/_transfer.h \
-		orchestrator/native/_navigation.c orchestrator/native/_navigation.h
+		orchestrator/native/_navigation.c orchestrator/native/_navigation.h \
+		orchestrator/native/_algebra3.h
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev,rl]'
 	$(BIN)/python -m compileall -q orchestrator murcosim

@@ -16,6 +16,7 @@ setup(
                 "orchestrator/native/_coupling.h",
                 "orchestrator/native/_transfer.h",
                 "orchestrator/native/_navigation.h",
+                "orchestrator/native/_algebra3.h",
             ],
             extra_compile_args=["-O3", "-std=c11"],
         )

@@ -45,6 +45,7 @@
  * every joint, kept or not, for the least-norm multipliers of redundant rows.
  */
 #include "_coupling.h"
+#include "_algebra3.h"
 
 #include <math.h>
 #include <string.h>
@@ -133,48 +134,10 @@ enum { F_P = 0, F_R = 3, F_NU = 12, F_A = 18, F_SIZE = 24 };
 /* ---------------------------------------------------------------------------------------- */
 /* small vector algebra (3-vectors, 3x3 row-major)                                          */
 
-static void cross3(const double *a, const double *b, double *out)
-{
-    double x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2],
-           z = a[0] * b[1] - a[1] * b[0];
-    out[0] = x;
-    out[1] = y;
-    out[2] = z;
-}
-
 static void apply3(const double *R, const double *v, double *out) /* R v */
 {
     for (int i = 0; i < 3; i++)
         out[i] = R[3 * i] * v[0] + R[3 * i + 1] * v[1] + R[3 * i + 2] * v[2];
-}
-
-static void multiply3(const double *A, const double *B, double *out) /* A B */
-{
-    for (int i = 0; i < 3; i++)
-        for (int k = 0; k < 3; k++)
-            out[3 * i + k] = A[3 * i] * B[k] + A[3 * i + 1] * B[3 + k] + A[3 * i + 2] * B[6 + k];
-}
-
-static void skew3(const double *a, double *S) /* S a: S(a) b = a x b */
-{
-    S[0] = 0.0, S[1] = -a[2], S[2] = a[1];
-    S[3] = a[2], S[4] = 0.0, S[5] = -a[0];
-    S[6] = -a[1], S[7] = a[0], S[8] = 0.0;
-}
-
-/* Rotation body to NED of the quaternion q = [eta, eps1, eps2, eps3] (kinematics.py). */
-static void rotation_matrix(const double *q, double *R)
-{
-    double eta = q[0], e1 = q[1], e2 = q[2], e3 = q[3];
-    R[0] = 1 - 2 * (e2 * e2 + e3 * e3);
-    R[1] = 2 * (e1 * e2 - e3 * eta);
-    R[2] = 2 * (e1 * e3 + e2 * eta);
-    R[3] = 2 * (e1 * e2 + e3 * eta);
-    R[4] = 1 - 2 * (e1 * e1 + e3 * e3);
-    R[5] = 2 * (e2 * e3 - e1 * eta);
-    R[6] = 2 * (e1 * e3 - e2 * eta);
-    R[7] = 2 * (e2 * e3 + e1 * eta);
-    R[8] = 1 - 2 * (e1 * e1 + e2 * e2);
 }
 
 /* Rotation vector (axis times angle, rad) of R, as ``joints.rotation_vector``: below 8 deg

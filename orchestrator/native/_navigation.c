@@ -14,6 +14,7 @@
  * (16): dp, dv, dtheta (body), db_a, db_g, dd. Matrices are row-major.
  */
 #include "_navigation.h"
+#include "_algebra3.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -63,42 +64,6 @@ typedef struct {
 
 /* ---- small algebra on 3-vectors, 3 x 3 matrices and quaternions ---- */
 
-static void rotation(const double *q, double R[9])
-{
-    double eta = q[0], e1 = q[1], e2 = q[2], e3 = q[3];
-    R[0] = 1 - 2 * (e2 * e2 + e3 * e3);
-    R[1] = 2 * (e1 * e2 - e3 * eta);
-    R[2] = 2 * (e1 * e3 + e2 * eta);
-    R[3] = 2 * (e1 * e2 + e3 * eta);
-    R[4] = 1 - 2 * (e1 * e1 + e3 * e3);
-    R[5] = 2 * (e2 * e3 - e1 * eta);
-    R[6] = 2 * (e1 * e3 - e2 * eta);
-    R[7] = 2 * (e2 * e3 + e1 * eta);
-    R[8] = 1 - 2 * (e1 * e1 + e2 * e2);
-}
-
-static void cross3(const double *a, const double *b, double *out)
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static void skew3(const double *a, double S[9])
-{
-    S[0] = 0.0, S[1] = -a[2], S[2] = a[1];
-    S[3] = a[2], S[4] = 0.0, S[5] = -a[0];
-    S[6] = -a[1], S[7] = a[0], S[8] = 0.0;
-}
-
-/* C = A B (3 x 3) */
-static void multiply3(const double *A, const double *B, double *C)
-{
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
-}
-
 static void quaternion_product(const double *a, const double *b, double *out)
 {
     double c[3];
@@ -128,7 +93,7 @@ static void propagate(Filter *f, const double *rate, const double *force)
 {
     double *x = f->x, dt = f->interval;
     double R[9], w[3], gravity[3], wv[3], a[3], V[9], W[9], G[9];
-    rotation(x + Q_, R);
+    rotation_matrix(x + Q_, R);
     for (int i = 0; i < 3; i++) {
         w[i] = rate[i] - x[BG_ + i];
         gravity[i] = R[6 + i] * f->gravity; /* R' (0, 0, g) */
@@ -140,7 +105,7 @@ static void propagate(Filter *f, const double *rate, const double *force)
     double unit[4] = {1.0, 0.0, 0.0, 0.0}, half[4], turn[4], T[9];
     rotate_quaternion(unit, theta, half);
     quaternion_product(half, half, turn);
-    rotation(turn, T);
+    rotation_matrix(turn, T);
     skew3(x + V_, V);
     skew3(w, W);
     skew3(gravity, G);
@@ -204,7 +169,7 @@ static void propagate(Filter *f, const double *rate, const double *force)
     /* the nominal state; the displacement in the attitude at mid-interval */
     double middle[4], Rm[9], q[4], step[3];
     quaternion_product(x + Q_, half, middle);
-    rotation(middle, Rm);
+    rotation_matrix(middle, Rm);
     for (int i = 0; i < 3; i++)
         step[i] = x[V_ + i] * dt + a[i] * dt * dt / 2;
     for (int i = 0; i < 3; i++)
@@ -235,7 +200,7 @@ static void linearise(const Filter *f, int kind, const double *data, Linearised 
     m->rows = ROWS[kind];
     memset(m->H, 0, sizeof m->H);
     memset(m->R, 0, sizeof m->R);
-    rotation(x + Q_, R);
+    rotation_matrix(x + Q_, R);
     if (kind == VELOCITY) { /* the mount point's velocity M' (v + w x r) */
         const double *rate = data, *r = data + 3, *M = data + 6, *z = data + 15, *cov = data + 18;
         double w[3], wr[3], u[3], MS[9];
