@@ -17,6 +17,7 @@ in the kernel as in :meth:`apply`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
 
@@ -29,7 +30,7 @@ from orchestrator.coupling.joints import JOINT_TYPES, WORLD, Frames, Joint, Pose
 from orchestrator.coupling.motors import JointMotors, Motor
 from orchestrator.coupling.placement import check_rotation, placed_pose, quaternion
 from orchestrator.errors import ScenarioError
-from orchestrator.kinematics import cross
+from orchestrator.kinematics import cross, rotation_rows
 from orchestrator.native.kernel import PostProcess
 from orchestrator.scenario.model import CouplingConfig, DockingConfig, JointConfig
 from orchestrator.system.system import System, expand
@@ -45,6 +46,11 @@ def is_body(system: System, name: str) -> bool:
     needed = {f"p[{i}]" for i in (1, 2, 3)} | {f"q[{i}]" for i in (1, 2, 3, 4)}
     needed |= {f"nu[{i}]" for i in range(1, 7)}
     return needed <= states and "M[6,6]" in fmu.variables
+
+
+# relative distance from a capture threshold beyond which the ports' distance in plain floats
+# decides the docking watch (its rounding differs from the exact check's by far less)
+CLEAR = 1e-6
 
 
 @dataclass(frozen=True)
@@ -451,10 +457,19 @@ class ConstraintCoupling:
         """Capture every armed port pair inside its envelope; returns new x and event rows."""
         events = []
         for pair in self.pairs:
+            limit = min(pair.a.distance, pair.b.distance)
+            # the watch runs at every communication point: where the ports' distance in plain
+            # floats is clearly off the threshold that matters, it decides; near it (and inside
+            # the capture distance) the check below does
+            threshold = limit if pair.armed else 2 * limit
+            rough = math.dist(self._port_point(pair.a, x), self._port_point(pair.b, x))
+            if abs(rough - threshold) > CLEAR * threshold and (not pair.armed or rough > limit):
+                if rough > threshold and not pair.armed:
+                    pair.armed = pair.name not in [j.name for j in self.assembly.joints]
+                continue
             poses = self.poses(x)
             a, b = poses[self.assembly.index[pair.a.body]], poses[self.assembly.index[pair.b.body]]
             gap, distance = _gap(pair, a, b)
-            limit = min(pair.a.distance, pair.b.distance)
             if not pair.armed:
                 pair.armed = distance > 2 * limit and pair.name not in [
                     j.name for j in self.assembly.joints
@@ -498,6 +513,13 @@ class ConstraintCoupling:
                 )
             )
         return x, events
+
+    def _port_point(self, port: Port, x: np.ndarray) -> list[float]:
+        """The port's mating point (NED, m) at state ``x``, in plain floats."""
+        body = self.assembly.index[port.body]
+        p, r = x[self._p[body]].tolist(), port.position.tolist()
+        R = rotation_rows(x[self._q[body]].tolist())
+        return [p[k] + (R[k][0] * r[0] + R[k][1] * r[1] + R[k][2] * r[2]) for k in range(3)]
 
     def undock(self, name: str, x: np.ndarray, reason: str) -> tuple[str, str]:
         """Remove joint ``name``; returns the event row."""
