@@ -10,6 +10,7 @@ gives, so code generation and the FMI layer are shared.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import casadi as ca
@@ -238,7 +239,7 @@ def flat_dae(
             opts["unit"] = var.unit
         if var.description:
             opts["description"] = var.description
-        return opts
+        return opts | _finite_bounds(var)
 
     declared = [
         DeclaredVariable("time", "independent", "continuous", symbol("time"), dict(unit="s"))
@@ -289,8 +290,19 @@ def _discrete_item(var: FlatVariable, model: str) -> dict:
         start = _value(var.start, f"start value of {var.name}", model)
     causality = "output" if var.causality == "output" else "local"
     return dict(
-        name=var.name, start=start, unit=var.unit, description=var.description, causality=causality
+        name=var.name,
+        start=start,
+        unit=var.unit,
+        description=var.description,
+        causality=causality,
+        bounds=var.bounds,
     )
+
+
+def _finite_bounds(var: FlatVariable) -> dict[str, float]:
+    """The DaeBuilder options ``min`` and ``max`` of ``var`` where they are finite."""
+    low, high = var.bounds
+    return {k: v for k, v in (("min", low), ("max", high)) if math.isfinite(v)}
 
 
 def _without_steady_relations(

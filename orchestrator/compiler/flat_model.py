@@ -7,7 +7,7 @@ all resolved there, and the result is a flat list of variables and residual equa
 (``Model.to_dict("flat")``). This module reads that flat form and builds
 
 - one CasADi ``SX`` symbol per scalar element (``nu[4]``, ``data.I_g[1,2]``), with its
-  variability, causality, binding, start, unit and description;
+  variability, causality, binding, start, unit, description and bounds;
 - one symbol ``der(x)`` per scalar whose derivative appears, which makes ``x`` a state;
 - scalar residuals ``0 = f(time, x, der(x), z, u, p)`` from the equations and the binding
   equations of non-parameter variables.
@@ -56,7 +56,9 @@ class FlatVariable:
     ``causality`` is ``input``, ``output`` or ``local`` (top-level connectors only carry
     ``input``/``output``); ``binding`` holds a parameter's value expression (in other
     parameters); ``start`` the start expression; ``state_select`` Modelica's stateSelect as
-    0 (never) to 4 (always).
+    0 (never) to 4 (always); ``bounds`` its ``min`` and ``max`` (in its unit) where the
+    declaration or its type gives them as numbers, infinite where it gives none or bounds
+    that depend on parameters.
     """
 
     name: str
@@ -73,6 +75,7 @@ class FlatVariable:
     protected: bool
     state_select: int
     span: dict | None
+    bounds: tuple[float, float] = (-math.inf, math.inf)
 
 
 @dataclass
@@ -1170,6 +1173,8 @@ def read_flat(flat: dict, name: str) -> FlatModel:
         elements = np.asarray(symbols_of[declared], dtype=object).ravel()
         bound_elements = _broadcast(bound, dims)
         start_elements = _broadcast(started, dims)
+        lowest = _bound_elements(translator, variable.get("min"), dims, -math.inf)
+        highest = _bound_elements(translator, variable.get("max"), dims, math.inf)
         fixed = variable.get("fixed")
         for k, symbol in enumerate(elements):
             variables.append(
@@ -1188,6 +1193,7 @@ def read_flat(flat: dict, name: str) -> FlatModel:
                     protected=bool(variable.get("is_protected")),
                     state_select=STATE_SELECT.get(variable.get("state_select", "Default"), 2),
                     span=span,
+                    bounds=(lowest[k], highest[k]),
                 )
             )
     starts = {v.name: v.start for v in variables}
@@ -1246,6 +1252,27 @@ def _broadcast(value: object, dims: list[int]) -> list[object]:
             return flat * count
         raise UnsupportedConstructError(f"value of {len(flat)} elements for {count} elements", None)
     return [value] * count
+
+
+def _bound_elements(
+    translator: Translator, bound: dict | None, dims: list[int], unbounded: float
+) -> list[float]:
+    """One ``min`` or ``max`` per element of a variable of shape ``dims``: the numbers of a
+    bound known when the model is translated (literals, constants, structural parameters),
+    ``unbounded`` for elements whose bound is absent or depends on tunable parameters (an
+    FMU declares numbers only, which a change of the parameter would leave wrong)."""
+    count = int(np.prod(dims)) if dims else 1
+    if bound is None:
+        return [unbounded] * count
+    translator.no_event += 1  # a bound is no relation of the model's equations
+    try:
+        elements = _broadcast(translator.expr(bound), dims)
+    except UnsupportedConstructError:
+        return [unbounded] * count
+    finally:
+        translator.no_event -= 1
+    numbers = [_numeric(element) for element in elements]
+    return [unbounded if n is None else n for n in numbers]
 
 
 def _evaluate_structural(

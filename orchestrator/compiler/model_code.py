@@ -13,6 +13,7 @@ parameters of the embedded Co-Simulation integrator (``solver.tolerance``,
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import uuid
 from dataclasses import dataclass, field
@@ -30,7 +31,12 @@ SOLVER_MAX_STEP = 0.01  # s, upper bound of one internal step
 
 @dataclass(frozen=True)
 class FmuVariable:
-    """One scalar Float64 variable as both FMI versions declare it."""
+    """One scalar Float64 variable as both FMI versions declare it.
+
+    ``bounds`` are its ``min`` and ``max`` (in its unit; infinite where the model gives none).
+    The instantiation token leaves them out: it identifies the binary's variables and
+    equations, and the binary does not check bounds (the importer does).
+    """
 
     name: str
     value_reference: int
@@ -42,6 +48,7 @@ class FmuVariable:
     description: str = ""
     derivative_of: int | None = None  # value reference of the state, for derivatives
     dependencies: tuple[int, ...] = ()  # value references of the states and inputs it uses
+    bounds: tuple[float, float] = field(default=(-math.inf, math.inf), repr=False)
 
 
 @dataclass
@@ -96,7 +103,8 @@ def _hoisted(p: ca.SX, outputs: list[ca.SX]) -> tuple[ca.SX, ca.SX, list[ca.SX]]
 
 
 def _meta(dae: ca.DaeBuilder, name: str) -> dict:
-    return dict(unit=dae.unit(name), description=dae.description(name))
+    bounds = (float(dae.min(name)), float(dae.max(name)))
+    return dict(unit=dae.unit(name), description=dae.description(name), bounds=bounds)
 
 
 def model_code(
@@ -290,6 +298,7 @@ def _event_variables(events: EventFunctions, blocks: dict[str, int]) -> list[Fmu
             item["start"],
             unit=item["unit"],
             description=item["description"],
+            bounds=item["bounds"],
         )
         for k, item in enumerate(events.discrete)
     ]

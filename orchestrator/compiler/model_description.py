@@ -2,13 +2,15 @@
 (the binary always has both; the description may offer Model Exchange alone).
 
 Both versions are written from the same variable table (:class:`ModelCode`): units with their
-SI base units, descriptions, a default experiment, and a model structure that lists outputs,
-state derivatives and initial unknowns with the states and inputs each depends on. FMI 2.0
-leaves the independent variable ``time`` implicit.
+SI base units, descriptions, ``min`` and ``max`` where the model gives them as numbers, a
+default experiment, and a model structure that lists outputs, state derivatives and initial
+unknowns with the states and inputs each depends on. FMI 2.0 leaves the independent variable
+``time`` implicit.
 """
 
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
 
 from orchestrator.compiler.model_code import FmuVariable, ModelCode
@@ -73,6 +75,12 @@ def _units(root: ET.Element, code: ModelCode) -> None:
         root.append(unit_definitions(units))
 
 
+def _bounds(var: FmuVariable) -> dict[str, str]:
+    """The ``min`` and ``max`` attributes of ``var`` where they are finite."""
+    low, high = var.bounds
+    return {k: repr(v) for k, v in (("min", low), ("max", high)) if math.isfinite(v)}
+
+
 def _text(values: tuple[int, ...] | list[int]) -> str:
     return " ".join(str(v) for v in values)
 
@@ -95,6 +103,7 @@ def fmi3_description(code: ModelCode, co_simulation: bool) -> ET.ElementTree:
             start=repr(var.start) if var.start is not None else "",
             derivative=str(var.derivative_of) if var.derivative_of is not None else "",
             unit=var.unit,
+            **_bounds(var),
         )
         ET.SubElement(variables, "Float64", {k: v for k, v in attributes.items() if v})
     structure = ET.SubElement(root, "ModelStructure")
@@ -156,6 +165,7 @@ def fmi2_description(code: ModelCode, co_simulation: bool) -> ET.ElementTree:
             unit=var.unit,
             start=repr(var.start) if var.start is not None else "",
             derivative=str(index[var.derivative_of]) if var.derivative_of is not None else "",
+            **_bounds(var),
         )
         ET.SubElement(scalar, "Real", {k: v for k, v in real.items() if v})
     structure = ET.SubElement(root, "ModelStructure")

@@ -15,10 +15,13 @@ import math
 import re
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
+import zipfile
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import cli_error
 from fmpy import read_model_description, simulate_fmu
 from modelica_support import SUPPORTED, UNSUPPORTED, current_readme_table, table
 from scipy.integrate import solve_ivp
@@ -527,6 +530,53 @@ def test_fixed_start_values_of_a_demoted_state(fmus):
     b = (-0.4 + alpha * a) / omega
     s = np.exp(-alpha * TIMES) * (a * np.cos(omega * TIMES) + b * np.sin(omega * TIMES))
     check(fmus, "StartFromVelocity", {"s": s})
+
+
+# BoundedDecay's min and max as its declarations give them (None: not declared): on a
+# parameter, through a type (whose max is 2*50), per element of an array, on a state; c's
+# min = k depends on a parameter and is left out.
+DECLARED_BOUNDS = {
+    "k": ("0.5", "4.0"),
+    "r": ("0.0", "100.0"),
+    "x": ("0.0", "1.0"),
+    "v[1]": ("-2.0", "5.0"),
+    "v[2]": ("-3.0", "5.0"),
+}
+
+
+def _declared_bounds(path: Path) -> dict[str, tuple[str | None, str | None]]:
+    """Every variable's min and max attributes as the FMU's modelDescription.xml writes them."""
+    with zipfile.ZipFile(path) as archive:
+        root = ET.fromstring(archive.read("modelDescription.xml"))
+    if root.get("fmiVersion") == "2.0":
+        pairs = [(v.get("name"), v.find("Real")) for v in root.iter("ScalarVariable")]
+    else:
+        pairs = [(v.get("name"), v) for v in root.iter("Float64")]
+    return {name: (item.get("min"), item.get("max")) for name, item in pairs}
+
+
+def test_bounds_of_parameters_states_and_types_reach_the_model_description(fmus):
+    decay = np.exp(-2.0 * TIMES)  # x' = -k x, v' = -r v with k = 2, r = 1
+    check(fmus, "BoundedDecay", {"x": decay, "v[2]": 2.0 * np.exp(-TIMES), "y": 3.0 * decay})
+    for variant in ("me", "fmi3", "fmi2"):
+        declared = _declared_bounds(fmus[(variant, "BoundedDecay")])
+        assert {n: b for n, b in declared.items() if b != (None, None)} == DECLARED_BOUNDS, variant
+        assert "c" in declared and "y" in declared  # there, without bounds
+
+
+@pytest.mark.parametrize("variant", ["me", "fmi2"])
+def test_parameter_outside_its_modelica_bounds_is_refused_in_one_line(
+    fmus, tmp_path, capsys, variant
+):
+    path = tmp_path / "decay.toml"
+    fmu = fmus[(variant, "BoundedDecay")].as_posix()
+    path.write_text(
+        f'[simulation]\nstop_time = 0.1\n[components.decay]\nfmu = "{fmu}"\n'
+        "parameters = { k = 5.0 }\n"
+    )
+    error = cli_error(path, tmp_path, capsys)
+    assert "components.decay.parameters.k:" in error, error
+    assert "'k' = 5 is outside the FMU's declared range [0.5, 4]" in error, error
 
 
 def test_too_many_initial_conditions_is_one_line(tmp_path):
