@@ -193,37 +193,22 @@ BODIES = (
     "SphereModule",
     "SphereModuleHull",
 )
-# Physical ranges of MurCoSim models' parameters where a scenario sets them, by FMU name:
-# parameter -> (unit, whether 0 is allowed). Values outside make no error in the models
-# themselves: a negative H_s gives the sea of |H_s|, a negative hull height no free surface.
-POSITIVE, NOT_NEGATIVE = False, True
-BODY_RANGES = {
-    "hull_height": ("m", NOT_NEGATIVE),
-    "thruster_height": ("m", POSITIVE),
-    "seabed_stiffness": ("N/m", NOT_NEGATIVE),
-    "seabed_damping": ("s/m", NOT_NEGATIVE),
-}
-RANGES: dict[str, dict[str, tuple[str, bool]]] = {
-    "Tether": {
-        **{name: (unit, POSITIVE) for name, unit in TETHER_UNITS.items()},
-        **{name: ("", NOT_NEGATIVE) for name in ("zeta", "C_n", "C_t", "Ca_n", "Ca_t")},
-    },
-    "RegularWave": {"amplitude": ("m", NOT_NEGATIVE), "period": ("s", POSITIVE)},
+# MurCoSim models' parameters that must be positive where a scenario sets them, by FMU name:
+# parameter -> unit. A Modelica min, and so an FMU's declared min, includes its bound: it says
+# "not negative" (min = 0, which the FMU's model description carries and the run refuses) but
+# not "more than 0". Values outside make no error in the models themselves: a negative H_s
+# gives the sea of |H_s|.
+POSITIVE: dict[str, dict[str, str]] = {
+    "Tether": TETHER_UNITS,
+    "RegularWave": {"period": "s"},
     "IrregularSea": {
-        "H_s": ("m", POSITIVE),
-        "omega_min": ("rad/s", POSITIVE),
-        "omega_max": ("rad/s", POSITIVE),
-        "omega_cutoff": ("rad/s", POSITIVE),
+        "H_s": "m",
+        "omega_min": "rad/s",
+        "omega_max": "rad/s",
+        "omega_cutoff": "rad/s",
     },
-    "CurrentField": {
-        "speed": ("m/s", NOT_NEGATIVE),
-        "speed_sigma": ("m/s", NOT_NEGATIVE),
-        "speed_tau": ("s", POSITIVE),
-        "direction_sigma": ("rad", NOT_NEGATIVE),
-        "direction_tau": ("s", POSITIVE),
-        "gust_duration": ("s", POSITIVE),
-    },
-    **dict.fromkeys(BODIES, BODY_RANGES),
+    "CurrentField": {"speed_tau": "s", "direction_tau": "s"},
+    **dict.fromkeys(BODIES, {"thruster_height": "m"}),
 }
 # Parameters that must increase in this order where a scenario sets two of them.
 INCREASING = {
@@ -236,21 +221,18 @@ SEA_COMPONENTS = 128
 
 
 def _model_parameters(scenario: Scenario) -> Iterator[Problem]:
-    """Parameters of MurCoSim's models where given: within their physical ranges
-    (:data:`RANGES`), in increasing order (:data:`INCREASING`), and an irregular sea's
-    component count a whole number from 1 to 128."""
+    """Parameters of MurCoSim's models where given: positive (:data:`POSITIVE`; their other
+    bounds are the FMUs' declared min and max, checked when the run starts), in increasing
+    order (:data:`INCREASING`), and an irregular sea's component count a whole number from 1
+    to 128."""
     for name, component in scenario.components.items():
         model = PurePath(component.fmu).stem
         values = {k: v for k, v in component.parameters.items() if _number(v)}
         key = f"components.{name}.parameters"
-        for parameter, (unit, zero_allowed) in RANGES.get(model, {}).items():
+        for parameter, unit in POSITIVE.get(model, {}).items():
             value = values.get(parameter)
-            if value is not None and (value < 0 or (value == 0 and not zero_allowed)):
-                expected = "must not be negative" if zero_allowed else "must be positive"
-                yield (
-                    f"{key}.{parameter}",
-                    f"{expected} (got {value:g}{' ' + unit if unit else ''})",
-                )
+            if value is not None and value <= 0:
+                yield f"{key}.{parameter}", f"must be positive (got {value:g} {unit})"
         given = [p for p in INCREASING.get(model, ()) if p in values]
         for lower, upper in zip(given, given[1:], strict=False):
             if values[upper] <= values[lower]:

@@ -233,11 +233,12 @@ CASES = [
         "components.wave.parameters.period: must be positive (got -5 s)",
     ),
     (
-        "hull of negative height (no free surface)",
+        "hull of negative height (below the min = 0 the FMU declares)",
         GOOD.replace(
             'fmu = "BlueROV2Heavy"', 'fmu = "BlueROV2Heavy"\nparameters.hull_height = -0.3'
         ),
-        "components.rov.parameters.hull_height: must not be negative (got -0.3 m)",
+        "components.rov.parameters.hull_height: BlueROV2Heavy.fmu: 'hull_height' = -0.3 is "
+        "outside the FMU's declared range [0, inf]",
     ),
     (
         "current that no body feels (each v_c driven by a current field)",

@@ -77,7 +77,7 @@ parameters.</p>
 
   model RegularWave "Regular Airy wave in deep water (Cortesi 2012, Sec. A.1)"
     extends WaveField(n = 1);
-    parameter MurCoSim.Length amplitude = 0.05
+    parameter MurCoSim.Length amplitude(min = 0) = 0.05
       "Amplitude, half the wave height (Cortesi 2012, Sec. 5.12.2: 0.05 m is rejected at 2 s)";
     parameter MurCoSim.Time period = 2 "Period (Cortesi 2012, Sec. 5.12.2: 2 s)";
   equation
@@ -138,17 +138,17 @@ of H_s for every seed 0-199 and H_s from 0.5 to 5 m on 0.006-6 rad/s.</p>
   model CurrentField
     "Ocean current at a point: depth profile, first-order Gauss-Markov variation of speed and direction, a gust"
     constant Integer n = 32 "Number of spectral components of each Gauss-Markov process";
-    parameter MurCoSim.Velocity speed = 0 "Mean speed where the profile factor is 1";
+    parameter MurCoSim.Velocity speed(min = 0) = 0 "Mean speed where the profile factor is 1";
     parameter MurCoSim.Angle direction = 0
       "Direction the current flows towards, from north towards east";
     parameter MurCoSim.Position profile_depth[4] = {0, 10, 100, 1000}
       "Depths below the mean level of the profile's points, increasing";
     parameter Real profile_factor[4] = {1, 1, 1, 1}
       "Speed factors at those depths: linear in between, constant above the first and below the last";
-    parameter MurCoSim.Velocity speed_sigma = 0
+    parameter MurCoSim.Velocity speed_sigma(min = 0) = 0
       "Stationary standard deviation of the speed's Gauss-Markov variation (0: none)";
     parameter MurCoSim.Time speed_tau = 600 "Correlation time of the speed's variation";
-    parameter MurCoSim.Angle direction_sigma = 0
+    parameter MurCoSim.Angle direction_sigma(min = 0) = 0
       "Stationary standard deviation of the direction's Gauss-Markov variation (0: none)";
     parameter MurCoSim.Time direction_tau = 600 "Correlation time of the direction's variation";
     parameter Real band[2] = {0.01, 30}

@@ -10,15 +10,15 @@ package Tethers "Tethers and umbilicals: lumped-mass cables between two bodies o
       "Mass per unit length (Blue Robotics Fathom ROV tether: 0.043 kg/m)";
     parameter MurCoSim.Force EA = 1e4
       "Axial stiffness: strain 0.1 % at 10 N (a nearly inextensible tether; see the documentation)";
-    parameter Real zeta = 1
+    parameter Real zeta(min = 0) = 1
       "Damping ratio of a segment's axial mode (MoorDyn's BA/-zeta input; 1: critically damped)";
-    parameter Real C_n = 1.2
+    parameter Real C_n(min = 0) = 1.2
       "Normal drag coefficient on the frontal area d l (von Benzon et al. 2022)";
-    parameter Real C_t = 0.01
+    parameter Real C_t(min = 0) = 0.01
       "Tangential drag coefficient on the surface area pi d l (von Benzon et al. 2022; Nielsen 2018, eq. 6.15)";
-    parameter Real Ca_n = 1
+    parameter Real Ca_n(min = 0) = 1
       "Normal added-mass coefficient of the displaced water (circular cylinder)";
-    parameter Real Ca_t = 0 "Tangential added-mass coefficient";
+    parameter Real Ca_t(min = 0) = 0 "Tangential added-mass coefficient";
     parameter MurCoSim.Density rho = 1000 "Density of the water";
     parameter MurCoSim.Acceleration g = 9.81 "Gravitational acceleration";
     parameter MurCoSim.Position r_a[3] = {0, 0, 0}

@@ -13,15 +13,15 @@ partial model Vehicle "6-DOF underwater vehicle (Fossen) with unit-quaternion at
     "Docking capture envelope: largest closing speed that still latches";
   parameter MurCoSim.Angle capture_angle = 0.1745
     "Docking capture envelope: largest angle between a port normal and the partner's reversed normal";
-  parameter MurCoSim.Length hull_height = 0
+  parameter MurCoSim.Length hull_height(min = 0) = 0
     "Free surface: vertical size of the hull, taken as a sphere of this diameter around the centre of buoyancy (0: always fully submerged; each shipped vehicle sets its own)";
   parameter MurCoSim.Length thruster_height = 0.1
     "Free surface: a thruster's thrust scales with the immersed fraction of a sphere of this diameter around its mount";
   parameter MurCoSim.Length seabed_depth = 1e6
     "Seabed: NED z of a flat seabed (the default 1e6 m: none)";
-  parameter MurCoSim.TranslationalSpringConstant seabed_stiffness = 1e5
+  parameter MurCoSim.TranslationalSpringConstant seabed_stiffness(min = 0) = 1e5
     "Seabed: contact stiffness of the Hunt-Crossley contact";
-  parameter Real seabed_damping(unit = "s/m") = 1
+  parameter Real seabed_damping(unit = "s/m", min = 0) = 1
     "Seabed: Hunt-Crossley damping factor (contact force k d (1 + c d_dot))";
   parameter MurCoSim.Position r_sample[3] = data.r_b
     "Point where the body samples the sea and the current (wave_point), body frame";
