@@ -96,22 +96,24 @@ def build_dae(model_name: str, model: Model, info: dict[str, VariableInfo]) -> c
     for par in free_parameters:
         name = par.symbol.name()
         value = _number(par.value, f"parameter {name}", model_name)
-        opts = dict(start=value, **meta(name))
+        opts = dict(start=value, **meta(name), **_bounds(par))
         declared.append(DeclaredVariable(name, "parameter", "tunable", par.symbol, opts))
     for inp in model.inputs:
         name = inp.symbol.name()
         start = _fixed_start(inp, model_name) if not _is_nan(inp.start) else 0.0
-        opts = dict(start=start, **meta(name))
+        opts = dict(start=start, **meta(name), **_bounds(inp))
         declared.append(DeclaredVariable(name, "input", "continuous", inp.symbol, opts))
     for state in model.states:
         name = state.symbol.name()
         causality = "output" if _declared(name) in outputs or name in outputs else "local"
         opts = dict(start=_fixed_start(state, model_name), initial="exact", **meta(name))
+        opts.update(_bounds(state))
         declared.append(DeclaredVariable(name, causality, "continuous", state.symbol, opts))
     for var in list(model.alg_states) + dependent_parameters:
         name = var.symbol.name()
         causality = "output" if _declared(name) in outputs or name in outputs else "local"
-        declared.append(DeclaredVariable(name, causality, "continuous", var.symbol, meta(name)))
+        opts = meta(name) | _bounds(var)
+        declared.append(DeclaredVariable(name, causality, "continuous", var.symbol, opts))
     state_of = {
         d.symbol.name(): s.symbol for d, s in zip(model.der_states, model.states, strict=True)
     }
@@ -194,6 +196,17 @@ def _as_mx(expr: ca.SX, mx_of: dict[str, ca.MX], name: str) -> ca.MX:
         return ca.MX(float(ca.evalf(expr)))
     function = ca.Function(name, arguments, [expr])
     return function(*[mx_of[a.name()] for a in arguments])
+
+
+def _bounds(var: Variable) -> dict[str, float]:
+    """The DaeBuilder options ``min`` and ``max`` of a pymoca variable where they are finite
+    numbers; a bound in parameters (``min = k``) is left out, as the rumoca front end does."""
+    pairs = (("min", var.min), ("max", var.max))
+    return {
+        k: float(v)
+        for k, v in pairs
+        if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+    }
 
 
 def _is_nan(value: object) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from fmpy import simulate_fmu
+from fmpy import read_model_description, simulate_fmu
 from scipy.integrate import solve_ivp
 
 from orchestrator.compiler import build_library
@@ -109,3 +109,37 @@ def test_unsupported_when_equation_names_file_and_line(tmp_path):
     assert message.startswith("Lib.Chain: unsupported Modelica construct when-equation at ")
     line = text.splitlines().index("    when x[1] < 0 then") + 1
     assert f" at Lib/package.mo:{line};" in message
+
+
+BOUNDED = """package Bounded "min and max through pymoca"
+  type Rate = Real(unit = "1/s", min = 0, max = 100) "Rate of decay";
+  model Decay "x' = -k x, z' = -r z"
+    parameter Real k(min = 0.5, max = 4) = 2 "Decay rate of x";
+    parameter Rate r = 1 "Decay rate of z";
+    parameter Real c(min = k) = 3 "Gain of y; its bound depends on k: not declared";
+    Real x(start = 1, min = 0, max = 1) "Decaying state";
+    Real z(start = 1) "Unbounded state";
+    output Real y "Scaled state";
+  equation
+    der(x) = -k*x;
+    der(z) = -r*z;
+    y = c*x;
+  end Decay;
+end Bounded;
+"""
+
+
+def test_bounds_reach_the_model_descriptions(tmp_path):
+    """A parameter's, a type's and a state's numeric min and max in FMI 3.0 and 2.0 (as FMPy
+    reads them); the bound in a parameter is left out."""
+    folder = tmp_path / "Bounded"
+    folder.mkdir()
+    (folder / "package.mo").write_text(BOUNDED)
+    built = build_library(
+        folder, tmp_path / "fmus", backend="pymoca", report=lambda _: None, variants=("me", "fmi2")
+    )
+    assert len(built) == 2
+    for path in built:
+        variables = read_model_description(path).modelVariables
+        declared = {v.name: (v.min, v.max) for v in variables if (v.min, v.max) != (None, None)}
+        assert declared == {"k": ("0.5", "4.0"), "r": ("0.0", "100.0"), "x": ("0.0", "1.0")}
