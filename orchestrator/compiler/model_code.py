@@ -266,6 +266,7 @@ def model_code(
             description="Co-Simulation: largest internal integration step",
         ),
     ]
+    _check_starts_within_bounds(identifier, variables)
     sizes = dict(NX=n_x, NU=n_u, NP=n_p, NW=len(dependent), NQ=q.numel())
     functions = [parametric, evaluate, jvp]
     if initialization is not None:
@@ -283,6 +284,18 @@ def model_code(
     return ModelCode(
         identifier, description, variables, blocks, sizes, functions, messages, None, guesses
     )
+
+
+def _check_starts_within_bounds(identifier: str, variables: list[FmuVariable]) -> None:
+    """A BuildError naming the first variable whose start value is outside its ``min`` and
+    ``max``: FMI requires ``min <= start <= max``, and such an FMU would not validate."""
+    for var in variables:
+        low, high = var.bounds
+        if var.start is not None and not low <= var.start <= high:
+            raise BuildError(
+                f"{identifier}: '{var.name}' starts at {var.start:g}, outside its declared "
+                f"range [{low:g}, {high:g}] (min and max)"
+            )
 
 
 def _event_variables(events: EventFunctions, blocks: dict[str, int]) -> list[FmuVariable]:

@@ -567,6 +567,18 @@ def test_parameter_outside_its_modelica_bounds_is_refused_in_one_line(
     assert "'k' = 5 is outside the FMU's declared range [0.5, 4]" in error, error
 
 
+def test_start_outside_its_bounds_is_one_line(tmp_path):
+    """FMI requires min <= start <= max: such a model is refused, naming the variable."""
+    folder = _library(
+        tmp_path,
+        "package Bad\n  model M\n    parameter Real k(max = 1) = 2;\n"
+        "    Real x(start = 1, fixed = true);\n  equation\n    der(x) = -k*x;\n  end M;\n"
+        "end Bad;\n",
+    )
+    message = _build_error(folder)
+    assert "M: 'k' starts at 2, outside its declared range [-inf, 1]" in message, message
+
+
 def test_too_many_initial_conditions_is_one_line(tmp_path):
     folder = _library(
         tmp_path,
