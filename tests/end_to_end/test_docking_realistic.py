@@ -55,8 +55,8 @@ BAD = [
     (
         'target = "leader"',
         'target = "follower"',
-        "controllers.rendezvous.vehicles[1].fiducial: 'follower_camera' sees 'follower', "
-        "expected another vehicle of the rendezvous (leader)",
+        "controllers.follower_camera.target: expected another body than the camera's vehicle "
+        "'follower'",
     ),
     (
         'name = "leader"\nstate = "leader_nav"',
