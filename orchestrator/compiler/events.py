@@ -130,6 +130,16 @@ class EventFunctions:
     guess_starts: list[float] = field(default_factory=list)  # their first guesses
 
 
+def in_knowns(expressions: list[ca.SX], explicit: tuple[list[ca.SX], list[ca.SX]]) -> ca.SX:
+    """The ``expressions`` stacked into one column, every causalized unknown in them replaced
+    by its value in the knowns (``explicit``: the unknowns and their values)."""
+    unknowns, values = explicit
+    joined = ca.vertcat(*expressions) if expressions else ca.SX(0, 1)
+    if unknowns and joined.numel():
+        joined = ca.substitute(joined, ca.vertcat(*unknowns), ca.vertcat(*values))
+    return joined
+
+
 def event_functions(
     record: EventRecord,
     time: ca.SX,
@@ -143,7 +153,6 @@ def event_functions(
     """Build the event functions of ``record``; ``explicit`` gives every causalized unknown
     (derivatives, algebraic variables) as a value in the knowns, so that conditions and
     assigned values can use them; ``guesses`` are the nonlinear loops' Newton guesses."""
-    unknowns, values = explicit
     x, u, p, d = (ca.vertcat(*v) for v in (states, inputs, parameters, discrete))
     changes = [m for m, _ in record.changes]
     memories = ca.vertcat(*[r.memory for r in record.relations])
@@ -155,10 +164,7 @@ def event_functions(
     initial, terminal = record.initial, record.terminal
 
     def known(expressions: list[ca.SX]) -> ca.SX:
-        joined = ca.vertcat(*expressions) if expressions else ca.SX(0, 1)
-        if unknowns and joined.numel():
-            joined = ca.substitute(joined, ca.vertcat(*unknowns), ca.vertcat(*values))
-        return joined
+        return in_knowns(expressions, explicit)
 
     crossing = known([r.crossing for r in record.relations])
     decided = ca.vertcat(

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import casadi as ca
 
 from orchestrator.compiler.causalize import Loop
-from orchestrator.compiler.events import EventRecord
+from orchestrator.compiler.events import EventRecord, in_knowns
 
 
 def homotopy_function(
@@ -37,13 +37,9 @@ def homotopy_function(
     """``model_homotopy`` of a model whose explicit values ``explicit`` (every causalized
     unknown as a value in the knowns, with ``lam`` in them) come from its equations with
     ``homotopy``; ``knowns`` are the vectors ``t, x, u, p, d`` of the other model functions."""
-    unknowns, values = explicit
 
     def known(expressions: list[ca.SX]) -> ca.SX:
-        joined = ca.vertcat(*expressions) if expressions else ca.SX(0, 1)
-        if unknowns and joined.numel():
-            joined = ca.substitute(joined, ca.vertcat(*unknowns), ca.vertcat(*values))
-        return joined
+        return in_knowns(expressions, explicit)
 
     crossing = known([r.crossing for r in record.relations])
     decided = [
