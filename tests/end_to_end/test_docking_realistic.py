@@ -72,3 +72,12 @@ def test_bad_sensing_entries_name_the_key(old, new, message, tmp_path, capsys):
     text = SCENARIO.read_text()
     assert text.count(old) == 1
     assert message in scenario_error(text.replace(old, new), tmp_path, capsys)
+
+
+def test_a_fiducial_on_a_vehicle_outside_the_rendezvous_is_refused(tmp_path, capsys):
+    text = SCENARIO.read_text().replace('target = "leader"', 'target = "third"')
+    text += '\n[components.third]\nfmu = "BlueROV2Heavy"\nstart = { "p[1]" = 5.0, "p[3]" = 3.0 }\n'
+    assert (
+        "controllers.rendezvous.vehicles[1].fiducial: 'follower_camera' sees 'third', expected "
+        "another vehicle of the rendezvous (leader)"
+    ) in scenario_error(text, tmp_path, capsys)
