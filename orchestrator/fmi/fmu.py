@@ -37,7 +37,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import numpy as np
-from fmpy import extract, platform, platform_tuple, read_model_description
+from fmpy import extract, freeLibrary, platform, platform_tuple, read_model_description
 from fmpy.fmi2 import (
     FMU2Model,
     FMU2Slave,
@@ -281,7 +281,8 @@ class FMU:
         return FMUInstance(self, name)
 
     def close(self) -> None:
-        """Remove the unpacked files."""
+        """Let the library go and remove the unpacked files."""
+        _forget_functions(self._unpacked)
         shutil.rmtree(self._unpacked, ignore_errors=True)
 
 
@@ -421,10 +422,13 @@ def _elements(fmu: str, v: object, start: object, shape: tuple[int, ...]) -> lis
 
 
 # FMPy builds each instance's table of FMI functions (argument and result types set on the
-# library's function pointers) by inspecting the signature of every FMI method of its class:
-# about 3 ms per instance, most of a short run's set-up with a dozen thrusters. The table
-# depends on the class alone, so it is built once per class and applied to later instances.
-_FUNCTION_TABLES: dict[type, dict[str, tuple[object, object, object]]] = {}
+# library's function pointers) by inspecting the signature of every FMI method of its class,
+# and fetches each function from the library again: about 1 ms per instance, most of a short
+# run's set-up with a dozen thrusters (and of a learning environment's reset). A function
+# pointer takes the instance as an argument, so one table serves every instance of a library.
+# FMPy unloads the library when an instance is freed (the last one unloads it), so the table
+# holds the library loaded once more, until its FMU is closed (:func:`_forget_functions`).
+_FUNCTION_TABLES: dict[tuple[type, str], tuple[ctypes.CDLL, dict[str, object]]] = {}
 
 
 class _FunctionTableOnce:
@@ -443,17 +447,23 @@ class _FunctionTableOnce:
             raise
 
     def _loadFunctions(self) -> None:  # noqa: N802 - FMPy's name
-        table = _FUNCTION_TABLES.get(type(self))
-        if table is None:
+        key = (type(self), self.dll._name)
+        if key not in _FUNCTION_TABLES:
             super()._loadFunctions()
-            _FUNCTION_TABLES[type(self)] = {
-                name: (f.argnames, f.argtypes, f.restype) for name, f in self._functions.items()
-            }
+            _FUNCTION_TABLES[key] = (ctypes.CDLL(self.dll._name), dict(self._functions))
             return
-        for name, (argnames, argtypes, restype) in table.items():
-            function = getattr(self.dll, name)
-            function.argnames, function.argtypes, function.restype = argnames, argtypes, restype
-            self._functions[name] = function
+        _, table = _FUNCTION_TABLES[key]
+        self._functions.update(table)
+        for name, function in table.items():  # the library's attributes, as ctypes keeps them
+            setattr(self.dll, name, function)
+
+
+def _forget_functions(folder: Path) -> None:
+    """Drop the tables of the libraries under ``folder`` (an FMU's unpacked files) and let
+    those libraries go."""
+    for key in [k for k in _FUNCTION_TABLES if Path(k[1]).is_relative_to(folder)]:
+        library, _ = _FUNCTION_TABLES.pop(key)
+        freeLibrary(library._handle)
 
 
 # same class names as FMPy's (FMPy picks the FMI version by the class name's prefix)
