@@ -35,6 +35,7 @@ import casadi as ca
 import numpy as np
 
 from orchestrator.compiler.events import EventRecord, WhenBranch
+from orchestrator.compiler.records import Record, combine, of_type, scalars
 
 STATE_SELECT = {"Never": 0, "Avoid": 1, "Default": 2, "Prefer": 3, "Always": 4}
 
@@ -216,6 +217,8 @@ class Translator:
 
     def _FieldAccess(self, body: dict, local: dict) -> object:
         """``thr[i].y``: a field of one element of a component array, by its flat name."""
+        if _kind(body["base"])[0] == "FunctionCall":  # a field of a record a function returns
+            return self._field(self.expr(body["base"], local), body["field"], body.get("span"))
         base = self._path(body["base"], local)
         value = self.lookup(f"{base}.{body['field']}")
         if value is None:
@@ -223,6 +226,12 @@ class Translator:
                 f"reference to '{base}.{body['field']}'", body.get("span")
             )
         return value
+
+    @staticmethod
+    def _field(value: object, name: str, span: dict | None) -> object:
+        if not isinstance(value, Record) or name not in value.fields:
+            raise UnsupportedConstructError(f"field '{name}' of a value without it", span)
+        return value.field(name)
 
     def _path(self, node: dict, local: dict) -> str:
         """The flat name a component reference stands for, subscripts evaluated."""
@@ -269,6 +278,15 @@ class Translator:
         operation = BINARY.get(op)
         if operation is None:
             raise UnsupportedConstructError(f"binary operator {op}", body.get("span"))
+        if isinstance(lhs, Record) or isinstance(rhs, Record):
+            if op not in ("Add", "Sub"):
+                raise UnsupportedConstructError(f"operator {op} on records", body.get("span"))
+            try:
+                return combine(operation, lhs, rhs)
+            except TypeError:
+                raise UnsupportedConstructError(
+                    f"'{op}' between records of different fields", body.get("span")
+                ) from None
         return operation(lhs, rhs)
 
     def _event_relation(self, lhs: object, rhs: object) -> bool:
@@ -332,9 +350,9 @@ class Translator:
     def _FunctionCall(self, body: dict, local: dict) -> object:
         name = body["name"]["name"]
         args = [self.expr(a, local) for a in body["args"]]
-        if body.get("is_constructor"):
-            raise UnsupportedConstructError(f"record constructor '{name}' in an equation", None)
         definition = self.functions.get(name)
+        if body.get("is_constructor") or (definition or {}).get("is_constructor"):
+            return self._construct(name, definition, args, body.get("span"))
         if definition is None:
             builtin = BUILTINS.get(name.split(".")[-1].capitalize())
             if builtin is not None:
@@ -414,12 +432,49 @@ class Translator:
             total = total + ca.jacobian(value, symbol) * rate
         return total
 
+    def _construct(
+        self, name: str, definition: dict | None, args: list[object], span: dict | None
+    ) -> Record:
+        """A record constructor's value: its fields from the arguments, in order, then from
+        the fields' defaults."""
+        if definition is None:
+            raise UnsupportedConstructError(f"record constructor '{name}' in an equation", span)
+        return Record(name, self._arguments(definition, args, span))
+
     # -- functions ---------------------------------------------------------------------------
     def call(self, definition: dict, args: list[object], span: dict | None) -> object:
         """Inline a Modelica function: run its algorithm on ``args``, return its outputs."""
         external = definition.get("external")
         if external is not None:
             return self._external(definition, external, args, span)
+        self.no_event += 1  # relations in functions, defaults included, generate no events
+        try:
+            env = self._arguments(definition, args, span)
+            for declared in definition["outputs"] + definition["locals"]:
+                dims = declared["effective_type"]["dimensions"]
+                default = declared.get("default")
+                if default is not None:
+                    env[declared["name"]] = self.expr(default, env)
+                elif declared.get("type_class") == "Record":
+                    env[declared["name"]] = None  # a record is assigned whole
+                elif dims:
+                    env[declared["name"]] = np.full(dims, 0.0, dtype=object)
+                else:
+                    env[declared["name"]] = 0.0
+            Algorithm(self, env).run(definition["body"])
+        finally:
+            self.no_event -= 1
+        outputs = [env[o["name"]] for o in definition["outputs"]]
+        if len(outputs) != 1:
+            raise UnsupportedConstructError(
+                f"function '{definition['name']}' with {len(outputs)} outputs in an expression",
+                span,
+            )
+        return outputs[0]
+
+    def _arguments(self, definition: dict, args: list[object], span: dict | None) -> dict:
+        """The inputs of a function (or the fields of a record constructor) by name: the
+        arguments in order, then the defaults of those left out."""
         env: dict[str, object] = {}
         inputs = definition["inputs"]
         if len(args) > len(inputs):
@@ -433,27 +488,7 @@ class Translator:
                 raise UnsupportedConstructError(
                     f"call of '{definition['name']}' without argument '{declared['name']}'", span
                 )
-        for declared in definition["outputs"] + definition["locals"]:
-            dims = declared["effective_type"]["dimensions"]
-            default = declared.get("default")
-            if default is not None:
-                env[declared["name"]] = self.expr(default, env)
-            elif dims:
-                env[declared["name"]] = np.full(dims, 0.0, dtype=object)
-            else:
-                env[declared["name"]] = 0.0
-        self.no_event += 1  # relations in functions generate no events
-        try:
-            Algorithm(self, env).run(definition["body"])
-        finally:
-            self.no_event -= 1
-        outputs = [env[o["name"]] for o in definition["outputs"]]
-        if len(outputs) != 1:
-            raise UnsupportedConstructError(
-                f"function '{definition['name']}' with {len(outputs)} outputs in an expression",
-                span,
-            )
-        return outputs[0]
+        return env
 
     def _external(
         self, definition: dict, external: dict, args: list[object], span: dict | None
@@ -475,11 +510,16 @@ class Algorithm:
     variables, ``pid.y``)."""
 
     def __init__(
-        self, translator: Translator, env: dict[str, object], where: str = "a function"
+        self,
+        translator: Translator,
+        env: dict[str, object],
+        where: str = "a function",
+        guard: object = True,
     ) -> None:
         self.translator = translator
         self.env = env
         self.where = where
+        self.guard = guard  # the condition under which these statements run
 
     def run(self, statements: list) -> None:
         for statement in statements:
@@ -507,6 +547,24 @@ class Algorithm:
         )
         array[index] = value
         self.env[name] = array
+
+    def _Assert(self, body: dict) -> None:
+        """An assert in a function: one that holds when the model is translated is dropped,
+        one that never holds refused, any other checked by the FMU (an error with its
+        message) where the statements run."""
+        condition = self.translator.expr(body["condition"], self.env)
+        message = body.get("message")
+        text = "assert failed"
+        if isinstance(message, dict) and "Literal" in message:
+            text = str(next(iter(message["Literal"]["value"].values())))
+        number = _numeric(condition)
+        if number is not None and _numeric(self.guard) is not None:
+            if number or not _numeric(self.guard):
+                return
+            raise UnsupportedConstructError(f"assert that never holds: {text}", body.get("span"))
+        if self.translator.events is not None and body.get("level") in (None, "Error", "error"):
+            held = ca.logic_or(ca.logic_not(ca.SX(self.guard)), ca.SX(condition))
+            self.translator.events.asserts.append((held, text))
 
     def _For(self, body: dict) -> None:
         (index,) = body["indices"]
@@ -547,9 +605,12 @@ class Algorithm:
             else:
                 self._branch(rest, otherwise)
             return
-        taken = Algorithm(self.translator, dict(self.env), self.where)
+        guard = _numeric(self.guard) is None
+        taken_guard = ca.logic_and(self.guard, test) if guard else test
+        other_guard = ca.logic_and(self.guard, ca.logic_not(test)) if guard else ca.logic_not(test)
+        taken = Algorithm(self.translator, dict(self.env), self.where, taken_guard)
         taken.run(first["stmts"])
-        other = Algorithm(self.translator, dict(self.env), self.where)
+        other = Algorithm(self.translator, dict(self.env), self.where, other_guard)
         other._branch(rest, otherwise)
         for name in set(taken.env) | set(other.env):
             a, b = taken.env.get(name), other.env.get(name)
@@ -1104,7 +1165,8 @@ def read_flat(flat: dict, name: str) -> FlatModel:
     values: dict[str, object] = {}
     symbols_of: dict[str, object] = {}
     variables: list[FlatVariable] = []
-    raw = flat["variables"]
+    names = flat.get("variable_type_names", {})  # String variables: labels, no equations
+    raw = {n: v for n, v in flat["variables"].items() if names.get(n) != "String"}
     for declared, variable in raw.items():
         dims = [int(d) for d in variable["dims"]]
         names = _element_names(declared, dims)
@@ -1135,8 +1197,20 @@ def read_flat(flat: dict, name: str) -> FlatModel:
     # enumeration literals (``Modelica.Blocks.Types.Init.NoInit``) stand for their ordinals
     ordinals = {k: float(v) for k, v in flat.get("enum_literal_ordinals", {}).items()}
 
+    records, record_types = flat.get("record_instances", {}), flat.get("record_types", {})
+
     def lookup(name: str) -> object:
-        return values[name] if name in values else ordinals.get(name)
+        """A variable's value, a whole record's (from its fields) or an enumeration
+        literal's."""
+        if name in values:
+            return values[name]
+        record = records.get(name)
+        entry = record_types.get(str(record["type_def_id"])) if record else None
+        if entry is not None and not record["dims"]:
+            fields = {f["name"]: lookup(f"{name}.{f['name']}") for f in entry["fields"]}
+            if all(value is not None for value in fields.values()):
+                return of_type(entry, fields)
+        return ordinals.get(name)
 
     translator = Translator(lookup, derivative, flat.get("functions", {}), time, events, steady)
     types = dict(flat.get("variable_type_names", {}))
@@ -1147,7 +1221,7 @@ def read_flat(flat: dict, name: str) -> FlatModel:
     spans: list[dict | None] = []
 
     def add(residual: object, span: dict | None) -> None:
-        for element in np.asarray(residual, dtype=object).ravel():
+        for element in scalars(residual):
             if _numeric(element) is not None:
                 if _numeric(element) != 0.0:
                     raise UnsupportedConstructError("an equation that can never hold", span)
