@@ -146,6 +146,8 @@ def _short(text: str, wrapper: Path | None = None) -> str:
     if wrapper is not None:
         line = line.replace(f"{wrapper.parent}/", "")
     line = re.sub(r"^murcosim: error: ", "", line)
+    # the wrapper's file and model name the example, which its row names already
+    line = re.sub(r"(MslSurvey/package\.mo: )?MslSurvey\.\w+: ", "", line)
     return line if len(line) <= 160 else line[:157] + "..."
 
 

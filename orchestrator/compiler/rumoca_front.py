@@ -182,13 +182,13 @@ def library_path(extra: list[Path] | None = None) -> list[Path]:
 # places it, None where no text places it)
 RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
     (
-        r"`(\w+)` contains a statement without a checked DAE owner",
+        r"`([\w.]+)` contains a statement without a checked DAE owner",
         "in function '%s': a statement rumoca 0.10 does not translate (a while loop, or an "
         "assignment to an array element)",
         "%s",
     ),
     (
-        r"`(\w+)` requires a compact dependent-domain transition",
+        r"`([\w.]+)` requires a compact dependent-domain transition",
         "in function '%s': a for-loop whose range depends on an input not known when the "
         "model is translated",
         "%s",
@@ -274,10 +274,15 @@ class RumocaLibrary:
                 place = f"{self._relative(Path(where.group(1)))}:{where.group(2)}:{where.group(3)}"
                 return f"{place}: {model}: {first}"
         detail = message.split("could not be compiled: ", 1)[-1].splitlines()[0]
+        # "todae failed: <model> failed in ToDae: ...": the line names the model already
+        detail = re.sub(r"^todae failed: \S+ failed in ToDae: ", "rumoca 0.10: ", detail)
         for pattern, construct, token in RUMOCA_LIMITS:
             found = re.search(pattern, detail)
             if found:
-                places = self._find(token.replace("%s", found.group(1))) if token else []
+                name = found.group(1)
+                places = self._find(token.replace("%s", name)) if token else []
+                if not places and token == "%s" and "." in name:
+                    places = self._definition(name)
                 where = places[0] if places else self._relative(self.entry)
                 construct = construct.replace("%s", found.group(1))
                 return f"{where}: {model}: unsupported Modelica construct {construct}"
@@ -319,6 +324,27 @@ class RumocaLibrary:
             return str(path.resolve().relative_to(self.folder.resolve().parent))
         except ValueError:
             return str(path)
+
+    def _definition(self, name: str) -> list[str]:
+        """``file:line:column`` of the definition of the function or class ``name`` (a full
+        name, ``Modelica.Math.Vectors.interpolate``) in the library or on its path: the file
+        of its innermost enclosing package stored in a file of its own, where
+        ``class-kind last-name`` is declared."""
+        parts = name.split(".")
+        declared = re.compile(rf"\b(?:function|model|block|class|record)\s+{parts[-1]}\b")
+        for root in (self.folder.parent, *self.path):
+            for k in range(len(parts), 0, -1):
+                folder = root.joinpath(*parts[: k - 1])
+                for path in (folder / f"{parts[k - 1]}.mo", folder / parts[k - 1] / "package.mo"):
+                    if not path.is_file():
+                        continue
+                    text = path.read_text(encoding="utf-8", errors="replace")
+                    for number, line in enumerate(text.splitlines(), 1):
+                        column = declared.search(line.split("//")[0])
+                        if column:
+                            place = f"{self._relative(path)}:{number}:{column.start() + 1}"
+                            return [place]
+        return []
 
     def _find(self, identifier: str) -> list[str]:
         """``file:line:column`` of each use of ``identifier`` (a name, or a name followed by

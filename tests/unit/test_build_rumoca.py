@@ -274,6 +274,28 @@ def test_unsupported_construct_names_file_line_column(tmp_path):
     assert re.match(r"Bad/package\.mo:7:\d+: Bad\.M: unsupported .*delay", message), message
 
 
+def test_function_rumoca_refuses_is_placed_at_its_definition_on_the_library_path(tmp_path):
+    # a table search as MSL 4's Modelica.Math.Vectors.interpolate writes one, counting down
+    # in a while loop: rumoca 0.10 refuses it, and the line names where the function is
+    # declared in the library on the path (the user's sources call it by a shorter name)
+    tables = tmp_path / "path" / "Tables"
+    tables.mkdir(parents=True)
+    (tables / "package.mo").write_text(
+        "package Tables\n  package Vectors\n    function below\n      input Real x[:];\n"
+        "      input Real xi;\n      output Integer i = size(x, 1);\n    algorithm\n"
+        "      while i > 1 and xi < x[i] loop\n        i := i - 1;\n      end while;\n"
+        "    end below;\n  end Vectors;\nend Tables;\n"
+    )
+    folder = _library(
+        tmp_path,
+        "package Bad\n  model M\n    import Tables.Vectors;\n    parameter Real t[3] = {0, 1, 2};\n"
+        "    Integer k;\n  equation\n    k = Vectors.below(t, time);\n  end M;\nend Bad;\n",
+    )
+    message = _build_error(folder, library_path=[tables.parent])
+    expected = r"path/Tables/package\.mo:3:5: Bad\.M: unsupported Modelica construct in function "
+    assert re.match(expected + r"'Tables\.Vectors\.below'", message), message
+
+
 REDECLARES = """package Bad
   record Base
     parameter Real k = 1;
