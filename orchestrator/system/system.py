@@ -400,6 +400,13 @@ class System:
         Instances without such a split are read once and written once, as before.
         """
         links = self._compiled_links()
+        # the links of each instance as source and as target, in link order (one pass, so the
+        # ordering costs time linear in the number of links)
+        by_source: dict[str, list[Link]] = {}
+        by_target: dict[str, list[Link]] = {}
+        for c in links:
+            by_source.setdefault(c.source.name, []).append(c)
+            by_target.setdefault(c.target.name, []).append(c)
         written: dict[str, list[str]] = {}
         for c in links:
             names = written.setdefault(c.target.name, [])
@@ -416,20 +423,21 @@ class System:
                 u for u in inputs if any(fmu.output_depends_on(o, [u]) for o in read.get(name, []))
             }
             feeding[name] = set()
-            for c in links:
-                if c.target.name == name and used.intersection(c.target_names):
+            for c in by_target[name]:
+                if used.intersection(c.target_names):
                     feeding[name].update(c.target_names)
+
+        def direct(c: Link) -> bool:
+            """Whether an output ``c`` reads depends on an input written to its source."""
+            fmu, inputs = c.source.fmu, written.get(c.source.name, [])
+            return any(fmu.output_depends_on(o, inputs) for o in c.source_names)
+
+        # per source: whether its links' reads differ in feedthrough (some direct, some not)
+        mixed = {name: len({direct(d) for d in out}) > 1 for name, out in by_source.items()}
 
         def read_node(c: Link) -> tuple[str, str]:
             name = c.source.name
-            fmu = c.source.fmu
-            kinds = {
-                any(fmu.output_depends_on(o, written.get(name, [])) for o in d.source_names)
-                for d in links
-                if d.source.name == name
-            }
-            direct = any(fmu.output_depends_on(o, written.get(name, [])) for o in c.source_names)
-            return ("read", name) if len(kinds) == 1 or direct else ("read early", name)
+            return ("read early", name) if mixed[name] and not direct(c) else ("read", name)
 
         def write_node(c: Link) -> tuple[str, str]:
             name = c.target.name
