@@ -42,7 +42,7 @@ from scipy.stats import qmc
 
 from orchestrator.errors import FMUError, ScenarioError
 from orchestrator.kinematics import quaternion_from_euler
-from orchestrator.scenario.model import Scenario
+from orchestrator.scenario.model import Scenario, UserControllerConfig
 from orchestrator.scenario.reading import _inner, validate_scenario
 
 KINDS = ("uniform", "normal", "choice", "grid")
@@ -354,7 +354,7 @@ def check(
         for variation in variations:
             apply(data, dump, variation, values[variation.name])
         try:
-            validate_scenario(data, "case")
+            _check_user_settings(validate_scenario(data, "case"), variations, folder)
         except ScenarioError as exc:
             detail = str(exc).removeprefix("case: ")
             given = [v.text for v in variations if detail.startswith(_key(v.path))]
@@ -364,6 +364,19 @@ def check(
             ) from None
         texts.append(data)
     return texts
+
+
+def _check_user_settings(scenario: Scenario, variations: list[Variation], folder: Path) -> None:
+    """The varied settings of a user's controller taken by its class's ``Settings`` model, as
+    the run will check them (``folder``: the scenario's folder)."""
+    from orchestrator.controllers.user import check_user_settings
+
+    varied = {v.path[1] for v in variations if v.path[0] == "controllers" and len(v.path) > 2}
+    for name in sorted(varied, key=str):
+        config = scenario.controllers.get(str(name))
+        if isinstance(config, UserControllerConfig):
+            module_folder = folder / config.module_folder if config.module_folder else folder
+            check_user_settings(str(name), config, "case", module_folder)
 
 
 def _check_fmu(

@@ -33,16 +33,7 @@ def user_controller(
     first for the class's module)."""
     key = f"{source}: controllers.{name}"
     cls = _imported(config.class_, f"{key}.class", folder)
-    settings: Any = config.settings
-    model = getattr(cls, "Settings", None)
-    if isinstance(model, type) and issubclass(model, BaseModel):
-        _no_unknown_settings(model, config.settings, f"{key}.settings")
-        try:
-            settings = model.model_validate(config.settings)
-        except ValidationError as exc:
-            error = exc.errors()[0]
-            where = ".".join(str(part) for part in error["loc"])
-            raise ScenarioError(f"{key}.settings.{where}: {error['msg']}") from None
+    settings = _settings(cls, config, key)
     try:
         controller = cls(name, config.sample_time, settings)
     except Exception as exc:  # noqa: BLE001 - a user's constructor may raise anything
@@ -50,6 +41,29 @@ def user_controller(
     controller.latency = config.latency
     checked(controller, key)
     return controller
+
+
+def check_user_settings(name: str, config: UserControllerConfig, source: str, folder: Path) -> None:
+    """The checks of :func:`user_controller` short of making the controller: the class
+    imports and its ``Settings`` model takes the settings (a sweep checks every case so
+    before any starts)."""
+    key = f"{source}: controllers.{name}"
+    _settings(_imported(config.class_, f"{key}.class", folder), config, key)
+
+
+def _settings(cls: type, config: UserControllerConfig, key: str) -> Any:  # noqa: ANN401
+    """``config.settings`` validated by the class's ``Settings`` model; as given (a table)
+    when the class has none."""
+    model = getattr(cls, "Settings", None)
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        return config.settings
+    _no_unknown_settings(model, config.settings, f"{key}.settings")
+    try:
+        return model.model_validate(config.settings)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(part) for part in error["loc"])
+        raise ScenarioError(f"{key}.settings.{where}: {error['msg']}") from None
 
 
 def _no_unknown_settings(model: type[BaseModel], settings: dict[str, Any], key: str) -> None:

@@ -152,6 +152,34 @@ def test_two_scenarios_with_a_module_of_one_name_each_use_their_own(fmu_dir, tmp
     assert forces == {10.0: 10.0, 20.0: 20.0}
 
 
+@pytest.mark.parametrize(
+    ("vary", "expected"),
+    [
+        ("kpp=uniform(1,2)", "controllers.pd.settings.kpp: unknown setting of DepthPD.Settings"),
+        ("kp=uniform(-2,1)", "controllers.pd.settings.kp: Input should be greater than 0"),
+    ],
+)
+def test_a_sweep_of_a_user_controllers_setting_is_checked_before_any_case(
+    fmu_dir, tmp_path, capsys, vary, expected
+):
+    """A varied setting is checked by the class's own Settings model for every case before
+    any starts (a module beside the scenario, in its module_folder), as the run would."""
+    from orchestrator.cli import main
+
+    path = _files(
+        tmp_path, fmu_dir, **{"sample_time = 0.1": 'sample_time = 0.1\nmodule_folder = "lib"'}
+    )
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "depth_control.py").rename(tmp_path / "lib" / "depth_control.py")
+    out = tmp_path / "sweep"
+    args = ["sweep", str(path), "--runs", "8", "--seed", "1", "--out", str(out), "--quiet"]
+    status = main([*args, "--vary", f"controllers.pd.settings.{vary}"])
+    err = capsys.readouterr().err.strip()
+    assert status == 2 and len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert expected in err, err
+    assert not out.exists()  # no case was started
+
+
 def test_a_controller_object_runs_like_the_named_class(fmu_dir, tmp_path, monkeypatch):
     """The same class given as an object (twice: it is reset before each run) gives the same
     trajectory bit for bit as the scenario entry."""
