@@ -690,6 +690,26 @@ class FMUInstance:
         self._initialized = False
         self._experiment: tuple[float, float | None, float | None] | None = None
 
+    def reset(self) -> bool:
+        """Back to the state just after instantiation (``fmi3Reset``/``fmi2Reset``), keeping
+        the instance: True when the FMU did so; False when it may not (a fatal error before)
+        or its reset failed, and then only a new instance serves."""
+        if self._model.failure >= 4:
+            return False
+        try:
+            self._model.reset()
+        except Exception:  # noqa: BLE001 - an FMU whose reset fails gets a new instance
+            return False
+        self._model.failure = 0
+        self.log.messages.clear()
+        self._next_time = None
+        self._clocks = _Clocks(self, self.fmu) if self.fmu.clocks else None
+        self.termination = None
+        self._initial_inputs = {}
+        self._initialized = False
+        self._experiment = None
+        return True
+
     # -- set-up ---------------------------------------------------------------------------
 
     def port(self, names: list[str], clocked: bool = True) -> Port:

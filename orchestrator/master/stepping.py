@@ -58,7 +58,8 @@ class SteppedRun:
     """One run of ``scenario`` handing over at every sample of ``command``.
 
     ``source`` names the scenario in errors (its folder is where relative paths start);
-    ``loaded``: FMUs shared between runs (see :class:`~orchestrator.system.system.System`). The run
+    ``loaded``: FMUs shared between runs (see :class:`~orchestrator.system.system.System`);
+    ``system``: one set up already for ``scenario`` (see :meth:`restart`). The run
     ends at the scenario's stop time or where an FMU asks to terminate (a ``terminated``
     event). Close it (:meth:`close`) to free its FMU instances.
     """
@@ -70,9 +71,10 @@ class SteppedRun:
         fmu_dir: Path,
         command: ExternalCommand,
         loaded: dict[tuple[Path, str], FMU] | None = None,
+        system: System | None = None,
     ) -> None:
-        self.source = source
-        self.system = System(scenario, source, fmu_dir, loaded)
+        self.source, self._fmu_dir, self._command = source, fmu_dir, command
+        self.system = System(scenario, source, fmu_dir, loaded) if system is None else system
         try:
             parts = assemble(self.system, [command])
             self.events = EventTable()
@@ -108,6 +110,21 @@ class SteppedRun:
             raise SimulationError(
                 f"{self.source}: run stopped at t = {self.master.time:.6g} s: {exc}"
             ) from None
+
+    def restart(self, scenario: Scenario) -> SteppedRun | None:
+        """End this run and start one of ``scenario`` (this run's with other start values
+        and parameters, see :meth:`~orchestrator.system.system.System.restart`) on the same
+        FMU instances, reset in place; None when they cannot be (this run is closed then)."""
+        self._steps.close()
+        try:
+            restarted = self.system.restart(scenario)
+        except BaseException:
+            self.system.close()
+            raise
+        if not restarted:
+            self.system.close()
+            return None
+        return SteppedRun(scenario, self.source, self._fmu_dir, self._command, system=self.system)
 
     def close(self) -> None:
         """End the run where it is and free its FMU instances."""

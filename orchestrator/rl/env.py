@@ -49,9 +49,10 @@ class ScenarioEnv(gymnasium.Env):
     ``"<component>.<variable>"``: a number, :class:`Uniform`,
     :class:`Normal`, :class:`Choice` or a callable of a NumPy
     Generator) and each sensor's noise seed from the environment's generator, and starts a new
-    run (the FMUs loaded once are kept; their instances are new), so one seed gives one
-    episode. ``dtype``: of observations and actions (float32 as most learners expect).
-    While the environment is open, NumPy's BLAS runs on one thread, as in a run.
+    run (the FMUs loaded once are kept, their instances reset in place: see
+    :mod:`orchestrator.rl.episodes`), so one seed gives one episode. ``dtype``: of
+    observations and actions (float32 as most learners expect). While the environment is
+    open, NumPy's BLAS runs on one thread, as in a run.
     """
 
     metadata = {"render_modes": []}  # noqa: RUF012 - Gymnasium's class attribute

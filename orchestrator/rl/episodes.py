@@ -4,7 +4,13 @@ An episode is one :class:`~orchestrator.master.stepping.SteppedRun` of the scena
 drawn for it (:mod:`orchestrator.rl.draws`). Its command (a controller named ``name``, run after
 the scenario's controllers) reads the observed signals and the limited ones at every sample
 and holds the action on the action signals until the next. The loaded FMUs are kept from one
-episode to the next (loading them is most of a run's set-up); the instances are new.
+episode to the next (loading them is most of a run's set-up), and so are their instances: the
+next episode resets them in place (``fmi3Reset``/``fmi2Reset``) and sets the values drawn for
+it, on the system assembled before (:meth:`~orchestrator.master.stepping.SteppedRun.restart`);
+coupling, controllers and master are built anew. Where that cannot be (a drawn parameter of a
+vehicle carrying thrusters, an instance that cannot be reset) the episode is built anew, and
+an FMU whose reset does not bring back its first episode's start (checked at construction)
+gets new instances every episode (:attr:`Episodes.restarts` False).
 """
 
 from __future__ import annotations
@@ -130,7 +136,12 @@ class Episodes:
         self._signals = np.zeros(len(read))  # read at the last sample
         self.time = sim.start_time
         self._done = True
-        self.begin(np.random.default_rng(0))  # checks every name now
+        # Every name is checked now, by one episode built anew; the same episode again on its
+        # instances reset in place must start where it did, or every episode is built anew.
+        self.restarts = True
+        first = self.begin(np.random.default_rng(0))[0].copy()
+        again = self.begin(np.random.default_rng(0))[0]
+        self.restarts = self._restarted and bool(np.array_equal(first, again, equal_nan=True))
         self._close_run()
         self._done = True
 
@@ -139,9 +150,15 @@ class Episodes:
     def begin(self, rng: np.random.Generator) -> tuple[np.ndarray, dict]:
         """A new episode with values drawn from ``rng``: the signals read at its first sample
         and the info (``time`` in s, ``events`` so far)."""
-        self._close_run()
         scenario = self._draws.apply(self.scenario, rng)
-        self._run = SteppedRun(scenario, self.source, self.fmu_dir, self._command, self._loaded)
+        run, self._run = self._run, None
+        if run is not None and self.restarts:
+            self._run = run.restart(scenario)
+        elif run is not None:
+            run.close()
+        self._restarted = self._run is not None
+        if self._run is None:
+            self._run = SteppedRun(scenario, self.source, self.fmu_dir, self._command, self._loaded)
         self._events_seen = 0
         self._done = False
         reached = self._run.advance()

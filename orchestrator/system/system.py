@@ -630,6 +630,28 @@ class System:
             for i, ks in groups.items()
         ]
 
+    def restart(self, scenario: Scenario) -> bool:
+        """Set this system up again for ``scenario`` on the same instances, each reset in place
+        (``fmi3Reset``/``fmi2Reset``), when ``scenario`` is this one's with other start values
+        and parameters, the parameters of vehicles carrying thrusters aside (their mounts were
+        read at assembly); :meth:`initialize` follows as after construction. False when it
+        cannot (another structure, an instance that cannot be reset): then only :meth:`close`
+        is left."""
+
+        def structure(s: Scenario) -> tuple:
+            blank = {"start": {}, "parameters": {}}
+            components = {n: c.model_copy(update=blank) for n, c in s.components.items()}
+            mounts = {n: s.components[n].parameters for n in self.mounts if n in s.components}
+            return (components, mounts, s.connections, s.simulation, s.environment, s.cosimulation)
+
+        if structure(scenario) != structure(self.scenario):
+            return False
+        if not all([instance.reset() for instance in self.instances.values()]):
+            return False
+        self.scenario = scenario
+        self._configure()
+        return True
+
     def close(self) -> None:
         """Free every instance and the unpacked FMUs (unless they were given, see
         ``loaded``)."""
