@@ -11,11 +11,13 @@ setup(
                 "orchestrator/native/_coupling.c",
                 "orchestrator/native/_transfer.c",
                 "orchestrator/native/_navigation.c",
+                "orchestrator/native/_controllers.c",
             ],
             depends=[
                 "orchestrator/native/_coupling.h",
                 "orchestrator/native/_transfer.h",
                 "orchestrator/native/_navigation.h",
+                "orchestrator/native/_controllers.h",
                 "orchestrator/native/_algebra3.h",
             ],
             extra_compile_args=["-O3", "-std=c11"],

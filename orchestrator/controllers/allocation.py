@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -11,6 +10,7 @@ import numpy as np
 
 from orchestrator.controllers.base import Controller
 from orchestrator.controllers.constrained_allocation import ConstrainedAllocator
+from orchestrator.native import controllers as native
 
 
 @dataclass(frozen=True)
@@ -59,14 +59,18 @@ class ThrusterModel:
         edge = self.dead_zone + 1e-9
         return -self.K_L, self.K_L**2, 4 * self.K_Q, 2 * self.K_Q, edge, 0.5 * self.thrust(edge)
 
+    @cached_property
+    def pwm_constants(self) -> tuple[float, ...]:
+        """What the compiled :meth:`pwm` needs: :attr:`_inverse`, the dead zone and the
+        neutral command (us)."""
+        return (*self._inverse, self.dead_zone, self.pwm_neutral)
+
     def pwm(self, thrust: float) -> float:
-        """PWM command (us) giving ``thrust`` (N): inverse of the static map with dead zone."""
-        minus_k_l, k_l_squared, four_k_q, two_k_q, edge, half_thrust = self._inverse
-        magnitude = abs(thrust)
-        offset = (minus_k_l + math.sqrt(k_l_squared + four_k_q * magnitude)) / two_k_q
-        if offset <= self.dead_zone:  # below the edge: round to zero or to it, whichever is closer
-            offset = 0.0 if magnitude < half_thrust else edge
-        return self.pwm_neutral + math.copysign(offset, thrust)
+        """PWM command (us) giving ``thrust`` (N): inverse of the static map with dead zone,
+        offset = (-K_L + sqrt(K_L^2 + 4 K_Q |thrust|)) / (2 K_Q) with the sign of the thrust;
+        an offset inside the dead zone is rounded to zero or to its edge, whichever is closer
+        in thrust (compiled: ``orchestrator/native/_controllers.c``)."""
+        return native.thrust_pwm(self.pwm_constants, thrust)
 
     def realized(self, pwm: float) -> float:
         """Static thrust (N) a PWM command (us) gives: none inside the dead zone."""
@@ -141,6 +145,19 @@ class ThrustAllocation(Controller):
         self.limits = np.array([t.max_thrust() for t in thrusters])
         self.groups = balanced_groups(self.configuration) if self.bias > 0 else []
         self._inverses: dict[bytes, np.ndarray] = {}
+        self.compiled_law = None
+        if self.method == "pseudo_inverse":
+            self._law = native.pseudo_inverse(
+                len(self.inputs) // 6,
+                self.bias,
+                self.limits,
+                self.groups,
+                [t.pwm_constants for t in thrusters],
+            )
+            self._available = np.zeros(len(thrusters), bool)
+            self._use(np.ones(len(thrusters), bool))
+            if np.isinf(self.fail_times).all():  # availability fixed: sampled without Python
+                self.compiled_law = self._law
         if self.method == "qp":
             self.allocator = ConstrainedAllocator(
                 self.configuration,
@@ -160,12 +177,22 @@ class ThrustAllocation(Controller):
             inverse = self._inverses[key] = np.linalg.pinv(self.configuration * available)
         return inverse
 
+    def _use(self, available: np.ndarray) -> None:
+        """Hand the compiled law the pseudo-inverse of the ``available`` thrusters."""
+        m = len(available)
+        self._law.state[: 6 * m] = self._inverse_of(available).ravel()
+        self._law.state[6 * m :] = available
+        self._available = available
+
     def reconfigure(self, x: np.ndarray) -> bool:
         before = list(self.outputs)
         self._configure(self._thrusters(x))
         return self.outputs != before
 
     def _pseudo_inverse(self, tau: np.ndarray, available: np.ndarray) -> np.ndarray:
+        """Thrusts (N) of the pseudo-inverse law on arrays, for a batch of allocations
+        (:class:`orchestrator.controllers.batch.AllocationBatch`); a single allocation's step
+        is the compiled law."""
         thrusts = self._inverse_of(available) @ tau
         for group in self.groups:
             members = (group > 0) & available
@@ -178,19 +205,20 @@ class ThrustAllocation(Controller):
         return thrusts / peak if peak > 1.0 else thrusts
 
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
-        tau = inputs if len(inputs) == 6 else inputs.reshape(-1, 6).sum(axis=0)  # N, N.m
         available = time < self.fail_times
-        if self.method == "qp":
-            thrusts = self.allocator.allocate(tau, self.thrusts, available)
-        else:
-            thrusts = self._pseudo_inverse(tau, available)
+        if self.method == "pseudo_inverse":
+            if not np.array_equal(available, self._available):
+                self._use(available)
+            pwm = np.empty(len(self.thrusters))
+            self._law.step(time, np.ascontiguousarray(inputs, dtype=float), pwm)
+            return pwm
+        tau = inputs if len(inputs) == 6 else inputs.reshape(-1, 6).sum(axis=0)  # N, N.m
+        thrusts = self.allocator.allocate(tau, self.thrusts, available)
         # one thruster at a time on plain floats (NumPy's per-call cost exceeds the arithmetic)
         pwm = [
             t.pwm(u) if on else t.pwm_neutral
             for t, u, on in zip(self.thrusters, thrusts.tolist(), available.tolist(), strict=True)
         ]
-        if self.method == "qp":  # its rate limits start from the thrusts these commands give
-            self.thrusts = np.array(
-                [t.realized(p) for t, p in zip(self.thrusters, pwm, strict=True)]
-            )
+        # its rate limits start from the thrusts these commands give
+        self.thrusts = np.array([t.realized(p) for t, p in zip(self.thrusters, pwm, strict=True)])
         return np.array(pwm)

@@ -6,35 +6,24 @@ from __future__ import annotations
 import numpy as np
 
 from orchestrator.controllers import arm_kinematics
-from orchestrator.controllers.base import Controller, PIDLoop
-from orchestrator.controllers.reference import TimeReference
-from orchestrator.scenario.model import EndEffectorTarget, JointPIDConfig
-
-
-class EndEffectorPath:
-    """Joint references (rad) and rates (rad/s) of an arm following a task-space path."""
-
-    def __init__(self, target: EndEffectorTarget) -> None:
-        self.target = target
-        self.path = [TimeReference(r) for r in (target.x, target.y, target.z)]
-
-    def __call__(self, time: float) -> tuple[tuple[float, ...], tuple[float, ...]]:
-        t = self.target
-        point, velocity = zip(*(axis(time) for axis in self.path), strict=True)
-        return arm_kinematics.inverse_motion(
-            point, velocity, t.upper_arm, t.forearm, t.elbow == "down"
-        )
+from orchestrator.controllers.base import Controller
+from orchestrator.controllers.reference import reference_terms
+from orchestrator.native import controllers as native
+from orchestrator.scenario.model import JointPIDConfig
 
 
 class JointPID(Controller):
     """One PID loop per motor-driven joint, plus a feedforward torque.
 
     torque = kp e + ki int(e) + kd de/dt + feedforward, e = reference - angle (rad), with
-    de/dt = reference rate - measured joint rate. Inputs ``<joint>.angle`` and ``.rate``;
+    de/dt = reference rate - measured joint rate; the integral advances by e times the sample
+    time and is clamped to +-integral_limit / ki. Inputs ``<joint>.angle`` and ``.rate``;
     outputs ``<joint>.torque`` (N.m), limited by the motor, and the monitors
     ``<name>.<joint>_reference`` (rad, the reference of the sample, recorded with the run).
     References come from the loop's ``reference`` or, for the three joints of an arm with a
-    task-space target, from inverse kinematics of the end-effector path.
+    task-space target, from inverse kinematics of the end-effector path
+    (:func:`arm_kinematics.inverse_motion`). The step is compiled (:attr:`compiled_law`,
+    ``orchestrator/native/_controllers.c``), the integrals its state.
     """
 
     def __init__(self, name: str, config: JointPIDConfig) -> None:
@@ -45,46 +34,41 @@ class JointPID(Controller):
             name, config.sample_time, inputs, [*(f"{j}.torque" for j in joints), *references]
         )
         self.monitors = tuple(references)
-        self.loops = [PIDLoop(config.loops[j].gains, config.sample_time) for j in joints]
-        # (loop, signal) of the loops that have a feedforward or a joint-space reference
-        self.feedforward = [
-            (k, TimeReference(config.loops[j].feedforward))
-            for k, j in enumerate(joints)
-            if config.loops[j].feedforward
-        ]
-        self.references = [
-            (k, TimeReference(config.loops[j].reference))
-            for k, j in enumerate(joints)
-            if config.loops[j].reference
-        ]
-        self.paths = [
-            (EndEffectorPath(t), [joints.index(j) for j in t.joints])
-            for t in config.targets.values()
-        ]
+        loops = [config.loops[j] for j in joints]
+        self.targets = list(config.targets.values())
+        self.compiled_law = native.joint_pid(
+            config.sample_time,
+            [
+                (g.kp, g.ki, g.kd, g.integral_limit / g.ki if g.ki else 0.0)
+                for g in (loop.gains for loop in loops)
+            ],
+            [reference_terms(loop.reference) for loop in loops],
+            [reference_terms(loop.feedforward) for loop in loops],
+            [
+                (
+                    [joints.index(j) for j in t.joints],
+                    t.upper_arm,
+                    t.forearm,
+                    t.elbow == "down",
+                    [reference_terms(axis) for axis in (t.x, t.y, t.z)],
+                )
+                for t in self.targets
+            ],
+        )
 
-    def set_points(self, time: float) -> tuple[list[float], list[float]]:
-        """Reference angles (rad) and rates (rad/s) of every loop at ``time`` (zero without a
-        reference)."""
-        angles, rates = [0.0] * len(self.loops), [0.0] * len(self.loops)
-        for k, reference in self.references:
-            angles[k], rates[k] = reference(time)
-        for path, loops in self.paths:
-            path_angles, path_rates = path(time)
-            for k, angle, rate in zip(loops, path_angles, path_rates, strict=True):
-                angles[k], rates[k] = angle, rate
-        return angles, rates
+    def failure(self, status: int) -> ValueError:
+        """Why a compiled step of ``status`` gave no outputs (a target out of reach)."""
+        path, point = self.compiled_law.fault
+        target = self.targets[path]
+        return arm_kinematics.unreachable(status, point, target.upper_arm, target.forearm)
 
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
-        reference, reference_rate = self.set_points(time)
-        angles, rates = inputs[0::2].tolist(), inputs[1::2].tolist()  # measured, plain floats
-        signals = zip(self.loops, reference, reference_rate, angles, rates, strict=True)
-        torques = [
-            loop.update(ref - angle, rate_ref - rate)
-            for loop, ref, rate_ref, angle, rate in signals
-        ]
-        for k, feedforward in self.feedforward:
-            torques[k] += feedforward(time)[0]
-        return np.array(torques + reference)
+        outputs = np.empty(len(self.outputs))
+        inputs = np.ascontiguousarray(inputs, dtype=float)
+        status = self.compiled_law.step(time, inputs, outputs)
+        if status:
+            raise self.failure(status)
+        return outputs
 
 
 def check(config: JointPIDConfig, motors: list[str]) -> None:

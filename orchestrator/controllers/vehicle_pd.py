@@ -6,25 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from orchestrator.controllers.base import Controller, body_state_signals
-from orchestrator.controllers.reference import TimeReference
-from orchestrator.kinematics import (
-    Rows,
-    euler_from_rows,
-    euler_rate_matrix,
-    rotation_rows,
-    wrap_angle,
-)
+from orchestrator.controllers.reference import reference_terms
+from orchestrator.native import controllers as native
 from orchestrator.scenario.model import VehiclePDConfig
-
-
-def _times(A: Rows, v: list[float]) -> list[float]:
-    """A v of a 3x3 matrix and a 3-vector (plain floats)."""
-    return [row[0] * v[0] + row[1] * v[1] + row[2] * v[2] for row in A]
-
-
-def _transpose_times(A: Rows, v: list[float]) -> list[float]:
-    """A' v of a 3x3 matrix and a 3-vector (plain floats)."""
-    return [A[0][i] * v[0] + A[1][i] * v[1] + A[2][i] * v[2] for i in range(3)]
 
 
 class VehiclePD(Controller):
@@ -42,6 +26,10 @@ class VehiclePD(Controller):
     heading. Angle errors are wrapped into [-pi, pi) (León-González et al. (2024)'s modulus block).
     Inputs: the vehicle's p, q, nu (true, or a navigation filter's estimate with ``state``).
     Output: ``tau`` (6), body frame at the origin (N, N.m), for a thrust allocation.
+
+    The step is compiled (:attr:`compiled_law`, ``orchestrator/native/_controllers.c``);
+    R is the rotation matrix of q and T of Fossen (2011, eq. 2.29), as in
+    :mod:`orchestrator.kinematics`.
     """
 
     def __init__(self, name: str, config: VehiclePDConfig) -> None:
@@ -51,27 +39,10 @@ class VehiclePD(Controller):
         )
         self.kp, self.kd = list(config.kp), list(config.kd)
         r = config.reference
-        self.reference = [TimeReference(c) for c in (r.x, r.y, r.z, r.roll, r.pitch, r.yaw)]
-
-    def set_point(self, time: float) -> tuple[list[float], list[float]]:
-        """Reference pose eta_d and its rate at ``time``."""
-        values, rates = zip(*(r(time) for r in self.reference), strict=True)
-        return list(values), list(rates)
+        pose = [reference_terms(c) for c in (r.x, r.y, r.z, r.roll, r.pitch, r.yaw)]
+        self.compiled_law = native.vehicle_pd(self.kp, self.kd, pose)
 
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
-        # plain floats throughout: NumPy's per-call cost exceeds this arithmetic many times
-        state = inputs.tolist()
-        position, velocity, angular_velocity = state[:3], state[7:10], state[10:13]
-        R = rotation_rows(state[3:7])
-        attitude = euler_from_rows(R)
-        T = euler_rate_matrix(attitude[0], attitude[1])
-        eta_d, rate_d = self.set_point(time)
-        error = [eta_d[i] - position[i] for i in range(3)] + [
-            wrap_angle(eta_d[3 + i] - attitude[i]) for i in range(3)
-        ]
-        rate = _times(R, velocity) + _times(T, angular_velocity)
-        command = [
-            kp * e + kd * (r_d - r)
-            for kp, kd, e, r_d, r in zip(self.kp, self.kd, error, rate_d, rate, strict=True)
-        ]
-        return np.array(_transpose_times(R, command[:3]) + _transpose_times(T, command[3:]))
+        tau = np.empty(6)
+        self.compiled_law.step(time, np.ascontiguousarray(inputs, dtype=float), tau)
+        return tau

@@ -25,6 +25,7 @@ import numpy as np
 
 from orchestrator.errors import FMUError, ScenarioError
 from orchestrator.fmi.fmu import FMUInstance, Port
+from orchestrator.master.law_runs import LawRun, law_runs
 from orchestrator.master.protocols import Clock, Handover, Manipulator, Point
 from orchestrator.master.signals import SignalTable
 from orchestrator.native.transfer import PortBatch
@@ -89,6 +90,28 @@ class ControllerLink:
         self.pending: deque[tuple[int, np.ndarray]] = deque()  # (tick due, outputs)
         self._applied = np.zeros(len(controller.outputs))
 
+    @property
+    def writes(self) -> PortBatch:
+        """The compiled batch of the FMU inputs the outputs go to."""
+        return self._writes
+
+    def wiring(self) -> tuple[list[int], list[int], list[int], np.ndarray]:
+        """Where a compiled sample reads and writes (see ``LawGroup.add``): per input its
+        state entry k >= 0 or its bus slot as -1 - slot; per output its bus slot and its entry
+        in :attr:`writes`' values (-1: none); those values."""
+        c = self.controller
+        sources = np.zeros(len(c.inputs), int)
+        positions, entries = self._inputs.state
+        sources[positions] = entries
+        positions, slots = self._inputs.bus
+        sources[positions] = -1 - slots
+        bus = np.full(len(c.outputs), -1)
+        positions, slots = self._outputs.bus
+        bus[positions] = slots
+        fmu = np.full(len(c.outputs), -1)
+        fmu[self._write_positions] = np.arange(len(self._write_positions))
+        return sources.tolist(), bus.tolist(), fmu.tolist(), self._writes.values
+
     def gather(self, x: np.ndarray) -> np.ndarray:
         """The controller's inputs, read from the state ``x``, the FMUs and the bus (buffer
         reused)."""
@@ -139,6 +162,7 @@ class ControllerSampling(Manipulator):
 
             controllers = batched(controllers)
         self.links = [ControllerLink(c, signals) for c in controllers]
+        self._units: list[ControllerLink | LawRun] = list(self.links)  # runs made at start
         self.coupling = coupling
         self._log = log
         self._evaluate, self._always = evaluate, always_evaluate
@@ -177,6 +201,7 @@ class ControllerSampling(Manipulator):
         self._clock = clock
         for link in self.links:
             link.period = clock.ticks(link.controller.sample_time)
+        self._units = law_runs(self.links)
 
     def manipulate(self, point: Point, x: np.ndarray) -> np.ndarray:
         """Sample the controllers due at ``point`` (a handover is not paused for)."""
@@ -202,11 +227,33 @@ class ControllerSampling(Manipulator):
                 signals.values[signals.slots(self._accelerations)] = accelerations
             if self._jumps:
                 signals.values[signals.slots(self._jumps)] = coupling.velocity_jumps[self._jumped]
-        for link in self.links:
-            yield from self._sample(link, point, x)
+        for unit in self._units:
+            if isinstance(unit, LawRun):
+                yield from self._sample_run(unit, point, x)
+            else:
+                yield from self._sample(unit, point, x)
         if coupling is not None:
             coupling.command(signals.values[signals.slots(coupling.command_names())])
         return x
+
+    def _sample_run(
+        self, run: LawRun, point: Point, x: np.ndarray
+    ) -> Generator[Handover, None, None]:
+        """A run's members by one compiled call; one by one when one is the handover."""
+        if self.handover in run.controllers:
+            run.hand_back()
+            for link in run.links:
+                yield from self._sample(link, point, x)
+            run.take_over()
+            return
+        if run.links[0].next_sample > point.index:
+            return
+        for link in run.links:
+            link.next_sample += link.period
+        self.samples += len(run.links)
+        for c, detail in run.sample(point.time, x, self.signals.values):
+            self.faults += 1
+            self._log(point.stamp, "controller_fault", f"{c.name}: {detail}; previous outputs held")
 
     def _sample(
         self, link: ControllerLink, point: Point, x: np.ndarray
@@ -264,6 +311,9 @@ class ControllerSampling(Manipulator):
     def reconfigure(self, x: np.ndarray) -> None:
         """Let controllers adapt to a new morphology at state ``x`` (e.g. rebuild the thrust
         allocation); inputs a controller stops driving go back to their start values."""
+        for run in self._units:
+            if isinstance(run, LawRun):
+                run.hand_back()
         for k, link in enumerate(self.links):
             before = list(link.controller.outputs)
             if link.controller.reconfigure(x):
@@ -273,6 +323,7 @@ class ControllerSampling(Manipulator):
                 self._reading = self._reads_outputs()
                 self._accelerating = self._reads_accelerations()
                 self._release([n for n in before if n not in link.controller.outputs])
+        self._units = law_runs(self.links)
 
     def _release(self, names: list[str]) -> None:
         fmu_names = [n for n in names if n not in self.signals.index]

@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_controllers.h"
 #include "_coupling.h"
 #include "_navigation.h"
 #include "_transfer.h"
@@ -894,7 +895,7 @@ PyMODINIT_FUNC PyInit__kernel(void)
     if (module == NULL)
         return NULL;
     if (coupling_add_type(module) < 0 || transfer_add_type(module) < 0 ||
-        navigation_add_types(module) < 0) {
+        navigation_add_types(module) < 0 || controllers_add_types(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }
