@@ -178,7 +178,8 @@ class Episodes:
         if np.shape(action) != self.action_low.shape:
             shape = self.action_low.shape
             raise ValueError(f"action: expected shape {shape}, got {np.shape(action)}")
-        np.clip(action, self.action_low, self.action_high, out=self._command.command)
+        held = np.maximum(action, self.action_low, out=self._command.command)  # np.clip's
+        np.minimum(held, self.action_high, out=held)  # arithmetic, without its wrapper
         if not math.isfinite(self._command.command.sum()):  # NaN would be held as a fault
             raise ValueError(f"action: expected finite numbers, got {action!r}")
         reached = self._run.advance()
@@ -208,7 +209,7 @@ class Episodes:
 
     def _outside(self, signals: np.ndarray) -> bool:
         """Whether a bounded signal is outside its bounds (NaN counts as outside)."""
-        return not bool(np.all((signals >= self._low) & (signals <= self._high)))
+        return not ((signals >= self._low).all() and (signals <= self._high).all())
 
     def _info(self) -> dict:
         rows = self._run.events.rows

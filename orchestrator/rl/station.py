@@ -33,12 +33,13 @@ OBSERVATION = {
 }
 START = {"rov.p[1]": Uniform(-0.5, 0.5), "rov.p[2]": Uniform(-0.5, 0.5)}
 START["rov.p[3]"] = Uniform(1.5, 2.5)
+_STATION = np.asarray(STATION)
 
 
 def station_reward(observation: np.ndarray, action: np.ndarray, info: dict) -> float:
     """Negative squared distance to the station (m^2) and heading error (rad^2) at the
     sample; ``observation`` as :data:`OBSERVATION` orders it."""
-    offset = observation[:3] - np.asarray(STATION)
+    offset = observation[:3] - _STATION
     w, x, y, z = (float(v) for v in observation[3:7])
     heading = math.atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
     return -float(offset @ offset) - heading * heading
