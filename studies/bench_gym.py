@@ -12,7 +12,10 @@ the same in Gymnasium's ``AsyncVectorEnv`` over two environments (a process each
 counting the 400 transitions of each and its automatic reset; last, as the machine's ceiling at
 that moment, two independent processes each running one episode of an environment of its own at
 the same time (no exchange at all). The ratios are of the medians of a two-process rate and the
-one-core rate with resets.
+one-core rate with resets. The calling process' CPU time per environment step of a vector
+environment (its own half of the environments, the exchange and the waiting) is set against half
+the CPU time per step on one core: other jobs on the machine change it less than the wall-time
+rates.
 """
 
 from __future__ import annotations
@@ -89,29 +92,33 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
     ]
     for process in independent:
         process.start()
-    episode_seconds, step_seconds, run_seconds, free_seconds = [], [], [], []
+    episode_seconds, step_seconds, run_seconds, free_seconds, episode_cpu = [], [], [], [], []
     vector_seconds: dict[int, list[float]] = {n: [] for n in vectors}
+    vector_cpu: dict[int, list[float]] = {n: [] for n in vectors}  # the calling process'
+
     try:
         for n, vector in vectors.items():
             vector.reset(seed=0)
             for batch in batches[n][1:]:  # warm-up: the workers' first episode
                 vector.step(batch)
         for k in range(repeats):
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             env.reset(seed=k)
             stepping = time.perf_counter()
             for action in actions:
                 env.step(action)
             ended = time.perf_counter()
             episode_seconds.append(ended - started)
+            episode_cpu.append(time.process_time() - cpu)
             step_seconds.append(ended - stepping)
             result = simulate(plain, str(source), None, fmu_dir)
             run_seconds.append(result.statistics.wall_seconds)
             for n, vector in vectors.items():
-                started = time.perf_counter()
+                started, cpu = time.perf_counter(), time.process_time()
                 for batch in batches[n]:  # the automatic reset, then a whole episode
                     vector.step(batch)
                 vector_seconds[n].append(time.perf_counter() - started)
+                vector_cpu[n].append(time.process_time() - cpu)
             start.wait()
             started = time.perf_counter()
             for _ in independent:
@@ -125,6 +132,7 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
             vector.close()
     with_resets = STEPS / statistics.median(episode_seconds)
     steps_alone = STEPS / statistics.median(step_seconds)
+    reset = 1e3 * (statistics.median(episode_seconds) - STEPS / steps_alone)
     run_rate = STEPS / statistics.median(run_seconds)
     overhead = 1e6 * (1.0 / steps_alone - 1.0 / run_rate)
     rows = [
@@ -132,14 +140,17 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
             "gym: BlueROV2 Heavy, 8 thrusters, 20 Hz: steps/s on one core",
             f"{with_resets:,.0f}",
             ">= 5,000",
-            f"resets included ({STEPS}-step episodes, median of {repeats}); steps alone "
-            f"{steps_alone:,.0f}/s; a plain run of the scenario samples {run_rate:,.0f}/s, "
+            f"resets included ({STEPS}-step episodes, median of {repeats}; a reset "
+            f"{reset:.1f} ms); steps alone {steps_alone:,.0f}/s; a plain run of the scenario "
+            f"samples {run_rate:,.0f}/s, "
             f"the environment adds {overhead:.0f} us per step",
         )
     ]
     free = WORKERS * STEPS / statistics.median(free_seconds)
+    half = 1e6 * statistics.median(episode_cpu) / STEPS / WORKERS  # us: a core's share
     for n, seconds in vector_seconds.items():
         rate = (n or WORKERS) * STEPS / statistics.median(seconds)
+        cpu = 1e6 * statistics.median(vector_cpu[n]) / ((n or WORKERS) * STEPS)
         if not n:
             rows.append(
                 Row(
@@ -158,7 +169,10 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
                 ">= 1.7x",
                 f"{rate:,.0f} steps/s, {rate / free:.0%} of two independent processes' "
                 f"({n // WORKERS} environments per process and message; resets included, "
-                f"median of {repeats} episodes of each, interleaved with the one-core ones)",
+                f"median of {repeats} episodes of each, interleaved with the one-core ones); "
+                f"the calling process' CPU {cpu:.0f} us per environment step (its own half "
+                f"of the environments and the exchange; half of one core's CPU per step: "
+                f"{half:.0f} us)",
             )
         )
     rows.append(
