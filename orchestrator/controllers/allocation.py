@@ -87,7 +87,8 @@ def balanced_groups(configuration: np.ndarray) -> list[np.ndarray]:
     for vector in v_transposed[rank:]:  # orthonormal basis of the null space
         support = np.abs(vector) > 1e-9
         if support.sum() >= 2 and (np.all(vector[support] > 0) or np.all(vector[support] < 0)):
-            groups.append(np.abs(vector) / np.max(np.abs(vector)))
+            # outside the support zero, not round-off: a thruster of weight 1e-17 is no member
+            groups.append(np.where(support, np.abs(vector), 0.0) / np.max(np.abs(vector)))
     return groups
 
 
