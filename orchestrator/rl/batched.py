@@ -199,7 +199,8 @@ class BatchedVectorEnv(VectorEnv):
         # parent's resource tracker (started now, so they inherit it), not to trackers of
         # their own, which would remove it when a worker ends.
         resource_tracker.ensure_running()
-        sizes = [len(s) for s in np.array_split(np.arange(self.num_envs), workers)]
+        # the calling process, which also exchanges, takes the smaller slice of an uneven split
+        sizes = [len(s) for s in np.array_split(np.arange(self.num_envs), workers)][::-1]
         self._slices: list[tuple[int, int]] = []  # each slice's first environment and count
         first = sizes[0]
         for n in sizes[1:]:
@@ -264,7 +265,8 @@ class BatchedVectorEnv(VectorEnv):
 
     def _gather(self, command: str, payloads: Sequence[tuple]) -> dict[str, Any]:
         """Send each worker its command (``payloads[1:]``), carry out the caller's own
-        (``payloads[0]``), then batch the infos of every sub-environment."""
+        (``payloads[0]``) and batch its infos while the workers still run, then batch the
+        infos the workers send, in the order of the sub-environments."""
         for pipe, payload in zip(self._pipes, payloads[1:], strict=True):
             pipe.send((command, payload))
         try:
@@ -273,10 +275,11 @@ class BatchedVectorEnv(VectorEnv):
             self.close()
             raise
         infos: dict[str, Any] = {}
-        results = [own] + [self._receive(pipe, wait=True) for pipe in self._pipes]
-        i = 0
-        for result in results:
-            for info in result:
+        for i, info in enumerate(own):
+            infos = self._add_info(infos, info, i)
+        i = len(own)
+        for pipe in self._pipes:
+            for info in self._receive(pipe, wait=True):
                 infos = self._add_info(infos, info, i)
                 i += 1
         return infos

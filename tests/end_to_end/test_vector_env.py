@@ -46,7 +46,7 @@ def assert_same_step(batched: tuple, serial: tuple) -> None:
 
 @pytest.mark.parametrize("context", ["fork", "spawn"])
 def test_same_episodes_as_the_serial_vector_env(fmu_dir, context):
-    """Five environments over two workers (3 + 2) against Gymnasium's SyncVectorEnv over the
+    """Five environments over two workers (2 + 3) against Gymnasium's SyncVectorEnv over the
     same five, with the same seeds and actions over 32 steps: every observation, reward, flag
     and info equal bit for bit, across three automatic resets (episodes of 10 steps; the step
     after an ended episode returns the next one's first observation with reward 0), and
