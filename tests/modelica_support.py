@@ -123,6 +123,11 @@ SUPPORTED = [
         "test_initial_algorithm_of_a_parameter_and_initial_equation_of_a_discrete_variable",
     ),
     (
+        "`fixed = false` parameters given by initial equations, in `for` loops too, each in "
+        "those solved before it (MSL 4's `Blocks.Math.Mean`: `t0 = time`)",
+        "test_fixed_false_parameters_from_initial_equations",
+    ),
+    (
         "`initial equation` (steady state)",
         "test_initial_equation_steady_state",
     ),

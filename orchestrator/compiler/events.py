@@ -216,6 +216,8 @@ def event_functions(
             k = index_x[state.name()]
             x_new[k] = ca.if_else(fired[j], known([value]), x_new[k])
     starts = known([sample.start for sample in record.samples])
+    if record.samples and discrete:  # with the values initialization gives fixed = false
+        starts = ca.substitute(starts, d, ca.vertcat(*d_new))  # parameters in this pass
     steps = known([sample.interval for sample in record.samples])
     s_new = ca.vertcat(
         *[

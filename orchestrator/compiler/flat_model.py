@@ -705,7 +705,10 @@ def _initial_sections(
     Boolean, or parameters with ``fixed = false``, and assigned by an initial algorithm) set
     them when the FMU leaves initialization mode, as a when-branch on ``initial()`` does: an
     initial algorithm's value of each one it assigns, and an initial equation in one discrete
-    variable and no continuous one, linear in it (``pre(count) = 0``), solved for it. Initial
+    variable and no continuous one, linear in it (``pre(count) = 0``), solved for it. Parameters
+    with ``fixed = false`` and no value that initial equations name (MSL's ``Blocks.Math.Mean``:
+    ``t0 = time``) are such discrete variables; an equation in several is solved for the last
+    one once the others are (``w[i] = i + t0``, ``for`` equations included). Initial
     algorithms run in order, their relations decided as they are (no events)."""
     assigned: list[tuple[ca.SX, ca.SX]] = []
     targets = {t.name() for b in model.events.branches for t, _ in b.assignments}
@@ -730,22 +733,57 @@ def _initial_sections(
                     targets.add(symbol.name())
                 else:
                     model.initial_residuals.append(ca.SX(symbol - element))
-    for equation in flat.get("initial_equations", []):
-        for element in np.asarray(translator.expr(equation["residual"], {}), dtype=object).ravel():
-            residual = ca.SX(element)
+    pending = [
+        (ca.SX(element), span)
+        for residual, local, span in _equation_points(flat, initial=True)
+        for element in np.asarray(translator.expr(residual, local), dtype=object).ravel()
+    ]
+    # parameters with fixed = false and no value that initial equations determine: computed
+    # once, at initialization, as discrete variables
+    free = {
+        v.name: v
+        for v in model.variables
+        if v.variability == "parameter" and v.fixed is False and v.binding is None
+    }
+    computed = {s.name() for residual, _ in pending for s in ca.symvar(residual)} & set(free)
+    for name in computed:
+        free[name].variability = "discrete"
+    discrete |= computed
+    targets |= computed
+    solved = {t.name(): v for t, v in assigned}
+    progress = True
+    while progress:  # an equation is solved once its other discrete variables are
+        progress = False
+        for k, (residual, span) in enumerate(pending):
             symbols = ca.symvar(residual)
-            which = [s for s in symbols if s.name() in targets]
+            which = [s for s in symbols if s.name() in targets and s.name() not in solved]
             if len(which) != 1 or any(s.name() in continuous for s in symbols):
-                model.initial_residuals.append(residual)
                 continue
             slope = ca.jacobian(residual, which[0])
             if ca.depends_on(slope, which[0]) or not _nonzero(slope):
                 raise UnsupportedConstructError(
                     f"initial equation of discrete '{which[0].name()}' that is not linear in it",
-                    equation.get("span"),
+                    span,
                 )
             offset = ca.substitute(residual, which[0], ca.SX(0))
-            assigned.append((which[0], -offset / slope))
+            known = [s for s in symbols if s.name() in solved]
+            if known:  # in the values of those solved before it
+                values = ca.vertcat(*(solved[s.name()] for s in known))
+                offset = ca.substitute(offset, ca.vertcat(*known), values)
+            solved[which[0].name()] = -offset / slope
+            assigned.append((which[0], solved[which[0].name()]))
+            del pending[k]
+            progress = True
+            break
+    for residual, span in pending:
+        unsolved = sorted({s.name() for s in ca.symvar(residual)} & (computed - set(solved)))
+        if unsolved:
+            raise UnsupportedConstructError(
+                f"parameter '{unsolved[0]}' with fixed = false in an initial equation that does "
+                "not give it alone (linear in it, without continuous variables)",
+                span,
+            )
+        model.initial_residuals.append(residual)
     if assigned:
         chain = max((b.chain for b in model.events.branches), default=-1) + 1
         model.events.branches.append(WhenBranch(chain, model.events.initial, assigned, []))
@@ -1274,12 +1312,6 @@ def read_flat(flat: dict, name: str) -> FlatModel:
     for algorithm in flat.get("algorithms", []):
         for residual in _algorithm_residuals(translator, algorithm, symbols_of, starts):
             add(residual, None)
-    if flat.get("initial_structured_equations"):
-        first = flat["initial_structured_equations"][0]
-        raise UnsupportedConstructError(
-            "for-loop in an initial equation section",
-            first.get("span") if isinstance(first, dict) else None,
-        )
     scalar = {v.name: v.symbol for v in variables}
     for chain, when in enumerate(flat.get("when_chains", [])):
         for branch in [when["first"], *when.get("else_when", [])]:
@@ -1384,8 +1416,9 @@ def _evaluate_structural(
         pending = left
 
 
-def _equation_points(flat: dict) -> list[tuple[dict, dict, dict | None]]:
-    """Every equation as (residual, loop indices, span), array equations whole.
+def _equation_points(flat: dict, initial: bool = False) -> list[tuple[dict, dict, dict | None]]:
+    """Every equation (of the ``initial equation`` sections where ``initial``) as (residual,
+    loop indices, span), array equations whole.
 
     rumoca lists ``for`` equations twice: as entries of ``equations`` and as a template over
     the loop's index domain in ``structured_equations`` (whose ``first_equation_index``
@@ -1397,8 +1430,9 @@ def _equation_points(flat: dict) -> list[tuple[dict, dict, dict | None]]:
     not entries: its template is the whole array equation (``a = {time, 2*time}`` keeps its
     entry; ``a[i, :] = ...`` in a loop is one entry per loop point).
     """
-    points = [(e["residual"], {}, e.get("span")) for e in flat["equations"]]
-    for structured in flat.get("structured_equations", []):
+    prefix = "initial_" if initial else ""
+    points = [(e["residual"], {}, e.get("span")) for e in flat.get(f"{prefix}equations", [])]
+    for structured in flat.get(f"{prefix}structured_equations", []):
         binders = structured["domain"]["binders"]
         loops = [b for b in binders if not b["display_name"].startswith("__array")]
         if not loops:

@@ -525,6 +525,16 @@ def test_initial_algorithm_of_a_parameter_and_initial_equation_of_a_discrete_var
     check(fmus, "Decay", {"x": 4.0 * np.exp(-TIMES), "n": n})
 
 
+def test_fixed_false_parameters_from_initial_equations(fmus):
+    # MSL 4's Blocks.Math.Mean: t0 (fixed = false, start 5) = time from an initial equation,
+    # then weights w[i] = i + t0 from an initial for-equation; y = w[3] * (mean of u = 1 + 2 t
+    # over the last period T = 0.45 s) at the samples t0 + k T. With t0 at its start value
+    # the first sample would come at 5.45 s and y stay 0.
+    k = np.floor(TIMES / 0.45)
+    y = np.where(k >= 1, 3.0 * (1.0 + 2.0 * (0.45 * k - 0.225)), 0.0)
+    check(fmus, "PeriodMean", {"y": y})
+
+
 def test_initial_equation_steady_state(fmus):
     # initial equation der(y) = 0 with u = 2: y starts at 2 and stays there
     check(fmus, "SteadyLag", {"y": np.full_like(TIMES, 2.0)}, inputs={"u": 2.0})

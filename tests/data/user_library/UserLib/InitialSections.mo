@@ -39,4 +39,25 @@ package InitialSections "Initial algorithms and initial equations of discrete va
       n = pre(n) + 1;
     end when;
   end Decay;
+
+  block PeriodMean "Mean of u over each period since the start time, as MSL 4's Blocks.Math.Mean writes it: the start time a fixed = false parameter an initial equation gives; weights from an initial for-equation, chained on it"
+    parameter SI.Time T = 0.45 "Period of the mean";
+    parameter SI.Time t0(fixed = false, start = 5) "Start time of the simulation";
+    parameter Real w[3](each fixed = false) "Weights i + t0";
+    Modelica.Blocks.Interfaces.RealOutput y(start = 0, fixed = true) "Weighted mean of the last period";
+  protected
+    Real u = 1 + 2*time "Signal averaged";
+    Real x(start = 0, fixed = true) "Integral of u over the current period";
+  initial equation
+    t0 = time;
+    for i in 1:3 loop
+      w[i] = i + t0;
+    end for;
+  equation
+    der(x) = u;
+    when sample(t0 + T, T) then
+      y = w[3]*pre(x)/T;
+      reinit(x, 0);
+    end when;
+  end PeriodMean;
 end InitialSections;
