@@ -133,6 +133,7 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
     with_resets = STEPS / statistics.median(episode_seconds)
     steps_alone = STEPS / statistics.median(step_seconds)
     reset = 1e3 * (statistics.median(episode_seconds) - STEPS / steps_alone)
+    cpu_rate = STEPS / statistics.median(episode_cpu)
     run_rate = STEPS / statistics.median(run_seconds)
     overhead = 1e6 * (1.0 / steps_alone - 1.0 / run_rate)
     rows = [
@@ -141,8 +142,8 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
             f"{with_resets:,.0f}",
             ">= 5,000",
             f"resets included ({STEPS}-step episodes, median of {repeats}; a reset "
-            f"{reset:.1f} ms); steps alone {steps_alone:,.0f}/s; a plain run of the scenario "
-            f"samples {run_rate:,.0f}/s, "
+            f"{reset:.1f} ms; {cpu_rate:,.0f} per second of CPU time); steps alone "
+            f"{steps_alone:,.0f}/s; a plain run of the scenario samples {run_rate:,.0f}/s, "
             f"the environment adds {overhead:.0f} us per step",
         )
     ]
