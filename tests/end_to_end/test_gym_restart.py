@@ -4,6 +4,8 @@ that episode equals, bit for bit, the one a new environment gives with the same 
 from __future__ import annotations
 
 import numpy as np
+import pytest
+from foreign import spring_mass_fmu
 from test_gym import COASTING_IN, SCENARIOS, docking_agents, episode, station
 
 from murcosim.gym import Normal, ScenarioEnv, Uniform
@@ -133,3 +135,39 @@ def test_a_drawn_parameter_of_a_vehicle_with_mounts_builds_the_system_anew(fmu_d
     first = episode(fresh, 3, 20, PUSH)
     fresh.close()
     assert np.array_equal(first, again)
+
+
+@pytest.mark.parametrize("version", ["2.0", "3.0"])
+def test_an_fmu_whose_reset_fails_gets_new_instances(tmp_path, version):
+    """The foreign spring-mass FMU answers fmi2Reset/fmi3Reset with an error: the environment
+    finds so when it is made and builds every episode anew; with the start position and the
+    stiffness drawn, the episode after others equals a new environment's."""
+    fmu = spring_mass_fmu(tmp_path, ("ModelExchange",), version)
+    scenario = tmp_path / "spring.toml"
+    scenario.write_text(
+        f'[simulation]\nstop_time = 1.0\noutput_interval = 0.1\n[components.mass]\nfmu = "{fmu}"\n'
+    )
+
+    def make() -> ScenarioEnv:
+        return ScenarioEnv(
+            scenario,
+            ["mass.x", "mass.v"],
+            {"mass.F": (-1.0, 1.0)},
+            sample_time=0.1,
+            start={"mass.x": Uniform(-1.0, 1.0)},
+            parameters={"mass.k": Uniform(1.0, 2.0)},
+            dtype=np.float64,
+        )
+
+    env = make()
+    assert not env.episodes.restarts
+    episode(env, 4, 10, np.array([0.5]))
+    used = instances(env)
+    again = episode(env, 3, 10, np.array([0.5]))
+    assert not any(a is b for a, b in zip(instances(env), used, strict=True))
+    env.close()
+    fresh = make()
+    first = episode(fresh, 3, 10, np.array([0.5]))
+    fresh.close()
+    assert np.array_equal(first, again)
+    assert np.ptp(first[:, 0]) > 0.01  # the spring moves the mass
