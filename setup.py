@@ -21,6 +21,12 @@ setup(
                 "orchestrator/native/_algebra3.h",
             ],
             extra_compile_args=["-O3", "-std=c11"],
-        )
+        ),
+        Extension(
+            "orchestrator.native._allocation",
+            sources=["orchestrator/native/_allocation.c"],
+            depends=["orchestrator/native/_daqp.h"],
+            extra_compile_args=["-O3", "-std=c11"],
+        ),
     ]
 )

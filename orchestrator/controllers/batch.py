@@ -6,8 +6,8 @@ master's per-controller work (gathering inputs, applying outputs) and NumPy's pe
 on a handful of numbers. :func:`batched` merges the autopilots of equal sample time into one
 :class:`AutopilotBatch` (its control laws as array operations over the vehicles) and the
 thrust allocations into one :class:`AllocationBatch` (the thrusts' ranges and the
-thrust-to-PWM maps as array operations over all thrusters, each vehicle's program solved as
-before). Each vehicle's
+thrust-to-PWM maps as array operations over all thrusters, every vehicle's program solved in
+one compiled call). Each vehicle's
 outputs are the same, bit for bit, as its own controller's: the same floating-point
 operations in the same order (the angles by ``math`` on each vehicle, as the controller does),
 and a member that fails holds its own previous outputs, as the master holds a controller's.
@@ -22,7 +22,7 @@ import numpy as np
 from orchestrator.controllers.allocation import ThrustAllocation
 from orchestrator.controllers.autopilot import DepthHeadingSpeedAutopilot
 from orchestrator.controllers.base import Controller
-from orchestrator.controllers.constrained_allocation import thrust_range
+from orchestrator.controllers.constrained_allocation import allocate_many, thrust_range
 
 BATCHED_KINDS = (DepthHeadingSpeedAutopilot, ThrustAllocation)
 
@@ -225,6 +225,18 @@ class AllocationBatch(_Batch):
             limits.append(m.allocator.limits if qp else np.zeros(len(m.outputs)))
             steps.append(np.full(len(m.outputs), m.allocator.step_limit if qp else 0.0))
         self._highest, self._steps = np.concatenate(limits), np.concatenate(steps)
+        # the QP members (solved in one compiled call) and their thrusters
+        self._qp = [k for k, m in enumerate(self.members) if m.method == "qp"]
+        spans = [np.arange(*self._spans[k]) for k in self._qp]
+        self._qp_thrusters = np.concatenate(spans) if spans else np.zeros(0, dtype=int)
+
+    def _commands(self, inputs: np.ndarray) -> np.ndarray:
+        """Each member's command (members x 6; N, N.m): the sum of its inputs' wrenches."""
+        if all(len(m.inputs) == 6 for m in self.members):  # one command each
+            return inputs.reshape(-1, 6)
+        ends = np.cumsum([len(m.inputs) for m in self.members])
+        parts = np.split(inputs, ends[:-1])
+        return np.array([p if len(p) == 6 else p.reshape(-1, 6).sum(axis=0) for p in parts])
 
     def _pwm(self, thrusts: np.ndarray, available: np.ndarray) -> np.ndarray:
         """PWM commands (us) as :meth:`ThrusterModel.pwm`, neutral where not ``available``."""
@@ -249,22 +261,21 @@ class AllocationBatch(_Batch):
         low, high = thrust_range(-self._highest, self._highest, self._steps, previous, available)
         thrusts = np.zeros(len(self.outputs))
         failed: dict[int, Exception] = {}
-        at = 0
+        taus = self._commands(inputs)
+        if self._qp:  # NaN thrusts where a vehicle's program failed
+            index = self._qp_thrusters
+            allocators = [self.members[k].allocator for k in self._qp]  # a morphology's own
+            solved, failures = allocate_many(allocators, taus[self._qp], low[index], high[index])
+            thrusts[index] = solved
+            failed.update({self._qp[j]: error for j, error in failures.items()})
         for k, member in enumerate(self.members):
-            start, end = self._spans[k]
-            size = len(member.inputs)
-            tau = inputs[at : at + size]
-            at += size
-            tau = tau if size == 6 else tau.reshape(-1, 6).sum(axis=0)  # N, N.m
-            try:
-                if member.method == "qp":
-                    thrusts[start:end] = member.allocator.allocate_within(
-                        tau, low[start:end], high[start:end]
-                    )
-                else:
-                    thrusts[start:end] = member._pseudo_inverse(tau, available[start:end])
-            except Exception as exc:  # noqa: BLE001 - one vehicle's fault holds its outputs
-                failed[k] = exc
+            if member.method != "qp":
+                start, end = self._spans[k]
+                try:
+                    thrusts[start:end] = member._pseudo_inverse(taus[k], available[start:end])
+                except Exception as exc:  # noqa: BLE001 - one vehicle's fault holds its outputs
+                    failed[k] = exc
+        failed = dict(sorted(failed.items()))  # reported in member order
         with np.errstate(invalid="ignore", divide="ignore"):  # caught as non-finite outputs
             pwm = self._pwm(thrusts, available)
             realized = self._realized(pwm)

@@ -26,7 +26,7 @@ of their dead zones, so thrusters never push against each other to hold station.
 
 Solver: DAQP, the dual active-set method of Arnström, Bemporad and Axehill ("A dual active-set
 solver for embedded quadratic programming using recursive LDL' updates", IEEE Transactions on
-Automatic Control 67(8), 2022), through its Python package. Most samples' first solve meets the
+Automatic Control 67(8), 2022). Most samples' first solve meets the
 command exactly, so it is first posed as the smaller program without error variables: least
 power subject to T (f - r) = tau and the thrust bounds (2n variables, 6 equality rows). Its
 solution is the L1 program's solution whenever it exists and every equality multiplier is at
@@ -39,17 +39,22 @@ then takes about 11 iterations instead of 39. The solutions agree with qpOASES' 
 (test) at a fifth of the cost. Where DAQP stops without a solution (it can cycle on a
 degenerate program, e.g. after a docking, with many thrusters held at zero by the dead-zone
 passes), qpOASES through CasADi solves that sample's program instead.
+
+Compiled: a sample (both programs, the dead-zone passes) runs in ``native/_allocation.c`` for
+one vehicle or for many in one call (:func:`allocate_many`), with DAQP's own C functions (those
+of its package's extension module, which the Python interface called before: the same
+solutions bit for bit); the matrices are built here, the carried force is NumPy's product.
 """
 
 from __future__ import annotations
 
 import io
-import math
 from contextlib import redirect_stdout
 from dataclasses import dataclass
 
-import daqp
 import numpy as np
+
+from orchestrator.native import allocation as native
 
 # A quadratic term ERROR_CURVATURE/2 e^2 (W per N^2 or (N.m)^2) next to the L1 penalty makes the
 # Hessian positive definite, so DAQP solves the program exactly without proximal iterations. It
@@ -57,10 +62,7 @@ import numpy as np
 # there) and moves a saturated solution's force errors by about ERROR_CURVATURE e / w, below
 # 1e-7 of e for the weights w >= 1e2 used.
 ERROR_CURVATURE = 1e-6
-DAQP_SETTINGS = {"eps_prox": 0.0, "primal_tol": 1e-9}
 UNBOUNDED = 1e30  # DAQP's infinity
-DAQP_EQUALITY = 5  # DAQP's constraint sense: active and immutable
-EXACT_TOLERANCE = 1e-7  # largest force error (relative to 1 + |tau|) of an exact solution
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,49 @@ def thrust_range(
     return np.where(available, low, 0.0), np.where(available, high, 0.0)
 
 
+class QpoasesFallback:
+    """The full program by qpOASES through CasADi (cold start, about five times slower than
+    DAQP): the solve where DAQP stops without a solution. Built on first need; ``solves``
+    counts the programs it solved."""
+
+    def __init__(self, hessian: np.ndarray, gradient: np.ndarray, rows: np.ndarray) -> None:
+        self.hessian, self.gradient, self.rows = hessian, gradient, rows
+        self._solver = None
+        self.solves = 0
+
+    def __call__(self, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
+        """The solution z = [f, r, e] for the bounds ``lower`` and ``upper`` (the variables',
+        then the rows'; DAQP's layout)."""
+        import casadi as ca
+
+        if self._solver is None:
+            sparsity = {
+                "h": ca.Sparsity.dense(*self.hessian.shape),
+                "a": ca.Sparsity.dense(*self.rows.shape),
+            }
+            # qpOASES prints its licence notice (through CasADi's output stream, i.e. Python's
+            # standard output) whenever a solver is built, whatever its print level.
+            with redirect_stdout(io.StringIO()):
+                options = {"printLevel": "none", "error_on_fail": False}
+                self._solver = ca.conic("allocation", "qpoases", sparsity, options)
+        variables = len(self.gradient)
+        self.solves += 1
+        result = self._solver(
+            h=self.hessian,
+            g=self.gradient,
+            a=self.rows,
+            lbx=lower[:variables],
+            ubx=np.where(upper[:variables] >= UNBOUNDED, np.inf, upper[:variables]),
+            lba=lower[variables:],
+            uba=np.inf,
+        )
+        if not self._solver.stats()["success"]:
+            raise RuntimeError(
+                f"thrust allocation QP failed: {self._solver.stats()['return_status']}"
+            )
+        return np.asarray(result["x"]).ravel()
+
+
 class ConstrainedAllocator:
     """The QP over one vehicle's thrusters (structure fixed; limits and command change)."""
 
@@ -134,7 +179,6 @@ class ConstrainedAllocator:
         self.n = self.T.shape[1]
         self.limits = np.asarray(limits, dtype=float)
         self.dead_band = np.asarray(dead_band, dtype=float)
-        self._band = self.dead_band.tolist()
         self.step_limit = max_rate * sample_time
         self.power = power
         fits = np.array([power.quadratic_fit(limit) for limit in self.limits])  # (n, 2, 2)
@@ -149,141 +193,28 @@ class ConstrainedAllocator:
         # Rows: e >= tau - T (f - r) and e >= T (f - r) - tau.
         self.rows = np.block([[self.T, -self.T, np.eye(6)], [-self.T, self.T, np.eye(6)]])
         self.weights = np.asarray(priorities, float)
-        self._weights = self.weights.tolist()
-        # The program without force errors needs independent rows T (f - r) = tau: the thrusters
-        # must span all six degrees of freedom (not so for e.g. a vehicle's vertical ones alone).
-        self._exact_rows = np.linalg.matrix_rank(self.T) == 6
         self.carried = np.zeros(6)  # N, N.m: dead-zone error of the last sample
-        self._workspace: daqp.Model | None = None
-        # the program without error variables: z = [f, r], rows T (f - r) = tau
-        self._exact: daqp.Model | None = None
-        self._exact_sense = np.zeros(2 * self.n + 6, dtype=np.int32)
-        self._exact_sense[2 * self.n :] = DAQP_EQUALITY
-        self._fallback = None  # qpOASES, built on first need
-        # Bounds of the full program (z = [f, r, e], then the rows) and of the exact one
-        # (z = [f, r], then T (f - r) = tau), in reused buffers (DAQP copies them): the parts
-        # that never change are set here, the others at every solve.
+        # Bounds of the full program (z = [f, r, e], then the rows), written at every solve
+        # where they change and read by the fallback: e >= 0, e and the rows unbounded above.
         n = self.n
-        self._lower = np.zeros(2 * n + 18)  # e >= 0
-        self._upper = np.full(2 * n + 18, UNBOUNDED)  # e and the rows unbounded above
-        self._exact_lower = np.zeros(2 * n + 6)
-        self._exact_upper = np.zeros(2 * n + 6)
-        self._scratch = np.zeros(2 * n)
-
-    def _thrust_bounds(
-        self, low: np.ndarray, high: np.ndarray, lower: np.ndarray, upper: np.ndarray
-    ) -> None:
-        """Bounds of f and r for thrusts in [low, high] (N): f in [max(low, 0), max(high, 0)],
-        r in [max(-high, 0), max(-low, 0)], written into the first 2n entries."""
-        n, scratch = self.n, self._scratch
-        scratch[:n] = low
-        np.negative(high, out=scratch[n:])
-        np.maximum(scratch, 0.0, out=lower[: 2 * n])
-        scratch[:n] = high
-        np.negative(low, out=scratch[n:])
-        np.maximum(scratch, 0.0, out=upper[: 2 * n])
-
-    def _bounds(
-        self, tau: np.ndarray, low: np.ndarray, high: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Lower and upper bounds of the full program for thrusts in [low, high] (N): those of
-        f and r, e >= 0, and the rows T (f - r) + e >= tau, -T (f - r) + e >= -tau."""
-        n, lower, upper = self.n, self._lower, self._upper
-        self._thrust_bounds(low, high, lower, upper)
-        lower[2 * n + 6 : 2 * n + 12] = tau
-        np.negative(tau, out=lower[2 * n + 12 :])
-        return lower, upper
-
-    def _solve(self, tau: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
-        """Thrusts (N) minimizing power plus weighted force error within [low, high] (N)."""
-        lower, upper = self._bounds(tau, low, high)
-        if self._workspace is None:
-            self._workspace = daqp.Model()
-            self._workspace.setup(self.hessian, self.gradient, self.rows, upper, lower)
-            self._workspace.settings = DAQP_SETTINGS
-        else:
-            self._workspace.update(bupper=upper, blower=lower)
-        z, _, status, _ = self._workspace.solve()
-        if status < 1:  # e.g. cycling (-2) on a degenerate program: many thrusters held at 0
-            self._workspace = None  # the next solve starts from scratch
-            z = self._solve_qpoases(lower, upper)
-        return self._thrusts(z, low, high)
-
-    def _solve_exact(self, tau: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray | None:
-        """Thrusts (N) within [low, high] (an interval that contains zero, as the rate limits
-        give it) meeting ``tau`` exactly at least power, if that is the full program's
-        solution (see the module's docstring); None otherwise."""
-        n, lower, upper = 2 * self.n, self._exact_lower, self._exact_upper
-        upper[: self.n] = high  # [low, high] contains zero: f in [0, high], r in [0, -low]
-        np.negative(low, out=upper[self.n : n])
-        lower[n:] = tau  # the rows: T (f - r) = tau
-        upper[n:] = tau
-        if self._exact is None:
-            model = daqp.Model()
-            status, _ = model.setup(
-                self.hessian[:n, :n],
-                self.gradient[:n],
-                self.rows[:6, :n],
-                upper,
-                lower,
-                self._exact_sense,
-            )
-            if status < 0:  # e.g. found infeasible while setting up
-                return None
-            model.settings = DAQP_SETTINGS
-            self._exact = model
-        else:
-            self._exact.update(bupper=upper, blower=lower)
-        z, _, status, info = self._exact.solve()
-        if status < 1:  # no thrusts meet the command within the limits
-            self._exact = None  # an infeasible program leaves no active set to start from
-            return None
-        multipliers = info["lam"][n:].tolist()
-        if any(abs(m) > w for m, w in zip(multipliers, self._weights, strict=True)):
-            return None  # an error would be cheaper
-        thrusts = self._thrusts(z, low, high)
-        error = (self.T @ thrusts - tau).tolist()
-        if max(map(abs, error)) > EXACT_TOLERANCE * (1.0 + max(map(abs, tau.tolist()))):
-            return None  # not met after all (DAQP solves to primal_tol): the full program
-        return thrusts
-
-    def _thrusts(self, z: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
-        """Thrusts f - r (N) of a program's solution ``z``, within [low, high] (N)."""
-        n = self.n
-        thrusts = np.subtract(z[:n], z[n : 2 * n])
-        np.maximum(thrusts, low, out=thrusts)
-        return np.minimum(thrusts, high, out=thrusts)
-
-    def _solve_qpoases(self, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
-        """The same program by qpOASES through CasADi (cold start, about five times slower): the
-        fallback where DAQP stops without a solution."""
-        import casadi as ca
-
-        if self._fallback is None:
-            sparsity = {
-                "h": ca.Sparsity.dense(*self.hessian.shape),
-                "a": ca.Sparsity.dense(*self.rows.shape),
-            }
-            # qpOASES prints its licence notice (through CasADi's output stream, i.e. Python's
-            # standard output) whenever a solver is built, whatever its print level.
-            with redirect_stdout(io.StringIO()):
-                options = {"printLevel": "none", "error_on_fail": False}
-                self._fallback = ca.conic("allocation", "qpoases", sparsity, options)
-        variables = len(self.gradient)
-        result = self._fallback(
-            h=self.hessian,
-            g=self.gradient,
-            a=self.rows,
-            lbx=lower[:variables],
-            ubx=np.where(upper[:variables] >= UNBOUNDED, np.inf, upper[:variables]),
-            lba=lower[variables:],
-            uba=np.inf,
+        self._lower = np.zeros(2 * n + 18)
+        self._upper = np.full(2 * n + 18, UNBOUNDED)
+        self.fallback = QpoasesFallback(self.hessian, self.gradient, self.rows)
+        self.compiled = native.Allocator(
+            configuration=np.ascontiguousarray(self.T),
+            dead_band=self.dead_band,
+            weights=self.weights,
+            # the program without force errors needs independent rows T (f - r) = tau: the
+            # thrusters must span all six degrees of freedom (not so for e.g. a vehicle's
+            # vertical ones alone)
+            exact_rows=bool(np.linalg.matrix_rank(self.T) == 6),
+            hessian=self.hessian,
+            gradient=self.gradient,
+            rows=self.rows,
+            lower=self._lower,
+            upper=self._upper,
+            fallback=self.fallback,
         )
-        if not self._fallback.stats()["success"]:
-            raise RuntimeError(
-                f"thrust allocation QP failed: {self._fallback.stats()['return_status']}"
-            )
-        return np.asarray(result["x"]).ravel()
 
     def allocate(self, tau: np.ndarray, previous: np.ndarray, available: np.ndarray) -> np.ndarray:
         """Thrusts (N) for command ``tau`` (6, body frame) after thrusts ``previous`` (N),
@@ -295,34 +226,37 @@ class ConstrainedAllocator:
     def allocate_within(self, tau: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
         """:meth:`allocate` with the sample's thrust range [``low``, ``high``] (N) given
         (:func:`thrust_range`; narrowed in place by the dead-zone passes)."""
-        tau = tau + self.carried
-        thrusts = self._solve_exact(tau, low, high) if self._exact_rows else None
-        if thrusts is None:
-            thrusts = self._solve(tau, low, high)
-        continuous = thrusts
-        free = [True] * self.n
-        while self._pin_dead_zones(thrusts, low, high, free):  # each pass pins one at least
-            thrusts = self._solve(tau, low, high)
-        self.carried = self.T @ (continuous - thrusts)
+        thrusts, failures = allocate_many([self], tau[None], low, high)
+        if failures:
+            raise failures[0]
         return thrusts
 
-    def _pin_dead_zones(
-        self, thrusts: np.ndarray, low: np.ndarray, high: np.ndarray, free: list[bool]
-    ) -> bool:
-        """Narrow ``low`` and ``high`` (N, in place) to pin every free thruster ``thrusts``
-        leaves inside its dead band: at zero below half the band's edge, else at the edge with
-        its sign (within [low, high]); those thrusters are no longer ``free``. Whether any was
-        pinned. On plain floats: for a vehicle's few thrusters a loop costs less than NumPy's
-        calls."""
-        pinned = False
-        for i, (thrust, band) in enumerate(zip(thrusts.tolist(), self._band, strict=True)):
-            if free[i] and thrust != 0.0 and abs(thrust) < band:
-                target = math.copysign(band, thrust) if abs(thrust) >= 0.5 * band else 0.0
-                target = min(max(target, float(low[i])), float(high[i]))
-                if target >= 0:
-                    low[i] = target
-                if target <= 0:
-                    high[i] = target
-                free[i] = False
-                pinned = True
-        return pinned
+
+def allocate_many(
+    allocators: list[ConstrainedAllocator], tau: np.ndarray, low: np.ndarray, high: np.ndarray
+) -> tuple[np.ndarray, dict[int, Exception]]:
+    """One sample of many vehicles in one compiled call: the thrusts (N, the vehicles' in turn)
+    of ``allocators`` for commands ``tau`` (vehicles x 6, N and N.m, body frames) within
+    [``low``, ``high``] (N, the vehicles' in turn; narrowed in place by the dead-zone passes),
+    and the vehicles whose program failed (index: error; their thrusts are NaN). Each
+    allocator adds the force it carries to its command and carries the force its dead zones
+    took off this one."""
+    commands = tau + np.array([a.carried for a in allocators])
+    continuous, thrusts = np.empty_like(low), np.empty_like(low)
+    compiled = tuple(a.compiled for a in allocators)
+    failures = native.allocate(compiled, commands, low, high, continuous, thrusts)
+    taken = continuous - thrusts  # N: what the dead zones took off each thruster
+    # one stacked product where it is each vehicle's own (NumPy's gemv on C-ordered matrices of
+    # one shape), else one product per vehicle (a docked morphology's matrix may be F-ordered)
+    if len({a.n for a in allocators}) == 1 and all(a.T.flags.c_contiguous for a in allocators):
+        configurations = np.stack([a.T for a in allocators])
+        carried = (configurations @ taken.reshape(len(allocators), -1, 1))[:, :, 0]
+    else:
+        ends = np.cumsum([a.n for a in allocators])
+        carried = [
+            a.T @ part for a, part in zip(allocators, np.split(taken, ends[:-1]), strict=True)
+        ]
+    for k, allocator in enumerate(allocators):
+        if k not in failures:
+            allocator.carried = carried[k]
+    return thrusts, failures
