@@ -93,6 +93,7 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
     for process in independent:
         process.start()
     episode_seconds, step_seconds, run_seconds, free_seconds, episode_cpu = [], [], [], [], []
+    reset_seconds = []
     vector_seconds: dict[int, list[float]] = {n: [] for n in vectors}
     vector_cpu: dict[int, list[float]] = {n: [] for n in vectors}  # the calling process'
 
@@ -109,6 +110,7 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
                 env.step(action)
             ended = time.perf_counter()
             episode_seconds.append(ended - started)
+            reset_seconds.append(stepping - started)
             episode_cpu.append(time.process_time() - cpu)
             step_seconds.append(ended - stepping)
             result = simulate(plain, str(source), None, fmu_dir)
@@ -132,7 +134,7 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
             vector.close()
     with_resets = STEPS / statistics.median(episode_seconds)
     steps_alone = STEPS / statistics.median(step_seconds)
-    reset = 1e3 * (statistics.median(episode_seconds) - STEPS / steps_alone)
+    reset = 1e3 * statistics.median(reset_seconds)
     cpu_rate = STEPS / statistics.median(episode_cpu)
     run_rate = STEPS / statistics.median(run_seconds)
     overhead = 1e6 * (1.0 / steps_alone - 1.0 / run_rate)
