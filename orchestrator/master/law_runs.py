@@ -59,6 +59,11 @@ class LawRun:
         self._writes = [link.writes for link in links if link.fmu_writes]
         self._group: LawGroup | None = None
 
+    @property
+    def next_sample(self) -> int:
+        """The tick of the members' next sample (one for all)."""
+        return self.links[0].next_sample
+
     def _build(self, x: np.ndarray, bus: np.ndarray) -> LawGroup:
         group = LawGroup(len(x), len(bus))
         for link, held, outputs in zip(self.links, self.held, self.outputs, strict=True):

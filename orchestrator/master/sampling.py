@@ -11,7 +11,8 @@ integrator integrates, with the joints' constraint forces and motor torques, com
 sample's (t, x) when such a controller is due (the FMU's own der(nu) leaves them out), and
 the running sums of the velocity jumps of docking impacts (``<body>.nu_jump[i]``). Many
 vehicles' autopilots and thrust allocations are sampled as batches
-(:mod:`orchestrator.controllers.batch`).
+(:mod:`orchestrator.controllers.batch`), and consecutive controllers whose steps are compiled
+by one call (:mod:`orchestrator.master.law_runs`).
 """
 
 from __future__ import annotations
@@ -163,6 +164,7 @@ class ControllerSampling(Manipulator):
             controllers = batched(controllers)
         self.links = [ControllerLink(c, signals) for c in controllers]
         self._units: list[ControllerLink | LawRun] = list(self.links)  # runs made at start
+        self._delayed = [link for link in self.links if link.controller.latency]
         self.coupling = coupling
         self._log = log
         self._evaluate, self._always = evaluate, always_evaluate
@@ -246,7 +248,7 @@ class ControllerSampling(Manipulator):
                 yield from self._sample(link, point, x)
             run.take_over()
             return
-        if run.links[0].next_sample > point.index:
+        if run.next_sample > point.index:
             return
         for link in run.links:
             link.next_sample += link.period
@@ -296,8 +298,8 @@ class ControllerSampling(Manipulator):
 
     def next_tick(self, index: int, recording: int) -> int | None:
         """The next sample or delayed command."""
-        ticks = [link.next_sample for link in self.links]
-        ticks += [link.pending[0][0] for link in self.links if link.pending]
+        ticks = [unit.next_sample for unit in self._units]
+        ticks += [link.pending[0][0] for link in self._delayed if link.pending]
         return min(ticks, default=None)
 
     def driven(self) -> list[tuple[FMUInstance, Port]]:
@@ -320,6 +322,7 @@ class ControllerSampling(Manipulator):
                 new = ControllerLink(link.controller, self.signals)
                 new.next_sample, new.period = link.next_sample, link.period
                 self.links[k] = new
+                self._delayed = [link for link in self.links if link.controller.latency]
                 self._reading = self._reads_outputs()
                 self._accelerating = self._reads_accelerations()
                 self._release([n for n in before if n not in link.controller.outputs])
