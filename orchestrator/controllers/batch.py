@@ -32,15 +32,6 @@ def _instances(names: list[str]) -> set[str]:
     return {name.partition(".")[0] for name in names}
 
 
-def _independent(moved: Controller, passed: Controller) -> bool:
-    """Whether sampling ``moved`` before ``passed`` instead of after it changes nothing:
-    neither reads a signal of an instance or controller the other writes."""
-    return not (
-        _instances(moved.inputs) & _instances(passed.outputs)
-        or _instances(moved.outputs) & _instances(passed.inputs)
-    )
-
-
 def _kind(controller: Controller) -> tuple[type, float, float] | None:
     """What a controller must share with the others of its batch, None if it is batched with
     none: its class (built-in kinds only; not a subclass), sample time and latency (s)."""
@@ -56,18 +47,28 @@ def batched(controllers: list[Controller]) -> list[Controller]:
     outputs, they read none of its), so the order of every dependent pair is kept. A kind
     with a single member keeps its controller."""
     order: list[list[Controller]] = []
+    # per group: the instances and controllers its members read and write (to test a
+    # controller that would pass the group against all its members at once)
+    reads: list[set[str]] = []
+    writes: list[set[str]] = []
     open_groups: dict[tuple[type, float, float], int] = {}
     for controller in controllers:
         kind = _kind(controller)
         at = open_groups.get(kind) if kind is not None else None
-        if at is not None and all(
-            _independent(controller, other) for group in order[at + 1 :] for other in group
-        ):
+        mine_read, mine_written = _instances(controller.inputs), _instances(controller.outputs)
+        if at is not None and not any(
+            mine_read & writes[g] or mine_written & reads[g] for g in range(at + 1, len(order))
+        ):  # independent of every controller sampled in between
             order[at].append(controller)
-            continue
-        order.append([controller])
-        if kind is not None:
-            open_groups[kind] = len(order) - 1
+        else:
+            at = len(order)
+            order.append([controller])
+            reads.append(set())
+            writes.append(set())
+            if kind is not None:
+                open_groups[kind] = at
+        reads[at] |= mine_read
+        writes[at] |= mine_written
     return [group[0] if len(group) == 1 else _batch(group) for group in order]
 
 
@@ -122,9 +123,11 @@ class _Batch(Controller):
     def _hold(self, outputs: np.ndarray, failed: dict[int, Exception]) -> np.ndarray:
         """Members in ``failed`` (index: error) or with non-finite outputs hold their previous
         outputs (added to ``failed``); the outputs are kept as the next to hold."""
-        for k, (start, end) in enumerate(self._spans):
-            if k not in failed and not math.isfinite(outputs[start:end].sum()):
-                failed[k] = ValueError(f"non-finite outputs {outputs[start:end]!r}")
+        # all finite and far from overflow: no member's sum is non-finite (one pass, not N)
+        if not (np.isfinite(outputs).all() and np.abs(outputs).max(initial=0.0) < 1e300):
+            for k, (start, end) in enumerate(self._spans):
+                if k not in failed and not math.isfinite(outputs[start:end].sum()):
+                    failed[k] = ValueError(f"non-finite outputs {outputs[start:end]!r}")
         for k, error in failed.items():
             self._fault(k, outputs, error)
         self._held = outputs.copy()
