@@ -230,24 +230,21 @@ class ControllerSampling(Manipulator):
             if self._jumps:
                 signals.values[signals.slots(self._jumps)] = coupling.velocity_jumps[self._jumped]
         for unit in self._units:
-            if isinstance(unit, LawRun):
-                yield from self._sample_run(unit, point, x)
-            else:
+            if isinstance(unit, ControllerLink):
                 yield from self._sample(unit, point, x)
+            elif self.handover in unit.controllers:  # paused for: one by one
+                unit.hand_back()
+                for link in unit.links:
+                    yield from self._sample(link, point, x)
+                unit.take_over()
+            else:
+                self._sample_run(unit, point, x)
         if coupling is not None:
             coupling.command(signals.values[signals.slots(coupling.command_names())])
         return x
 
-    def _sample_run(
-        self, run: LawRun, point: Point, x: np.ndarray
-    ) -> Generator[Handover, None, None]:
-        """A run's members by one compiled call; one by one when one is the handover."""
-        if self.handover in run.controllers:
-            run.hand_back()
-            for link in run.links:
-                yield from self._sample(link, point, x)
-            run.take_over()
-            return
+    def _sample_run(self, run: LawRun, point: Point, x: np.ndarray) -> None:
+        """A run's members by one compiled call, if due."""
         if run.next_sample > point.index:
             return
         for link in run.links:
