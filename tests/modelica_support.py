@@ -128,6 +128,11 @@ SUPPORTED = [
         "test_fixed_false_parameters_from_initial_equations",
     ),
     (
+        "Equations and statements of functions with several outputs (`(k, alpha) = f(n, w)`, "
+        "`(a, g) := g(n)`), outputs sized by inputs (`Real g[n]`), as MSL 4's `Filter` uses",
+        "test_tuple_equations_and_calls_of_functions_with_several_outputs",
+    ),
+    (
         "`initial equation` (steady state)",
         "test_initial_equation_steady_state",
     ),

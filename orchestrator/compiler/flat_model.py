@@ -270,6 +270,8 @@ class Translator:
 
     def _Binary(self, body: dict, local: dict) -> object:
         op = body["op"]
+        if op == "Sub" and _kind(body["lhs"])[0] == "Tuple":
+            return self._tuple_equation(body["lhs"]["Tuple"], body["rhs"], local, body.get("span"))
         lhs, rhs = self.expr(body["lhs"], local), self.expr(body["rhs"], local)
         if op in ("Lt", "Le", "Gt", "Ge") and self._event_relation(lhs, rhs):
             if _is_array(lhs) or _is_array(rhs):
@@ -360,6 +362,27 @@ class Translator:
             raise UnsupportedConstructError(f"call of unknown function '{name}'", body.get("span"))
         return self.call(definition, args, body.get("span"))
 
+    def _tuple_equation(
+        self, targets: dict, value: dict, local: dict, span: dict | None
+    ) -> np.ndarray:
+        """The residuals of ``(a, b, c) = f(...)``: each target minus the function's output
+        in its place, flattened into one vector; empty places are skipped."""
+        kind, call = _kind(value)
+        definition = self.functions.get(call["name"]["name"]) if kind == "FunctionCall" else None
+        if definition is None or definition.get("external") is not None:
+            raise UnsupportedConstructError("tuple equation of anything but a function", span)
+        args = [self.expr(a, local) for a in call["args"]]
+        outputs = self.call(definition, args, call.get("span"), every=True)
+        if len(targets["elements"]) > len(outputs):
+            raise UnsupportedConstructError("tuple equation with more places than outputs", span)
+        residuals: list[object] = []
+        for target, output in zip(targets["elements"], outputs, strict=False):
+            if _kind(target)[0] == "Empty":
+                continue
+            difference = _elementwise2(lambda a, b: a - b, self.expr(target, local), output)
+            residuals += list(np.asarray(difference, dtype=object).ravel())
+        return _stack(residuals)
+
     def _BuiltinCall(self, body: dict, local: dict) -> object:
         function = body["function"]
         span = body.get("span")
@@ -442,8 +465,11 @@ class Translator:
         return Record(name, self._arguments(definition, args, span))
 
     # -- functions ---------------------------------------------------------------------------
-    def call(self, definition: dict, args: list[object], span: dict | None) -> object:
-        """Inline a Modelica function: run its algorithm on ``args``, return its outputs."""
+    def call(
+        self, definition: dict, args: list[object], span: dict | None, every: bool = False
+    ) -> object:
+        """Inline a Modelica function: run its algorithm on ``args``, return its output (the
+        list of all its outputs where ``every``)."""
         external = definition.get("external")
         if external is not None:
             return self._external(definition, external, args, span)
@@ -451,7 +477,7 @@ class Translator:
         try:
             env = self._arguments(definition, args, span)
             for declared in definition["outputs"] + definition["locals"]:
-                dims = declared["effective_type"]["dimensions"]
+                dims = self._dimensions(declared, env, span)
                 default = declared.get("default")
                 if default is not None:
                     env[declared["name"]] = self.expr(default, env)
@@ -465,12 +491,35 @@ class Translator:
         finally:
             self.no_event -= 1
         outputs = [env[o["name"]] for o in definition["outputs"]]
+        if every:
+            return outputs
         if len(outputs) != 1:
             raise UnsupportedConstructError(
                 f"function '{definition['name']}' with {len(outputs)} outputs in an expression",
                 span,
             )
         return outputs[0]
+
+    def _dimensions(self, declared: dict, env: dict, span: dict | None) -> list[int]:
+        """The dimensions of a function's output or local: from its declared shape in the
+        inputs' values (``Real c[integer(order/2), 2]``), where it has one."""
+        shape = declared.get("shape_expr") or []
+        if not shape:
+            return declared["effective_type"]["dimensions"]
+        dims = []
+        for entry in shape:
+            if isinstance(entry, dict) and "Index" in entry:
+                dims.append(int(entry["Index"]["value"]))
+                continue
+            if not (isinstance(entry, dict) and "Expr" in entry):
+                return declared["effective_type"]["dimensions"]
+            size = _numeric(self.expr(entry["Expr"]["expr"], env))
+            if size is None:
+                raise UnsupportedConstructError(
+                    f"size of '{declared['name']}' that depends on a variable", span
+                )
+            dims.append(int(size))
+        return dims
 
     def _arguments(self, definition: dict, args: list[object], span: dict | None) -> dict:
         """The inputs of a function (or the fields of a record constructor) by name: the
@@ -534,7 +583,24 @@ class Algorithm:
 
     def _Assignment(self, body: dict) -> None:
         value = self.translator.expr(body["value"], self.env)
-        name, subs = _assigned(body["comp"], self.where)
+        self._store(body["comp"], value)
+
+    def _FunctionCall(self, body: dict) -> None:
+        """``(a, b) := f(...)``: each output of ``f`` into its place, empty places skipped."""
+        definition = self.translator.functions.get(body["comp"]["name"])
+        if definition is None or definition.get("external") is not None or not body["outputs"]:
+            raise UnsupportedConstructError(
+                f"call statement of '{body['comp']['name']}' in {self.where}", body.get("span")
+            )
+        args = [self.translator.expr(a, self.env) for a in body["args"]]
+        outputs = self.translator.call(definition, args, body.get("span"), every=True)
+        for target, value in zip(body["outputs"], outputs, strict=False):
+            if target.get("parts"):
+                self._store(target, value)
+
+    def _store(self, comp: dict, value: object) -> None:
+        """``value`` into the variable (or the element of it) that ``comp`` names."""
+        name, subs = _assigned(comp, self.where)
         if not subs:
             self.env[name] = value
             return
@@ -642,6 +708,8 @@ def _assignments(statements: list) -> list[dict]:
         kind, body = _kind(statement)
         if kind == "Assignment":
             found.append(body["comp"])
+        elif kind == "FunctionCall":
+            found += [target for target in body["outputs"] if target.get("parts")]
         elif kind == "For":
             found += _assignments(body["equations"])
         elif kind == "While":

@@ -98,6 +98,12 @@ def initialization(
         equations = ca.vertsplit(
             ca.substitute(ca.vertcat(*equations), ca.vertcat(*held[0]), ca.vertcat(*held[1]))
         )
+        # values held from initialization may be in dependent parameters (a filter's
+        # coefficients from its cut-off frequency f_cut = 2*f)
+        if symbols and ca.depends_on(ca.vertcat(*held[1]), ca.vertcat(*symbols)):
+            equations = ca.vertsplit(
+                ca.substitute(ca.vertcat(*equations), ca.vertcat(*symbols), ca.vertcat(*values))
+            )
     conditions = [Condition(e, c.text, c.state) for e, c in zip(equations, conditions, strict=True)]
     conditions += _default_starts(model, states, starts, conditions)
     exact = {c.state for c in conditions if c.state and _literal(c.residual, states)}

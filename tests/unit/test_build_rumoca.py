@@ -535,6 +535,16 @@ def test_fixed_false_parameters_from_initial_equations(fmus):
     check(fmus, "PeriodMean", {"y": y})
 
 
+def test_tuple_equations_and_calls_of_functions_with_several_outputs(fmus):
+    # MSL 4's Filter: (k, alpha) = rates(n, w) in an initial equation gives fixed = false
+    # parameters; rates calls (alpha, g) := normalization(n), whose output g has n elements.
+    # k = w / alpha with alpha = sqrt(2^(1/2) - 1) and w = 2 pi f_cut a dependent parameter.
+    # InitialOutput: der(x[1]) = 0 holds with u = 1 at x[1] = 1, y = x[2] = 0.2 at the start:
+    # y = 1 - 0.8 exp(-k t).
+    k = 2.0 * math.pi * 0.5 / math.sqrt(math.sqrt(2.0) - 1.0)
+    check(fmus, "CriticalDamping", {"y": 1.0 - 0.8 * np.exp(-k * TIMES)}, inputs={"u": 1.0})
+
+
 def test_initial_equation_steady_state(fmus):
     # initial equation der(y) = 0 with u = 2: y starts at 2 and stays there
     check(fmus, "SteadyLag", {"y": np.full_like(TIMES, 2.0)}, inputs={"u": 2.0})

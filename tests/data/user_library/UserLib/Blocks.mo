@@ -61,4 +61,53 @@ package Blocks "Block diagrams from short connector classes"
   equation
     y = k*u;
   end Scaler;
+
+  package FilterCoefficients "Coefficient functions written as MSL 4's Blocks.Continuous.Internal.Filter writes them"
+    function normalization "Normalization of n equal first-order sections for a -3 dB cut-off, and their gains"
+      input Integer n "Number of sections";
+      output Real alpha "Normalization: the sections' cut-off is w/alpha";
+      output Real gain[n] "Gain of each section";
+    algorithm
+      alpha := sqrt(2^(1/n) - 1);
+      for i in 1:n loop
+        gain[i] := 1;
+      end for;
+    end normalization;
+
+    function rates "Rates of n equal first-order sections with the overall cut-off w"
+      input Integer n "Number of sections";
+      input Real w "Cut-off angular frequency (rad/s)";
+      output Real k[n] "Rate of each section (1/s)";
+      output Real alpha "Normalization";
+    protected
+      Real g[n];
+    algorithm
+      (alpha, g) := normalization(n);
+      for i in 1:n loop
+        k[i] := g[i]*w/alpha;
+      end for;
+    end rates;
+  end FilterCoefficients;
+
+  block CriticalDamping "n equal first-order sections (MSL 4's Filter, critical damping): its rates fixed = false parameters from a function of several outputs at initialization; output and first section initialized as MSL's InitialOutput does"
+    extends Modelica.Blocks.Interfaces.SISO;
+    parameter Integer n = 2 "Number of sections";
+    parameter SI.Frequency f_cut = 0.5 "Cut-off frequency";
+    parameter Real y_start = 0.2 "Initial output";
+  protected
+    parameter SI.AngularVelocity w = 2*pi*f_cut "Cut-off angular frequency";
+    parameter Real k[n](each fixed = false) "Rate of each section (1/s)";
+    parameter Real alpha(fixed = false) "Normalization";
+    Real x[n] "Section outputs";
+  initial equation
+    (k, alpha) = FilterCoefficients.rates(n, w);
+    y = y_start;
+    der(x[1]) = 0;
+  equation
+    der(x[1]) = k[1]*(u - x[1]);
+    for i in 2:n loop
+      der(x[i]) = k[i]*(x[i - 1] - x[i]);
+    end for;
+    y = x[n];
+  end CriticalDamping;
 end Blocks;
