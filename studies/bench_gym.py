@@ -93,7 +93,7 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
     for process in independent:
         process.start()
     episode_seconds, step_seconds, run_seconds, free_seconds, episode_cpu = [], [], [], [], []
-    reset_seconds = []  # CPU time of the reset
+    reset_seconds, step_cpu, run_cpu = [], [], []  # CPU times
     vector_seconds: dict[int, list[float]] = {n: [] for n in vectors}
     vector_cpu: dict[int, list[float]] = {n: [] for n in vectors}  # the calling process'
 
@@ -112,9 +112,11 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
             episode_seconds.append(ended - started)
             reset_seconds.append(reset_cpu)
             episode_cpu.append(time.process_time() - cpu)
+            step_cpu.append(episode_cpu[-1] - reset_cpu)
             step_seconds.append(ended - stepping)
             result = simulate(plain, str(source), None, fmu_dir)
             run_seconds.append(result.statistics.wall_seconds)
+            run_cpu.append(result.statistics.cpu_seconds)
             for n, vector in vectors.items():
                 started, cpu = time.perf_counter(), time.process_time()
                 for batch in batches[n]:  # the automatic reset, then a whole episode
@@ -138,6 +140,7 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
     cpu_rate = STEPS / statistics.median(episode_cpu)
     run_rate = STEPS / statistics.median(run_seconds)
     overhead = 1e6 * (1.0 / steps_alone - 1.0 / run_rate)
+    overhead_cpu = 1e6 * (statistics.median(step_cpu) - statistics.median(run_cpu)) / STEPS
     rows = [
         Row(
             "gym: BlueROV2 Heavy, 8 thrusters, 20 Hz: steps/s on one core",
@@ -146,7 +149,7 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
             f"resets included ({STEPS}-step episodes, median of {repeats}; a reset "
             f"{reset:.1f} ms of CPU; {cpu_rate:,.0f} per second of CPU time); steps alone "
             f"{steps_alone:,.0f}/s; a plain run of the scenario samples {run_rate:,.0f}/s, "
-            f"the environment adds {overhead:.0f} us per step",
+            f"the environment adds {overhead:.0f} us per step ({overhead_cpu:.0f} us of CPU)",
         )
     ]
     free = WORKERS * STEPS / statistics.median(free_seconds)
