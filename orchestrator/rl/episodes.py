@@ -66,8 +66,10 @@ class Episodes:
     outside their bounds; ``terminate_on``: event kinds ending it; ``sample_time`` (s): the
     agent's (default: the shortest of the scenario's controllers); ``max_time`` (s): the
     episode's length (default: the scenario's stop time less its start time); ``start`` and
-    ``parameters``: draws (:mod:`orchestrator.rl.draws`). One episode is built (and closed) at
-    construction, so that a bad name fails here in one line.
+    ``parameters``: draws (:mod:`orchestrator.rl.draws`). An episode is started twice at
+    construction: built anew, so that a bad name fails here in one line, then on its instances
+    reset in place; :attr:`restarts` tells whether both started alike, and so whether the
+    next episodes restart on the same instances.
     """
 
     def __init__(
@@ -142,8 +144,7 @@ class Episodes:
         first = self.begin(np.random.default_rng(0))[0].copy()
         again = self.begin(np.random.default_rng(0))[0]
         self.restarts = self._restarted and bool(np.array_equal(first, again, equal_nan=True))
-        self._close_run()
-        self._done = True
+        self._done = True  # the first reset starts the first episode
 
     # -- one episode -----------------------------------------------------------------------
 
