@@ -8,8 +8,9 @@ Here the residuals are
 2. sorted into blocks (strongly connected components of the equation dependency graph) in
    evaluation order (block lower triangular form),
 3. solved block by block: blocks linear in their own unknowns are solved symbolically
-   (``casadi.solve``); a nonlinear algebraic loop is solved by Newton's method (CasADi's
-   ``fast_newton``, generated into the model's C code) at every evaluation. Where the loops
+   (``casadi.solve``; large ones torn first, :mod:`orchestrator.compiler.tearing`); a
+   nonlinear algebraic loop is solved by Newton's method (CasADi's ``fast_newton``,
+   generated into the model's C code) at every evaluation. Where the loops
    are asked for, Newton starts from a guess symbol per iteration variable, which the FMU
    holds: the iteration variables' start values at first (the Modelica meaning of ``start``
    for them; 0 without one), then the previous solution, so that a loop with several roots
@@ -30,11 +31,15 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components, maximum_bipartite_matching
 
+from orchestrator.compiler.tearing import torn_solution
 from orchestrator.errors import BuildError
 
 LOOP_TOLERANCE = 1e-9  # largest |residual| of a solved nonlinear loop (the equations' units)
 LOOP_ITERATIONS = 50  # Newton iterations per evaluation
 _STEP_TOLERANCE = 1e-14  # Newton stops when its residual or its step is this small
+# linear blocks above this size are torn (tearing.py); smaller ones, MurCoSim's among them
+# (a vehicle's 6 accelerations), are solved whole
+TEARING_SIZE = 12
 
 
 class CausalizationError(BuildError):
@@ -149,6 +154,8 @@ def causalize(
                 at = f" at {', '.join(where[:5])}" if where else ""
                 text = f"{len(eqs)} equation(s){at}: {named}"
                 loops.append(Loop(converged, text, tuple(iteration), symbols, starts))
+        elif len(eqs) > TEARING_SIZE:
+            solution = torn_solution([residuals[i] for i in eqs], ca.vertsplit(block_vars))
         else:
             offset = ca.substitute(block_res, block_vars, ca.DM.zeros(len(eqs)))
             solution = -offset / jac if len(eqs) == 1 else ca.solve(jac, -offset)
