@@ -19,6 +19,11 @@ SUPPORTED = [
         "test_block_diagram_with_short_connector_classes",
     ),
     (
+        "Expandable connectors (signal buses): declared signals neither connected nor used "
+        "are absent (MSL 4's `BusUsage`)",
+        "test_expandable_connector_keeps_only_its_present_signals",
+    ),
+    (
         "Blocks exported as FMUs with inputs and outputs",
         "test_block_exports_with_its_connectors",
     ),
@@ -172,6 +177,22 @@ SUPPORTED = [
     (
         "`assert` (an error with its message)",
         "test_assert_ends_the_run_with_its_message",
+    ),
+    (
+        "MultiBody frames with an overdetermined orientation record: `Connections.root`, "
+        "`potentialRoot`, `branch`, `isRoot` and `rooted` decided when the model is "
+        "translated (rumoca's connection graph); whole-record equations, functions taking and "
+        "returning records, a joint turned round; large linear blocks torn",
+        "test_multibody_pendulum_of_a_revolute_a_rod_and_a_body",
+    ),
+    (
+        "MultiBody prismatic joint: position and cut force of a body on an incline",
+        "test_multibody_slider_on_an_incline",
+    ),
+    (
+        "MultiBody free body: its frame a root with Cardan-angle states (`stateSelect = "
+        "always`), against Euler's equations",
+        "test_multibody_free_body_with_cardan_angle_states",
     ),
 ]
 

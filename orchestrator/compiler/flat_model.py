@@ -899,6 +899,13 @@ def _elementwise(function: Callable[[object], object], value: object) -> object:
 
 
 def _elementwise2(function: Callable[[object, object], object], a: object, b: object) -> object:
+    if isinstance(a, Record) or isinstance(b, Record):  # a choice between records: by field
+        try:
+            return combine(lambda x, y: _elementwise2(function, x, y), a, b)
+        except TypeError:
+            raise UnsupportedConstructError(
+                "a record beside a value of another type", None
+            ) from None
     if _is_array(a) or _is_array(b):
         a_arr, b_arr = np.broadcast_arrays(np.asarray(a, dtype=object), np.asarray(b, dtype=object))
         out = np.empty(a_arr.shape, dtype=object)
@@ -1340,7 +1347,10 @@ def read_flat(flat: dict, name: str) -> FlatModel:
             add(translator.expr(residual, local), span)
         except UnsupportedConstructError as exc:
             raise UnsupportedConstructError(exc.construct, exc.span or span) from None
+    used = {s.name() for residual in residuals for s in ca.symvar(residual)}
     for declared, variable in raw.items():
+        if _absent(variable, symbols_of[declared], used):
+            continue
         variability = _variability(variable)
         span = variable.get("source_span")
         binding = variable.get("binding")
@@ -1482,6 +1492,16 @@ def _evaluate_structural(
         if len(left) == len(pending):
             return
         pending = left
+
+
+def _absent(variable: dict, symbols: object, used: set[str]) -> bool:
+    """Whether ``variable`` is a component an expandable connector declares that is not
+    present: neither connected nor used in an equation (Modelica 3.6, Sec. 9.1.3: such
+    declared components are only potentially present)."""
+    if not variable.get("from_expandable_connector") or variable.get("connected"):
+        return False
+    names = {s.name() for s in np.asarray(symbols, dtype=object).ravel()}
+    return variable.get("binding") is None and not names & used
 
 
 def _equation_points(flat: dict, initial: bool = False) -> list[tuple[dict, dict, dict | None]]:

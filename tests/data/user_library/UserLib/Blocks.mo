@@ -110,4 +110,18 @@ package Blocks "Block diagrams from short connector classes"
     end for;
     y = x[n];
   end CriticalDamping;
+
+  expandable connector ControlBus "A signal bus declaring two signals, as MSL 4's BusUsage_Utilities.Interfaces.ControlBus"
+    SI.Velocity speed "Set-point speed";
+    SI.Force thrust "Declared but never connected: only potentially present";
+  end ControlBus;
+
+  model BusLag "A sine source on a bus drives a first-order lag; the bus's other declared signal is absent"
+    Modelica.Blocks.Sources.Sine sine(amplitude = 2, f = 0.5) "Set-point";
+    Modelica.Blocks.Continuous.FirstOrder lag(T = 0.5, initType = Modelica.Blocks.Types.Init.InitialOutput, y_start = 1) "Lag";
+    ControlBus bus "Signals";
+  equation
+    connect(sine.y, bus.speed);
+    connect(bus.speed, lag.u);
+  end BusLag;
 end Blocks;
