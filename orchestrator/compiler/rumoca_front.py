@@ -274,8 +274,9 @@ class RumocaLibrary:
                 place = f"{self._relative(Path(where.group(1)))}:{where.group(2)}:{where.group(3)}"
                 return f"{place}: {model}: {first}"
         detail = message.split("could not be compiled: ", 1)[-1].splitlines()[0]
-        # "todae failed: <model> failed in ToDae: ...": the line names the model already
-        detail = re.sub(r"^todae failed: \S+ failed in ToDae: ", "rumoca 0.10: ", detail)
+        # "todae failed: <model> failed in ToDae: ..." (or in Typecheck, ...): the line names
+        # the model already
+        detail = re.sub(r"^\w+ failed: \S+ failed in \w+: ", "rumoca 0.10: ", detail)
         for pattern, construct, token in RUMOCA_LIMITS:
             found = re.search(pattern, detail)
             if found:
