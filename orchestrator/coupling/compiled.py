@@ -210,6 +210,13 @@ class CompiledCoupling:
         self.kernel.motion(np.ascontiguousarray(x, dtype=float), out)
         return out[self._hinges].ravel()
 
+    def motion_slots(self, index: dict[str, int]) -> np.ndarray:
+        """Where ``motion_to`` puts every joint's angle and rate: their positions by name in
+        ``index``, -1 for the joints other than revolute ones (int64, 2 per joint)."""
+        slots = np.full(2 * len(self.names), -1, dtype=np.int64)
+        slots.reshape(-1, 2)[self._hinges] = np.reshape([index[s] for s in self.signals], (-1, 2))
+        return slots
+
     @property
     def compiled(self) -> bool:
         """Whether the kernel evaluates the joints itself (else it calls the fallback)."""

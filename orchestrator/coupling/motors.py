@@ -16,11 +16,15 @@ written by a controller and held between its samples.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from orchestrator.coupling.assembly import Assembly
 from orchestrator.coupling.joints import Frames, Pose, Revolute
+
+if TYPE_CHECKING:
+    from orchestrator.native._kernel import Coupling
 
 
 @dataclass
@@ -104,6 +108,14 @@ class JointMotors:
         applied torques are held until the commands change."""
         self._applied = np.minimum(np.maximum(commands, -self._limits), self._limits)
         self._accelerations = self._gains @ self._applied
+
+    def command_from(self, bus: np.ndarray, slots: np.ndarray, kernel: Coupling) -> None:
+        """:meth:`set_command_values` of the commands on ``bus`` at ``slots`` (int64, in the
+        order of :meth:`command_names`), the same numbers in one compiled call, which also
+        sets the accelerations in the compiled coupling ``kernel`` (``set_motor``)."""
+        kernel.command_motors(
+            bus, slots, self._limits, self._gains, self._applied, self._accelerations
+        )
 
     def applied(self) -> np.ndarray:
         """The torque each motor applies (N.m), in the order of :meth:`command_names`."""

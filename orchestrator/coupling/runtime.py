@@ -105,6 +105,10 @@ class ConstraintCoupling:
         self.assembly = Assembly(self.bodies, masses, config.solver) if self.bodies else None
         self.pairs = [self._pair(k, d) for k, d in enumerate(docking)]
         self.drives: list[Drive] = []
+        # bus positions of the compiled joint signals and of the motor commands, kept per set
+        # of names (a topology change makes new ones)
+        self._motion_slots: tuple[tuple[str, ...] | None, np.ndarray] = (None, np.zeros(0))
+        self._command_slots: tuple[tuple[str, ...] | None, np.ndarray] = (None, np.zeros(0))
         poses = self.poses(x0)
         self._placed: dict[str, int] = {}  # body -> index of the joint that placed it
         self._parents: dict[str, int] = {}  # body -> first joint that placed a child from it
@@ -356,6 +360,30 @@ class ConstraintCoupling:
             return (), np.zeros(0)
         values = self.motors.measure(self.poses(x))
         return tuple(values), np.array(list(values.values()))
+
+    def put_joint_signals(self, x: np.ndarray, bus: np.ndarray, index: dict[str, int]) -> bool:
+        """Put the values of :meth:`joint_signals` at state ``x`` on ``bus`` (positions by
+        name in ``index``) by one compiled call; False where the joints are not all compiled
+        (then nothing is put)."""
+        compiled = self.compiled
+        if self.motors is None or compiled is None or not compiled.compiled or self.drives:
+            return False
+        slots = self._motion_slots[1]
+        if self._motion_slots[0] is not compiled.signals or len(slots) != 2 * len(compiled.names):
+            # (the empty tuple is one object: a weld added to no revolute joint keeps it)
+            self._motion_slots = (compiled.signals, compiled.motion_slots(index))
+        compiled.kernel.motion_to(np.ascontiguousarray(x, dtype=float), bus, self._motion_slots[1])
+        return True
+
+    def command_from(self, bus: np.ndarray, index: dict[str, int]) -> None:
+        """:meth:`command` of the motor torque commands on ``bus`` (positions by name in
+        ``index``), in one compiled call."""
+        if self.motors is None:
+            return
+        names = self.motors.command_names()
+        if self._command_slots[0] is not names:
+            self._command_slots = (names, np.array([index[n] for n in names], dtype=np.int64))
+        self.motors.command_from(bus, self._command_slots[1], self.compiled.kernel)
 
     def command_names(self) -> tuple[str, ...]:
         """The motor torque commands (N.m) a controller may write."""

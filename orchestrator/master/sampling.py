@@ -222,8 +222,9 @@ class ControllerSampling(Manipulator):
             dx = self.signals.system.derivatives(point.time, x)  # outputs consistent with (t, x)
         signals, coupling = self.signals, self.coupling
         if coupling is not None:  # joint angles and rates in, torques out
-            names, values = coupling.joint_signals(x)
-            signals.values[signals.slots(names)] = values
+            if not coupling.put_joint_signals(x, signals.values, signals.index):
+                names, values = coupling.joint_signals(x)
+                signals.values[signals.slots(names)] = values
             if due:
                 accelerations = coupling.accelerations(x, dx)[self._bodies]
                 signals.values[signals.slots(self._accelerations)] = accelerations
@@ -240,7 +241,7 @@ class ControllerSampling(Manipulator):
             else:
                 self._sample_run(unit, point, x)
         if coupling is not None:
-            coupling.command(signals.values[signals.slots(coupling.command_names())])
+            coupling.command_from(signals.values, signals.index)
         return x
 
     def _sample_run(self, run: LawRun, point: Point, x: np.ndarray) -> None:

@@ -290,17 +290,34 @@ static double thrust_pwm(const double *c, double thrust)
     return neutral + copysign(offset, thrust);
 }
 
+int blas_times(const double *A, int rows, int columns, const double *x, double *y)
+{
+    if (dgemv == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "no BLAS dgemv (use_dgemv first)");
+        return -1;
+    }
+    if (columns == 0) {
+        memset(y, 0, (size_t)rows * sizeof(double));
+        return 0;
+    }
+    int one = 1;
+    double alpha = 1.0, beta = 0.0;
+    /* the row-major matrix is the transpose of a column-major (columns x rows) one */
+    dgemv("T", &columns, &rows, &alpha, (double *)A, &columns, (double *)x, &one, &beta, y, &one);
+    return 0;
+}
+
 static int pseudo_inverse(Law *law, double time, const double *in, double *out)
 {
     (void)time;
-    int m = law->thrusters, six = 6, one = 1;
-    double tau[6], alpha = 1.0, beta = 0.0, *thrusts = law->thrusts;
-    const double *inverse = law->state, *available = law->state + 6 * m;
+    int m = law->thrusters;
+    double tau[6], *thrusts = law->thrusts;
+    const double *available = law->state + 6 * m;
     memcpy(tau, in, sizeof tau);
     for (Py_ssize_t c = 6; c < law->n_inputs; c += 6)
         for (int i = 0; i < 6; i++)
             tau[i] += in[c + i];
-    dgemv("T", &six, &m, &alpha, (double *)inverse, &six, tau, &one, &beta, thrusts, &one);
+    blas_times(law->state, m, 6, tau, thrusts); /* the pseudo-inverse times tau */
     for (int g = 0; g < law->groups; g++) { /* thrust biasing along a balanced group */
         const double *group = law->group + m * g;
         bool any = false;

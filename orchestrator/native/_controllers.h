@@ -12,4 +12,9 @@
  * and ``use_dgemv`` to the kernel module; 0 on success, -1 with an exception. */
 int controllers_add_types(PyObject *module);
 
+/* y = A x of a row-major (rows x columns) matrix by the BLAS dgemv that NumPy's ``A @ x``
+ * calls (the same kernel, so the same sums); 0, or -1 with an exception before
+ * ``use_dgemv``. */
+int blas_times(const double *A, int rows, int columns, const double *x, double *y);
+
 #endif

@@ -45,6 +45,7 @@
  * every joint, kept or not, for the least-norm multipliers of redundant rows.
  */
 #include "_coupling.h"
+#include "_controllers.h"
 #include "_algebra3.h"
 
 #include <math.h>
@@ -1426,6 +1427,123 @@ static PyObject *Coupling_motion(Coupling *self, PyObject *args)
     return state_to_values(self, args, "motion", 2 * self->n_joints, coupling_motion);
 }
 
+/* A contiguous buffer of ``n`` entries of ``format`` ("d" float64, "q" int64), writable
+ * where asked; the caller keeps the array alive. NULL with an exception. */
+static void *entries(PyObject *array, Py_ssize_t n, const char *format, int writable,
+                     const char *what)
+{
+    Py_buffer view;
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(array, &view, flags) < 0)
+        return NULL;
+    int integer = format[0] == 'q' && view.format != NULL &&
+                  (strcmp(view.format, "q") == 0 || strcmp(view.format, "l") == 0);
+    int ok = view.format != NULL && (integer || strcmp(view.format, format) == 0) &&
+             view.itemsize == 8 && view.len == 8 * n;
+    void *data = view.buf;
+    PyBuffer_Release(&view);
+    if (!ok) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd contiguous %s values", what, n,
+                     strcmp(format, "d") == 0 ? "float64" : "int64");
+        return NULL;
+    }
+    return data;
+}
+
+/* Entries of ``slots`` (n int64) that are not -1 must index a bus of ``n_bus`` values. */
+static int check_slots(const Py_ssize_t *slots, Py_ssize_t n, Py_ssize_t n_bus)
+{
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (slots[i] < -1 || slots[i] >= n_bus) {
+            PyErr_Format(PyExc_ValueError, "slot %zd outside the bus (%zd values)", slots[i],
+                         n_bus);
+            return -1;
+        }
+    return 0;
+}
+
+/* motion_to(x, bus, slots): as ``motion``, each joint's angle and rate put on the bus at
+ * ``slots`` (2 per joint, int64, -1 for none) */
+static PyObject *Coupling_motion_to(Coupling *self, PyObject *args)
+{
+    PyObject *state, *bus_array, *slots_array;
+    if (!PyArg_ParseTuple(args, "OOO", &state, &bus_array, &slots_array) ||
+        require_compiled(self, "motion_to") < 0)
+        return NULL;
+    Py_ssize_t n = 2 * self->n_joints;
+    Py_buffer x, bus;
+    if (state_buffers(&state, (int[]){0}, &x, 1, "x") < 0)
+        return NULL;
+    if (check_length(self, x.len / (Py_ssize_t)sizeof(double)) < 0 ||
+        state_buffers(&bus_array, (int[]){1}, &bus, 1, "bus") < 0) {
+        PyBuffer_Release(&x);
+        return NULL;
+    }
+    const Py_ssize_t *slots = entries(slots_array, n, "q", 0, "motion_to: slots");
+    double *values = slots ? PyMem_Malloc((size_t)(n + 1) * sizeof(double)) : NULL;
+    int status = -1;
+    if (values == NULL && slots != NULL)
+        PyErr_NoMemory();
+    else if (values != NULL &&
+             check_slots(slots, n, bus.len / (Py_ssize_t)sizeof(double)) == 0) {
+        coupling_motion(self, x.buf, values);
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (slots[i] >= 0)
+                ((double *)bus.buf)[slots[i]] = values[i];
+        status = 0;
+    }
+    PyMem_Free(values);
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&bus);
+    if (status < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* command_motors(bus, slots, limits, gains, applied, accelerations): the m motors' torque
+ * commands read from the bus at ``slots``, limited to +-limits (as np.minimum(np.maximum(
+ * commands, -limits), limits)) into ``applied``, and gains (6 N x m, row-major) @ applied
+ * into ``accelerations`` and the motors' accelerations (as ``set_motor``) */
+static PyObject *Coupling_command_motors(Coupling *self, PyObject *args)
+{
+    PyObject *bus_array, *slots_array, *limits_array, *gains_array, *applied_array,
+        *accelerations_array;
+    if (!PyArg_ParseTuple(args, "OOOOOO", &bus_array, &slots_array, &limits_array,
+                          &gains_array, &applied_array, &accelerations_array))
+        return NULL;
+    Py_buffer bus;
+    if (state_buffers(&bus_array, (int[]){0}, &bus, 1, "bus") < 0)
+        return NULL;
+    Py_ssize_t n_bus = bus.len / (Py_ssize_t)sizeof(double);
+    const double *values = bus.buf;
+    PyBuffer_Release(&bus); /* the caller keeps the bus alive */
+    Py_buffer slots_view;
+    if (PyObject_GetBuffer(slots_array, &slots_view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    Py_ssize_t m = slots_view.len / 8, n = 6 * self->n_bodies;
+    PyBuffer_Release(&slots_view);
+    const Py_ssize_t *slots;
+    const double *limits, *gains;
+    double *applied, *accelerations;
+    if ((slots = entries(slots_array, m, "q", 0, "command_motors: slots")) == NULL ||
+        check_slots(slots, m, n_bus) < 0 ||
+        (limits = entries(limits_array, m, "d", 0, "command_motors: limits")) == NULL ||
+        (gains = entries(gains_array, n * m, "d", 0, "command_motors: gains")) == NULL ||
+        (applied = entries(applied_array, m, "d", 1, "command_motors: applied")) == NULL ||
+        (accelerations = entries(accelerations_array, n, "d", 1,
+                                 "command_motors: accelerations")) == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < m; k++) {
+        double command = slots[k] >= 0 ? values[slots[k]] : 0.0, limit = limits[k];
+        double above = command >= -limit || isnan(command) ? command : -limit;
+        applied[k] = above <= limit || isnan(above) ? above : limit;
+    }
+    if (blas_times(gains, (int)n, (int)m, applied, accelerations) < 0)
+        return NULL;
+    memcpy(self->motor, accelerations, (size_t)n * sizeof(double));
+    Py_RETURN_NONE;
+}
+
 static PyObject *Coupling_all_rows(Coupling *self, PyObject *args)
 {
     Py_ssize_t rows = 0;
@@ -1466,6 +1584,13 @@ static PyMethodDef Coupling_methods[] = {
      "all_rows(x, out): every row of every joint, kept or not (in the order of set_joints, "
      "each joint's rows in its own order), at state x: its coefficients on body a and on "
      "body b (zero on the world), written into out (rows, 12) float64"},
+    {"motion_to", (PyCFunction)Coupling_motion_to, METH_VARARGS,
+     "motion_to(x, bus, slots): the angles and rates of ``motion`` put on the bus (float64) "
+     "at slots (J, 2) int64, -1 for none"},
+    {"command_motors", (PyCFunction)Coupling_command_motors, METH_VARARGS,
+     "command_motors(bus, slots, limits, gains, applied, accelerations): the motors' "
+     "commands read from the bus at slots (int64), limited to +-limits into applied, gains "
+     "(6 N, m) @ applied (BLAS dgemv, as NumPy) into accelerations and set as set_motor"},
     {"motion", (PyCFunction)Coupling_motion, METH_VARARGS,
      "motion(x, out): angle (rad) and rate (rad/s) of every revolute joint (in the order of "
      "set_joints; NaN for the others) at state x, written into out (J, 2) float64"},
