@@ -11,7 +11,9 @@ medians, with the absolute medians for context; nothing here is a test. Parts:
   Dormand-Prince) against ``fmpy.simulate_fmu`` (CVode) at matched error: murcosim's
   tolerance is the loosest whose error against a tight reference does not exceed FMPy's.
 - ``scenarios``: real-time factor (simulated / wall time of the run loop, start-up excluded)
-  of shipped scenarios.
+  of shipped scenarios; and ``uvms_spiral`` against its integration alone (the scenario
+  without its controllers: no samples, the compiled RK4 steps from one recording point to
+  the next) in CPU time, which other jobs on the machine change less than wall time.
 - ``coupling``: chains of N welded GenericVehicles, welded grids (closed loops) and the
   shipped systems of mixed joints, compiled against the Python path (see
   ``studies.bench_coupling``).
@@ -254,7 +256,39 @@ def scenario_rows(fmu_dir: Path, repeats: int, names: list[str] | None = None) -
                 f"{seconds:g} s simulated in {wall:.3g} s (median of {repeats})",
             )
         )
+    if names is None or "uvms_spiral" in names:
+        rows.append(_samples_row(fmu_dir, repeats))
     return rows
+
+
+def _samples_row(fmu_dir: Path, repeats: int) -> Row:
+    """uvms_spiral (three controllers sampled every 2 ms step) against its integration alone
+    (its controllers left out), CPU time of the run loops, interleaved."""
+    document = tomllib.loads((SCENARIOS / "uvms_spiral.toml").read_text(encoding="utf-8"))
+    bare = {key: value for key, value in document.items() if key != "controllers"}
+    with tempfile.TemporaryDirectory(prefix="murcosim-bench-") as folder:
+        folder = Path(folder)
+        paths = {"run": folder / "run.toml", "bare": folder / "bare.toml"}
+        paths["run"].write_text(tomli_w.dumps(document), encoding="utf-8")
+        paths["bare"].write_text(tomli_w.dumps(bare), encoding="utf-8")
+        count = iter(range(2 * repeats))
+
+        def cpu(which: str) -> Callable[[], float]:
+            def seconds() -> float:
+                out = folder / f"{which}{next(count)}"
+                return _run_seconds(paths[which], fmu_dir, out)[1].statistics.cpu_seconds
+
+            return seconds
+
+        run, bare_run = interleaved(cpu("run"), cpu("bare"), repeats)
+    simulated = document["simulation"]["stop_time"]
+    return Row(
+        "uvms_spiral: run / integration alone (CPU time)",
+        f"{run / bare_run:.2f}",
+        "",
+        f"{run:.3g} vs {bare_run:.3g} s CPU for {simulated:g} s ({simulated / run:.0f}x vs "
+        f"{simulated / bare_run:.0f}x; median of {repeats})",
+    )
 
 
 def startup_rows(fmu_dir: Path, repeats: int) -> list[Row]:
