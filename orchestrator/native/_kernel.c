@@ -55,6 +55,7 @@ typedef struct {
     void *completed;
     Py_ssize_t offset; /* first state in the system's state vector */
     Py_ssize_t n;      /* number of continuous states (0: stateless) */
+    bool derived_early; /* derivatives read right after the instance's last op */
 } Instance;
 
 enum { OP_READ = 0, OP_WRITE = 1 };
@@ -70,6 +71,7 @@ typedef struct {
     Py_ssize_t *sources; /* write: signal entries summed into each value */
     double *factors;     /* write: factor of each source entry */
     double *offsets;     /* write: constant added to each value */
+    bool last;           /* the instance's last op: its derivatives are read after it */
 } Op;
 
 static PyObject *FMICallError;
@@ -81,6 +83,7 @@ typedef struct {
     Py_ssize_t n_instances;
     Op *ops;
     Py_ssize_t n_ops;
+    bool planned; /* the ops' `last` and the instances' `derived_early` are set */
     double *signals;
     Py_ssize_t n_signals;
     Py_ssize_t n_states;
@@ -132,10 +135,38 @@ static int call_failed(Kernel *self, Py_ssize_t instance, const char *call, int 
     return -1;
 }
 
+/* Marks each instance's last op: its inputs are all set by then, so its derivatives are read
+ * right after it, while its memory is still in the processor's caches (a swarm's vehicle is
+ * evaluated just after its thrusters are, not in a later pass over all instances). */
+static void plan_derivatives(Kernel *self)
+{
+    for (Py_ssize_t i = 0; i < self->n_instances; i++)
+        self->instances[i].derived_early = false;
+    for (Py_ssize_t o = self->n_ops - 1; o >= 0; o--) {
+        Instance *in = &self->instances[self->ops[o].instance];
+        self->ops[o].last = in->n && !in->derived_early;
+        in->derived_early = in->derived_early || in->n;
+    }
+    self->planned = true;
+}
+
+static int get_derivatives(Kernel *self, Py_ssize_t i, double *dx)
+{
+    Instance *in = &self->instances[i];
+    mark(self, i, C_GET_DERIVATIVES);
+    int status = in->get_derivatives(in->handle, dx + in->offset, (size_t)in->n);
+    if (status > 1)
+        return call_failed(self, i, in->fmi3 ? "GetContinuousStateDerivatives" : "GetDerivatives",
+                           status);
+    return 0;
+}
+
 /* One evaluation of the system: derivatives of the state x at time t into dx. */
 static int evaluate(Kernel *self, double t, const double *x, double *dx)
 {
     int status;
+    if (!self->planned)
+        plan_derivatives(self);
     for (Py_ssize_t i = 0; i < self->n_instances; i++) {
         Instance *in = &self->instances[i];
         mark(self, i, C_SET_TIME);
@@ -180,18 +211,13 @@ static int evaluate(Kernel *self, double t, const double *x, double *dx)
                 return call_failed(self, op->instance, in->fmi3 ? "SetFloat64" : "SetReal",
                                    status);
         }
+        if (op->last && get_derivatives(self, op->instance, dx) < 0)
+            return -1;
     }
-    for (Py_ssize_t i = 0; i < self->n_instances; i++) {
-        Instance *in = &self->instances[i];
-        if (!in->n)
-            continue;
-        mark(self, i, C_GET_DERIVATIVES);
-        status = in->get_derivatives(in->handle, dx + in->offset, (size_t)in->n);
-        if (status > 1)
-            return call_failed(self, i,
-                               in->fmi3 ? "GetContinuousStateDerivatives" : "GetDerivatives",
-                               status);
-    }
+    for (Py_ssize_t i = 0; i < self->n_instances; i++) /* those no op reaches */
+        if (self->instances[i].n && !self->instances[i].derived_early &&
+            get_derivatives(self, i, dx) < 0)
+            return -1;
     self->evaluations++;
     return 0;
 }
@@ -371,6 +397,7 @@ static PyObject *Kernel_add_instance(Kernel *self, PyObject *args)
     in->completed = (void *)(uintptr_t)completed;
     in->offset = offset;
     in->n = n;
+    self->planned = false;
     return PyLong_FromSsize_t(self->n_instances++);
 }
 
@@ -465,6 +492,7 @@ static Op *new_op(Kernel *self, int kind, Py_ssize_t instance, PyObject *referen
         op->vr[j] = (uint32_t)refs[j];
     PyMem_Free(refs);
     self->n_ops++;
+    self->planned = false;
     return op;
 }
 
