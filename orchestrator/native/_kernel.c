@@ -56,6 +56,7 @@ typedef struct {
     Py_ssize_t offset; /* first state in the system's state vector */
     Py_ssize_t n;      /* number of continuous states (0: stateless) */
     bool derived_early; /* derivatives read right after the instance's last op */
+    bool set_late;      /* time and states set right before the instance's first op */
 } Instance;
 
 enum { OP_READ = 0, OP_WRITE = 1 };
@@ -71,6 +72,7 @@ typedef struct {
     Py_ssize_t *sources; /* write: signal entries summed into each value */
     double *factors;     /* write: factor of each source entry */
     double *offsets;     /* write: constant added to each value */
+    bool first;          /* the instance's first op: its time and states are set before it */
     bool last;           /* the instance's last op: its derivatives are read after it */
 } Op;
 
@@ -135,19 +137,42 @@ static int call_failed(Kernel *self, Py_ssize_t instance, const char *call, int 
     return -1;
 }
 
-/* Marks each instance's last op: its inputs are all set by then, so its derivatives are read
- * right after it, while its memory is still in the processor's caches (a swarm's vehicle is
- * evaluated just after its thrusters are, not in a later pass over all instances). */
+/* Marks each instance's first and last op: its time and states are set right before the
+ * first, and its derivatives read right after the last (its inputs are all set by then), so
+ * that one instance's memory is touched while it is in the processor's caches (a swarm goes
+ * vehicle by vehicle, not in passes over all instances). */
 static void plan_derivatives(Kernel *self)
 {
     for (Py_ssize_t i = 0; i < self->n_instances; i++)
-        self->instances[i].derived_early = false;
+        self->instances[i].derived_early = self->instances[i].set_late = false;
     for (Py_ssize_t o = self->n_ops - 1; o >= 0; o--) {
         Instance *in = &self->instances[self->ops[o].instance];
         self->ops[o].last = in->n && !in->derived_early;
         in->derived_early = in->derived_early || in->n;
     }
+    for (Py_ssize_t o = 0; o < self->n_ops; o++) {
+        Instance *in = &self->instances[self->ops[o].instance];
+        self->ops[o].first = !in->set_late;
+        in->set_late = true;
+    }
     self->planned = true;
+}
+
+/* Time and states of instance i. */
+static int set_time_and_states(Kernel *self, Py_ssize_t i, double t, const double *x)
+{
+    Instance *in = &self->instances[i];
+    mark(self, i, C_SET_TIME);
+    int status = in->set_time(in->handle, t);
+    if (status > 1)
+        return call_failed(self, i, "SetTime", status);
+    if (in->n) {
+        mark(self, i, C_SET_STATES);
+        status = in->set_states(in->handle, x + in->offset, (size_t)in->n);
+        if (status > 1)
+            return call_failed(self, i, "SetContinuousStates", status);
+    }
+    return 0;
 }
 
 static int get_derivatives(Kernel *self, Py_ssize_t i, double *dx)
@@ -167,22 +192,14 @@ static int evaluate(Kernel *self, double t, const double *x, double *dx)
     int status;
     if (!self->planned)
         plan_derivatives(self);
-    for (Py_ssize_t i = 0; i < self->n_instances; i++) {
-        Instance *in = &self->instances[i];
-        mark(self, i, C_SET_TIME);
-        status = in->set_time(in->handle, t);
-        if (status > 1)
-            return call_failed(self, i, "SetTime", status);
-        if (in->n) {
-            mark(self, i, C_SET_STATES);
-            status = in->set_states(in->handle, x + in->offset, (size_t)in->n);
-            if (status > 1)
-                return call_failed(self, i, "SetContinuousStates", status);
-        }
-    }
+    for (Py_ssize_t i = 0; i < self->n_instances; i++) /* those no op reaches */
+        if (!self->instances[i].set_late && set_time_and_states(self, i, t, x) < 0)
+            return -1;
     for (Py_ssize_t o = 0; o < self->n_ops; o++) {
         Op *op = &self->ops[o];
         Instance *in = &self->instances[op->instance];
+        if (op->first && set_time_and_states(self, op->instance, t, x) < 0)
+            return -1;
         if (op->kind == OP_READ) {
             double *target = self->signals + op->signal;
             mark(self, op->instance, C_GET_REAL);
