@@ -437,10 +437,14 @@ def test_many_vehicles_in_one_call_against_an_independent_solver():
 
 def test_many_vehicles_in_one_call_are_each_vehicle_alone():
     """With dead bands (the dead-zone passes, and the force they take off carried to the next
-    sample), one call for 16 random vehicles gives each the thrusts of its own allocator
-    sampled alone, bit for bit, over 12 samples; no free thruster is left inside its band."""
+    sample), one call for 16 random vehicles (condition numbers 1 to 1e3) gives each the
+    thrusts of its own allocator sampled alone, bit for bit, over 12 samples; no free thruster
+    is left inside its band; and the thrusts are the full program's solution by qpOASES for the
+    command with the carried force and the bounds the passes left (within 1e-7 N times the
+    condition number, as in the test above)."""
     rng = np.random.default_rng(8)
-    vehicles = [random_vehicle(rng, c, 2.0) for c in np.logspace(0, 3, 16)]
+    conditions = np.logspace(0, 3, 16)
+    vehicles = [random_vehicle(rng, c, 2.0) for c in conditions]
     batch = [
         ConstrainedAllocator(T, lim, band, 400.0, 0.05, PRIORITIES) for T, lim, band in vehicles
     ]
@@ -457,11 +461,14 @@ def test_many_vehicles_in_one_call_are_each_vehicle_alone():
         ]
         low = np.concatenate([r[0] for r in ranges])
         high = np.concatenate([r[1] for r in ranges])
+        commands = tau + np.array([s.carried for s in batch])
         thrusts, failures = allocate_many(batch, tau, low, high)
         assert not failures
         at = 0
         for k, s in enumerate(alone):
             part, low_k, high_k = thrusts[at : at + s.n], low[at : at + s.n], high[at : at + s.n]
+            reference = qpoases_thrusts(s, commands[k], low_k, high_k)
+            np.testing.assert_allclose(part, reference, atol=1e-7 * conditions[k], rtol=0)
             np.testing.assert_array_equal(
                 part, s.allocate_within(tau[k], *[r.copy() for r in ranges[k]])
             )
