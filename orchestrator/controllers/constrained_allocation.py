@@ -240,8 +240,12 @@ def allocate_many(
     [``low``, ``high``] (N, the vehicles' in turn; narrowed in place by the dead-zone passes),
     and the vehicles whose program failed (index: error; their thrusts are NaN). Each
     allocator adds the force it carries to its command and carries the force its dead zones
-    took off this one."""
+    took off this one. A vehicle whose command is not finite fails (NaN thrusts, its carried
+    force kept) without a solve, so that one NaN leaves neither its solver nor its next
+    samples' commands NaN."""
     commands = tau + np.array([a.carried for a in allocators])
+    if not np.isfinite(commands).all():
+        return _allocate_finite(allocators, commands, tau, low, high)
     continuous, thrusts = np.empty_like(low), np.empty_like(low)
     compiled = tuple(a.compiled for a in allocators)
     failures = native.allocate(compiled, commands, low, high, continuous, thrusts)
@@ -260,3 +264,31 @@ def allocate_many(
         if k not in failures:
             allocator.carried = carried[k]
     return thrusts, failures
+
+
+def _allocate_finite(
+    allocators: list[ConstrainedAllocator],
+    commands: np.ndarray,
+    tau: np.ndarray,
+    low: np.ndarray,
+    high: np.ndarray,
+) -> tuple[np.ndarray, dict[int, Exception]]:
+    """:func:`allocate_many` when some ``commands`` (with the carried forces) are not finite:
+    the others solved in one call, those vehicles failed."""
+    finite = np.isfinite(commands).all(axis=1)
+    ends = np.cumsum([a.n for a in allocators])
+    rows = np.split(np.arange(len(low)), ends[:-1])
+    kept = np.concatenate([rows[k] for k in np.flatnonzero(finite)] or [np.array([], int)])
+    thrusts = np.full_like(low, np.nan)
+    failures: dict[int, Exception] = {
+        int(k): ValueError(f"thrust allocation: the command {tau[k].tolist()} is not finite")
+        for k in np.flatnonzero(~finite)
+    }
+    if kept.size:
+        solved = [a for a, ok in zip(allocators, finite, strict=True) if ok]
+        part_low, part_high = low[kept], high[kept]
+        part, failed = allocate_many(solved, tau[finite], part_low, part_high)
+        thrusts[kept], low[kept], high[kept] = part, part_low, part_high
+        index = np.flatnonzero(finite)
+        failures.update({int(index[j]): error for j, error in failed.items()})
+    return thrusts, dict(sorted(failures.items()))

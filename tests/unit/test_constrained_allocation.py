@@ -505,3 +505,33 @@ def test_a_vehicle_whose_program_fails_gets_no_thrusts_and_the_others_go_on(monk
     assert np.isnan(thrusts[: failing.n]).all() and not failing.carried.any()
     expected = alone.allocate_within(tau[1], np.full(8, -20.0), np.full(8, 20.0))
     np.testing.assert_array_equal(thrusts[failing.n :], expected)
+
+
+def test_a_command_that_is_not_finite_fails_that_vehicle_and_poisons_nothing():
+    """One NaN command (an upstream sensor's NaN) fails its vehicle for that sample (NaN
+    thrusts, an error naming the command) without a solve: its later samples equal those of
+    an allocator that never saw it, bit for bit (before, the NaN was carried to every later
+    command: NaN thrusts for good, and no failure reported), and the other vehicle of the
+    call gets the thrusts it gets alone."""
+    rng = np.random.default_rng(11)
+    T, limits, band = random_vehicle(rng, 10.0, 2.0)
+    made = [ConstrainedAllocator(T, limits, band, 400.0, 0.05, PRIORITIES) for _ in range(4)]
+    hit, other, clean, other_alone = made
+    n = hit.n
+    for sample in range(6):
+        tau = rng.uniform(-1, 1, (2, 6)) * [6, 6, 6, 0.5, 0.5, 0.5]
+        given = tau.copy()
+        if sample == 2:
+            given[0, 3] = np.nan
+        low, high = np.full(2 * n, -20.0), np.full(2 * n, 20.0)
+        thrusts, failures = allocate_many([hit, other], given, low, high)
+        alone = other_alone.allocate_within(tau[1], np.full(n, -20.0), np.full(n, 20.0))
+        np.testing.assert_array_equal(thrusts[n:], alone)
+        if sample == 2:
+            assert list(failures) == [0] and "not finite" in str(failures[0])
+            assert np.isnan(thrusts[:n]).all()
+            continue
+        assert not failures
+        expected = clean.allocate_within(tau[0], np.full(n, -20.0), np.full(n, 20.0))
+        np.testing.assert_array_equal(thrusts[:n], expected)
+        np.testing.assert_array_equal(hit.carried, clean.carried)
