@@ -194,6 +194,11 @@ SUPPORTED = [
         "always`), against Euler's equations",
         "test_multibody_free_body_with_cardan_angle_states",
     ),
+    (
+        "Newton's first guess in a continuous loop from a start bound to parameters that "
+        "depend on others (MultiBody's quaternions, `Q(start = Q_start)`)",
+        "test_newton_guess_from_a_start_bound_to_dependent_parameters",
+    ),
 ]
 
 _MODEL = "  model M\n    Real x(start = 1, fixed = true);\n"

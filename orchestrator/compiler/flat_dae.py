@@ -43,6 +43,24 @@ def _value(expression: object, what: str, model: str) -> float:
     return float(ca.evalf(sx))
 
 
+def _at_defaults(expression: object, roles: _Roles) -> float | None:
+    """The number ``expression`` (a start value) has at the parameters' own values, its
+    parameters replaced by their bindings as long as they depend on others
+    (``Q(start = Q_start)`` with ``Q_start = from_T(R_start.T)``); None when it depends on
+    anything else. Newton's first guess of a loop: a guess, exact for the defaults."""
+    value = ca.SX(expression)
+    given = roles.constants + roles.parameters + roles.dependent
+    symbols = ca.vertcat(*[v.symbol for v in given]) if given else ca.SX(0, 1)
+    bindings = ca.vertcat(*[ca.SX(v.binding) for v in given]) if given else ca.SX(0, 1)
+    for _ in range(len(given) + 1):
+        if value.is_constant():
+            return float(ca.evalf(value))
+        if not ca.depends_on(value, symbols):
+            return None
+        value = ca.substitute(value, symbols, bindings)
+    return None
+
+
 class _Roles:
     """The flat variables sorted by what the FMU does with them."""
 
@@ -141,9 +159,9 @@ def flat_dae(
     )
     loops: list[Loop] = []
     first_guesses = {
-        v.name: float(ca.evalf(ca.SX(v.start)))
+        v.name: guess
         for v in roles.states + roles.algebraics
-        if v.start is not None and ca.SX(v.start).is_constant()
+        if v.start is not None and (guess := _at_defaults(v.start, roles)) is not None
     }
     # the residuals keep their order through index reduction, which appends its own
     places = model.residual_places

@@ -928,3 +928,10 @@ def test_multibody_free_body_with_cardan_angle_states(fmus):
         reference[f"body.frame_a.R.T[{i},{j}]"] = sol.y[3 + k]
     reference |= {"body.r_0[1]": TIMES, "body.r_0[2]": 2 * TIMES - 9.81 / 2 * TIMES**2}
     check(fmus, "TumblingBody", reference)
+
+
+def test_newton_guess_from_a_start_bound_to_dependent_parameters(fmus):
+    # q1^2 + q4^2 = 1 solved for q4 by Newton from q4's start, sqrt(1 - 0.6^2) through a
+    # parameter bound to another (as MultiBody's quaternions start from Q_start =
+    # from_T(R_start.T)); from 0, where the equation's derivative 2 q4 vanishes, it fails
+    check(fmus, "QuaternionComponent", {"q4": np.sqrt(1 - (0.6 * np.cos(TIMES)) ** 2)})

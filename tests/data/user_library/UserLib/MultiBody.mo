@@ -43,4 +43,14 @@ package MultiBody "Bodies and joints connected through frames with overdetermine
       phi(each start = 0, each fixed = true), phi_d(start = {0.3, 0.2, 1.0}, each fixed = true))
       "Free body";
   end TumblingBody;
+
+  model QuaternionComponent "A unit quaternion's scalar part from its vector part, by Newton"
+    parameter Real amplitude = 0.6 "Amplitude of the vector part";
+    parameter Real q4_start = sqrt(1 - amplitude^2) "Start of the scalar part: its positive root";
+    Real q1 "Vector part (one component)";
+    Real q4(start = q4_start) "Scalar part: Newton from its start, where its derivative is not 0";
+  equation
+    q1 = amplitude*cos(time);
+    q1^2 + q4^2 = 1;
+  end QuaternionComponent;
 end MultiBody;
