@@ -190,28 +190,19 @@ class ThrustAllocation(Controller):
         self._configure(self._thrusters(x))
         return self.outputs != before
 
-    def _pseudo_inverse(self, tau: np.ndarray, available: np.ndarray) -> np.ndarray:
-        """Thrusts (N) of the pseudo-inverse law on arrays, for a batch of allocations
-        (:class:`orchestrator.controllers.batch.AllocationBatch`); a single allocation's step
-        is the compiled law."""
-        thrusts = self._inverse_of(available) @ tau
-        for group in self.groups:
-            members = (group > 0) & available
-            if not members.any():
-                continue
-            raise_by = np.max((self.bias - thrusts[members]) / group[members])
-            if raise_by > 0:
-                thrusts = thrusts + raise_by * group * available
-        peak = (np.abs(thrusts) / self.limits).max()
-        return thrusts / peak if peak > 1.0 else thrusts
+    def pseudo_inverse_law(self, available: np.ndarray) -> native.Law:
+        """The compiled pseudo-inverse law, set for the ``available`` thrusters (its
+        pseudo-inverse recomputed when they changed)."""
+        if not np.array_equal(available, self._available):
+            self._use(available)
+        return self._law
 
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
         available = time < self.fail_times
         if self.method == "pseudo_inverse":
-            if not np.array_equal(available, self._available):
-                self._use(available)
             pwm = np.empty(len(self.thrusters))
-            self._law.step(time, np.ascontiguousarray(inputs, dtype=float), pwm)
+            law = self.pseudo_inverse_law(available)
+            law.step(time, np.ascontiguousarray(inputs, dtype=float), pwm)
             return pwm
         tau = inputs if len(inputs) == 6 else inputs.reshape(-1, 6).sum(axis=0)  # N, N.m
         thrusts = self.allocator.allocate(tau, self.thrusts, available)

@@ -2,24 +2,38 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from orchestrator.controllers.base import Controller, PIDLoop, body_state_signals
-from orchestrator.kinematics import euler_from_rows, rotation_rows, wrap_angle
+from orchestrator.controllers.base import Controller, body_state_signals, loop_gains
+from orchestrator.native import controllers as native
 from orchestrator.scenario.model import AutopilotConfig
+
+LOOPS = ("depth", "surge", "sway", "roll", "pitch", "heading")
+"""The PID loops, in the order of the compiled law's settings."""
 
 
 class DepthHeadingSpeedAutopilot(Controller):
     """PID loops on depth, heading and surge speed; roll and pitch held level, sway damped.
 
+    With R the rotation body to NED of q, roll, pitch, yaw its zyx Euler angles and
+    d = R' [0, 0, 1] the NED down axis in body axes, each loop a PID on an error e and its
+    rate (``base.loop_gains``):
+
+        f_down = PID_depth(z_d - z, -d . v)        v = [u, v, w], body (m/s)
+        tau = [d f_down + [PID_surge(u_d - u, 0), PID_sway(0, -v), 0],
+               PID_roll(-roll, -p), PID_pitch(-pitch, -q),
+               PID_heading(wrap(psi_d - yaw), -r)]
+
+    the heading error wrapped into [-pi, pi). The set points are the configured ones, each
+    replaced by the last change at or before the sample.
+
     Inputs: the vehicle's ``p`` (NED, m), ``q`` (quaternion) and ``nu`` (body velocity), true
     or, with ``state``, a navigation filter's estimate of them.
     Outputs: ``tau`` (6), the generalized force command at the body origin, body frame
     (N, N.m), and the set points in force, ``depth_set`` (m), ``heading_set`` (deg) and
-    ``speed_set`` (m/s), recorded as columns (published at the sample). The depth loop acts
-    along NED z and is rotated into the body frame.
+    ``speed_set`` (m/s), recorded as columns (published at the sample). The step is compiled
+    (:attr:`compiled_law`, ``orchestrator/native/_controllers.c``), the loops' integrals its
+    state.
     """
 
     def __init__(self, name: str, config: AutopilotConfig) -> None:
@@ -30,45 +44,32 @@ class DepthHeadingSpeedAutopilot(Controller):
         )
         self.monitors = tuple(set_points)
         self.config = config
-        g, dt = config.gains, config.sample_time
-        self.depth = PIDLoop(g.depth, dt)
-        self.heading = PIDLoop(g.heading, dt)
-        self.surge = PIDLoop(g.surge, dt)
-        self.roll = PIDLoop(g.roll, dt)
-        self.pitch = PIDLoop(g.pitch, dt)
-        self.sway = PIDLoop(g.sway, dt)
+        self.compiled_law = native.autopilot(
+            config.sample_time,
+            [loop_gains(getattr(config.gains, loop)) for loop in LOOPS],
+            (config.depth, config.heading, config.surge_speed),
+            set_point_changes(config),
+        )
 
-    def set_points(self, time: float) -> tuple[float, float, float]:
-        """Depth (m), heading (deg) and surge speed (m/s) in force at ``time``."""
-        c = self.config
-        depth, heading, speed = c.depth, c.heading, c.surge_speed
-        for change in sorted(c.changes, key=lambda k: k.time):
-            if change.time <= time + 1e-12:
-                depth = depth if change.depth is None else change.depth
-                heading = heading if change.heading is None else change.heading
-                speed = speed if change.surge_speed is None else change.surge_speed
-        return depth, heading, speed
+    def reset(self) -> None:
+        """The loops' integrals back to zero."""
+        self.compiled_law.state[:] = 0.0
 
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
-        state = inputs.tolist()  # plain floats
-        R = rotation_rows(state[3:7])
-        roll, pitch, yaw = euler_from_rows(R)
-        down = R[2]  # NED z in body axes (R' [0, 0, 1])
-        depth_now = state[2]
-        u, v, w, p, q, r = state[7:13]  # body velocity (m/s, rad/s)
-        heave_rate = down[0] * u + down[1] * v + down[2] * w
-        depth, heading, speed = self.set_points(time)
-        force_down = self.depth.update(depth - depth_now, -heave_rate)
-        return np.array(
-            [
-                down[0] * force_down + self.surge.update(speed - u, 0.0),
-                down[1] * force_down + self.sway.update(0.0, -v),
-                down[2] * force_down,
-                self.roll.update(-roll, -p),
-                self.pitch.update(-pitch, -q),
-                self.heading.update(wrap_angle(math.radians(heading) - yaw), -r),
-                depth,
-                heading,
-                speed,
-            ]
-        )
+        outputs = np.empty(len(self.outputs))
+        self.compiled_law.step(time, np.ascontiguousarray(inputs, dtype=float), outputs)
+        return outputs
+
+
+def set_point_changes(config: AutopilotConfig) -> list[tuple[float, float, float, float]]:
+    """The configured changes in time order, each as its time (s) and the depth (m), heading
+    (deg) and surge speed (m/s) in force from then on (a set point a change does not give
+    kept from before it)."""
+    depth, heading, speed = config.depth, config.heading, config.surge_speed
+    table = []
+    for change in sorted(config.changes, key=lambda k: k.time):
+        depth = depth if change.depth is None else change.depth
+        heading = heading if change.heading is None else change.heading
+        speed = speed if change.surge_speed is None else change.surge_speed
+        table.append((change.time, depth, heading, speed))
+    return table

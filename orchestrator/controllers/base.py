@@ -66,20 +66,9 @@ def body_state_signals(body: str) -> list[str]:
     )
 
 
-class PIDLoop:
-    """One PID loop with a clamped integral, derivative on a measured rate."""
-
-    def __init__(self, gains: PID, sample_time: float) -> None:
-        self.sample_time = sample_time
-        self.integral = 0.0
-        # plain floats read at every sample; the integral's bound (none without an I term)
-        self._kp, self._ki, self._kd = float(gains.kp), float(gains.ki), float(gains.kd)
-        self._limit = gains.integral_limit / gains.ki if gains.ki else 0.0
-
-    def update(self, error: float, error_rate: float) -> float:
-        """Control action for ``error`` and its time derivative ``error_rate``."""
-        if self._ki:
-            integral, limit = self.integral + error * self.sample_time, self._limit
-            # clamped by float comparisons: np.clip of one number costs ~15 us, min/max ~0.3 us
-            self.integral = -limit if integral < -limit else limit if integral > limit else integral
-        return self._kp * error + self._ki * self.integral + self._kd * error_rate
+def loop_gains(gains: PID) -> tuple[float, float, float, float]:
+    """A PID loop's settings for the compiled laws: kp, ki, kd and the integral's bound
+    divided by ki (0 without ki). The loop's action is kp e + ki I + kd e', with the integral
+    I advanced by e times the sample time and clamped to the bound (anti-windup)."""
+    limit = gains.integral_limit / gains.ki if gains.ki else 0.0
+    return float(gains.kp), float(gains.ki), float(gains.kd), limit

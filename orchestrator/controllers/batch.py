@@ -4,13 +4,13 @@ sampled in one step.
 A swarm runs the same controllers on every vehicle. Sampled one by one, each costs the
 master's per-controller work (gathering inputs, applying outputs) and NumPy's per-call cost
 on a handful of numbers. :func:`batched` merges the autopilots of equal sample time into one
-:class:`AutopilotBatch` (its control laws as array operations over the vehicles) and the
-thrust allocations into one :class:`AllocationBatch` (the thrusts' ranges and the
-thrust-to-PWM maps as array operations over all thrusters, every vehicle's program solved in
-one compiled call). Each vehicle's
-outputs are the same, bit for bit, as its own controller's: the same floating-point
-operations in the same order (the angles by ``math`` on each vehicle, as the controller does),
-and a member that fails holds its own previous outputs, as the master holds a controller's.
+:class:`AutopilotBatch` (every member's compiled law stepped in one call) and the thrust
+allocations into one :class:`AllocationBatch` (the thrusts' ranges and the thrust-to-PWM maps
+as array operations over all thrusters, every vehicle's program solved in one compiled call,
+the pseudo-inverse members' compiled laws stepped in one call). Each vehicle's outputs are the
+same, bit for bit, as its own controller's: the same laws, or the same floating-point
+operations in the same order, and a member that fails holds its own previous outputs, as the
+master holds a controller's.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from orchestrator.controllers.allocation import ThrustAllocation
 from orchestrator.controllers.autopilot import DepthHeadingSpeedAutopilot
 from orchestrator.controllers.base import Controller
 from orchestrator.controllers.constrained_allocation import allocate_many, thrust_range
+from orchestrator.native.controllers import step_laws
 
 BATCHED_KINDS = (DepthHeadingSpeedAutopilot, ThrustAllocation)
 
@@ -136,80 +137,25 @@ class _Batch(Controller):
 
 class AutopilotBatch(_Batch):
     """Depth, heading and surge-speed autopilots of many vehicles
-    (:class:`~orchestrator.controllers.autopilot.DepthHeadingSpeedAutopilot`) as array
-    operations over the vehicles. The PID loops' integrals live here (one row per vehicle,
-    started from the members' loops, which are not stepped)."""
-
-    LOOPS = ("depth", "surge", "sway", "roll", "pitch", "heading")
+    (:class:`~orchestrator.controllers.autopilot.DepthHeadingSpeedAutopilot`): their compiled
+    laws stepped in one call, each on its own integrals."""
 
     def __init__(self, members: list[DepthHeadingSpeedAutopilot]) -> None:
         super().__init__(members)
-        self._loops = loops = [[getattr(m, loop) for loop in self.LOOPS] for m in members]
-        # gains (vehicles x loops): kp, ki, kd, the integral's bound, and where ki is not zero
-        self._kp = np.array([[p._kp for p in row] for row in loops])
-        self._ki = np.array([[p._ki for p in row] for row in loops])
-        self._kd = np.array([[p._kd for p in row] for row in loops])
-        self._limit = np.array([[p._limit for p in row] for row in loops])
-        self._integrating = self._ki != 0.0
-        self._dt = members[0].sample_time
-        self.reset()
-
-    def reset(self) -> None:
-        """The members reset, the integrals taken from their loops."""
-        super().reset()
-        self._integral = np.array([[p.integral for p in row] for row in self._loops])
-
-    def _pid(self, error: np.ndarray, rate: np.ndarray) -> np.ndarray:
-        """Control actions of every loop (vehicles x loops) as :class:`PIDLoop.update`."""
-        integral, limit = self._integral + error * self._dt, self._limit
-        clamped = np.where(integral < -limit, -limit, np.where(integral > limit, limit, integral))
-        self._integral = np.where(self._integrating, clamped, self._integral)
-        return self._kp * error + self._ki * self._integral + self._kd * rate
+        self._laws = [m.compiled_law for m in members]
 
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
-        state = inputs.reshape(len(self.members), 13)
-        p_down = state[:, 2]
-        eta, e1, e2, e3 = state[:, 3], state[:, 4], state[:, 5], state[:, 6]
-        u, v, w, p, q, r = (state[:, 7 + k] for k in range(6))
-        # the rotation's entries as kinematics.rotation_rows writes them
-        r00 = 1 - 2 * (e2 * e2 + e3 * e3)
-        r10 = 2 * (e1 * e2 + e3 * eta)
-        down = (2 * (e1 * e3 - e2 * eta), 2 * (e2 * e3 + e1 * eta), 1 - 2 * (e1 * e1 + e2 * e2))
-        angles = [
-            (math.atan2(b, c), -math.asin(min(max(a, -1.0), 1.0)), math.atan2(d, e))
-            for a, b, c, d, e in zip(*(x.tolist() for x in (*down, r10, r00)), strict=True)
-        ]
-        roll, pitch, yaw = (np.array(column) for column in zip(*angles, strict=True))
-        heave_rate = down[0] * u + down[1] * v + down[2] * w
-        set_points = np.array([m.set_points(time) for m in self.members])  # depth, deg, m/s
-        depth, heading, speed = set_points.T
-        headings = np.array([math.radians(h) for h in heading.tolist()])
-        yaw_error = (headings - yaw + math.pi) % (2 * math.pi) - math.pi  # as wrap_angle
-        zero = np.zeros_like(u)
-        actions = self._pid(
-            np.column_stack([depth - p_down, speed - u, zero, -roll, -pitch, yaw_error]),
-            np.column_stack([-heave_rate, zero, -v, -p, -q, -r]),
-        )
-        force_down, surge, sway = actions[:, 0], actions[:, 1], actions[:, 2]
-        outputs = np.column_stack(
-            [
-                down[0] * force_down + surge,
-                down[1] * force_down + sway,
-                down[2] * force_down,
-                actions[:, 3],
-                actions[:, 4],
-                actions[:, 5],
-                set_points,
-            ]
-        ).ravel()
+        outputs = np.empty(len(self.outputs))
+        step_laws(self._laws, time, np.ascontiguousarray(inputs, dtype=float), outputs)
         return self._hold(outputs, {})
 
 
 class AllocationBatch(_Batch):
     """Thrust allocations of many vehicles
-    (:class:`~orchestrator.controllers.allocation.ThrustAllocation`): each vehicle's thrusts
+    (:class:`~orchestrator.controllers.allocation.ThrustAllocation`): each QP member's thrusts
     from its own program (its allocator keeps its solver's state), the inverse static maps
-    thrust to PWM and PWM to realized thrust as array operations over all thrusters."""
+    thrust to PWM and PWM to realized thrust as array operations over their thrusters; the
+    pseudo-inverse members' compiled laws (thrusts and PWM) stepped in one call."""
 
     def _lay_out(self) -> None:
         super()._lay_out()
@@ -232,6 +178,15 @@ class AllocationBatch(_Batch):
         self._qp = [k for k, m in enumerate(self.members) if m.method == "qp"]
         spans = [np.arange(*self._spans[k]) for k in self._qp]
         self._qp_thrusters = np.concatenate(spans) if spans else np.zeros(0, dtype=int)
+        # the pseudo-inverse members, their inputs and their thrusters
+        self._pseudo = [k for k, m in enumerate(self.members) if m.method != "qp"]
+        starts = np.cumsum([0] + [len(m.inputs) for m in self.members])
+        self._pseudo_inputs = np.array(
+            [i for k in self._pseudo for i in range(starts[k], starts[k + 1])], dtype=int
+        )
+        self._pseudo_thrusters = np.array(
+            [j for k in self._pseudo for j in range(*self._spans[k])], dtype=int
+        )
 
     def _commands(self, inputs: np.ndarray) -> np.ndarray:
         """Each member's command (members x 6; N, N.m): the sum of its inputs' wrenches."""
@@ -271,17 +226,18 @@ class AllocationBatch(_Batch):
             solved, failures = allocate_many(allocators, taus[self._qp], low[index], high[index])
             thrusts[index] = solved
             failed.update({self._qp[j]: error for j, error in failures.items()})
-        for k, member in enumerate(self.members):
-            if member.method != "qp":
-                start, end = self._spans[k]
-                try:
-                    thrusts[start:end] = member._pseudo_inverse(taus[k], available[start:end])
-                except Exception as exc:  # noqa: BLE001 - one vehicle's fault holds its outputs
-                    failed[k] = exc
         failed = dict(sorted(failed.items()))  # reported in member order
         with np.errstate(invalid="ignore", divide="ignore"):  # caught as non-finite outputs
             pwm = self._pwm(thrusts, available)
             realized = self._realized(pwm)
+        if self._pseudo:
+            laws = [
+                self.members[k].pseudo_inverse_law(available[slice(*self._spans[k])])
+                for k in self._pseudo
+            ]
+            part = np.empty(len(self._pseudo_thrusters))
+            step_laws(laws, time, inputs[self._pseudo_inputs], part)
+            pwm[self._pseudo_thrusters] = part
         outputs = self._hold(pwm, failed)
         for k, member in enumerate(self.members):
             start, end = self._spans[k]

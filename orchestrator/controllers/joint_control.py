@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from orchestrator.controllers import arm_kinematics
-from orchestrator.controllers.base import Controller
+from orchestrator.controllers.base import Controller, loop_gains
 from orchestrator.controllers.reference import reference_terms
 from orchestrator.native import controllers as native
 from orchestrator.scenario.model import JointPIDConfig
@@ -38,10 +38,7 @@ class JointPID(Controller):
         self.targets = list(config.targets.values())
         self.compiled_law = native.joint_pid(
             config.sample_time,
-            [
-                (g.kp, g.ki, g.kd, g.integral_limit / g.ki if g.ki else 0.0)
-                for g in (loop.gains for loop in loops)
-            ],
+            [loop_gains(loop.gains) for loop in loops],
             [reference_terms(loop.reference) for loop in loops],
             [reference_terms(loop.feedforward) for loop in loops],
             [

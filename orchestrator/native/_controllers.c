@@ -1,9 +1,11 @@
 /*
  * Compiled step functions of the built-in controllers (``_controllers.c``): the vehicle PD
  * (``orchestrator.controllers.vehicle_pd``), the joint PID with joint-space and task-space
- * references (``joint_control``, the inverse kinematics of ``arm_kinematics``) and the
- * pseudo-inverse thrust allocation with its thrust-to-PWM map (``allocation``); those modules'
- * docstrings state the equations. A ``LawGroup`` samples several laws in one call: it reads
+ * references (``joint_control``, the inverse kinematics of ``arm_kinematics``), the
+ * pseudo-inverse thrust allocation with its thrust-to-PWM map (``allocation``) and the depth,
+ * heading and surge-speed autopilot (``autopilot``); those modules' docstrings state the
+ * equations. The joint PID and the autopilot share one PID loop. ``step_laws`` steps many laws
+ * (a swarm's vehicles) in one call. A ``LawGroup`` samples several laws in one call: it reads
  * their inputs from the state vector and the signal bus, writes their outputs to the bus and
  * to the FMU input buffers of their port batches, and holds a law's previous outputs when its
  * step fails.
@@ -33,6 +35,13 @@
  *                 inputs: commands (6 each, summed); outputs: PWM (m, us)
  *                 state: the pseudo-inverse of the available thrusters' columns (m x 6,
  *                 row-major), then m flags (1 available, 0 failed)
+ * AUTOPILOT       settings: sample time (s), per loop (depth, surge, sway, roll, pitch,
+ *                 heading) kp, ki, kd, integral bound divided by ki (0 without ki); the set
+ *                 points depth (m), heading (deg), surge speed (m/s); the number of changes,
+ *                 per change in time order its time (s) and the set points from then on
+ *                 inputs: p (3, NED, m), q (4), nu (6, body); outputs: tau (6, body, N, N.m),
+ *                 the set points depth (m), heading (deg), surge speed (m/s)
+ *                 state: the 6 integrals
  */
 #include "_controllers.h"
 
@@ -40,13 +49,16 @@
 #include <stdbool.h>
 #include <string.h>
 
-enum { VEHICLE_PD = 0, JOINT_PID, PSEUDO_INVERSE, KINDS };
+enum { VEHICLE_PD = 0, JOINT_PID, PSEUDO_INVERSE, AUTOPILOT, KINDS };
 
 /* what a step returns: done, or why it gave no outputs */
 enum { DONE = 0, OUT_OF_REACH, AT_EDGE, NOT_FINITE };
 
 #define TERM 7 /* numbers per reference term */
 #define PWM_CONSTANTS 8
+#define LOOP_GAINS 4 /* kp, ki, kd, integral bound / ki */
+#define AUTOPILOT_LOOPS 6
+#define SET_POINTS 3 /* depth, heading, surge speed */
 
 typedef struct {
     int n;
@@ -69,7 +81,7 @@ typedef struct {
     /* VEHICLE_PD */
     const double *kp, *kd;
     Reference pose[6];
-    /* JOINT_PID */
+    /* JOINT_PID (and AUTOPILOT: sample_time, gains) */
     int loops, n_paths;
     double sample_time;
     const double *gains;
@@ -80,6 +92,9 @@ typedef struct {
     double bias;
     const double *limits, *group, *pwm;
     double *thrusts; /* work */
+    /* AUTOPILOT */
+    const double *set_points, *changes; /* the initial ones; per change its time and them */
+    int n_changes;
     int path;        /* the path of the last step that found no joint angles */
     double point[3]; /* and its end-effector point (m) */
 } Law;
@@ -189,6 +204,45 @@ static int arm_inverse(const double *point, const double *velocity, double upper
     return DONE;
 }
 
+/* Rotation matrix body to NED of a scalar-first quaternion (kinematics.rotation_rows) */
+static void rotation_rows(const double *q, double R[3][3])
+{
+    double eta = q[0], e1 = q[1], e2 = q[2], e3 = q[3];
+    R[0][0] = 1 - 2 * (e2 * e2 + e3 * e3);
+    R[0][1] = 2 * (e1 * e2 - e3 * eta);
+    R[0][2] = 2 * (e1 * e3 + e2 * eta);
+    R[1][0] = 2 * (e1 * e2 + e3 * eta);
+    R[1][1] = 1 - 2 * (e1 * e1 + e3 * e3);
+    R[1][2] = 2 * (e2 * e3 - e1 * eta);
+    R[2][0] = 2 * (e1 * e3 - e2 * eta);
+    R[2][1] = 2 * (e2 * e3 + e1 * eta);
+    R[2][2] = 1 - 2 * (e1 * e1 + e2 * e2);
+}
+
+/* Roll, pitch, yaw (rad, zyx) of a rotation matrix (kinematics.euler_from_rows) */
+static void euler_from_rows(const double R[3][3], double *attitude)
+{
+    double sine_pitch = R[2][0] < -1.0 ? -1.0 : R[2][0];
+    sine_pitch = 1.0 < sine_pitch ? 1.0 : sine_pitch;
+    attitude[0] = atan2(R[2][1], R[2][2]);
+    attitude[1] = -asin(sine_pitch);
+    attitude[2] = atan2(R[1][0], R[0][0]);
+}
+
+/* One PID loop's action kp e + ki I + kd e' (``gains``: kp, ki, kd, the integral's bound
+ * divided by ki), the integral I first advanced by e dt and clamped to the bound when ki is
+ * not zero. */
+static double pid(const double *gains, double dt, double *integral, double error,
+                  double error_rate)
+{
+    double kp = gains[0], ki = gains[1], kd = gains[2], limit = gains[3];
+    if (ki != 0.0) {
+        double sum = *integral + error * dt;
+        *integral = sum < -limit ? -limit : sum > limit ? limit : sum;
+    }
+    return kp * error + ki * *integral + kd * error_rate;
+}
+
 /* A v and A' v of a 3 x 3 matrix (rows) and a 3-vector */
 static void times3(const double A[3][3], const double *v, double *out)
 {
@@ -204,16 +258,10 @@ static void transpose_times3(const double A[3][3], const double *v, double *out)
 
 static int vehicle_pd(Law *law, double time, const double *in, double *out)
 {
-    const double *p = in, *q = in + 3, *velocity = in + 7, *angular = in + 10;
-    double eta = q[0], e1 = q[1], e2 = q[2], e3 = q[3];
-    const double R[3][3] = {
-        {1 - 2 * (e2 * e2 + e3 * e3), 2 * (e1 * e2 - e3 * eta), 2 * (e1 * e3 + e2 * eta)},
-        {2 * (e1 * e2 + e3 * eta), 1 - 2 * (e1 * e1 + e3 * e3), 2 * (e2 * e3 - e1 * eta)},
-        {2 * (e1 * e3 - e2 * eta), 2 * (e2 * e3 + e1 * eta), 1 - 2 * (e1 * e1 + e2 * e2)},
-    };
-    double sine_pitch = R[2][0] < -1.0 ? -1.0 : R[2][0];
-    sine_pitch = 1.0 < sine_pitch ? 1.0 : sine_pitch;
-    double attitude[3] = {atan2(R[2][1], R[2][2]), -asin(sine_pitch), atan2(R[1][0], R[0][0])};
+    const double *p = in, *velocity = in + 7, *angular = in + 10;
+    double R[3][3], attitude[3];
+    rotation_rows(in + 3, R);
+    euler_from_rows((const double(*)[3])R, attitude);
     double sr = sin(attitude[0]), cr = cos(attitude[0]);
     double tp = tan(attitude[1]), cp = cos(attitude[1]);
     const double T[3][3] = {{1.0, sr * tp, cr * tp}, {0.0, cr, -sr}, {0.0, sr / cp, cr / cp}};
@@ -224,11 +272,11 @@ static int vehicle_pd(Law *law, double time, const double *in, double *out)
         error[i] = eta_d[i] - p[i];
         error[3 + i] = wrap_angle(eta_d[3 + i] - attitude[i]);
     }
-    times3(R, velocity, rate);
+    times3((const double(*)[3])R, velocity, rate);
     times3(T, angular, rate + 3);
     for (int i = 0; i < 6; i++)
         command[i] = law->kp[i] * error[i] + law->kd[i] * (rate_d[i] - rate[i]);
-    transpose_times3(R, command, out);
+    transpose_times3((const double(*)[3])R, command, out);
     transpose_times3(T, command + 3, out + 3);
     return DONE;
 }
@@ -258,16 +306,9 @@ static int joint_pid(Law *law, double time, const double *in, double *out)
             rate_d[path->loops[i]] = rates[i];
         }
     }
-    for (int k = 0; k < n; k++) { /* PIDLoop.update */
-        const double *g = law->gains + 4 * k;
-        double kp = g[0], ki = g[1], kd = g[2], limit = g[3];
-        double error = angle_d[k] - in[2 * k], error_rate = rate_d[k] - in[2 * k + 1];
-        double *integral = &law->state[k];
-        if (ki != 0.0) {
-            double sum = *integral + error * law->sample_time;
-            *integral = sum < -limit ? -limit : sum > limit ? limit : sum;
-        }
-        out[k] = kp * error + ki * *integral + kd * error_rate;
+    for (int k = 0; k < n; k++) {
+        out[k] = pid(law->gains + LOOP_GAINS * k, law->sample_time, &law->state[k],
+                     angle_d[k] - in[2 * k], rate_d[k] - in[2 * k + 1]);
         if (law->feedforwards[k].n) {
             double value, rate;
             reference(&law->feedforwards[k], time, &value, &rate);
@@ -346,6 +387,42 @@ static int pseudo_inverse(Law *law, double time, const double *in, double *out)
     return DONE;
 }
 
+/* degrees to radians as Python's math.radians: one product by the rounded pi / 180 */
+static const double radians_per_degree = M_PI / 180.0;
+
+static int autopilot(Law *law, double time, const double *in, double *out)
+{
+    double R[3][3], attitude[3];
+    rotation_rows(in + 3, R);
+    euler_from_rows((const double(*)[3])R, attitude);
+    const double *down = R[2]; /* NED z in body axes (R' [0, 0, 1]) */
+    double u = in[7], v = in[8], w = in[9], p = in[10], q = in[11], r = in[12];
+    double heave_rate = down[0] * u + down[1] * v + down[2] * w;
+    /* the set points of the last change at or before the time (changes in time order) */
+    const double *set = law->set_points;
+    for (int k = 0; k < law->n_changes; k++) {
+        const double *change = law->changes + (1 + SET_POINTS) * k;
+        if (!(change[0] <= time + 1e-12))
+            break;
+        set = change + 1;
+    }
+    double depth = set[0], heading = set[1], speed = set[2];
+    const double *g = law->gains;
+    double dt = law->sample_time, *integral = law->state;
+    double force_down = pid(g, dt, &integral[0], depth - in[2], -heave_rate);
+    out[0] = down[0] * force_down + pid(g + 4, dt, &integral[1], speed - u, 0.0);
+    out[1] = down[1] * force_down + pid(g + 8, dt, &integral[2], 0.0, -v);
+    out[2] = down[2] * force_down;
+    out[3] = pid(g + 12, dt, &integral[3], -attitude[0], -p);
+    out[4] = pid(g + 16, dt, &integral[4], -attitude[1], -q);
+    out[5] = pid(g + 20, dt, &integral[5],
+                 wrap_angle(heading * radians_per_degree - attitude[2]), -r);
+    out[6] = depth;
+    out[7] = heading;
+    out[8] = speed;
+    return DONE;
+}
+
 static int law_step(Law *law, double time, const double *in, double *out)
 {
     switch (law->kind) {
@@ -353,8 +430,10 @@ static int law_step(Law *law, double time, const double *in, double *out)
         return vehicle_pd(law, time, in, out);
     case JOINT_PID:
         return joint_pid(law, time, in, out);
-    default:
+    case PSEUDO_INVERSE:
         return pseudo_inverse(law, time, in, out);
+    default:
+        return autopilot(law, time, in, out);
     }
 }
 
@@ -434,7 +513,7 @@ static int parse_settings(Law *self, Cursor *c)
         int n = self->loops = count(c);
         const double *dt = take(c, 1);
         self->sample_time = dt ? *dt : 0.0;
-        self->gains = take(c, 4 * (Py_ssize_t)n);
+        self->gains = take(c, LOOP_GAINS * (Py_ssize_t)n);
         self->references = PyMem_Calloc(2 * (size_t)n + 1, sizeof(Reference));
         if (self->references == NULL)
             return -1;
@@ -461,6 +540,15 @@ static int parse_settings(Law *self, Cursor *c)
             for (int i = 0; i < 3; i++)
                 take_reference(c, &path->axes[i]);
         }
+        return 0;
+    }
+    case AUTOPILOT: {
+        const double *dt = take(c, 1);
+        self->sample_time = dt ? *dt : 0.0;
+        self->gains = take(c, LOOP_GAINS * AUTOPILOT_LOOPS);
+        self->set_points = take(c, SET_POINTS);
+        self->n_changes = count(c);
+        self->changes = take(c, (Py_ssize_t)(1 + SET_POINTS) * self->n_changes);
         return 0;
     }
     default: {
@@ -507,9 +595,11 @@ static int Law_init(Law *self, PyObject *args, PyObject *kwds)
         PyErr_NoMemory();
         return -1;
     }
-    Py_ssize_t inputs[KINDS] = {13, 2 * (Py_ssize_t)self->loops, self->n_inputs};
-    Py_ssize_t outputs[KINDS] = {6, 2 * (Py_ssize_t)self->loops, self->thrusters};
-    Py_ssize_t states[KINDS] = {0, self->loops, 7 * (Py_ssize_t)self->thrusters};
+    Py_ssize_t inputs[KINDS] = {13, 2 * (Py_ssize_t)self->loops, self->n_inputs, 13};
+    Py_ssize_t outputs[KINDS] = {6, 2 * (Py_ssize_t)self->loops, self->thrusters,
+                                 6 + SET_POINTS};
+    Py_ssize_t states[KINDS] = {0, self->loops, 7 * (Py_ssize_t)self->thrusters,
+                                AUTOPILOT_LOOPS};
     int k = self->kind;
     bool commands = k != PSEUDO_INVERSE || (self->n_inputs > 0 && self->n_inputs % 6 == 0);
     if (c.short_ || c.at != c.end || !commands || self->n_inputs != inputs[k] ||
@@ -823,6 +913,48 @@ static PyObject *thrust_pwm_function(PyObject *module, PyObject *args)
     return PyFloat_FromDouble(thrust_pwm(c, thrust));
 }
 
+/* step_laws(laws, time, inputs, outputs) -> statuses: each law of the sequence ``laws`` steps
+ * in turn on its part of ``inputs`` (their inputs concatenated in order) and, when done, writes
+ * its part of ``outputs``; a law that gives no outputs leaves its part as it was. */
+static PyObject *step_laws_function(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *laws, *inputs, *outputs;
+    double time;
+    if (!PyArg_ParseTuple(args, "OdOO", &laws, &time, &inputs, &outputs))
+        return NULL;
+    PyObject *seq = PySequence_Fast(laws, "step_laws: laws must be a sequence");
+    if (seq == NULL)
+        return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq), n_in = 0, n_out = 0;
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (Py_ssize_t k = 0; k < count; k++) {
+        if (!PyObject_TypeCheck(items[k], &LawType) || ready((Law *)items[k]) < 0) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_TypeError, "step_laws: laws[%zd] is not a Law", k);
+            Py_DECREF(seq);
+            return NULL;
+        }
+        n_in += ((Law *)items[k])->n_inputs;
+        n_out += ((Law *)items[k])->n_outputs;
+    }
+    const double *in = float64_data(inputs, &n_in, false, "step_laws: inputs");
+    double *out = in ? float64_data(outputs, &n_out, true, "step_laws: outputs") : NULL;
+    PyObject *statuses = out ? PyList_New(count) : NULL;
+    for (Py_ssize_t k = 0; statuses != NULL && k < count; k++) {
+        Law *law = (Law *)items[k];
+        double result[law->n_outputs > 0 ? law->n_outputs : 1];
+        int status = law_step(law, time, in, result);
+        if (status == DONE)
+            memcpy(out, result, (size_t)law->n_outputs * sizeof(double));
+        in += law->n_inputs;
+        out += law->n_outputs;
+        PyList_SET_ITEM(statuses, k, PyLong_FromLong(status));
+    }
+    Py_DECREF(seq);
+    return statuses;
+}
+
 /* use_dgemv(capsule): the BLAS dgemv the allocation's product goes through (a capsule of
  * SciPy's cython_blas, Fortran calling convention) */
 static PyObject *use_dgemv_function(PyObject *module, PyObject *capsule)
@@ -844,6 +976,9 @@ static PyMethodDef functions[] = {
      "angles, rates or None)"},
     {"thrust_pwm", thrust_pwm_function, METH_VARARGS,
      "thrust_pwm(constants, thrust) -> the PWM command (us) giving thrust (N)"},
+    {"step_laws", step_laws_function, METH_VARARGS,
+     "step_laws(laws, time, inputs, outputs) -> the statuses: the laws stepped in turn, each "
+     "on its part of inputs and outputs (the parts concatenated in order)"},
     {"use_dgemv", use_dgemv_function, METH_O, "use_dgemv(capsule): BLAS dgemv for the laws"},
     {NULL, NULL, 0, NULL},
 };

@@ -9,7 +9,7 @@
 #include <Python.h>
 
 /* Adds the types ``Law`` and ``LawGroup`` and the functions ``arm_inverse``, ``thrust_pwm``
- * and ``use_dgemv`` to the kernel module; 0 on success, -1 with an exception. */
+ * ``step_laws`` and ``use_dgemv`` to the kernel module; 0 on success, -1 with an exception. */
 int controllers_add_types(PyObject *module);
 
 /* y = A x of a row-major (rows x columns) matrix by the BLAS dgemv that NumPy's ``A @ x``

@@ -1,7 +1,8 @@
 """The compiled controller laws of ``_controllers.c``: the kernel extension's types ``Law``
 (one built-in controller's step on a settings array and a state array the caller owns) and
-``LawGroup`` (several laws sampled in one call on the state vector and the signal bus), the
-inverse kinematics of a 3-DOF arm and the thrust-to-PWM map. This module packs the settings
+``LawGroup`` (several laws sampled in one call on the state vector and the signal bus),
+``step_laws`` (many laws stepped in one call, as a swarm's vehicles), the inverse kinematics of
+a 3-DOF arm and the thrust-to-PWM map. This module packs the settings
 as the C source's header lists them; ``orchestrator.controllers`` states the laws.
 """
 
@@ -12,10 +13,17 @@ from collections.abc import Sequence
 import numpy as np
 from scipy.linalg import cython_blas
 
-from orchestrator.native._kernel import Law, LawGroup, arm_inverse, thrust_pwm, use_dgemv
+from orchestrator.native._kernel import (
+    Law,
+    LawGroup,
+    arm_inverse,
+    step_laws,
+    thrust_pwm,
+    use_dgemv,
+)
 
 __all__ = ["DONE", "NOT_FINITE", "OUT_OF_REACH", "AT_EDGE", "Law", "LawGroup", "arm_inverse"]
-__all__ += ["joint_pid", "pseudo_inverse", "thrust_pwm", "vehicle_pd"]
+__all__ += ["autopilot", "joint_pid", "pseudo_inverse", "step_laws", "thrust_pwm", "vehicle_pd"]
 
 # the allocation's product by the BLAS routine NumPy's ``@`` uses for it (dgemv, transposed):
 # the same kernel, so the same sums
@@ -23,7 +31,10 @@ use_dgemv(cython_blas.__pyx_capi__["dgemv"])
 
 # what a step returns
 DONE, OUT_OF_REACH, AT_EDGE, NOT_FINITE = range(4)
-VEHICLE_PD, JOINT_PID, PSEUDO_INVERSE = range(3)
+VEHICLE_PD, JOINT_PID, PSEUDO_INVERSE, AUTOPILOT = range(4)
+
+LoopGains = tuple[float, float, float, float]
+"""A PID loop's kp, ki, kd and the integral's bound divided by ki (0 without ki)."""
 
 Terms = Sequence[tuple[float, float, float, float, float, float, float]]
 """A reference's terms: start, stop (s), angular frequency (rad/s), phase (rad), offset,
@@ -49,7 +60,7 @@ def vehicle_pd(kp: Sequence[float], kd: Sequence[float], pose: Sequence[Terms]) 
 
 def joint_pid(
     sample_time: float,
-    gains: Sequence[tuple[float, float, float, float]],
+    gains: Sequence[LoopGains],
     references: Sequence[Terms],
     feedforwards: Sequence[Terms],
     paths: Sequence[tuple[Sequence[int], float, float, bool, Sequence[Terms]]],
@@ -85,3 +96,19 @@ def pseudo_inverse(
     settings += [float(v) for group in groups for v in group]
     settings += [float(v) for constants in pwm_constants for v in constants]
     return _law(PSEUDO_INVERSE, settings, 7 * m, 6 * commands, m)
+
+
+def autopilot(
+    sample_time: float,
+    gains: Sequence[LoopGains],
+    set_points: tuple[float, float, float],
+    changes: Sequence[tuple[float, float, float, float]],
+) -> Law:
+    """The depth, heading and surge-speed autopilot with the ``gains`` of its loops (depth,
+    surge, sway, roll, pitch, heading), the initial ``set_points`` depth (m), heading (deg),
+    surge speed (m/s) and their ``changes``: per change in time order its time (s) and all
+    three set points from then on. Its state: the six integrals, zero."""
+    settings = [float(sample_time), *(float(v) for g in gains for v in g), *map(float, set_points)]
+    settings.append(float(len(changes)))
+    settings += [float(v) for change in changes for v in change]
+    return _law(AUTOPILOT, settings, 6, 13, 9)

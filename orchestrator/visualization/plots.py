@@ -13,7 +13,6 @@ from pathlib import Path
 
 import numpy as np
 
-from orchestrator.controllers.autopilot import DepthHeadingSpeedAutopilot
 from orchestrator.errors import ScenarioError
 from orchestrator.fmi.folder import results_fmu_folder
 from orchestrator.fmi.parameters import ComponentParameters
@@ -125,19 +124,22 @@ def plot_thrusters(run: Run, out_dir: Path) -> list[Path]:
 
 
 def plot_autopilot(
-    columns: dict[str, np.ndarray], config: AutopilotConfig, out_dir: Path, colour: str = "C0"
+    columns: dict[str, np.ndarray],
+    name: str,
+    config: AutopilotConfig,
+    out_dir: Path,
+    colour: str = "C0",
 ) -> Path:
-    """Depth, heading and surge speed (in the vehicle's ``colour``) against the autopilot's
-    set points."""
+    """Depth, heading and surge speed (in the vehicle's ``colour``) against the set points
+    autopilot ``name`` recorded."""
     t = columns["time"]
     v = config.vehicle
     yaw = np.degrees(euler_angles(_vector(columns, f"{v}.q", 4))[:, 2])
-    targets = np.array([DepthHeadingSpeedAutopilot("plot", config).set_points(k) for k in t])
     fig, axes = plt.subplots(3, 1, figsize=(8, 7), sharex=True)
     rows = [
-        (columns[f"{v}.p[3]"], targets[:, 0], "depth z (m)"),
-        (yaw, targets[:, 1], "heading (deg)"),
-        (columns[f"{v}.nu[1]"], targets[:, 2], "surge speed u (m/s)"),
+        (columns[f"{v}.p[3]"], columns[f"{name}.depth_set"], "depth z (m)"),
+        (yaw, columns[f"{name}.heading_set"], "heading (deg)"),
+        (columns[f"{v}.nu[1]"], columns[f"{name}.speed_set"], "surge speed u (m/s)"),
     ]
     for ax, (signal, target, label) in zip(axes, rows, strict=True):
         ax.plot(t, signal, color=colour, label="measured")
@@ -321,10 +323,11 @@ def plot_run(out_dir: Path, per_body: bool = False) -> list[Path]:
             elif (
                 isinstance(config, AutopilotConfig)
                 and f"{config.vehicle}.q[1]" in columns
+                and f"{name}.depth_set" in columns
                 and (config.gains.heading.kp or config.gains.surge.kp)  # not only a hold loop
             ):
                 colour = colours.get(config.vehicle, "C0")
-                made.append(plot_autopilot(columns, config, out_dir, colour))
+                made.append(plot_autopilot(columns, name, config, out_dir, colour))
             elif isinstance(config, NavigationFilterConfig) and f"{name}.p[1]" in columns:
                 path = out_dir / f"navigation_{name}.png"
                 made.append(plot_navigation(columns, name, config.vehicle, path))

@@ -120,7 +120,8 @@ def test_a_failing_member_holds_its_outputs_and_the_others_go_on(swarm):
             np.testing.assert_array_equal(part, c.step(0.05, taus[i]))
     (event,) = merged.events
     assert event[0] == "controller_fault"
-    assert event[1].startswith("rov2_allocation: ValueError: non-finite outputs")
+    assert event[1].startswith("rov2_allocation: ValueError: thrust allocation: the command")
+    assert "is not finite; previous outputs held" in event[1]
 
 
 def test_a_swarm_runs_the_same_batched_and_alone(fmu_dir, tmp_path, monkeypatch):

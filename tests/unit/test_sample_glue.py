@@ -11,11 +11,10 @@ import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
 
-from orchestrator.controllers.base import Controller, PIDLoop
+from orchestrator.controllers.base import Controller
 from orchestrator.kinematics import euler_angles
 from orchestrator.master.master import Master
 from orchestrator.recording.tables import EventLog, TimeseriesWriter
-from orchestrator.scenario.model import PID
 from orchestrator.scenario.reading import load_scenario
 from orchestrator.system.system import System
 
@@ -119,18 +118,3 @@ def test_euler_angles_of_one_quaternion_match_the_stacked_path_and_scipy():
         half = sign * np.pi / 4
         locked = np.array([np.cos(half), 0.0, np.sin(half), 0.0])
         assert euler_angles(locked)[1] == pytest.approx(sign * np.pi / 2, abs=1e-7)
-
-
-def test_pid_loop_clamps_its_integral_at_the_limit():
-    """kp e + ki int(e) + kd de/dt with int(e) held within +-integral_limit / ki."""
-    gains = PID(kp=2.0, ki=4.0, kd=0.5, integral_limit=2.0)  # integral within +-0.5
-    loop = PIDLoop(gains, sample_time=0.1)
-    assert loop.update(1.0, 0.2) == pytest.approx(2.0 + 4.0 * 0.1 + 0.5 * 0.2, abs=1e-15)
-    for _ in range(10):
-        loop.update(1.0, 0.0)
-    assert loop.integral == 0.5
-    assert loop.update(-0.5, 0.0) == pytest.approx(-1.0 + 4.0 * 0.45, abs=1e-15)
-    for _ in range(30):
-        loop.update(-1.0, 0.0)
-    assert loop.integral == -0.5
-    assert not np.isfinite(loop.update(np.nan, 0.0))  # a lost measurement is not hidden

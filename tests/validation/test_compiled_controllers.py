@@ -21,10 +21,11 @@ import pytest
 from scipy.spatial.transform import Rotation
 
 from orchestrator.controllers.allocation import ThrustAllocation, ThrusterModel
+from orchestrator.controllers.autopilot import DepthHeadingSpeedAutopilot
 from orchestrator.controllers.joint_control import JointPID
 from orchestrator.controllers.vehicle_pd import VehiclePD
-from orchestrator.native.controllers import AT_EDGE, NOT_FINITE, OUT_OF_REACH, LawGroup
-from orchestrator.scenario.model import JointPIDConfig, VehiclePDConfig
+from orchestrator.native.controllers import AT_EDGE, NOT_FINITE, OUT_OF_REACH, LawGroup, step_laws
+from orchestrator.scenario.model import AutopilotConfig, JointPIDConfig, VehiclePDConfig
 
 rng = np.random.default_rng(20240601)
 
@@ -359,3 +360,153 @@ def test_group_samples_laws_on_the_state_and_the_bus_and_holds_a_failed_one():
     before = bus[:6].copy()
     assert group.sample(5.0, x, bus) >= 1 and group.statuses()[0] == NOT_FINITE
     np.testing.assert_array_equal(bus[:6], before)
+
+
+# the autopilot's loops (depth, surge, sway, roll, pitch, heading): an integral in every loop
+# but the heading's, the bounds small enough that random errors drive them to the clamp (the
+# sway's error is zero: its integral stays zero)
+AUTOPILOT_GAINS = {
+    "depth": {"kp": 60.0, "ki": 6.0, "kd": 50.0, "integral_limit": 2.0},
+    "surge": {"kp": 60.0, "ki": 15.0, "integral_limit": 3.0},
+    "sway": {"ki": 5.0, "kd": 20.0, "integral_limit": 0.5},
+    "roll": {"kp": 6.0, "ki": 2.0, "kd": 1.5, "integral_limit": 0.1},
+    "pitch": {"kp": 6.0, "ki": 4.0, "kd": 1.5, "integral_limit": 0.2},
+    "heading": {"kp": 4.0, "kd": 2.0},
+}
+# set points: a heading of 180 deg (the wrap at +-pi), changed at 1 s (depth only) and 2 s
+# (heading -180 deg and speed), given out of order
+SET_POINT_CHANGES = [
+    {"time": 2.0, "heading": -180.0, "surge_speed": -0.3},
+    {"time": 1.0, "depth": 4.5},
+]
+
+
+def autopilot(name: str = "autopilot") -> DepthHeadingSpeedAutopilot:
+    config = AutopilotConfig(
+        type="depth_heading_speed",
+        sample_time=0.05,
+        vehicle="rov",
+        depth=2.0,
+        heading=180.0,
+        surge_speed=0.5,
+        changes=SET_POINT_CHANGES,
+        gains=AUTOPILOT_GAINS,
+    )
+    return DepthHeadingSpeedAutopilot(name, config)
+
+
+def autopilot_set_points(t: float) -> tuple[float, float, float]:
+    """Depth (m), heading (deg), speed (m/s) of SET_POINT_CHANGES at t, written here."""
+    if t >= 2.0:
+        return 4.5, -180.0, -0.3
+    return (4.5 if t >= 1.0 else 2.0), 180.0, 0.5
+
+
+class AutopilotReference:
+    """The autopilot's law with NumPy and SciPy: R and the zyx angles by SciPy's Rotation,
+    the heading error wrapped by np.mod, the integrals advanced and clipped here."""
+
+    def __init__(self, dt: float) -> None:
+        loops = [AUTOPILOT_GAINS[k] for k in ("depth", "surge", "sway", "roll", "pitch", "heading")]
+        self.kp, self.ki, self.kd = (
+            np.array([g.get(k, 0.0) for g in loops]) for k in ["kp", "ki", "kd"]
+        )
+        self.bound = np.array([g.get("integral_limit", np.inf) for g in loops]) / np.where(
+            self.ki > 0, self.ki, 1.0
+        )
+        self.integral = np.zeros(6)
+        self.dt = dt
+
+    def step(self, t: float, u: np.ndarray) -> np.ndarray:
+        p, q, nu = u[:3], u[3:7], u[7:]
+        rotation = Rotation.from_quat(np.roll(q, -1))  # SciPy: scalar last
+        down = rotation.as_matrix()[2]  # NED z in body axes: R' e_z
+        yaw, pitch, roll = rotation.as_euler("ZYX")
+        depth, heading, speed = autopilot_set_points(t)
+        yaw_error = np.mod(np.radians(heading) - yaw + np.pi, 2 * np.pi) - np.pi
+        error = np.array([depth - p[2], speed - nu[0], 0.0, -roll, -pitch, yaw_error])
+        rate = np.array([-down @ nu[:3], 0.0, -nu[1], -nu[3], -nu[4], -nu[5]])
+        integrating = self.ki > 0
+        advanced = np.clip(self.integral + error * self.dt, -self.bound, self.bound)
+        self.integral = np.where(integrating, advanced, self.integral)
+        action = self.kp * error + self.ki * self.integral + self.kd * rate
+        force = down * action[0] + np.array([action[1], action[2], 0.0])
+        return np.concatenate([force, action[3:], [depth, heading, speed]])
+
+
+def body_state(heading_near_pi: bool) -> np.ndarray:
+    """A random body state (p, unit q, nu); with ``heading_near_pi`` a yaw within 0.2 rad of
+    +-pi (the heading error then wraps), pitch and roll below 0.5 rad."""
+    if heading_near_pi:
+        yaw = np.pi + rng.uniform(-0.2, 0.2)
+        q = Rotation.from_euler("ZYX", [yaw, *rng.uniform(-0.5, 0.5, 2)]).as_quat()
+        q = np.roll(q, 1)
+    else:
+        q = rng.normal(size=4)
+        q /= np.linalg.norm(q)
+    return np.concatenate([rng.normal(size=3) * [5, 5, 2], q, rng.normal(size=6)])
+
+
+def test_autopilot_equals_the_law_with_clamped_integrals_and_the_heading_wrapped():
+    """2000 samples at random times and states (a third with the yaw near +-pi, where the
+    180 deg heading error wraps): tau within 1e-9 of the largest term (the same quantities by
+    SciPy's rotations), the integrals within 1e-12 and at their bound exactly when clamped,
+    the set points exact."""
+    pilot, reference = autopilot(), AutopilotReference(0.05)
+    clamped = np.zeros(6, int)
+    wrapped = 0
+    for k in range(2000):
+        t = rng.uniform(0.0, 3.0)
+        u = body_state(heading_near_pi=k % 3 == 0)
+        if abs(Rotation.from_quat(np.roll(u[3:7], -1)).as_euler("ZYX")[1]) > 1.4:
+            continue  # roll and yaw are ill-conditioned near pitch +-90 deg
+        outputs, expected = pilot.step(t, u), reference.step(t, u)
+        scale = 1e-9 * np.abs(expected[:6]).max() + 1e-9
+        np.testing.assert_allclose(outputs[:6], expected[:6], rtol=0, atol=scale)
+        np.testing.assert_array_equal(outputs[6:], expected[6:])
+        state = pilot.compiled_law.state
+        np.testing.assert_allclose(state, reference.integral, rtol=0, atol=1e-12)
+        at_bound = np.abs(reference.integral) == reference.bound
+        np.testing.assert_array_equal(np.abs(state[at_bound]), reference.bound[at_bound])
+        clamped += at_bound
+        yaw = Rotation.from_quat(np.roll(u[3:7], -1)).as_euler("ZYX")[0]
+        wrapped += abs(np.radians(expected[7]) - yaw) > np.pi
+    # each integral clamped in many samples, but the sway's (its error is zero) and the
+    # heading's (no ki), which stay zero
+    assert (clamped[[0, 1, 3, 4]] > 100).all() and not clamped[[2, 5]].any()
+    assert pilot.compiled_law.state[2] == pilot.compiled_law.state[5] == 0.0
+    assert wrapped > 300  # the heading error was wrapped in many samples
+
+
+def test_autopilots_stepped_in_one_call_equal_each_alone_bit_for_bit():
+    """step_laws over autopilots (each its own integrals) and a joint PID whose target is out
+    of reach: every autopilot's outputs are those of its twin stepped alone, bit for bit, and
+    the failing law leaves its part of the outputs as it was."""
+    pilots, twins = [autopilot(f"a{k}") for k in range(4)], [autopilot(f"a{k}") for k in range(4)]
+    arm = joint_pid(radius=2.0)  # the path, 1.8 m from the shoulder or more, out of reach
+    laws = [p.compiled_law for p in pilots[:2]] + [arm.compiled_law]
+    laws += [p.compiled_law for p in pilots[2:]]
+    for _ in range(200):
+        t = rng.uniform(0.0, 3.0)
+        states = [body_state(heading_near_pi=True) for _ in pilots]
+        angles = rng.normal(size=8)
+        inputs = np.concatenate([*states[:2], angles, *states[2:]])
+        outputs = np.full(4 * 9 + 8, 7.0)
+        statuses = step_laws(laws, t, inputs, outputs)
+        assert statuses == [0, 0, OUT_OF_REACH, 0, 0]
+        np.testing.assert_array_equal(outputs[18:26], 7.0)  # the failed law's part untouched
+        alone = np.concatenate([twin.step(t, s) for twin, s in zip(twins, states, strict=True)])
+        np.testing.assert_array_equal(np.concatenate([outputs[:18], outputs[26:]]), alone)
+    for pilot, twin in zip(pilots, twins, strict=True):
+        np.testing.assert_array_equal(pilot.compiled_law.state, twin.compiled_law.state)
+
+
+def test_autopilot_reset_starts_it_anew():
+    """After reset, the same inputs give the outputs of the first run (the integrals zero)."""
+    pilot = autopilot()
+    samples = [(0.05 * k, body_state(False)) for k in range(5)]
+    first = [pilot.step(t, u) for t, u in samples]
+    assert pilot.compiled_law.state.any()
+    pilot.reset()
+    assert not pilot.compiled_law.state.any()
+    np.testing.assert_array_equal([pilot.step(t, u) for t, u in samples], first)
