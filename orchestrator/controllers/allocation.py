@@ -72,10 +72,31 @@ class ThrusterModel:
         in thrust (compiled: ``orchestrator/native/_controllers.c``)."""
         return native.thrust_pwm(self.pwm_constants, thrust)
 
-    def realized(self, pwm: float) -> float:
-        """Static thrust (N) a PWM command (us) gives: none inside the dead zone."""
-        offset = pwm - self.pwm_neutral
-        return self.thrust(offset) if abs(offset) > self.dead_zone else 0.0
+
+class ThrusterMaps:
+    """The static maps of several thrusters on arrays (one entry per thruster): thrust to
+    PWM (:meth:`ThrusterModel.pwm`, compiled) and PWM to the thrust it gives."""
+
+    def __init__(self, thrusters: list[ThrusterModel]) -> None:
+        self._pwm_constants = np.array([t.pwm_constants for t in thrusters]).ravel()
+        self._k_l = np.array([t.K_L for t in thrusters])
+        self._k_q = np.array([t.K_Q for t in thrusters])
+        self._dead_zone = np.array([t.dead_zone for t in thrusters])
+        self._neutral = np.array([t.pwm_neutral for t in thrusters])
+
+    def pwm(self, thrusts: np.ndarray, available: np.ndarray) -> np.ndarray:
+        """PWM commands (us) giving ``thrusts`` (N), neutral where not ``available``."""
+        pwm = np.empty(len(self._neutral))
+        flags = np.asarray(available, dtype=float)
+        native.thrust_pwm_many(self._pwm_constants, np.asarray(thrusts, float), flags, pwm)
+        return pwm
+
+    def realized(self, pwm: np.ndarray) -> np.ndarray:
+        """Static thrusts (N) PWM commands (us) give, no advance speed: K_L o + K_Q |o| o at
+        the offset o from neutral, none inside the dead zone."""
+        offset = pwm - self._neutral
+        thrust = self._k_l * offset + self._k_q * np.abs(offset) * offset
+        return np.where(np.abs(offset) > self._dead_zone, thrust, 0.0)
 
 
 def balanced_groups(configuration: np.ndarray) -> list[np.ndarray]:
@@ -144,6 +165,7 @@ class ThrustAllocation(Controller):
         self.fail_times = np.array([self.failed.get(t.instance, np.inf) for t in thrusters])
         self.configuration = np.column_stack([t.column for t in thrusters])
         self.limits = np.array([t.max_thrust() for t in thrusters])
+        self.maps = ThrusterMaps(thrusters)
         self.groups = balanced_groups(self.configuration) if self.bias > 0 else []
         self._inverses: dict[bytes, np.ndarray] = {}
         self.compiled_law = None
@@ -206,11 +228,6 @@ class ThrustAllocation(Controller):
             return pwm
         tau = inputs if len(inputs) == 6 else inputs.reshape(-1, 6).sum(axis=0)  # N, N.m
         thrusts = self.allocator.allocate(tau, self.thrusts, available)
-        # one thruster at a time on plain floats (NumPy's per-call cost exceeds the arithmetic)
-        pwm = [
-            t.pwm(u) if on else t.pwm_neutral
-            for t, u, on in zip(self.thrusters, thrusts.tolist(), available.tolist(), strict=True)
-        ]
-        # its rate limits start from the thrusts these commands give
-        self.thrusts = np.array([t.realized(p) for t, p in zip(self.thrusters, pwm, strict=True)])
-        return np.array(pwm)
+        pwm = self.maps.pwm(thrusts, available)
+        self.thrusts = self.maps.realized(pwm)  # its rate limits start from these thrusts
+        return pwm

@@ -6,7 +6,7 @@ master's per-controller work (gathering inputs, applying outputs) and NumPy's pe
 on a handful of numbers. :func:`batched` merges the autopilots of equal sample time into one
 :class:`AutopilotBatch` (every member's compiled law stepped in one call) and the thrust
 allocations into one :class:`AllocationBatch` (the thrusts' ranges and the thrust-to-PWM maps
-as array operations over all thrusters, every vehicle's program solved in one compiled call,
+over all thrusters in one call each, every vehicle's program solved in one compiled call,
 the pseudo-inverse members' compiled laws stepped in one call). Each vehicle's outputs are the
 same, bit for bit, as its own controller's: the same laws, or the same floating-point
 operations in the same order, and a member that fails holds its own previous outputs, as the
@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from orchestrator.controllers.allocation import ThrustAllocation
+from orchestrator.controllers.allocation import ThrustAllocation, ThrusterMaps
 from orchestrator.controllers.autopilot import DepthHeadingSpeedAutopilot
 from orchestrator.controllers.base import Controller
 from orchestrator.controllers.constrained_allocation import allocate_many, thrust_range
@@ -153,20 +153,13 @@ class AutopilotBatch(_Batch):
 class AllocationBatch(_Batch):
     """Thrust allocations of many vehicles
     (:class:`~orchestrator.controllers.allocation.ThrustAllocation`): each QP member's thrusts
-    from its own program (its allocator keeps its solver's state), the inverse static maps
-    thrust to PWM and PWM to realized thrust as array operations over their thrusters; the
+    from its own program (its allocator keeps its solver's state), the static maps thrust to
+    PWM and PWM to realized thrust over their thrusters (:class:`ThrusterMaps`); the
     pseudo-inverse members' compiled laws (thrusts and PWM) stepped in one call."""
 
     def _lay_out(self) -> None:
         super()._lay_out()
-        thrusters = [t for m in self.members for t in m.thrusters]
-        inverse = np.array([t._inverse for t in thrusters]).reshape(-1, 6).T
-        self._minus_k_l, self._k_l_squared, self._four_k_q = inverse[:3]
-        self._two_k_q, self._edge, self._half_thrust = inverse[3:]
-        self._k_l = np.array([t.K_L for t in thrusters])
-        self._k_q = np.array([t.K_Q for t in thrusters])
-        self._dead_zone = np.array([t.dead_zone for t in thrusters])
-        self._neutral = np.array([t.pwm_neutral for t in thrusters])
+        self._maps = ThrusterMaps([t for m in self.members for t in m.thrusters])
         self._fail_times = np.concatenate([m.fail_times for m in self.members])
         limits, steps = [], []
         for m in self.members:  # the QP allocations' limits and rate steps (N); none otherwise
@@ -196,23 +189,6 @@ class AllocationBatch(_Batch):
         parts = np.split(inputs, ends[:-1])
         return np.array([p if len(p) == 6 else p.reshape(-1, 6).sum(axis=0) for p in parts])
 
-    def _pwm(self, thrusts: np.ndarray, available: np.ndarray) -> np.ndarray:
-        """PWM commands (us) as :meth:`ThrusterModel.pwm`, neutral where not ``available``."""
-        magnitude = np.abs(thrusts)
-        offset = (self._minus_k_l + np.sqrt(self._k_l_squared + self._four_k_q * magnitude)) / (
-            self._two_k_q
-        )
-        inside = offset <= self._dead_zone
-        offset = np.where(inside & (magnitude < self._half_thrust), 0.0, offset)
-        offset = np.where(inside & (magnitude >= self._half_thrust), self._edge, offset)
-        return np.where(available, self._neutral + np.copysign(offset, thrusts), self._neutral)
-
-    def _realized(self, pwm: np.ndarray) -> np.ndarray:
-        """Static thrusts (N) of PWM commands as :meth:`ThrusterModel.realized`."""
-        offset = pwm - self._neutral
-        thrust = self._k_l * offset + self._k_q * np.abs(offset) * offset
-        return np.where(np.abs(offset) > self._dead_zone, thrust, 0.0)
-
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
         available = time < self._fail_times
         previous = np.concatenate([m.thrusts for m in self.members])
@@ -227,9 +203,9 @@ class AllocationBatch(_Batch):
             thrusts[index] = solved
             failed.update({self._qp[j]: error for j, error in failures.items()})
         failed = dict(sorted(failed.items()))  # reported in member order
-        with np.errstate(invalid="ignore", divide="ignore"):  # caught as non-finite outputs
-            pwm = self._pwm(thrusts, available)
-            realized = self._realized(pwm)
+        pwm = self._maps.pwm(thrusts, available)
+        with np.errstate(invalid="ignore"):  # caught as non-finite outputs
+            realized = self._maps.realized(pwm)
         if self._pseudo:
             laws = [
                 self.members[k].pseudo_inverse_law(available[slice(*self._spans[k])])

@@ -382,7 +382,7 @@ static int pseudo_inverse(Law *law, double time, const double *in, double *out)
     for (int j = 0; j < m; j++) {
         const double *c = law->pwm + PWM_CONSTANTS * j;
         double thrust = peak > 1.0 ? thrusts[j] / peak : thrusts[j];
-        out[j] = available[j] != 0.0 ? thrust_pwm(c, thrust) : c[7];
+        out[j] = available[j] != 0.0 ? thrust_pwm(c, thrust) : c[7]; /* c[7]: neutral */
     }
     return DONE;
 }
@@ -913,6 +913,37 @@ static PyObject *thrust_pwm_function(PyObject *module, PyObject *args)
     return PyFloat_FromDouble(thrust_pwm(c, thrust));
 }
 
+/* thrust_pwm_many(constants, thrusts, available, pwm): per thruster j the PWM command (us)
+ * giving thrusts[j] (N) with the j-th 8 of ``constants``, or its neutral command where
+ * available[j] is 0 (all float64 arrays) */
+static PyObject *thrust_pwm_many_function(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *constants, *thrusts, *available, *pwm;
+    if (!PyArg_ParseTuple(args, "OOOO", &constants, &thrusts, &available, &pwm))
+        return NULL;
+    Py_ssize_t m = -1, n_constants = -1;
+    const double *u = float64_data(thrusts, &m, false, "thrust_pwm_many: thrusts");
+    const double *c = u ? float64_data(constants, &n_constants, false, "thrust_pwm_many: "
+                                                                        "constants")
+                        : NULL;
+    const double *on = c ? float64_data(available, &m, false, "thrust_pwm_many: available")
+                         : NULL;
+    double *out = on ? float64_data(pwm, &m, true, "thrust_pwm_many: pwm") : NULL;
+    if (out == NULL)
+        return NULL;
+    if (n_constants != PWM_CONSTANTS * m) {
+        PyErr_Format(PyExc_ValueError, "thrust_pwm_many: expected %d constants per thruster",
+                     PWM_CONSTANTS);
+        return NULL;
+    }
+    for (Py_ssize_t j = 0; j < m; j++) {
+        const double *constants_j = c + PWM_CONSTANTS * j;
+        out[j] = on[j] != 0.0 ? thrust_pwm(constants_j, u[j]) : constants_j[7];
+    }
+    Py_RETURN_NONE;
+}
+
 /* step_laws(laws, time, inputs, outputs) -> statuses: each law of the sequence ``laws`` steps
  * in turn on its part of ``inputs`` (their inputs concatenated in order) and, when done, writes
  * its part of ``outputs``; a law that gives no outputs leaves its part as it was. */
@@ -976,6 +1007,9 @@ static PyMethodDef functions[] = {
      "angles, rates or None)"},
     {"thrust_pwm", thrust_pwm_function, METH_VARARGS,
      "thrust_pwm(constants, thrust) -> the PWM command (us) giving thrust (N)"},
+    {"thrust_pwm_many", thrust_pwm_many_function, METH_VARARGS,
+     "thrust_pwm_many(constants, thrusts, available, pwm): the PWM commands (us) of many "
+     "thrusters, neutral where not available"},
     {"step_laws", step_laws_function, METH_VARARGS,
      "step_laws(laws, time, inputs, outputs) -> the statuses: the laws stepped in turn, each "
      "on its part of inputs and outputs (the parts concatenated in order)"},

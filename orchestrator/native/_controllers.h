@@ -8,8 +8,9 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-/* Adds the types ``Law`` and ``LawGroup`` and the functions ``arm_inverse``, ``thrust_pwm``
- * ``step_laws`` and ``use_dgemv`` to the kernel module; 0 on success, -1 with an exception. */
+/* Adds the types ``Law`` and ``LawGroup`` and the functions ``arm_inverse``, ``thrust_pwm``,
+ * ``thrust_pwm_many``, ``step_laws`` and ``use_dgemv`` to the kernel module; 0 on success,
+ * -1 with an exception. */
 int controllers_add_types(PyObject *module);
 
 /* y = A x of a row-major (rows x columns) matrix by the BLAS dgemv that NumPy's ``A @ x``

@@ -2,7 +2,7 @@
 (one built-in controller's step on a settings array and a state array the caller owns) and
 ``LawGroup`` (several laws sampled in one call on the state vector and the signal bus),
 ``step_laws`` (many laws stepped in one call, as a swarm's vehicles), the inverse kinematics of
-a 3-DOF arm and the thrust-to-PWM map. This module packs the settings
+a 3-DOF arm and the thrust-to-PWM map (of one thruster or many). This module packs the settings
 as the C source's header lists them; ``orchestrator.controllers`` states the laws.
 """
 
@@ -19,11 +19,13 @@ from orchestrator.native._kernel import (
     arm_inverse,
     step_laws,
     thrust_pwm,
+    thrust_pwm_many,
     use_dgemv,
 )
 
 __all__ = ["DONE", "NOT_FINITE", "OUT_OF_REACH", "AT_EDGE", "Law", "LawGroup", "arm_inverse"]
-__all__ += ["autopilot", "joint_pid", "pseudo_inverse", "step_laws", "thrust_pwm", "vehicle_pd"]
+__all__ += ["autopilot", "joint_pid", "pseudo_inverse", "step_laws", "thrust_pwm"]
+__all__ += ["thrust_pwm_many", "vehicle_pd"]
 
 # the allocation's product by the BLAS routine NumPy's ``@`` uses for it (dgemv, transposed):
 # the same kernel, so the same sums

@@ -7,7 +7,7 @@ import pytest
 from conftest import ROOT
 
 from orchestrator.controllers import make_controllers
-from orchestrator.controllers.allocation import ThrustAllocation
+from orchestrator.controllers.allocation import ThrustAllocation, ThrusterMaps
 from orchestrator.scenario.reading import load_scenario
 from orchestrator.system.system import System
 
@@ -75,3 +75,31 @@ def test_dead_zone_rounding(allocation):
     edge = thruster.thrust(25.0)
     assert abs(thruster.pwm(0.9 * edge) - 1500) == pytest.approx(25.0, abs=1e-6)
     assert thruster.pwm(-10.0) < 1475
+
+
+def test_thruster_maps_of_many_thrusters_equal_each_thruster_alone(allocation):
+    """ThrusterMaps over the vehicle's thrusters, some not available: the PWM of each equals
+    its own ThrusterModel.pwm bit for bit (neutral when not available), and the realized
+    thrusts are K_L o + K_Q |o| o at the offset o from neutral (none inside the dead zone),
+    inverting the PWM map to 1e-9 N outside the dead band."""
+    thrusters = allocation.thrusters
+    maps = ThrusterMaps(thrusters)
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        thrusts = rng.uniform(-60.0, 60.0, len(thrusters)) * rng.choice([0.01, 1.0])
+        available = rng.uniform(size=len(thrusters)) > 0.2
+        pwm = maps.pwm(thrusts, available)
+        alone = [
+            t.pwm(u) if on else t.pwm_neutral
+            for t, u, on in zip(thrusters, thrusts, available, strict=True)
+        ]
+        np.testing.assert_array_equal(pwm, alone)
+        realized = maps.realized(pwm)
+        for t, u, p, r, on in zip(thrusters, thrusts, pwm, realized, available, strict=True):
+            offset = p - t.pwm_neutral
+            expected = t.K_L * offset + t.K_Q * abs(offset) * offset
+            assert r == (expected if abs(offset) > t.dead_zone else 0.0)
+            if on and abs(u) > t.dead_band():
+                assert r == pytest.approx(u, abs=1e-9)
+            if not on:
+                assert r == 0.0
