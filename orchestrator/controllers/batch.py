@@ -146,6 +146,7 @@ class AutopilotBatch(_Batch):
 
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
         outputs = np.empty(len(self.outputs))
+        # an autopilot's step always gives outputs: a lost state makes them non-finite, held
         step_laws(self._laws, time, np.ascontiguousarray(inputs, dtype=float), outputs)
         return self._hold(outputs, {})
 
