@@ -135,3 +135,27 @@ def test_a_swarm_runs_the_same_batched_and_alone(fmu_dir, tmp_path, monkeypatch)
     assert list(together) == list(alone) and len(together["time"]) == 21
     for name, values in alone.items():
         np.testing.assert_array_equal(together[name], values, err_msg=name)
+
+
+def test_an_autopilot_with_a_lost_state_holds_its_outputs_and_the_others_go_on(swarm):
+    controllers, twins = swarm
+    members, alone = controllers[0::2], twins[0::2]
+    merged = AutopilotBatch(members)
+    rng = np.random.default_rng(9)
+    inputs = _states(rng, VEHICLES)
+    first = merged.step(0.0, inputs)
+    for i, c in enumerate(alone):
+        c.step(0.0, inputs[13 * i : 13 * i + 13])
+    inputs = _states(rng, VEHICLES)
+    lost = inputs.copy()
+    lost[13 * 3 + 7] = np.nan  # vehicle 3's surge speed
+    outputs = merged.step(0.05, lost)
+    for i, c in enumerate(alone):
+        part = outputs[9 * i : 9 * i + 9]
+        if i == 3:
+            np.testing.assert_array_equal(part, first[27:36])
+        else:
+            np.testing.assert_array_equal(part, c.step(0.05, inputs[13 * i : 13 * i + 13]))
+    (event,) = merged.events
+    assert event[0] == "controller_fault"
+    assert event[1].startswith("rov3_autopilot: ValueError: non-finite outputs")
