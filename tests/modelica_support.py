@@ -106,6 +106,11 @@ SUPPORTED = [
         "test_nonlinear_algebraic_loop_solved_by_newton",
     ),
     (
+        "A nonlinear loop over protected parameters bound to parameters (MSL's `Thyristor`: "
+        "`Ron`, `Roff`), their expressions computed once per parameter change",
+        "test_nonlinear_loop_over_parameters_bound_to_parameters",
+    ),
+    (
         "`homotopy(actual, simplified)`: initialization from the simplified problem, continued "
         "to the actual one (lambda 0 to 1), then the actual expression; an op-amp Schmitt "
         "trigger whose loop has several roots (MSL's `LimiterHomotopy`), with events and as "

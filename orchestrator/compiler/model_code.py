@@ -99,7 +99,15 @@ def _hoisted(p: ca.SX, outputs: list[ca.SX]) -> tuple[ca.SX, ca.SX, list[ca.SX]]
     rewritten, symbols, definitions = ca.extract_parametric(ca.cse(outputs), p)
     if not symbols:
         return ca.SX.sym("q", 0), ca.SX(0, 1), rewritten
-    return ca.vertcat(*symbols), ca.vertcat(*definitions), rewritten
+    q, q_of_p = ca.vertcat(*symbols), ca.vertcat(*definitions)
+    # a definition may be written over other elements of q (a parametric subexpression inside
+    # a larger one, as in the conditional branches of MSL's thyristor): substituted until
+    # q(p) reads p alone (each pass resolves one level of nesting)
+    for _ in symbols:
+        if not ca.depends_on(q_of_p, q):
+            break
+        q_of_p = ca.substitute(q_of_p, q, q_of_p)
+    return q, q_of_p, rewritten
 
 
 def _meta(dae: ca.DaeBuilder, name: str) -> dict:

@@ -495,6 +495,40 @@ def test_nonlinear_algebraic_loop_solved_by_newton(fmus):
     )
 
 
+def test_nonlinear_loop_over_parameters_bound_to_parameters(fmus):
+    # A thyristor-like switch (MSL's Thyristor: Ron = (VTM - 0.7)/ITM, Roff = VDRM^2/VTM/IH,
+    # protected parameters bound to parameters) in a Newton loop with a resistor, discharging
+    # C = 1 mF. The FMU computes such parameter expressions once (model_parametric), some of
+    # them over others (Roff inside sqrt(Ron Roff)); reference: SciPy, the loop by brentq
+    ron, roff = (1.7 - 0.7) / 25.0, 100.0**2 / 1.7 / 6e-3
+
+    def current(v_s):
+        ohmic = 1.7 / roff + (v_s - 1.7) / ron if v_s > 1.7 else v_s / roff
+        return 1e-3 * (math.exp(v_s) - 1.0) + ohmic
+
+    def switch_voltage(v):
+        return brentq(lambda v_s: v - v_s - current(v_s), 0.0, v, xtol=1e-15)
+
+    sol = solve_ivp(
+        lambda t, v: [-current(switch_voltage(v[0])) / 1e-3],
+        (0, TIMES[-1]),
+        [5.0],
+        t_eval=TIMES,
+        rtol=1e-12,
+        atol=1e-12,
+        method="LSODA",
+    )
+    check(
+        fmus,
+        "SwitchDischarge",
+        {
+            "v": sol.y[0],
+            "v_switch": np.array([switch_voltage(v) for v in sol.y[0]]),
+            "switch.R_mean": np.full_like(TIMES, math.sqrt(ron * roff)),
+        },
+    )
+
+
 def test_homotopy_initializes_from_the_simplified_problem(fmus):
     # A Schmitt trigger (gain 15000, supplies +-15 V, feedback divider 0.8) charging C = 1 mF
     # through R = 2 kOhm: at t = 0 the loop v_out = lim(15000 (0.8 v_out - v_c)) has the roots
