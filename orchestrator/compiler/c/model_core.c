@@ -21,6 +21,16 @@ static const double GUESS[NG] = GUESS_STARTS;
 #endif
 static const unsigned char SETTABLE[N_VALUES] = SETTABLE_VALUES;
 
+/* CasADi's work arrays: scratch memory that a model function uses only while it runs, so they
+ * live on the stack of the call that needs them (a few KB: SZ_W doubles), not in the instance,
+ * which keeps only its own values; the stack's top stays in the caches for every instance. */
+typedef struct {
+    const double* arg[SZ_ARG];
+    double* res[SZ_RES];
+    long long iw[SZ_IW > 0 ? SZ_IW : 1];
+    double w[SZ_W > 0 ? SZ_W : 1];
+} Work;
+
 void core_log(Core* m, CoreStatus status, const char* format, ...) {
     char message[512];
     va_list args;
@@ -60,14 +70,14 @@ void core_free(Core* m) { free(m); }
 
 /* The model functions' arguments (t, x, u, p) and, with events, the discrete states and the
  * relation memories after them. */
-static void knowns(Core* m, const double* t, const double* x) {
-    m->arg[0] = t;
-    m->arg[1] = x;
-    m->arg[2] = &m->s.v[VR_U];
-    m->arg[3] = &m->s.v[VR_P];
+static void knowns(Work* work, Core* m, const double* t, const double* x) {
+    work->arg[0] = t;
+    work->arg[1] = x;
+    work->arg[2] = &m->s.v[VR_U];
+    work->arg[3] = &m->s.v[VR_P];
 #if HAS_EVENTS
-    m->arg[4] = &m->s.v[VR_D];
-    m->arg[5] = m->s.memory;
+    work->arg[4] = &m->s.v[VR_D];
+    work->arg[5] = m->s.memory;
 #endif
 }
 
@@ -75,27 +85,29 @@ static void knowns(Core* m, const double* t, const double* x) {
  * nonlinear loops' solution in m->loop_solution. q is computed again first when a parameter
  * may have changed. */
 static int evaluate(Core* m, double t, const double* x, double* dx, double* w_out) {
+    Work work;
     if (m->parameters_changed) {
-        m->arg[0] = &m->s.v[VR_P];
-        m->res[0] = m->q;
-        if (model_parametric(m->arg, m->res, m->iw, m->w, 0)) return 1;
+        work.arg[0] = &m->s.v[VR_P];
+        work.res[0] = m->q;
+        if (model_parametric(work.arg, work.res, work.iw, work.w, 0)) return 1;
         m->parameters_changed = 0;
     }
-    knowns(m, &t, x);
-    m->arg[HAS_EVENTS ? 6 : 4] = m->q;
-    m->res[0] = dx;
-    m->res[1] = w_out;
+    knowns(&work, m, &t, x);
+    work.arg[HAS_EVENTS ? 6 : 4] = m->q;
+    work.res[0] = dx;
+    work.res[1] = w_out;
 #if NG > 0
-    m->res[2] = m->loop_solution;
+    work.res[2] = m->loop_solution;
 #endif
-    return model_eval(m->arg, m->res, m->iw, m->w, 0);
+    return model_eval(work.arg, work.res, work.iw, work.w, 0);
 }
 
 #if NC > 0
 static int indicators(Core* m, double t, const double* x, double* z) {
-    knowns(m, &t, x);
-    m->res[0] = z;
-    return model_zc(m->arg, m->res, m->iw, m->w, 0);
+    Work work;
+    knowns(&work, m, &t, x);
+    work.res[0] = z;
+    return model_zc(work.arg, work.res, work.iw, work.w, 0);
 }
 #endif
 
@@ -103,11 +115,12 @@ static int indicators(Core* m, double t, const double* x, double* z) {
 static const char* const ASSERTS[NASSERT] = ASSERT_MESSAGES;
 
 static CoreStatus check_asserts(Core* m) {
+    Work work;
     double ok[NASSERT];
     int i;
-    knowns(m, &m->s.v[VR_TIME], &m->s.v[VR_X]);
-    m->res[0] = ok;
-    if (model_assert(m->arg, m->res, m->iw, m->w, 0)) return CORE_ERROR;
+    knowns(&work, m, &m->s.v[VR_TIME], &m->s.v[VR_X]);
+    work.res[0] = ok;
+    if (model_assert(work.arg, work.res, work.iw, work.w, 0)) return CORE_ERROR;
     for (i = 0; i < NASSERT; i++) {
         if (!(ok[i] > 0.5)) {
             core_log(m, CORE_ERROR, "assert failed at t = %g s: %s", m->s.v[VR_TIME], ASSERTS[i]);
@@ -161,22 +174,23 @@ static int take(double* old, const double* new_values, int n) {
 static CoreStatus event_iteration(Core* m, int initial, int terminal, int* states_changed,
                                   int* next_defined, double* next_time) {
 #if HAS_EVENTS
+    Work work;
     double x_new[NX > 0 ? NX : 1], d_new[ND > 0 ? ND : 1], memory_new[N_MEMORY > 0 ? N_MEMORY : 1];
     double flag = initial ? 1.0 : 0.0, final_flag = terminal ? 1.0 : 0.0;
     int pass, changed = 1, i;
     *states_changed = 0;
     for (pass = 0; pass < 100 && changed; pass++) {
-        knowns(m, &m->s.v[VR_TIME], &m->s.v[VR_X]);
-        m->arg[6] = m->s.memory + N_CMEM;
-        m->arg[7] = m->s.memory + N_CMEM + NWHEN;
-        m->arg[8] = &flag;
-        m->arg[9] = &final_flag;
-        m->res[0] = x_new;
-        m->res[1] = d_new;
-        m->res[2] = memory_new;
-        m->res[3] = memory_new + N_CMEM;
-        m->res[4] = memory_new + N_CMEM + NWHEN;
-        if (model_event(m->arg, m->res, m->iw, m->w, 0)) {
+        knowns(&work, m, &m->s.v[VR_TIME], &m->s.v[VR_X]);
+        work.arg[6] = m->s.memory + N_CMEM;
+        work.arg[7] = m->s.memory + N_CMEM + NWHEN;
+        work.arg[8] = &flag;
+        work.arg[9] = &final_flag;
+        work.res[0] = x_new;
+        work.res[1] = d_new;
+        work.res[2] = memory_new;
+        work.res[3] = memory_new + N_CMEM;
+        work.res[4] = memory_new + N_CMEM + NWHEN;
+        if (model_event(work.arg, work.res, work.iw, work.w, 0)) {
             core_log(m, CORE_ERROR, "evaluation of the event update failed");
             return CORE_ERROR;
         }
@@ -226,15 +240,16 @@ CoreStatus core_terminate(Core* m) {
 
 CoreStatus core_initialize(Core* m) {
 #if HAS_INIT
+    Work work;
     double x0[NX > 0 ? NX : 1];
     double residual = 0.0;
-    m->arg[0] = &m->s.v[VR_TIME];
-    m->arg[1] = &m->s.v[VR_X];
-    m->arg[2] = &m->s.v[VR_U];
-    m->arg[3] = &m->s.v[VR_P];
-    m->res[0] = x0;
-    m->res[1] = &residual;
-    if (model_init(m->arg, m->res, m->iw, m->w, 0)) {
+    work.arg[0] = &m->s.v[VR_TIME];
+    work.arg[1] = &m->s.v[VR_X];
+    work.arg[2] = &m->s.v[VR_U];
+    work.arg[3] = &m->s.v[VR_P];
+    work.res[0] = x0;
+    work.res[1] = &residual;
+    if (model_init(work.arg, work.res, work.iw, work.w, 0)) {
         core_log(m, CORE_ERROR, "evaluation of the initial conditions failed");
         return CORE_ERROR;
     }
@@ -273,16 +288,17 @@ CoreStatus core_commit_guesses(Core* m) {
 /* Relations and loop guesses at lambda, passes repeated until the relations settle; 0 when
  * every loop converged, else the number (from 1) of a loop that did not. */
 static int homotopy_at(Core* m, double lambda, double* c, int* failed) {
+    Work work;
     double c_new[N_HOMOTOPY > 0 ? N_HOMOTOPY : 1], converged[NLOOP > 0 ? NLOOP : 1];
     int pass, i, changed = 1;
     *failed = 0;
     for (pass = 0; pass < 100 && changed; pass++) {
-        knowns(m, &m->s.v[VR_TIME], &m->s.v[VR_X]);
-        m->arg[5] = c;
-        m->arg[6] = &lambda;
-        m->res[0] = c_new;
-        m->res[1] = converged;
-        if (model_homotopy(m->arg, m->res, m->iw, m->w, 0)) {
+        knowns(&work, m, &m->s.v[VR_TIME], &m->s.v[VR_X]);
+        work.arg[5] = c;
+        work.arg[6] = &lambda;
+        work.res[0] = c_new;
+        work.res[1] = converged;
+        if (model_homotopy(work.arg, work.res, work.iw, work.w, 0)) {
             *failed = 1;
             return 0;
         }
@@ -412,6 +428,7 @@ CoreStatus core_get_nominals(Core* m, double* nominals, size_t n) {
 CoreStatus core_directional(Core* m, const unsigned int* unknowns, size_t n_unknowns,
                             const unsigned int* knowns, size_t n_knowns, const double* seed,
                             double* sensitivity) {
+    Work work;
     double d_in[VR_DX];
     double d_out[N_VALUES - VR_DX];
     size_t i;
@@ -429,21 +446,21 @@ CoreStatus core_directional(Core* m, const unsigned int* unknowns, size_t n_unkn
             return CORE_ERROR;
         }
     }
-    m->arg[0] = &m->s.v[VR_TIME];
-    m->arg[1] = &m->s.v[VR_X];
-    m->arg[2] = &m->s.v[VR_U];
-    m->arg[3] = &m->s.v[VR_P];
-    m->arg[4] = &d_in[VR_TIME];
-    m->arg[5] = &d_in[VR_X];
-    m->arg[6] = &d_in[VR_U];
-    m->arg[7] = &d_in[VR_P];
+    work.arg[0] = &m->s.v[VR_TIME];
+    work.arg[1] = &m->s.v[VR_X];
+    work.arg[2] = &m->s.v[VR_U];
+    work.arg[3] = &m->s.v[VR_P];
+    work.arg[4] = &d_in[VR_TIME];
+    work.arg[5] = &d_in[VR_X];
+    work.arg[6] = &d_in[VR_U];
+    work.arg[7] = &d_in[VR_P];
 #if HAS_EVENTS
-    m->arg[8] = &m->s.v[VR_D];
-    m->arg[9] = m->s.memory;
+    work.arg[8] = &m->s.v[VR_D];
+    work.arg[9] = m->s.memory;
 #endif
-    m->res[0] = d_out;
-    m->res[1] = d_out + NX;
-    if (model_jvp(m->arg, m->res, m->iw, m->w, 0)) {
+    work.res[0] = d_out;
+    work.res[1] = d_out + NX;
+    if (model_jvp(work.arg, work.res, work.iw, work.w, 0)) {
         core_log(m, CORE_ERROR, "evaluation of the directional derivative failed");
         return CORE_ERROR;
     }

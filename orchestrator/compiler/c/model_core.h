@@ -44,28 +44,25 @@ typedef struct {
     int mode;             /* CoreMode */
 } CoreSnapshot;
 
+/* An instance: first what every evaluation of the model reads or writes, next to each other,
+ * then what only logging and Co-Simulation use. CasADi's work arrays are not here but per
+ * thread (model_core.c): scratch memory, they hold nothing between calls. */
 typedef struct {
     CoreSnapshot s;
+    /* model_parametric's result; parameters_changed: a parameter may have changed since q was
+     * computed (set at reset, by a set of a parameter and by restoring an FMU state) */
+    double q[NQ > 0 ? NQ : 1];
+    int parameters_changed;
+    /* the nonlinear loops' solution at the last evaluation (NaN where it did not converge) */
+    double loop_solution[NG > 0 ? NG : 1];
     char instance_name[128];
     void* environment;
     CoreLogger logger;
     int logging_on;
     int co_simulation;
-    /* model_parametric's result; parameters_changed: a parameter may have changed since q was
-     * computed (set at reset, by a set of a parameter and by restoring an FMU state) */
-    double q[NQ > 0 ? NQ : 1];
-    int parameters_changed;
-    /* CasADi work arrays, shared by the model's functions */
-    const double* arg[SZ_ARG];
-    double* res[SZ_RES];
-    long long iw[SZ_IW > 0 ? SZ_IW : 1];
-    double w[SZ_W > 0 ? SZ_W : 1];
     /* Dormand-Prince stages and trial state */
     double k[7][NX > 0 ? NX : 1];
     double x_trial[NX > 0 ? NX : 1];
-    double x_err[NX > 0 ? NX : 1];
-    /* the nonlinear loops' solution at the last evaluation (NaN where it did not converge) */
-    double loop_solution[NG > 0 ? NG : 1];
 } Core;
 
 Core* core_new(const char* instance_name, void* environment, CoreLogger logger, int logging_on,
