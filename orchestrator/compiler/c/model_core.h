@@ -45,8 +45,8 @@ typedef struct {
 } CoreSnapshot;
 
 /* An instance: first what every evaluation of the model reads or writes, next to each other,
- * then what only logging and Co-Simulation use. CasADi's work arrays are not here but per
- * thread (model_core.c): scratch memory, they hold nothing between calls. */
+ * then what only logging and Co-Simulation use. CasADi's work arrays are not here but on the
+ * stack of each call (model_core.c): scratch memory, they hold nothing between calls. */
 typedef struct {
     CoreSnapshot s;
     /* model_parametric's result; parameters_changed: a parameter may have changed since q was
