@@ -1,7 +1,8 @@
 """Two builds of the component library compared: the same trajectories, and what one system
 right-hand side costs with each.
 
-    python -m studies.build_compare BEFORE AFTER [--scenario NAME ...] [--repeats N]
+    python -m studies.build_compare BEFORE AFTER [--scenario NAME ...] [--swarm N ...]
+                                    [--repeats N]
 
 ``BEFORE`` and ``AFTER`` are FMU folders (``murcosim build --out``), e.g. the build of the
 last commit and of a change to the compiler. Every shipped scenario (default) runs against
@@ -9,7 +10,9 @@ each folder, and each time series is compared with the other bit for bit; the MP
 ``*_solve_time`` columns (wall-clock seconds) are left out. Then, for ``docking_realistic``
 and ``bluerov2_heavy_single``, one right-hand side of the whole system (the compiled
 kernel's loop of FMI calls, as the ``rhs`` part of ``murcosim bench`` measures its floor)
-is timed with each folder, alternating in one process, and its derivatives compared.
+is timed with each folder, alternating in one process, and its derivatives compared; so is
+that of each swarm of N vehicles given with ``--swarm`` (``studies.bench_swarm``'s swarms),
+per vehicle.
 """
 
 from __future__ import annotations
@@ -20,8 +23,10 @@ import time
 from pathlib import Path
 
 import numpy as np
+import tomli_w
 
 from studies.bench import SCENARIOS, interleaved
+from studies.bench_swarm import SIMULATED, swarm_document
 
 TIMED = ("docking_realistic", "bluerov2_heavy_single")
 CALLS = 2000  # right-hand sides per measurement
@@ -49,14 +54,13 @@ def differing_columns(name: str, before: Path, after: Path, folder: Path) -> lis
 
 
 def rhs_microseconds(
-    name: str, before: Path, after: Path, repeats: int
+    path: Path, before: Path, after: Path, repeats: int
 ) -> tuple[float, float, bool]:
-    """Median time of one system right-hand side of scenario ``name`` with each folder, us,
-    and whether both give the same derivatives to the bit."""
+    """Median time of one system right-hand side of the scenario file ``path`` with each
+    folder, us, and whether both give the same derivatives to the bit."""
     from orchestrator.scenario.reading import load_scenario
     from orchestrator.system.system import System
 
-    path = SCENARIOS / f"{name}.toml"
     scenario = load_scenario(path)
     systems = [System(scenario, str(path), fmu_dir) for fmu_dir in (before, after)]
     try:
@@ -86,6 +90,9 @@ def main() -> None:
     parser.add_argument("before", type=Path, help="FMU folder of the first build")
     parser.add_argument("after", type=Path, help="FMU folder of the second build")
     parser.add_argument("--scenario", action="append", help="shipped scenario (default: all)")
+    parser.add_argument(
+        "--swarm", type=int, action="append", default=[], metavar="N", help="swarm size to time"
+    )
     parser.add_argument("--repeats", type=int, default=7, help="measurements per median")
     args = parser.parse_args()
     names = args.scenario or sorted(p.stem for p in SCENARIOS.glob("*.toml"))
@@ -93,12 +100,19 @@ def main() -> None:
         for name in names:
             differ = differing_columns(name, args.before, args.after, Path(folder))
             print(f"{name}: " + (f"differs in {', '.join(differ[:5])}" if differ else "identical"))
-    for name in TIMED:
-        first, second, same = rhs_microseconds(name, args.before, args.after, args.repeats)
-        print(
-            f"{name}: one right-hand side {first:.2f} us -> {second:.2f} us "
-            f"({first / second:.2f}x), derivatives {'identical' if same else 'DIFFER'}"
-        )
+        timed = [(name, SCENARIOS / f"{name}.toml", 1) for name in TIMED]
+        for n in args.swarm:
+            path = Path(folder) / f"swarm_{n}.toml"
+            path.write_text(tomli_w.dumps(swarm_document(n, SIMULATED)), encoding="utf-8")
+            timed.append((f"swarm of {n}", path, n))
+        for name, path, vehicles in timed:
+            first, second, same = rhs_microseconds(path, args.before, args.after, args.repeats)
+            first, second = first / vehicles, second / vehicles
+            print(
+                f"{name}: one right-hand side{' per vehicle' if vehicles > 1 else ''} "
+                f"{first:.2f} us -> {second:.2f} us ({first / second:.2f}x), derivatives "
+                f"{'identical' if same else 'DIFFER'}"
+            )
 
 
 if __name__ == "__main__":
