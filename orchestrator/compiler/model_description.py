@@ -20,6 +20,16 @@ GENERATION_TOOL = "murcosim (pymoca + CasADi, Dormand-Prince 5(4) Co-Simulation)
 DEFAULT_EXPERIMENT = dict(startTime="0", stopTime="10", tolerance="1e-08", stepSize="0.01")
 
 
+def structured_name(name: str) -> str:
+    """``name`` in the FMI structured naming convention (FMI 2.0 Sec. 2.2.9, FMI 3.0 Sec.
+    2.4.7.1): a derivative of order two or more is ``der(x,2)``, not ``der(der(x))`` (index
+    reduction's derivatives of derivatives), which importers refuse."""
+    inner, order = name, 0
+    while inner.startswith("der(") and inner.endswith(")"):
+        inner, order = inner[4:-1], order + 1
+    return f"der({inner},{order})" if order > 1 else name
+
+
 def _interfaces(root: ET.Element, code: ModelCode, version: str, co_simulation: bool) -> None:
     """Model Exchange and (when offered) Co-Simulation elements with their capability flags."""
     fmu_state = "state" if version == "2.0" else "State"
@@ -94,7 +104,7 @@ def fmi3_description(code: ModelCode, co_simulation: bool) -> ET.ElementTree:
     variables = ET.SubElement(root, "ModelVariables")
     for var in code.variables:
         attributes = dict(
-            name=var.name,
+            name=structured_name(var.name),
             valueReference=str(var.value_reference),
             description=var.description,
             causality=var.causality,
@@ -151,7 +161,7 @@ def fmi2_description(code: ModelCode, co_simulation: bool) -> ET.ElementTree:
     index = {v.value_reference: i + 1 for i, v in enumerate(listed)}  # 1-based
     for var in listed:
         attributes = dict(
-            name=var.name,
+            name=structured_name(var.name),
             valueReference=str(var.value_reference),
             description=var.description,
             causality=var.causality,
