@@ -19,6 +19,7 @@ setup(
                 "orchestrator/native/_navigation.h",
                 "orchestrator/native/_controllers.h",
                 "orchestrator/native/_algebra3.h",
+                "orchestrator/native/_buffers.h",
             ],
             # no fused multiply-adds: the controllers' laws give the same numbers as the
             # Python statements they replaced on every processor
@@ -27,7 +28,7 @@ setup(
         Extension(
             "orchestrator.native._allocation",
             sources=["orchestrator/native/_allocation.c"],
-            depends=["orchestrator/native/_daqp.h"],
+            depends=["orchestrator/native/_buffers.h", "orchestrator/native/_daqp.h"],
             extra_compile_args=["-O3", "-std=c11"],
         ),
     ]

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_buffers.h"
 #include "_daqp.h"
 
 #define DOF 6
@@ -102,23 +103,6 @@ typedef struct {
     Program full, exact;
     double *scratch; /* 2n */
 } Allocator;
-
-static double *doubles(PyObject *array, Py_ssize_t n, const char *what, int writable)
-{
-    Py_buffer view;
-    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
-    if (PyObject_GetBuffer(array, &view, flags) < 0)
-        return NULL;
-    double *data = view.buf;
-    int ok = view.itemsize == sizeof(double) && view.len == n * (Py_ssize_t)sizeof(double) &&
-             view.format != NULL && strcmp(view.format, "d") == 0;
-    PyBuffer_Release(&view); /* the caller keeps the array alive and never resizes it */
-    if (!ok) {
-        PyErr_Format(PyExc_ValueError, "%s: expected %zd contiguous float64 values", what, n);
-        return NULL;
-    }
-    return data;
-}
 
 static double *copied(PyObject *array, Py_ssize_t n, const char *what)
 {

@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_buffers.h"
 #include "_controllers.h"
 #include "_coupling.h"
 #include "_navigation.h"
@@ -326,25 +327,9 @@ static void Kernel_dealloc(Kernel *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static double *doubles(PyObject *array, Py_ssize_t n, const char *what, int flags)
-{
-    Py_buffer view;
-    if (PyObject_GetBuffer(array, &view, flags | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return NULL;
-    double *data = view.buf;
-    int ok = view.itemsize == sizeof(double) && view.len == n * (Py_ssize_t)sizeof(double) &&
-             view.format != NULL && strcmp(view.format, "d") == 0;
-    PyBuffer_Release(&view); /* the caller keeps the array alive and never resizes it */
-    if (!ok) {
-        PyErr_Format(PyExc_ValueError, "%s: expected %zd contiguous float64 values", what, n);
-        return NULL;
-    }
-    return data;
-}
-
 static double *writable_doubles(PyObject *array, Py_ssize_t n, const char *what)
 {
-    return doubles(array, n, what, PyBUF_WRITABLE);
+    return doubles(array, n, what, 1);
 }
 
 static int Kernel_init(Kernel *self, PyObject *args, PyObject *kwds)
