@@ -72,7 +72,8 @@ def pd_reference(t: float, u: np.ndarray) -> np.ndarray:
     return J.T @ (KP * error + KD * (rate_d - J @ nu))
 
 
-def test_vehicle_pd_equals_the_law_on_random_states():
+def vehicle_pd(name: str) -> VehiclePD:
+    """The vehicle PD of the gains KP, KD on the reference TERMS, sampled every 10 ms."""
     config = VehiclePDConfig(
         type="vehicle_pd",
         sample_time=0.01,
@@ -81,7 +82,11 @@ def test_vehicle_pd_equals_the_law_on_random_states():
         kd=KD.tolist(),
         reference=TERMS,
     )
-    pd = VehiclePD("pd", config)
+    return VehiclePD(name, config)
+
+
+def test_vehicle_pd_equals_the_law_on_random_states():
+    pd = vehicle_pd("pd")
     wrapped = 0
     for _ in range(2000):
         t = rng.uniform(0.0, 10.0)
@@ -290,30 +295,10 @@ def test_pseudo_inverse_allocation_equals_the_law(bias):
 def test_group_samples_laws_on_the_state_and_the_bus_and_holds_a_failed_one():
     """One LawGroup call equals the members' own steps, reads the bus as the members before it
     left it, and holds a member's outputs when it fails (out of reach, non-finite)."""
-    pd = VehiclePD(
-        "pd",
-        VehiclePDConfig(
-            type="vehicle_pd",
-            sample_time=0.01,
-            vehicle="rov",
-            kp=KP.tolist(),
-            kd=KD.tolist(),
-            reference=TERMS,
-        ),
-    )
+    pd = vehicle_pd("pd")
     alloc = allocation(0.0)
     alloc_self = allocation(0.0)
-    twin = VehiclePD(
-        "twin",
-        VehiclePDConfig(
-            type="vehicle_pd",
-            sample_time=0.01,
-            vehicle="rov",
-            kp=KP.tolist(),
-            kd=KD.tolist(),
-            reference=TERMS,
-        ),
-    )
+    twin = vehicle_pd("twin")
     pid, pid_twin = joint_pid(radius=0.15), joint_pid(radius=0.15)
     x = rng.normal(size=30)
     x[3:7] /= np.linalg.norm(x[3:7])
