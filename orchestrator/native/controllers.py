@@ -8,10 +8,10 @@ as the C source's header lists them; ``orchestrator.controllers`` states the law
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
-from scipy.linalg import cython_blas
 
 from orchestrator.native._kernel import (
     Law,
@@ -26,10 +26,6 @@ from orchestrator.native._kernel import (
 __all__ = ["DONE", "NOT_FINITE", "OUT_OF_REACH", "AT_EDGE", "Law", "LawGroup", "arm_inverse"]
 __all__ += ["autopilot", "joint_pid", "pseudo_inverse", "step_laws", "thrust_pwm"]
 __all__ += ["thrust_pwm_many", "vehicle_pd"]
-
-# the allocation's product by the BLAS routine NumPy's ``@`` uses for it (dgemv, transposed):
-# the same kernel, so the same sums
-use_dgemv(cython_blas.__pyx_capi__["dgemv"])
 
 # what a step returns
 DONE, OUT_OF_REACH, AT_EDGE, NOT_FINITE = range(4)
@@ -82,6 +78,17 @@ def joint_pid(
     return _law(JOINT_PID, settings, n, 2 * n, 2 * n)
 
 
+@functools.cache
+def _bind_dgemv() -> None:
+    """Hand the laws the BLAS routine NumPy's ``@`` uses for the allocation's product (dgemv,
+    transposed): the same kernel, so the same sums. Bound at the first pseudo-inverse law,
+    not at import: SciPy's linear algebra takes 0.2 s to import, a run without that law
+    need not wait for it."""
+    from scipy.linalg import cython_blas
+
+    use_dgemv(cython_blas.__pyx_capi__["dgemv"])
+
+
 def pseudo_inverse(
     commands: int,
     bias: float,
@@ -93,6 +100,7 @@ def pseudo_inverse(
     6-vectors, with thrust ``bias`` (N) along the balanced ``groups`` and each thruster's
     PWM constants (see ``thrust_pwm``). Its state: the pseudo-inverse (m x 6) and the
     available flags (m), all thrusters available until the caller writes them."""
+    _bind_dgemv()
     m = len(limits)
     settings = [float(m), float(bias), float(len(groups)), *map(float, limits)]
     settings += [float(v) for group in groups for v in group]
