@@ -22,6 +22,7 @@ import numpy as np
 
 from orchestrator.coupling.assembly import Assembly
 from orchestrator.coupling.joints import Frames, Pose, Revolute
+from orchestrator.native.controllers import bind_blas
 
 if TYPE_CHECKING:
     from orchestrator.native._kernel import Coupling
@@ -41,6 +42,8 @@ class JointMotors:
     def __init__(self, assembly: Assembly, motors: list[Motor]) -> None:
         self.assembly = assembly
         self.motors = motors
+        if motors:
+            bind_blas()  # the accelerations of their torques: NumPy's product, in C too
         self._commands = tuple(f"{m.joint.name}.torque" for m in motors)
         self._limits = np.array([m.max_torque for m in motors], dtype=float)
         self._applied = np.zeros(len(motors))  # N.m, the commands limited

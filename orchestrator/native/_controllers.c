@@ -333,13 +333,13 @@ static double thrust_pwm(const double *c, double thrust)
 
 int blas_times(const double *A, int rows, int columns, const double *x, double *y)
 {
+    if (columns == 0 || rows == 0) { /* no product to take: BLAS need not be bound */
+        memset(y, 0, (size_t)rows * sizeof(double));
+        return 0;
+    }
     if (dgemv == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "no BLAS dgemv (use_dgemv first)");
         return -1;
-    }
-    if (columns == 0) {
-        memset(y, 0, (size_t)rows * sizeof(double));
-        return 0;
     }
     int one = 1;
     double alpha = 1.0, beta = 0.0;

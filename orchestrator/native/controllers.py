@@ -24,7 +24,7 @@ from orchestrator.native._kernel import (
 )
 
 __all__ = ["DONE", "NOT_FINITE", "OUT_OF_REACH", "AT_EDGE", "Law", "LawGroup", "arm_inverse"]
-__all__ += ["autopilot", "joint_pid", "pseudo_inverse", "step_laws", "thrust_pwm"]
+__all__ += ["autopilot", "bind_blas", "joint_pid", "pseudo_inverse", "step_laws", "thrust_pwm"]
 __all__ += ["thrust_pwm_many", "vehicle_pd"]
 
 # what a step returns
@@ -79,11 +79,11 @@ def joint_pid(
 
 
 @functools.cache
-def _bind_dgemv() -> None:
+def bind_blas() -> None:
     """Hand the laws the BLAS routine NumPy's ``@`` uses for the allocation's product (dgemv,
-    transposed): the same kernel, so the same sums. Bound at the first pseudo-inverse law,
-    not at import: SciPy's linear algebra takes 0.2 s to import, a run without that law
-    need not wait for it."""
+    transposed): the same kernel, so the same sums; the joint motors' accelerations take it
+    too. Bound by the first pseudo-inverse law or joint motor, not at import: SciPy's linear
+    algebra takes 0.2 s to import, and a run without them need not wait for it."""
     from scipy.linalg import cython_blas
 
     use_dgemv(cython_blas.__pyx_capi__["dgemv"])
@@ -100,7 +100,7 @@ def pseudo_inverse(
     6-vectors, with thrust ``bias`` (N) along the balanced ``groups`` and each thruster's
     PWM constants (see ``thrust_pwm``). Its state: the pseudo-inverse (m x 6) and the
     available flags (m), all thrusters available until the caller writes them."""
-    _bind_dgemv()
+    bind_blas()
     m = len(limits)
     settings = [float(m), float(bias), float(len(groups)), *map(float, limits)]
     settings += [float(v) for group in groups for v in group]
