@@ -212,9 +212,12 @@ class EventsTee:
 
 
 def read_timeseries(path: Path) -> dict[str, np.ndarray]:
-    """Columns of a ``timeseries.csv`` as arrays, by column name."""
+    """Columns of a ``timeseries.csv`` as arrays, by column name (empty arrays when the run
+    stopped before its first row)."""
     with Path(path).open(encoding="utf-8") as handle:
         header = next(csv.reader(handle))
+        if not any(line.strip() for line in handle):
+            return {name: np.zeros(0) for name in header}
     data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
     return {name: data[:, k] for k, name in enumerate(header)}
 

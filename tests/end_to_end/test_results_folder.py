@@ -213,3 +213,19 @@ def test_a_run_refused_in_its_set_up_leaves_no_claim_on_its_folder(fmu_dir, tmp_
                    str(fmu_dir)])  # fmt: skip
     assert status == 0, capsys.readouterr().err
     assert (out / "events.csv").exists()
+
+
+def test_a_run_stopped_before_its_first_row_loads_with_its_columns_and_no_rows(fmu_dir, tmp_path):
+    """A run that ended before its first row (an error at its first sample, a kill right
+    after the header was written) leaves timeseries.csv with its header alone: the folder
+    loads with every column, no rows, and its events (it raised NumPy's IndexError)."""
+    out = tmp_path / "run"
+    murcosim.run(short(SINGLE, 0.2), out=out, fmu_dir=fmu_dir, formats=("csv",), progress=False)
+    whole = murcosim.load_results(out).timeseries
+    table = out / "timeseries.csv"
+    header = table.read_text(encoding="utf-8").splitlines()[0]
+    table.write_text(header + "\n", encoding="utf-8")
+    results = murcosim.load_results(out)
+    assert list(results.timeseries.columns) == list(whole.columns) and len(whole) == 3
+    assert len(results.timeseries) == 0
+    assert results.events["event"].iloc[-1] == "stop"
