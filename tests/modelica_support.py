@@ -204,6 +204,19 @@ SUPPORTED = [
         "depend on others (MultiBody's quaternions, `Q(start = Q_start)`)",
         "test_newton_guess_from_a_start_bound_to_dependent_parameters",
     ),
+    (
+        "`delay(expr, delayTime)` with a parameter delay time (a delayed sine; the value at "
+        "the start before it)",
+        "test_delay_of_a_sine_by_a_parameter_time",
+    ),
+    (
+        "`delay` in a delay differential equation, `der(x) = -delay(x, 1.0)`",
+        "test_delay_differential_equation_by_the_method_of_steps",
+    ),
+    (
+        "`delay(expr, delayTime, delayMax)` with a delay time that varies",
+        "test_variable_delay_bounded_by_delay_max",
+    ),
 ]
 
 _MODEL = "  model M\n    Real x(start = 1, fixed = true);\n"
@@ -211,9 +224,9 @@ _MODEL = "  model M\n    Real x(start = 1, fixed = true);\n"
 UNSUPPORTED = [
     # (construct, package body using it, words of the error, whether it names file:line:col)
     (
-        "`delay`",
-        _MODEL + "    Real y;\n  equation\n    der(x) = -x;\n    y = delay(x, 0.1);\n  end M;\n",
-        "'delay(...)'",
+        "`delay` whose delay time no parameter expression bounds (no `delayMax`)",
+        _MODEL + "    Real y;\n  equation\n    der(x) = -x;\n    y = delay(x, x);\n  end M;\n",
+        "'delay(...)' whose delayTime without delayMax is not a parameter expression",
         True,
     ),
     (

@@ -21,14 +21,22 @@ update the FMU makes when it is terminated, where no other branch fires. ``chang
 ``v <> m`` with a
 memory ``m`` that takes ``v``'s value at each pass of the event iteration: true in the pass
 after one that changed ``v``, false between events.
+
+``delay(e, T)`` and ``delay(e, T, T_max)`` (Modelica Language Specification 3.6, Sec. 3.7.4.1)
+stand for a symbol ``y`` that the FMU sets before each evaluation of the equations from a
+history of ``e`` it keeps (``model_core.c``), as it sets the memories: ``y`` is a known of the
+equations, like a relation's memory, and ``model_delay`` gives the FMU ``T``, ``e`` and the
+bound ``T_max`` (``T`` itself where no ``T_max`` is given) from the knowns.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import casadi as ca
 
+HIDDEN = ("ND", "NC", "NG", "NCHANGE", "NDELAY")  # sizes of the knowns kept between events
 RELATION_HYSTERESIS = 1e-10  # eps: how far past a switching point its indicator crosses zero
 TIME_EVENT_SLACK = 1e-12  # relative: a sample fires when time >= next sample time - slack
 
@@ -52,6 +60,18 @@ class Sample:
 
 
 @dataclass(frozen=True)
+class Delay:
+    """``delay(expression, delay_time, delay_max)``: the symbol of its value and its
+    arguments; ``delay_max`` is ``delay_time`` where the model gives none (then a parameter
+    expression)."""
+
+    value: ca.SX
+    expression: ca.SX
+    delay_time: ca.SX
+    delay_max: ca.SX
+
+
+@dataclass(frozen=True)
 class WhenBranch:
     """One branch of a when-equation chain: its condition and what it assigns."""
 
@@ -72,6 +92,7 @@ class EventRecord:
     branches: list[WhenBranch] = field(default_factory=list)
     asserts: list[tuple[ca.SX, str]] = field(default_factory=list)
     changes: list[tuple[ca.SX, ca.SX]] = field(default_factory=list)  # memory, watched value
+    delays: list[Delay] = field(default_factory=list)
 
     def relation(self, op: str, lhs: ca.SX, rhs: ca.SX) -> ca.SX:
         """The memory symbol of relation ``lhs op rhs`` (``Lt``, ``Le``, ``Gt``, ``Ge``)."""
@@ -98,10 +119,23 @@ class EventRecord:
         self.changes.append((memory, ca.SX(value)))
         return ca.logic_not(value == memory)
 
+    def delay(self, expression: ca.SX, delay_time: ca.SX, delay_max: ca.SX) -> ca.SX:
+        """The symbol standing for ``delay(expression, delay_time, delay_max)``."""
+        value = ca.SX.sym(f"delay[{len(self.delays) + 1}]")
+        self.delays.append(Delay(value, ca.SX(expression), ca.SX(delay_time), ca.SX(delay_max)))
+        return value
+
     @property
     def any(self) -> bool:
-        """Whether the model has events at all."""
-        return bool(self.relations or self.samples or self.branches or self.asserts or self.changes)
+        """Whether the model has events (or delays, which the same memory carries) at all."""
+        return bool(
+            self.relations
+            or self.samples
+            or self.branches
+            or self.asserts
+            or self.changes
+            or self.delays
+        )
 
 
 @dataclass(frozen=True)
@@ -111,13 +145,15 @@ class EventFunctions:
     (when-condition memories), ``s`` (next sample times), ``initial`` (1 in the update on
     leaving initialization mode), ``terminal`` (1 in the update on termination). ``c`` holds
     the relation memories, then Newton's guesses of the nonlinear loops' iteration variables
-    (the last solution; the event update passes them on), then the memories of ``change``:
+    (the last solution; the event update passes them on), then the memories of ``change``,
+    then the values of the delays (set by the FMU before each evaluation):
 
     - ``model_zc (t, x, u, p, d, c) -> z``: the event indicators;
     - ``model_event (t, x, u, p, d, c, w, s, initial, terminal) -> (x, d, c, w, s)``: one
       pass of the event iteration (relations decided, when-branches fired, samples
       advanced);
-    - ``model_assert (t, x, u, p, d, c) -> ok``: 1 where an assert holds.
+    - ``model_assert (t, x, u, p, d, c) -> ok``: 1 where an assert holds;
+    - ``model_delay``: see :func:`delay_function`.
     """
 
     functions: list[ca.Function]
@@ -156,7 +192,8 @@ def event_functions(
     x, u, p, d = (ca.vertcat(*v) for v in (states, inputs, parameters, discrete))
     changes = [m for m, _ in record.changes]
     memories = ca.vertcat(*[r.memory for r in record.relations])
-    c = ca.vertcat(memories, *guesses, *changes)
+    delayed = [delay.value for delay in record.delays]
+    c = ca.vertcat(memories, *guesses, *changes, *delayed)
     fires = ca.vertcat(*[s.fires for s in record.samples])
     n_chains = max((b.chain for b in record.branches), default=-1) + 1
     w = ca.SX.sym("w", len(record.branches))
@@ -235,7 +272,7 @@ def event_functions(
             [
                 ca.vertcat(*x_new),
                 ca.vertcat(*d_new),
-                ca.vertcat(decided, *guesses, known([v for _, v in record.changes])),
+                ca.vertcat(decided, *guesses, known([v for _, v in record.changes]), *delayed),
                 running,
                 s_new,
             ],
@@ -243,6 +280,8 @@ def event_functions(
             ["x_new", "d_new", "c_new", "w_new", "s_new"],
         ),
     ]
+    if record.delays:
+        functions.append(delay_function(record.delays, memories, names, known))
     if record.asserts:
         checks = known([condition for condition, _ in record.asserts])
         functions.append(ca.Function("model_assert", memories, [checks], names, ["ok"]))
@@ -251,6 +290,7 @@ def event_functions(
         NC=len(record.relations),
         NG=len(guesses),
         NCHANGE=len(record.changes),
+        NDELAY=len(record.delays),
         NWHEN=len(record.branches),
         NSAMPLE=len(record.samples),
         NASSERT=len(record.asserts),
@@ -258,8 +298,29 @@ def event_functions(
     return EventFunctions(functions, [message for _, message in record.asserts], sizes)
 
 
+def delay_function(
+    delays: list[Delay],
+    knowns: list[ca.SX],
+    names: list[str],
+    known: Callable[[list[ca.SX]], ca.SX],
+) -> ca.Function:
+    """``model_delay (t, x, u, p, d, c) -> (delay_time, value, delay_max)``: each delay's
+    delay time and bound (s) and the value of its expression now, the FMU's history of it."""
+    return ca.Function(
+        "model_delay",
+        knowns,
+        [
+            known([delay.delay_time for delay in delays]),
+            known([delay.expression for delay in delays]),
+            known([delay.delay_max for delay in delays]),
+        ],
+        names,
+        ["delay_time", "value", "delay_max"],
+    )
+
+
 def hidden_parameters(events: EventFunctions | None) -> int:
     """How many trailing DaeBuilder parameters are discrete states, relation memories and
     Newton's guesses: the explicit model treats them as knowns, the FMU keeps them apart from
     its parameters."""
-    return sum(events.sizes[k] for k in ("ND", "NC", "NG", "NCHANGE")) if events else 0
+    return sum(events.sizes[k] for k in HIDDEN) if events else 0

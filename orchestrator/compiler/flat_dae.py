@@ -176,7 +176,7 @@ def flat_dae(
     dummy = {s.name() for s in reduced.dummy_states}
     kept_states = [v for v in roles.states if v.name not in dummy]
     varying = [model.time, *[v.symbol for v in kept_states], *inputs]
-    varying += [v.symbol for v in roles.discrete]
+    varying += [v.symbol for v in roles.discrete] + [d.value for d in model.events.delays]
     if model.homotopy is not None:
         varying.append(model.homotopy)
     record, assignments, steady = _without_steady_relations(model.events, assignments, varying)
@@ -284,7 +284,8 @@ def flat_dae(
     for relation in record.relations:
         memory = relation.memory.name()
         declared.append(DeclaredVariable(memory, "parameter", "tunable", symbol(memory), {}))
-    for hidden in [*guesses, *(m for m, _ in record.changes)]:
+    hidden_values = [*guesses, *(m for m, _ in record.changes), *(d.value for d in record.delays)]
+    for hidden in hidden_values:
         declared.append(
             DeclaredVariable(hidden.name(), "parameter", "tunable", symbol(hidden.name()), {})
         )
@@ -373,11 +374,25 @@ def _actual(
         for b in record.branches
     ]
     asserts = [(at_one(c), text) for c, text in record.asserts]
+    delays = [
+        replace(
+            d,
+            expression=at_one(d.expression),
+            delay_time=at_one(d.delay_time),
+            delay_max=at_one(d.delay_max),
+        )
+        for d in record.delays
+    ]
     samples = [
         replace(s, start=at_one(s.start), interval=at_one(s.interval)) for s in record.samples
     ]
     record = replace(
-        record, relations=relations, branches=branches, asserts=asserts, samples=samples
+        record,
+        relations=relations,
+        branches=branches,
+        asserts=asserts,
+        samples=samples,
+        delays=delays,
     )
     return record, [Assignment(a.unknown, at_one(a.expression)) for a in assignments]
 
@@ -416,4 +431,21 @@ def _held_at_start(
         crossing = ca.substitute(relation.crossing, memories, ca.SX.zeros(memories.numel()))
         symbols.append(relation.memory)
         values.append(crossing > 0 if relation.strict else crossing >= 0)
+    symbols += [d.value for d in record.delays]
+    values += _undelayed(record)
     return symbols, values
+
+
+def _undelayed(record: EventRecord) -> list[ca.SX]:
+    """The delays' values at the start: their expressions now (Modelica Language
+    Specification 3.6, Sec. 3.7.4.1: before the start, ``delay(e, T)`` is ``e`` at the start),
+    a delay of a delay resolved to its innermost expression."""
+    if not record.delays:
+        return []
+    delayed = ca.vertcat(*[d.value for d in record.delays])
+    values = ca.vertcat(*[d.expression for d in record.delays])
+    for _ in record.delays:
+        if not ca.depends_on(values, delayed):
+            break
+        values = ca.substitute(values, delayed, values)
+    return list(ca.vertsplit(values))

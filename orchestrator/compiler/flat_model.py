@@ -1177,6 +1177,31 @@ def _division(translator: Translator, args: list[object], span: dict | None) -> 
     return _trunc(args[0] / args[1])
 
 
+def _delay(translator: Translator, args: list[object], span: dict | None) -> object:
+    """``delay(expr, delayTime)`` and ``delay(expr, delayTime, delayMax)`` (Modelica Language
+    Specification 3.6, Sec. 3.7.4.1), element by element of ``expr``: a symbol the FMU sets
+    from the history of ``expr`` it keeps, whose length the bound on the delay time sets:
+    ``delayMax``, or ``delayTime`` without it, must be a parameter expression."""
+    if translator.events is None:
+        raise UnsupportedConstructError("'delay(...)' (events)", span)
+    expression, delay_time = args[0], args[1]
+    bound = args[2] if len(args) > 2 else delay_time
+    if _is_array(delay_time) or _is_array(bound):
+        raise UnsupportedConstructError("'delay(...)' with an array as delay time", span)
+    if _numeric(bound) is None and any(
+        s.name() not in translator.steady for s in ca.symvar(ca.SX(bound))
+    ):
+        what = "delayMax" if len(args) > 2 else "delayTime without delayMax"
+        raise UnsupportedConstructError(
+            f"'delay(...)' whose {what} is not a parameter expression (the history's length)",
+            span,
+        )
+    return _elementwise(
+        lambda e: e if _numeric(e) is not None else translator.events.delay(e, delay_time, bound),
+        expression,
+    )
+
+
 def _unsupported(construct: str) -> Callable:
     def apply(translator: Translator, args: list[object], span: dict | None) -> object:
         raise UnsupportedConstructError(construct, span)
@@ -1236,7 +1261,7 @@ BUILTINS: dict[str, Callable[[Translator, list[object], dict | None], object]] =
     "Rem": _remainder,
     "Div": _division,
     "Reinit": _unsupported("'reinit(...)' outside a when-equation"),
-    "Delay": _unsupported("'delay(...)'"),
+    "Delay": _delay,
     "Cardinality": _unsupported("'cardinality(...)' (deprecated)"),
 }
 

@@ -10,7 +10,8 @@ one function of the FMU,
 
 one pass at a given lambda: the relations decided by the equations with the memories ``c``,
 the nonlinear loops solved by Newton's method from the guesses in ``c`` (where a loop does not
-converge its guesses stay and ``converged`` is 0 for it; the memories of ``change`` stay).
+converge its guesses stay and ``converged`` is 0 for it; the memories of ``change`` and the
+values of the delays stay).
 The FMU repeats the pass until the relations settle, for lambda = 0 and then in steps to 1,
 each step starting from the previous solution, so that it leaves initialization on the root
 the simplified problem leads to (an op-amp Schmitt trigger at its supply voltage rather than
@@ -55,11 +56,12 @@ def homotopy_function(
             new_guesses.append(ca.if_else(converged[j], solved[k], guess))
             k += 1
     changes = [m for m, _ in record.changes]
-    c = ca.vertcat(*[r.memory for r in record.relations], *guesses, *changes)
+    delays = [d.value for d in record.delays]
+    c = ca.vertcat(*[r.memory for r in record.relations], *guesses, *changes, *delays)
     return ca.Function(
         "model_homotopy",
         [*knowns, c, lam],
-        [ca.vertcat(*decided, *new_guesses, *changes), converged],
+        [ca.vertcat(*decided, *new_guesses, *changes, *delays), converged],
         ["t", "x", "u", "p", "d", "c", "lambda"],
         ["c_new", "converged"],
     )

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import casadi as ca
 
-from orchestrator.compiler.events import EventFunctions, hidden_parameters
+from orchestrator.compiler.events import HIDDEN, EventFunctions, hidden_parameters
 from orchestrator.compiler.initialization import RESIDUAL_TOLERANCE, Initialization
 from orchestrator.errors import BuildError
 
@@ -145,7 +145,7 @@ def model_code(
     t = ca.SX.sym("t")
     x, u, p = (ca.SX.sym(n, len(v)) for n, v in (("x", states), ("u", inputs), ("p", parameters)))
     d = ca.SX.sym("d", events.sizes["ND"] if events else 0)
-    c = ca.SX.sym("c", sum(events.sizes[k] for k in ("NC", "NG", "NCHANGE")) if events else 0)
+    c = ca.SX.sym("c", sum(events.sizes[k] for k in HIDDEN[1:]) if events else 0)
     ode, w_all = function(t, x, u, ca.vertcat(p, d, c))
     memory = [d, c] if events else []
     kept = [dae.w().index(name) for name in dependent]
@@ -280,7 +280,7 @@ def model_code(
     if initialization is not None:
         functions.append(initialization.function)
     sizes["HAS_INIT"] = int(initialization is not None)
-    sizes.update(ND=0, NC=0, NG=0, NCHANGE=0, NWHEN=0, NSAMPLE=0, NASSERT=0, NLOOP=0)
+    sizes.update(ND=0, NC=0, NG=0, NCHANGE=0, NDELAY=0, NWHEN=0, NSAMPLE=0, NASSERT=0, NLOOP=0)
     sizes["HAS_HOMOTOPY"] = 0
     if events is not None:
         variables += _event_variables(events, blocks)

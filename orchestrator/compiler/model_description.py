@@ -39,7 +39,10 @@ def _interfaces(root: ET.Element, code: ModelCode, version: str, co_simulation: 
         f"canGetAndSetFMU{fmu_state}": "true",
         f"canSerializeFMU{fmu_state}": "true",
     }
-    ET.SubElement(root, "ModelExchange", common)
+    exchange = dict(common)
+    if version != "2.0" and code.sizes.get("NDELAY"):  # FMI 2.0 calls it unless told not to
+        exchange["needsCompletedIntegratorStep"] = "true"  # the delays' histories grow there
+    ET.SubElement(root, "ModelExchange", exchange)
     if co_simulation:
         flags = dict(common, canHandleVariableCommunicationStepSize="true")
         ET.SubElement(root, "CoSimulation", flags)

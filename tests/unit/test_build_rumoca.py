@@ -286,7 +286,7 @@ def test_unsupported_construct_names_file_line_column(tmp_path):
     folder = _library(
         tmp_path,
         "package Bad\n  model M\n    Real x(start = 1, fixed = true);\n    Real y;\n"
-        "  equation\n    der(x) = -x;\n    y = delay(x, 0.1);\n  end M;\nend Bad;\n",
+        "  equation\n    der(x) = -x;\n    y = delay(x, x);\n  end M;\nend Bad;\n",
     )
     message = _build_error(folder)
     assert re.match(r"Bad/package\.mo:7:\d+: Bad\.M: unsupported .*delay", message), message
@@ -790,6 +790,120 @@ def test_assert_ends_the_run_with_its_message(fmus):
     for variant, interface in VARIANTS:
         logged = _failed_run(fmus[(variant, "Guarded")], interface)
         assert re.search(r"assert failed at t = 0\.5\d* s: x passed its limit", logged), logged
+
+
+# The delays' histories take a point at each completed step: with FMPy's Model Exchange run a
+# point per communication step, with the FMUs' own integrator (steps no longer than the
+# communication step) at least as many. Linear interpolation between points h = 1 ms apart
+# is off by at most h^2/8 max|e''|: 5e-7 for sin(2 t), 1.25e-7 a step for the DDE's |x''| <= 1
+# (4e-7 accumulated over 3 s); a history read as a staircase would be off by 2e-3.
+DELAY_TIMES = np.linspace(0.0, 3.0, 61)
+DELAY_STEP = 1e-3  # s, communication step
+DELAY_TOLERANCE = 1e-6
+
+
+def check_delay(fmus, model, reference):
+    """Every variant of ``model`` against ``reference`` (name -> values at DELAY_TIMES)."""
+    for variant, interface in VARIANTS:
+        result = simulate_fmu(
+            str(fmus[(variant, model)]),
+            fmi_type=interface,
+            stop_time=DELAY_TIMES[-1],
+            output_interval=DELAY_STEP,
+            relative_tolerance=1e-10,
+            output=list(reference),
+        )
+        for name, expected in reference.items():
+            got = np.interp(DELAY_TIMES, result["time"], result[name])
+            error = np.max(np.abs(got - expected))
+            assert error < DELAY_TOLERANCE, f"{model} {variant} {interface} {name}: {error:.2e}"
+
+
+def test_delay_of_a_sine_by_a_parameter_time(fmus):
+    # y = delay(sin(2 t), 0.3705): sin(2 (t - 0.3705)), and sin(0) = 0 (the value at the
+    # start) before 0.3705 s; t - 0.3705 halfway between two points of the history
+    t = DELAY_TIMES
+    check_delay(fmus, "DelayedSine", {"y": np.where(t >= 0.3705, np.sin(2 * (t - 0.3705)), 0)})
+
+
+def _method_of_steps(times: np.ndarray) -> np.ndarray:
+    """x' = -x(t - 1), x = 1 for t <= 0, solved exactly: on [k, k + 1] x is the polynomial
+    p_k(t) = p_{k-1}(k) - integral from k to t of p_{k-1}(s - 1) ds (p_0 = 1 - t)."""
+    from numpy.polynomial import Polynomial
+
+    pieces = [Polynomial([1.0])]  # on [-1, 0]
+    for k in range(int(np.ceil(times[-1])) + 1):
+        shifted = pieces[-1](Polynomial([-1.0, 1.0]))  # p(s - 1)
+        integral = shifted.integ()
+        pieces.append(pieces[-1](float(k)) - (integral - integral(float(k))))
+    return np.array([pieces[min(int(t), len(pieces) - 2) + 1](t) for t in times])
+
+
+def test_delay_differential_equation_by_the_method_of_steps(fmus):
+    expected = _method_of_steps(DELAY_TIMES)
+    assert abs(expected[20] - 0.0) < 1e-15  # x(1) = 1 - 1
+    assert abs(expected[40] - (-2 * 2 + 2**2 / 2 + 1.5)) < 1e-15  # 1.5 - 2 t + t^2/2 at t = 2
+    check_delay(fmus, "DelayDifferential", {"x": expected})
+
+
+def test_variable_delay_bounded_by_delay_max(fmus):
+    # y = delay(sin(2 t), tau, 1) with tau = 0.5 + 0.25 sin(3 t)
+    t = DELAY_TIMES
+    late = t - (0.5 + 0.25 * np.sin(3 * t))
+    check_delay(fmus, "VariableDelay", {"y": np.where(late >= 0, np.sin(2 * late), 0.0)})
+
+
+def _initialized(fmu, variant):
+    """``fmu`` (a Co-Simulation instance) initialized at 0 s."""
+    if variant == "fmi2":
+        fmu.setupExperiment(startTime=0.0)
+    fmu.enterInitializationMode()
+    fmu.exitInitializationMode()
+    return fmu
+
+
+def _steps(fmu, variant, vr, start, count):
+    """``x`` (value reference ``vr``) after each of ``count`` steps of 0.01 s from ``start``."""
+    read = fmu.getReal if variant == "fmi2" else fmu.getFloat64
+    values = []
+    for k in range(count):
+        fmu.doStep(start + 0.01 * k, 0.01)
+        values.append(read([vr])[0])
+    return values
+
+
+def test_fmu_state_carries_the_delay_history(fmus):
+    """A Co-Simulation instance's state serialized at 1.5 s and restored into a new instance
+    (started at 0 s, its history holding only that start) continues bit for bit as the first
+    does: the state carries the history the delay reads back to 0.5 s. After a reset the
+    first instance runs from 0 s again as it did the first time, bit for bit."""
+    from fmpy import extract, instantiate_fmu
+
+    for variant in ("fmi3", "fmi2"):
+        path = fmus[(variant, "DelayDifferential")]
+        description = read_model_description(path)
+        (x,) = [v.valueReference for v in description.modelVariables if v.name == "x"]
+        unzipped = extract(path)
+        first, second = (
+            _initialized(instantiate_fmu(unzipped, description, fmi_type="CoSimulation"), variant)
+            for _ in range(2)
+        )
+        early = _steps(first, variant, x, 0.0, 150)
+        if variant == "fmi2":
+            saved = first.serializeFMUstate(first.getFMUstate())
+            second.setFMUstate(second.deSerializeFMUstate(saved))
+        else:
+            saved = first.serializeFMUState(first.getFMUState())
+            second.setFMUState(second.deserializeFMUState(saved))
+        late = _steps(first, variant, x, 1.5, 150)
+        assert _steps(second, variant, x, 1.5, 150) == late, variant
+        first.reset()
+        _initialized(first, variant)
+        again = _steps(first, variant, x, 0.0, 150) + _steps(first, variant, x, 1.5, 150)
+        assert again == early + late, variant
+        for fmu in (first, second):
+            fmu.terminate()
+            fmu.freeInstance()
 
 
 @pytest.mark.parametrize(

@@ -236,7 +236,7 @@ fmi2Status fmi2CompletedIntegratorStep(fmi2Component c,
     (void)noSetFMUStatePriorToCurrentPoint;
     *enterEventMode = fmi2False;
     *terminateSimulation = fmi2False;
-    return STATUS(core_commit_guesses(CORE(c)));
+    return STATUS(core_completed_step(CORE(c)));
 }
 
 fmi2Status fmi2SetTime(fmi2Component c, fmi2Real time) {

@@ -452,7 +452,7 @@ fmi3Status fmi3CompletedIntegratorStep(fmi3Instance instance,
     (void)noSetFMUStatePriorToCurrentPoint;
     *enterEventMode = fmi3False;
     *terminateSimulation = fmi3False;
-    return STATUS(core_commit_guesses(CORE(instance)));
+    return STATUS(core_completed_step(CORE(instance)));
 }
 
 fmi3Status fmi3SetTime(fmi3Instance instance, fmi3Float64 time) {

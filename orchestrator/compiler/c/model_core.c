@@ -44,6 +44,9 @@ void core_log(Core* m, CoreStatus status, const char* format, ...) {
 void core_reset(Core* m) {
     memcpy(m->s.v, START, sizeof START);
     memset(m->s.memory, 0, sizeof m->s.memory);
+#if NDELAY > 0
+    memset(m->s.delay, 0, sizeof m->s.delay);
+#endif
 #if NG > 0
     memcpy(m->s.memory + NC, GUESS, sizeof GUESS);
 #endif
@@ -70,7 +73,7 @@ void core_free(Core* m) { free(m); }
 
 /* The model functions' arguments (t, x, u, p) and, with events, the discrete states and the
  * relation memories after them. */
-static void knowns(Work* work, Core* m, const double* t, const double* x) {
+static void arguments(Work* work, Core* m, const double* t, const double* x) {
     work->arg[0] = t;
     work->arg[1] = x;
     work->arg[2] = &m->s.v[VR_U];
@@ -79,6 +82,126 @@ static void knowns(Work* work, Core* m, const double* t, const double* x) {
     work->arg[4] = &m->s.v[VR_D];
     work->arg[5] = m->s.memory;
 #endif
+}
+
+#if NDELAY > 0
+/* The delays' delay times, their expressions' values now and their bounds, at (t, x). */
+static int delay_terms(Core* m, double t, const double* x, double* delay_time, double* value,
+                       double* bound) {
+    Work work;
+    arguments(&work, m, &t, x);
+    work.res[0] = delay_time;
+    work.res[1] = value;
+    work.res[2] = bound;
+    return model_delay(work.arg, work.res, work.iw, work.w, 0);
+}
+
+/* Point i (0: the oldest) of a history. */
+#define AT(h, a, i) ((h)->a[((h)->first + (i)) % DELAY_POINTS])
+
+/* The delayed value at time t of a delay with delay time tau and its expression's value now:
+ * the history read by linear interpolation at t - tau, its first point (the value at the
+ * start) before it, extrapolated from its last point to (t, value) after it (tau shorter
+ * than the last step). 1 when the history no longer reaches back to t - tau. */
+static int delayed(const DelayHistory* h, double t, double tau, double value, double* y) {
+    double at = t - tau;
+    int low = 0, high;
+    if (tau == 0.0 || h->count == 0) { /* no delay, or no history before the start */
+        *y = value;
+        return 0;
+    }
+    high = h->count - 1;
+    if (at >= AT(h, time, high)) {
+        double t_last = AT(h, time, high), v_last = AT(h, value, high);
+        *y = t > t_last ? v_last + (value - v_last) * (at - t_last) / (t - t_last) : value;
+        return 0;
+    }
+    if (at < AT(h, time, 0)) {
+        *y = AT(h, value, 0);
+        return h->overwritten;
+    }
+    while (high - low > 1) { /* AT(time, low) <= at < AT(time, high) */
+        int mid = (low + high) / 2;
+        if (AT(h, time, mid) <= at) low = mid;
+        else high = mid;
+    }
+    *y = AT(h, value, low) + (AT(h, value, high) - AT(h, value, low)) * (at - AT(h, time, low)) /
+                                 (AT(h, time, high) - AT(h, time, low));
+    return 0;
+}
+
+/* The delays' values at (t, x) into the memory, where the equations read them. A delay of a
+ * delay reads the other's new value: NDELAY passes settle any chain of them. */
+static int delays_at(Core* m, double t, const double* x) {
+    double delay_time[NDELAY], value[NDELAY], bound[NDELAY];
+    int pass, k;
+    for (pass = 0; pass < NDELAY; pass++) {
+        if (delay_terms(m, t, x, delay_time, value, bound)) return 1;
+        for (k = 0; k < NDELAY; k++) {
+            if (!(delay_time[k] >= 0.0 && delay_time[k] <= bound[k])) {
+                core_log(m, CORE_ERROR,
+                         "delay %d: delay time %g s at t = %g s is outside [0, %g s] (delayMax)",
+                         k + 1, delay_time[k], t, bound[k]);
+                return 1;
+            }
+            if (delayed(&m->s.delay[k], t, delay_time[k], value[k],
+                        &m->s.memory[DELAY_VALUES + k])) {
+                core_log(m, CORE_ERROR,
+                         "delay %d: its history of %d points no longer reaches back to t = %g s",
+                         k + 1, DELAY_POINTS, t - delay_time[k]);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Append (t, value) to a history: a point at the time of the last one only where the value
+ * jumps (an event), and in place of the last point where that one lies closer than spacing
+ * to the point before it; points later than t (a restart from an earlier time) are dropped. */
+static void append(DelayHistory* h, double t, double value, double spacing) {
+    int last;
+    while (h->count > 0 && AT(h, time, h->count - 1) > t) h->count--;
+    last = h->count - 1;
+    if (last >= 0 && AT(h, time, last) == t && AT(h, value, last) == value) return;
+    if (last >= 1 && AT(h, time, last) < t && AT(h, time, last) > AT(h, time, last - 1) &&
+        AT(h, time, last) - AT(h, time, last - 1) < spacing) {
+        h->count--;
+    } else if (h->count == DELAY_POINTS) {
+        h->first = (h->first + 1) % DELAY_POINTS;
+        h->count--;
+        h->overwritten = 1;
+    }
+    AT(h, time, h->count) = t;
+    AT(h, value, h->count) = value;
+    h->count++;
+}
+
+static CoreStatus update(Core* m);
+
+/* The delays' expressions at the instance's time and states appended to their histories. */
+static CoreStatus record_delays(Core* m) {
+    double delay_time[NDELAY], value[NDELAY], bound[NDELAY];
+    const double t = m->s.v[VR_TIME];
+    int k;
+    if (update(m) != CORE_OK) return CORE_ERROR; /* the delays' values, for delays of delays */
+    if (delay_terms(m, t, &m->s.v[VR_X], delay_time, value, bound)) {
+        core_log(m, CORE_ERROR, "evaluation of the delayed expressions failed");
+        return CORE_ERROR;
+    }
+    for (k = 0; k < NDELAY; k++)
+        append(&m->s.delay[k], t, value[k], bound[k] / (DELAY_POINTS - 2));
+    return CORE_OK;
+}
+#endif
+
+/* arguments() with, for a model with delays, their values at (t, x) in the memory first. */
+static int knowns(Work* work, Core* m, const double* t, const double* x) {
+#if NDELAY > 0
+    if (delays_at(m, *t, x)) return 1;
+#endif
+    arguments(work, m, t, x);
+    return 0;
 }
 
 /* dx/dt at (t, x) with the instance's inputs and parameters; w when w_out is not NULL; the
@@ -92,7 +215,7 @@ static int evaluate(Core* m, double t, const double* x, double* dx, double* w_ou
         if (model_parametric(work.arg, work.res, work.iw, work.w, 0)) return 1;
         m->parameters_changed = 0;
     }
-    knowns(&work, m, &t, x);
+    if (knowns(&work, m, &t, x)) return 1;
     work.arg[HAS_EVENTS ? 6 : 4] = m->q;
     work.res[0] = dx;
     work.res[1] = w_out;
@@ -105,7 +228,7 @@ static int evaluate(Core* m, double t, const double* x, double* dx, double* w_ou
 #if NC > 0
 static int indicators(Core* m, double t, const double* x, double* z) {
     Work work;
-    knowns(&work, m, &t, x);
+    if (knowns(&work, m, &t, x)) return 1;
     work.res[0] = z;
     return model_zc(work.arg, work.res, work.iw, work.w, 0);
 }
@@ -118,7 +241,7 @@ static CoreStatus check_asserts(Core* m) {
     Work work;
     double ok[NASSERT];
     int i;
-    knowns(&work, m, &m->s.v[VR_TIME], &m->s.v[VR_X]);
+    if (knowns(&work, m, &m->s.v[VR_TIME], &m->s.v[VR_X])) return CORE_ERROR;
     work.res[0] = ok;
     if (model_assert(work.arg, work.res, work.iw, work.w, 0)) return CORE_ERROR;
     for (i = 0; i < NASSERT; i++) {
@@ -180,7 +303,10 @@ static CoreStatus event_iteration(Core* m, int initial, int terminal, int* state
     int pass, changed = 1, i;
     *states_changed = 0;
     for (pass = 0; pass < 100 && changed; pass++) {
-        knowns(&work, m, &m->s.v[VR_TIME], &m->s.v[VR_X]);
+        if (knowns(&work, m, &m->s.v[VR_TIME], &m->s.v[VR_X])) {
+            core_log(m, CORE_ERROR, "evaluation of the delays failed");
+            return CORE_ERROR;
+        }
         work.arg[6] = m->s.memory + N_CMEM;
         work.arg[7] = m->s.memory + N_CMEM + NWHEN;
         work.arg[8] = &flag;
@@ -211,7 +337,7 @@ static CoreStatus event_iteration(Core* m, int initial, int terminal, int* state
         double s = m->s.memory[N_CMEM + NWHEN + i];
         if (i == 0 || s < *next_time) *next_time = s;
     }
-    return NG > 0 ? core_commit_guesses(m) : update(m);
+    return NG > 0 || NDELAY > 0 ? core_completed_step(m) : update(m);
 #else
     (void)initial;
     (void)terminal;
@@ -267,16 +393,18 @@ CoreStatus core_initialize(Core* m) {
     return CORE_OK;
 }
 
-CoreStatus core_commit_guesses(Core* m) {
+CoreStatus core_completed_step(Core* m) {
 #if NG > 0
     int i;
     m->s.up_to_date = 0;
     if (update(m) != CORE_OK) return CORE_ERROR;
     for (i = 0; i < NG; i++)
         if (isfinite(m->loop_solution[i])) m->s.memory[NC + i] = m->loop_solution[i];
-#else
-    (void)m;
 #endif
+#if NDELAY > 0
+    if (record_delays(m) != CORE_OK) return CORE_ERROR;
+#endif
+    (void)m;
     return CORE_OK;
 }
 
@@ -293,7 +421,10 @@ static int homotopy_at(Core* m, double lambda, double* c, int* failed) {
     int pass, i, changed = 1;
     *failed = 0;
     for (pass = 0; pass < 100 && changed; pass++) {
-        knowns(&work, m, &m->s.v[VR_TIME], &m->s.v[VR_X]);
+        if (knowns(&work, m, &m->s.v[VR_TIME], &m->s.v[VR_X])) {
+            *failed = 1;
+            return 0;
+        }
         work.arg[5] = c;
         work.arg[6] = &lambda;
         work.res[0] = c_new;
@@ -553,7 +684,7 @@ CoreStatus core_do_step(Core* m, double t0, double h) {
         core_log(m, CORE_ERROR, "doStep: need h >= 0, solver tolerance > 0, max step > 0");
         return CORE_ERROR;
     }
-    if ((NX == 0 && NC == 0 && NSAMPLE == 0) || h == 0.0) {
+    if ((NX == 0 && NC == 0 && NSAMPLE == 0 && NDELAY == 0) || h == 0.0) {
         core_set_time(m, t_end);
         return update(m);
     }
@@ -621,9 +752,9 @@ CoreStatus core_do_step(Core* m, double t0, double h) {
             for (i = 0; i < NX; i++) x[i] = m->x_trial[i];
             t = last ? t_end : t + trial;
             memcpy(m->k[0], m->k[6], sizeof m->k[0]); /* first same as last */
-#if NG > 0
+#if NG > 0 || NDELAY > 0
             core_set_time(m, t);
-            if (core_commit_guesses(m) != CORE_OK) return CORE_ERROR;
+            if (core_completed_step(m) != CORE_OK) return CORE_ERROR;
 #endif
             if (!last || trial >= step)
                 step = trial * fmin(5.0, fmax(0.2, 0.9 * pow(fmax(norm, 1e-10), -0.2)));

@@ -30,15 +30,35 @@ typedef void (*CoreLogger)(void* environment, const char* instance, CoreStatus s
 
 /* Values held between events besides the discrete states: relation memories (0/1), Newton's
  * guesses of the nonlinear loops' iteration variables (the last solution), the values
- * change() compares with, the when-conditions' values at the last event, the next sample
- * times. */
-#define N_CMEM (NC + NG + NCHANGE) /* relations, guesses, change memories: the input c */
+ * change() compares with, the delays' values (set before each evaluation from their
+ * histories), the when-conditions' values at the last event, the next sample times. */
+#define N_CMEM (NC + NG + NCHANGE + NDELAY) /* relations, guesses, changes, delays: input c */
 #define N_MEMORY (N_CMEM + NWHEN + NSAMPLE)
+#define DELAY_VALUES (NC + NG + NCHANGE) /* where the delays' values start in the memory */
+
+#if NDELAY > 0
+/* Points (time, value) a delay's history holds: appended at completed steps and event
+ * updates, so many that they span the delay's bound (delayMax) when a point closer than
+ * delayMax / (DELAY_POINTS - 2) to the one before is replaced by the next. */
+#define DELAY_POINTS 1024
+
+/* The history of one delay's expression: a ring of points in time order. */
+typedef struct {
+    double time[DELAY_POINTS];  /* s */
+    double value[DELAY_POINTS]; /* the delayed expression, its unit */
+    int first;                  /* index of the oldest point */
+    int count;                  /* points held */
+    int overwritten;            /* 1 once the oldest point was dropped to make room */
+} DelayHistory;
+#endif
 
 /* The part of an instance that an FMU state saves and restores. */
 typedef struct {
     double v[N_VALUES];   /* all variables by value reference, SI units of the model */
     double memory[N_MEMORY > 0 ? N_MEMORY : 1]; /* relations, guesses, when, samples */
+#if NDELAY > 0
+    DelayHistory delay[NDELAY]; /* the history of each delay's expression */
+#endif
     double h_internal;    /* last proposed internal step of the embedded integrator, s */
     int up_to_date;       /* dx/dt and w are consistent with t, x, u, p */
     int mode;             /* CoreMode */
@@ -80,9 +100,10 @@ CoreStatus core_initialize(Core* m);
  * actual one (lambda = 1); called after core_initialize. Without homotopy it does nothing. */
 CoreStatus core_homotopy(Core* m);
 /* Newton's guesses of the nonlinear loops become their solution at the instance's time and
- * states: at completed integrator steps, after event updates and accepted Co-Simulation
- * steps, never at trial points an integrator may reject. Without loops it does nothing. */
-CoreStatus core_commit_guesses(Core* m);
+ * states, and the delays' histories take their expressions' values there: at completed
+ * integrator steps, after event updates and accepted Co-Simulation steps, never at trial
+ * points an integrator may reject. Without loops and delays it does nothing. */
+CoreStatus core_completed_step(Core* m);
 /* Event iteration at the instance's time: relations decided, when-equations fired, samples
  * advanced, until nothing changes. initial: the update on leaving initialization mode. Sets
  * *states_changed when a reinit changed a state, *next_time to the next sample time

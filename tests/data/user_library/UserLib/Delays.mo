@@ -1,0 +1,27 @@
+within UserLib;
+package Delays "Transport delays: delay(expr, delayTime) and delay(expr, delayTime, delayMax)"
+  model DelayedSine "A sine delayed by a parameter time"
+    parameter SI.Time T = 0.3705 "Delay time (between the points of a history 1 ms apart)";
+    parameter SI.AngularVelocity w = 2 "Angular frequency of the sine";
+    output Real u "The signal";
+    output Real y "The signal T earlier (its start value before T)";
+  equation
+    u = sin(w*time);
+    y = delay(u, T);
+  end DelayedSine;
+
+  model DelayDifferential "x' = -x(t - 1) with x = 1 for t <= 0"
+    output Real x(start = 1, fixed = true) "Solution";
+  equation
+    der(x) = -delay(x, 1.0);
+  end DelayDifferential;
+
+  model VariableDelay "A sine delayed by a time that varies, bounded by delayMax"
+    parameter SI.Time T_max = 1 "Bound on the delay time";
+    output SI.Time tau "Delay time";
+    output Real y "sin(2 (t - tau(t))), its start value before the start";
+  equation
+    tau = 0.5 + 0.25*sin(3*time);
+    y = delay(sin(2*time), tau, T_max);
+  end VariableDelay;
+end Delays;
