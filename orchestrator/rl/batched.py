@@ -159,6 +159,36 @@ def _serve(env_fns: CloudpickleWrapper, first: int, pipe: Connection) -> None:
         pipe.close()
 
 
+def _info_columns(infos: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """``infos`` batched a key at a time as Gymnasium's ``VectorEnv._add_info`` batches them
+    one info at a time (an array of the first value's type per key, Python numbers as NumPy
+    numbers, other objects in an object array, and a mask ``_key``), where every info has the
+    same keys, none private (``_``-prefixed) or special (``final_obs``), and each key's values
+    are of one type that is neither a dict, a NumPy number nor an array: the infos of this
+    package's environments. None otherwise."""
+    keys = list(infos[0])
+    if any(list(info) != keys for info in infos[1:]):
+        return None
+    if any(key.startswith("_") or key == "final_obs" for key in keys):
+        return None
+    columns: dict[str, Any] = {}
+    for key in keys:
+        values = [info[key] for info in infos]
+        kind = type(values[0])
+        if any(type(value) is not kind for value in values[1:]):
+            return None
+        if kind in (int, float, bool):
+            columns[key] = np.array(values, dtype=kind)
+        elif kind is dict or issubclass(kind, np.number | np.ndarray):
+            return None
+        else:
+            column = columns[key] = np.full(len(values), None, dtype=object)
+            for i, value in enumerate(values):
+                column[i] = value  # the object itself (a list is not spread)
+        columns[f"_{key}"] = np.ones(len(values), dtype=np.bool_)
+    return columns
+
+
 class BatchedVectorEnv(VectorEnv):
     """The environments made by ``env_fns`` stepped by ``workers`` processes (default: as many
     as there are cores, at most one per environment), each stepping a contiguous slice of them
@@ -274,15 +304,21 @@ class BatchedVectorEnv(VectorEnv):
         except BaseException:
             self.close()
             raise
-        infos: dict[str, Any] = {}
-        for i, info in enumerate(own):
-            infos = self._add_info(infos, info, i)
-        i = len(own)
         for pipe in self._pipes:
-            for info in self._receive(pipe, wait=True):
-                infos = self._add_info(infos, info, i)
-                i += 1
-        return infos
+            own += self._receive(pipe, wait=True)
+        return self._batched_infos(own)
+
+    def _batched_infos(self, infos: list[dict[str, Any]]) -> dict[str, Any]:
+        """The sub-environments' ``infos`` batched as Gymnasium's ``_add_info`` batches them,
+        one info at a time (:func:`_info_columns` makes the same a key at a time, where it
+        can)."""
+        columns = _info_columns(infos)
+        if columns is not None:
+            return columns
+        batched: dict[str, Any] = {}
+        for i, info in enumerate(infos):
+            batched = self._add_info(batched, info, i)
+        return batched
 
     def reset(
         self, *, seed: int | Sequence[int | None] | None = None, options: dict | None = None

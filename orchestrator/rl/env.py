@@ -100,8 +100,7 @@ class ScenarioEnv(gymnasium.Env):
         )
         self.observation_names = list(e.observation)
         self.action_names = list(e.action)
-        self._obs_low, self._obs_high = low, high
-        self._clipped = np.zeros(len(low))
+        self._observed = len(low)
         if reward is not None and not callable(reward):
             raise ScenarioError(
                 "reward: expected a function (observation, action, info) -> float, "
@@ -112,11 +111,10 @@ class ScenarioEnv(gymnasium.Env):
         self.render_mode = None
         self._blas = threadpool_limits(limits=1, user_api="blas")
 
-    def _observation(self, signals: np.ndarray) -> np.ndarray:
-        """The observed signals clipped into their box (as ``np.clip``, by its two ufuncs
-        into a buffer: a third of its cost per step), a new array of ``dtype``."""
-        clipped = np.maximum(self.episodes.observed(signals), self._obs_low, out=self._clipped)
-        return np.minimum(clipped, self._obs_high, out=clipped).astype(self._dtype)
+    def _observation(self) -> np.ndarray:
+        """The observed signals of the last sample clipped into their box, a new array of
+        ``dtype`` (the episode clips every bounded signal once, to check the bounds)."""
+        return self.episodes.clipped[: self._observed].astype(self._dtype)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -124,15 +122,16 @@ class ScenarioEnv(gymnasium.Env):
         """Start an episode (values drawn with ``seed``'s generator): the first observation
         and the info."""
         super().reset(seed=seed)
-        signals, info = self.episodes.begin(self.np_random)
-        return self._observation(signals), info
+        _, info = self.episodes.begin(self.np_random)
+        return self._observation(), info
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, float, bool, bool, dict]:
         """Hold ``action`` for one sample: observation, reward, terminated, truncated, info."""
-        signals, terminated, truncated, info = self.episodes.advance(action)
-        observation = self._observation(signals)
-        held = self.episodes.held
-        reward = 0.0 if self._reward is None else _number(self._reward(observation, held, info))
+        _, terminated, truncated, info = self.episodes.advance(action)
+        observation = self._observation()
+        if self._reward is None:
+            return observation, 0.0, terminated, truncated, info
+        reward = _number(self._reward(observation, self.episodes.held, info))
         return observation, reward, terminated, truncated, info
 
     def close(self) -> None:

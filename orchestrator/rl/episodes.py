@@ -136,6 +136,8 @@ class Episodes:
         self._command = ExternalCommand(name, self.sample_time, read, list(self.action))
         self._events_seen = 0
         self._signals = np.zeros(len(read))  # read at the last sample
+        self.clipped = np.zeros(len(read))  # the same clipped into their bounds
+        self._last_start = sim.stop_time + 1e-9  # s: no sample after this less a sample time
         self.time = sim.start_time
         self._done = True
         # Every name is checked now, by one episode built anew; the same episode again on its
@@ -166,22 +168,23 @@ class Episodes:
         if reached is None:  # cannot happen with max_time >= sample_time; kept for FMU stops
             raise ScenarioError(f"{self.source}: the run ended before the agent's first sample")
         self._signals = reached[1]
+        self._clip(self._signals)
         self.time = self._run.master.time  # the sample's time stamp (s)
         return self._signals, self._info()
 
     def advance(self, action: np.ndarray) -> tuple[np.ndarray, bool, bool, dict]:
         """Hold ``action`` (clipped into its bounds; a wrong shape or a NaN is a ValueError)
-        for one sample: the signals read at the next, terminated (a ``terminate_on`` event,
-        an FMU's ``terminated``, a signal out of its bounds), truncated (the time limit) and
-        the info."""
+        for one sample: the signals read at the next (:attr:`clipped` too), terminated (a
+        ``terminate_on`` event, an FMU's ``terminated``, a signal out of its bounds),
+        truncated (the time limit) and the info."""
         if self._done or self._run is None:
             raise RuntimeError("the episode has ended: call reset() first")
-        if np.shape(action) != self.action_low.shape:
-            shape = self.action_low.shape
-            raise ValueError(f"action: expected shape {shape}, got {np.shape(action)}")
+        shape = action.shape if isinstance(action, np.ndarray) else np.shape(action)
+        if shape != self.action_low.shape:
+            raise ValueError(f"action: expected shape {self.action_low.shape}, got {shape}")
         held = np.maximum(action, self.action_low, out=self._command.command)  # np.clip's
         np.minimum(held, self.action_high, out=held)  # arithmetic, without its wrapper
-        if not math.isfinite(self._command.command.sum()):  # NaN would be held as a fault
+        if not math.isfinite(held.sum()):  # NaN would be held as a fault
             raise ValueError(f"action: expected finite numbers, got {action!r}")
         reached = self._run.advance()
         if reached is None:  # the run ended before the next sample
@@ -193,9 +196,10 @@ class Episodes:
         signals = self._signals = reached[1]
         self.time = self._run.master.time
         info = self._info()
-        kinds = {event[1] for event in info["events"]}
-        terminated = bool(kinds & self.terminate_on) or self._outside(signals)
-        truncated = not terminated and self.time + self.sample_time > self._stop_time + 1e-9
+        events = info["events"]
+        outside = self._clip(signals)
+        terminated = outside or bool(events and {e[1] for e in events} & self.terminate_on)
+        truncated = not terminated and self.time + self.sample_time > self._last_start
         self._done = terminated or truncated
         return signals, terminated, truncated, info
 
@@ -204,22 +208,20 @@ class Episodes:
         """The action held now (as clipped into its bounds)."""
         return self._command.command
 
-    @property
-    def _stop_time(self) -> float:
-        return self.scenario.simulation.stop_time
-
-    def _outside(self, signals: np.ndarray) -> bool:
-        """Whether a bounded signal is outside its bounds (NaN counts as outside)."""
-        return not ((signals >= self._low).all() and (signals <= self._high).all())
+    def _clip(self, signals: np.ndarray) -> bool:
+        """Clip ``signals`` into their bounds in :attr:`clipped` (as ``np.clip``, by its two
+        ufuncs into a buffer); whether one was outside them (a NaN, which the clip keeps,
+        counts as outside: NaN floats are unequal, and so are the lists holding them)."""
+        clipped = np.maximum(signals, self._low, out=self.clipped)
+        np.minimum(clipped, self._high, out=clipped)
+        return clipped.tolist() != signals.tolist()  # a third of two comparisons' cost
 
     def _info(self) -> dict:
         rows = self._run.events.rows
+        if len(rows) == self._events_seen:  # most samples: no event
+            return {"time": self.time, "events": []}
         new, self._events_seen = rows[self._events_seen :], len(rows)
         return {"time": self.time, "events": new}
-
-    def observed(self, signals: np.ndarray) -> np.ndarray:
-        """The observed signals among ``signals`` (in declared order)."""
-        return signals[: len(self.observation)]
 
     def _close_run(self) -> None:
         if self._run is not None:

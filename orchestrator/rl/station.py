@@ -40,7 +40,7 @@ def station_reward(observation: np.ndarray, action: np.ndarray, info: dict) -> f
     """Negative squared distance to the station (m^2) and heading error (rad^2) at the
     sample; ``observation`` as :data:`OBSERVATION` orders it."""
     offset = observation[:3] - _STATION
-    w, x, y, z = (float(v) for v in observation[3:7])
+    w, x, y, z = observation[3:7].tolist()
     heading = math.atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
     return -float(offset @ offset) - heading * heading
 
