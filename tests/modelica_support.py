@@ -217,6 +217,11 @@ SUPPORTED = [
         "`delay(expr, delayTime, delayMax)` with a delay time that varies",
         "test_variable_delay_bounded_by_delay_max",
     ),
+    (
+        "A delay time that leaves `[0, delayMax]` while the model runs: an error naming the "
+        "delay and the time",
+        "test_delay_time_past_delay_max_ends_the_run",
+    ),
 ]
 
 _MODEL = "  model M\n    Real x(start = 1, fixed = true);\n"
@@ -226,8 +231,8 @@ UNSUPPORTED = [
     (
         "`delay` whose delay time no parameter expression bounds (no `delayMax`)",
         _MODEL + "    Real y;\n  equation\n    der(x) = -x;\n    y = delay(x, x);\n  end M;\n",
-        "'delay(...)' whose delayTime without delayMax is not a parameter expression",
-        True,
+        "delay() time argument must be a parameter expression when delayMax is omitted",
+        False,
     ),
     (
         "`change` outside a when-condition",

@@ -1180,22 +1180,11 @@ def _division(translator: Translator, args: list[object], span: dict | None) -> 
 def _delay(translator: Translator, args: list[object], span: dict | None) -> object:
     """``delay(expr, delayTime)`` and ``delay(expr, delayTime, delayMax)`` (Modelica Language
     Specification 3.6, Sec. 3.7.4.1), element by element of ``expr``: a symbol the FMU sets
-    from the history of ``expr`` it keeps, whose length the bound on the delay time sets:
-    ``delayMax``, or ``delayTime`` without it, must be a parameter expression."""
-    if translator.events is None:
-        raise UnsupportedConstructError("'delay(...)' (events)", span)
+    from the history of ``expr`` it keeps. rumoca has checked the arguments: the delay time a
+    scalar, ``delayMax`` (``delayTime`` without it) a parameter expression, which bounds the
+    delay time and so the history's length."""
     expression, delay_time = args[0], args[1]
     bound = args[2] if len(args) > 2 else delay_time
-    if _is_array(delay_time) or _is_array(bound):
-        raise UnsupportedConstructError("'delay(...)' with an array as delay time", span)
-    if _numeric(bound) is None and any(
-        s.name() not in translator.steady for s in ca.symvar(ca.SX(bound))
-    ):
-        what = "delayMax" if len(args) > 2 else "delayTime without delayMax"
-        raise UnsupportedConstructError(
-            f"'delay(...)' whose {what} is not a parameter expression (the history's length)",
-            span,
-        )
     return _elementwise(
         lambda e: e if _numeric(e) is not None else translator.events.delay(e, delay_time, bound),
         expression,

@@ -285,11 +285,11 @@ def test_missing_library_is_one_line_with_the_place(tmp_path):
 def test_unsupported_construct_names_file_line_column(tmp_path):
     folder = _library(
         tmp_path,
-        "package Bad\n  model M\n    Real x(start = 1, fixed = true);\n    Real y;\n"
-        "  equation\n    der(x) = -x;\n    y = delay(x, x);\n  end M;\nend Bad;\n",
+        "package Bad\n  model M\n    Real x(start = 1, fixed = true);\n    Boolean b;\n"
+        "  equation\n    der(x) = -x;\n    b = terminal();\n  end M;\nend Bad;\n",
     )
     message = _build_error(folder)
-    assert re.match(r"Bad/package\.mo:7:\d+: Bad\.M: unsupported .*delay", message), message
+    assert re.match(r"Bad/package\.mo:7:\d+: Bad\.M: unsupported .*terminal", message), message
 
 
 def test_function_rumoca_refuses_is_placed_at_its_definition_on_the_library_path(tmp_path):
@@ -851,6 +851,14 @@ def test_variable_delay_bounded_by_delay_max(fmus):
     t = DELAY_TIMES
     late = t - (0.5 + 0.25 * np.sin(3 * t))
     check_delay(fmus, "VariableDelay", {"y": np.where(late >= 0, np.sin(2 * late), 0.0)})
+
+
+def test_delay_time_past_delay_max_ends_the_run(fmus):
+    # der(x) = delay(time, time, 0.5): the delay time passes its bound delayMax at 0.5 s
+    for variant, interface in VARIANTS:
+        logged = _failed_run(fmus[(variant, "DelayPastItsBound")], interface)
+        pattern = r"delay 1: delay time 0\.5\d* s at t = 0\.5\d* s is outside \[0, 0\.5 s\]"
+        assert re.search(pattern, logged), logged
 
 
 def _initialized(fmu, variant):

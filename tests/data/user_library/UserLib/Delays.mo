@@ -24,4 +24,10 @@ package Delays "Transport delays: delay(expr, delayTime) and delay(expr, delayTi
     tau = 0.5 + 0.25*sin(3*time);
     y = delay(sin(2*time), tau, T_max);
   end VariableDelay;
+
+  model DelayPastItsBound "A delay time, time itself, that passes delayMax = 0.5 s"
+    Real x(start = 0, fixed = true) "Integral of the delayed time";
+  equation
+    der(x) = delay(time, time, 0.5);
+  end DelayPastItsBound;
 end Delays;
