@@ -48,6 +48,7 @@ solutions bit for bit); the matrices are built here, the carried force is NumPy'
 
 from __future__ import annotations
 
+import functools
 import io
 from contextlib import redirect_stdout
 from dataclasses import dataclass
@@ -84,14 +85,24 @@ class PowerCurve:
     def quadratic_fit(self, limit: float) -> np.ndarray:
         """[a, b] of a f^2 + b f fitted to the forward power and of the reverse power on
         0..``limit`` N: rows forward, reverse (W/N^2, W/N)."""
-        thrust = np.linspace(0.0, limit, 200)
-        basis = np.column_stack([thrust**2, thrust])
-        return np.array(
-            [
-                np.linalg.lstsq(basis, c * thrust**1.5, rcond=None)[0]
-                for c in (self.forward, self.reverse)
-            ]
-        )
+        return _quadratic_fit(self, float(limit)).copy()
+
+
+@functools.lru_cache(maxsize=256)
+def _quadratic_fit(power: PowerCurve, limit: float) -> np.ndarray:
+    """:meth:`PowerCurve.quadratic_fit`, fitted once per curve and limit (16 least-squares
+    fits were a third of an allocation's construction, which every run and every episode of
+    an environment makes); read-only."""
+    thrust = np.linspace(0.0, limit, 200)
+    basis = np.column_stack([thrust**2, thrust])
+    fit = np.array(
+        [
+            np.linalg.lstsq(basis, c * thrust**1.5, rcond=None)[0]
+            for c in (power.forward, power.reverse)
+        ]
+    )
+    fit.setflags(write=False)
+    return fit
 
 
 # Blue Robotics T200 at 16 V (manufacturer's performance data, "T200 Thruster", 2019): about
