@@ -218,6 +218,10 @@ SUPPORTED = [
         "test_variable_delay_bounded_by_delay_max",
     ),
     (
+        "`delay` of an expression that jumps at an event (its history keeps both sides)",
+        "test_delayed_step_keeps_both_sides_of_its_event",
+    ),
+    (
         "A delay time that leaves `[0, delayMax]` while the model runs: an error naming the "
         "delay and the time",
         "test_delay_time_past_delay_max_ends_the_run",

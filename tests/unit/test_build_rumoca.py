@@ -853,6 +853,24 @@ def test_variable_delay_bounded_by_delay_max(fmus):
     check_delay(fmus, "VariableDelay", {"y": np.where(late >= 0, np.sin(2 * late), 0.0)})
 
 
+def test_delayed_step_keeps_both_sides_of_its_event(fmus):
+    """y = delay(s, 0.3004) of a step s at 0.25 s (an event): the history holds s just before
+    the event and just after it, so y is 0 to the last communication point before 0.5504 s
+    and 1 from the first after it, exactly; with the value after the event alone, the step
+    would be a ramp from the point before it (0.6 at 0.551 s)."""
+    for variant, interface in VARIANTS:
+        result = simulate_fmu(
+            str(fmus[(variant, "DelayedStep")]),
+            fmi_type=interface,
+            stop_time=1.0,
+            output_interval=DELAY_STEP,
+            relative_tolerance=1e-10,
+            output=["y"],
+        )
+        expected = (result["time"] - 0.3004 > 0.25).astype(float)
+        assert np.array_equal(result["y"], expected), f"{variant} {interface}"
+
+
 def test_delay_time_past_delay_max_ends_the_run(fmus):
     # der(x) = delay(time, time, 0.5): the delay time passes its bound delayMax at 0.5 s
     for variant, interface in VARIANTS:

@@ -555,7 +555,8 @@ CoreStatus core_get_nominals(Core* m, double* nominals, size_t n) {
 }
 
 /* Seed vector over (t, p, u, x) in value-reference order; the sensitivity is read from the
- * directional derivative of (dx/dt, w). States, inputs, parameters and time are knowns. */
+ * directional derivative of (dx/dt, w). States, inputs, parameters and time are knowns; the
+ * delays' values are held at those of (t, x), as the memories are. */
 CoreStatus core_directional(Core* m, const unsigned int* unknowns, size_t n_unknowns,
                             const unsigned int* knowns, size_t n_knowns, const double* seed,
                             double* sensitivity) {
@@ -577,6 +578,9 @@ CoreStatus core_directional(Core* m, const unsigned int* unknowns, size_t n_unkn
             return CORE_ERROR;
         }
     }
+#if NDELAY > 0
+    if (delays_at(m, m->s.v[VR_TIME], &m->s.v[VR_X])) return CORE_ERROR;
+#endif
     work.arg[0] = &m->s.v[VR_TIME];
     work.arg[1] = &m->s.v[VR_X];
     work.arg[2] = &m->s.v[VR_U];
@@ -734,6 +738,11 @@ CoreStatus core_do_step(Core* m, double t0, double h) {
                 for (i = 0; i < NX; i++) x[i] = m->x_trial[i];
                 t = (last && high == trial) ? t_end : t + high;
                 core_set_time(m, t);
+#if NDELAY > 0
+                /* the values before the event: where a delayed expression jumps, its history
+                 * holds both sides */
+                if (record_delays(m) != CORE_OK) return CORE_ERROR;
+#endif
                 if (core_event_update(m, 0, &moved, &defined, &next_sample) != CORE_OK)
                     return CORE_ERROR;
                 if (!defined) next_sample = INFINITY;

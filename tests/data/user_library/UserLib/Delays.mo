@@ -25,6 +25,14 @@ package Delays "Transport delays: delay(expr, delayTime) and delay(expr, delayTi
     y = delay(sin(2*time), tau, T_max);
   end VariableDelay;
 
+  model DelayedStep "A step at 0.25 s (an event) delayed by 0.3004 s"
+    output Real s "0, then 1 after 0.25 s";
+    output Real y "s 0.3004 s earlier";
+  equation
+    s = if time > 0.25 then 1 else 0;
+    y = delay(s, 0.3004);
+  end DelayedStep;
+
   model DelayPastItsBound "A delay time, time itself, that passes delayMax = 0.5 s"
     Real x(start = 0, fixed = true) "Integral of the delayed time";
   equation
