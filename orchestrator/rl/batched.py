@@ -172,20 +172,21 @@ def _info_columns(infos: list[dict[str, Any]]) -> dict[str, Any] | None:
     if any(key.startswith("_") or key == "final_obs" for key in keys):
         return None
     columns: dict[str, Any] = {}
+    mask = np.array([True] * len(infos))
     for key in keys:
         values = [info[key] for info in infos]
         kind = type(values[0])
-        if any(type(value) is not kind for value in values[1:]):
+        if any(type(value) is not kind for value in values):
             return None
         if kind in (int, float, bool):
             columns[key] = np.array(values, dtype=kind)
         elif kind is dict or issubclass(kind, np.number | np.ndarray):
             return None
         else:
-            column = columns[key] = np.full(len(values), None, dtype=object)
+            column = columns[key] = np.empty(len(values), dtype=object)  # of Nones
             for i, value in enumerate(values):
                 column[i] = value  # the object itself (a list is not spread)
-        columns[f"_{key}"] = np.ones(len(values), dtype=np.bool_)
+        columns[f"_{key}"] = mask.copy()
     return columns
 
 
