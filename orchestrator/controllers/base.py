@@ -32,10 +32,14 @@ class Controller(ABC):
 
     ``latency`` (s): the master applies the outputs this much after the sample (a delay line),
     except those named in ``monitors`` (measurements, published at the sample).
+    ``event_kinds``: the kinds of event the controller appends to ``events`` (the master logs
+    ``controller_fault`` for any controller); a learning environment's ``terminate_on`` takes
+    these, so a controller of a user's own declares the kinds it emits.
     """
 
     latency: float = 0.0
     monitors: tuple[str, ...] = ()
+    event_kinds: tuple[str, ...] = ()
 
     def __init__(self, name: str, sample_time: float, inputs: list[str], outputs: list[str]):
         self.name = name

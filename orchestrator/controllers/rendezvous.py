@@ -85,6 +85,8 @@ class RendezvousController(Controller):
     """Distributed or centralized rendezvous MPC for all vehicles of the scenario entry;
     ``cameras``: the fiducial cameras of the vehicles that have one, by vehicle."""
 
+    event_kinds = ("mpc_fallback",)  # and its docking supervisor's, when it has one
+
     def __init__(
         self,
         name: str,

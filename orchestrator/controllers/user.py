@@ -8,7 +8,7 @@ its ``inputs`` and ``outputs`` as the built-in controllers do (see
 :class:`orchestrator.controllers.base.Controller`). Every failure is one line naming the
 scenario key: a module or class that cannot be imported, a class that is no Controller,
 settings its model refuses or does not declare, a constructor that raises, declared signals
-that are not lists of names.
+that are not lists of names, declared event kinds that are not a tuple of names.
 """
 
 from __future__ import annotations
@@ -51,6 +51,23 @@ def check_user_settings(name: str, config: UserControllerConfig, source: str, fo
     _settings(_imported(config.class_, f"{key}.class", folder), config, key)
 
 
+def declared_event_kinds(
+    name: str, config: UserControllerConfig, source: str, folder: Path
+) -> tuple[str, ...]:
+    """The kinds of event the class of controller ``name`` declares (its ``event_kinds``)."""
+    key = f"{source}: controllers.{name}"
+    return _event_kinds(_imported(config.class_, f"{key}.class", folder), key)
+
+
+def _event_kinds(controller: object, key: str) -> tuple[str, ...]:
+    """``controller``'s ``event_kinds``, or a ScenarioError at ``key`` if they are not a tuple
+    of names."""
+    kinds = getattr(controller, "event_kinds", ())
+    if not isinstance(kinds, tuple) or not all(isinstance(k, str) and k for k in kinds):
+        raise ScenarioError(f"{key}: event_kinds: expected a tuple of event names, got {kinds!r}")
+    return kinds
+
+
 def _settings(cls: type, config: UserControllerConfig, key: str) -> Any:  # noqa: ANN401
     """``config.settings`` validated by the class's ``Settings`` model; as given (a table)
     when the class has none."""
@@ -91,6 +108,7 @@ def checked(controller: object, key: str) -> Controller:
             raise ScenarioError(f"{key}: {what}: expected a list of signal names")
     if not controller.outputs:
         raise ScenarioError(f"{key}: outputs: the controller declares no output")
+    _event_kinds(controller, key)
     if not (isinstance(controller.sample_time, float | int) and controller.sample_time > 0):
         raise ScenarioError(f"{key}: sample_time: expected a positive number of seconds")
     return controller

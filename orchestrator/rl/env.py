@@ -39,8 +39,9 @@ class ScenarioEnv(gymnasium.Env):
     ``reward(observation, action, info) -> float`` (0 when not given; the action as held,
     clipped), with ``info``
     ``{"time": s, "events": [(time, kind, detail), ...] since the last step}``.
-    ``terminate_on``: event kinds that end the episode (``"dock"``); an FMU's ``terminated``
-    always does; ``limits``: further signals (not observed) that end it outside their bounds.
+    ``terminate_on``: event kinds that end the episode (``"dock"``), each one a part of the
+    scenario logs (:mod:`orchestrator.rl.terminations`); an FMU's ``terminated`` always does;
+    ``limits``: further signals (not observed) that end it outside their bounds.
     ``max_time`` (s): the episode's length (default: the scenario's stop time less its start
     time); reaching it truncates the episode. ``sample_time`` (s): the agent's sample time
     (default: the shortest of the scenario's controllers).

@@ -26,6 +26,7 @@ from orchestrator.fmi.fmu import FMU
 from orchestrator.fmi.folder import fmu_folder
 from orchestrator.master.stepping import ExternalCommand, SteppedRun
 from orchestrator.rl.draws import Draw, ScenarioDraws
+from orchestrator.rl.terminations import terminating_kinds
 from orchestrator.scenario.model import Scenario
 from orchestrator.scenario.reading import load_scenario, validate_scenario
 
@@ -121,7 +122,7 @@ class Episodes:
             scenario = scenario.model_copy(update={"simulation": sim})
         self.scenario = scenario
         self.sample_time = float(sample_time)
-        self.terminate_on = set(terminate_on)
+        self.terminate_on = terminating_kinds(terminate_on, scenario, self.source)
         self.name = name
         read = list(self.observation) + [n for n in limited if n not in self.observation]
         self._bounded = {**limited, **self.observation}

@@ -48,6 +48,17 @@ class DockingSupervisor:
     """The phases of a docking over a :class:`DistributedMPC` of two vehicles (planar states
     in, forces out)."""
 
+    # the events its phase changes log (see _enter)
+    event_kinds = (
+        "search",
+        "acquired",
+        "final_approach",
+        "abort",
+        "retry",
+        "docking_failed",
+        "captured",
+    )
+
     def __init__(self, mpc: DistributedMPC, settings: SupervisorConfig | None = None) -> None:
         if len(mpc.specs) != 2:
             raise ValueError(f"docking supervisor: expected two vehicles, got {len(mpc.specs)}")
