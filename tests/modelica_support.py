@@ -37,6 +37,18 @@ SUPPORTED = [
         "test_external_builtin_functions_are_the_builtins",
     ),
     (
+        'External functions in C (`external "C" f = law(v, k)`): Real and Integer scalars; '
+        "their sources from `Include`, `IncludeDirectory` (`modelica://` URIs on the library "
+        "path, default `Resources/Include`), `Library`; compiled into the FMU and shipped in "
+        "its `sources/`",
+        "test_external_c_functions_are_called_from_the_fmu",
+    ),
+    (
+        'External functions in C with Real arrays and size arguments (`external "C" '
+        "scale(a, k, y, size(a, 1))`), matrices in row-major order, output arrays",
+        "test_external_c_arrays_with_size_arguments",
+    ),
+    (
         "Connectors with `flow` variables (translational, electrical pins)",
         "test_flow_connectors_spring_and_mass",
     ),
@@ -229,6 +241,14 @@ SUPPORTED = [
 ]
 
 _MODEL = "  model M\n    Real x(start = 1, fixed = true);\n"
+_EXTERNAL = (
+    '  function f\n    input Real u;\n    output Real y;\n  external "C" y = cbrt(u)\n'
+    "    annotation ANNOTATION;\n  end f;\n"
+)
+_MISSING_INCLUDE = (
+    '(Include = "#include \\"missing.c\\"",\n'
+    '      IncludeDirectory = "modelica://Bad/Resources/C-Sources")'
+)
 
 UNSUPPORTED = [
     # (construct, package body using it, words of the error, whether it names file:line:col)
@@ -279,13 +299,58 @@ UNSUPPORTED = [
         True,
     ),
     (
-        "External functions in C or Fortran (those declared `builtin` are built)",
-        '  function f\n    input Real u;\n    output Real y;\n  external "C" y = sin(u);\n'
-        "  end f;\n"
+        "External functions in Fortran (those in C and `builtin` are built)",
+        '  function f\n    input Real u;\n    output Real y;\n  external "FORTRAN 77" '
+        "y = sin(u);\n  end f;\n"
         + _MODEL
         + "    Real y;\n  equation\n    der(x) = -x;\n    y = f(x);\n  end M;\n",
-        "external function 'f'",
+        "external function 'f' (external \"FORTRAN 77\")",
         True,
+    ),
+    (
+        "An external function's `Include` naming a file not in its `IncludeDirectory`",
+        _EXTERNAL.replace("ANNOTATION", _MISSING_INCLUDE)
+        + _MODEL
+        + "    Real y;\n  equation\n    der(x) = -x;\n    y = f(x);\n  end M;\n",
+        "Include '#include \"missing.c\"' not found in modelica://Bad/Resources/C-Sources",
+        True,
+    ),
+    (
+        "External functions in a nonlinear loop, in initial equations solved by Newton or "
+        "in equations index reduction differentiates: they have no derivative (their "
+        "`derivative` annotations are not read)",
+        _EXTERNAL.replace("ANNOTATION", '(Include = "#include <math.h>")')
+        + _MODEL
+        + "    Real y;\n  equation\n    der(x) = -x;\n    y + f(y) = x;\n  end M;\n",
+        "external function 'f' in a nonlinear loop, which needs its derivative",
+        True,
+    ),
+    (
+        'External functions without their call (`external "C";`, rumoca 0.10 keeps no entry '
+        "point name)",
+        '  function f\n    input Real u;\n    output Real y;\n  external "C";\n  end f;\n'
+        + _MODEL
+        + "    Real y;\n  equation\n    der(x) = -x;\n    y = f(x);\n  end M;\n",
+        "external function 'f' without its call",
+        True,
+    ),
+    (
+        "External objects (`extends ExternalObject`, constructor and destructor): a user's "
+        "is not flattened by rumoca 0.10; MSL's tables (CombiTable1Ds, CombiTimeTable), which "
+        "it flattens, are refused at their first function taking the object",
+        "  class Counter\n    extends ExternalObject;\n    function constructor\n"
+        "      input Real start;\n      output Counter counter;\n"
+        '    external "C" counter = counter_new(start);\n    end constructor;\n'
+        "    function destructor\n      input Counter counter;\n"
+        '    external "C" counter_free(counter);\n    end destructor;\n  end Counter;\n'
+        "  function value\n    input Counter counter;\n    output Real y;\n"
+        '  external "C" y = counter_value(counter);\n  end value;\n'
+        + _MODEL
+        + "    parameter Counter c = Counter(2);\n    Real y;\n  equation\n    der(x) = -x;\n"
+        "    y = value(c);\n  end M;\n",
+        "function output 'Counter.counter' of a class type, as an external object's "
+        "constructor returns",
+        False,
     ),
 ]
 

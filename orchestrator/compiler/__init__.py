@@ -39,10 +39,13 @@ if TYPE_CHECKING:
     import casadi as ca
 
     from orchestrator.compiler.events import EventFunctions
+    from orchestrator.compiler.external_c import ExternalFunctions
     from orchestrator.compiler.initialization import Initialization
     from orchestrator.compiler.modelica import ModelicaLibrary
 
-    Explicit = tuple[ca.DaeBuilder, Initialization | None, EventFunctions | None]
+    Explicit = tuple[
+        ca.DaeBuilder, Initialization | None, EventFunctions | None, ExternalFunctions | None
+    ]
 
 STAMP = ".build-stamp.json"
 BACKENDS = ("pymoca", "rumoca", "openmodelica")
@@ -234,20 +237,22 @@ def _front_end(
 
         def explicit(model: str) -> Explicit:
             _refuse_unreliable(classes, model, "rumoca")
-            return flat_dae(front.flatten(model))
+            flat = front.flatten(model)
+            return *flat_dae(flat), flat.external_c
     else:
         from orchestrator.compiler.fmu_export import build_dae
 
         def explicit(model: str) -> Explicit:
             _refuse_unreliable(classes, model, "pymoca")
-            return build_dae(model, *classes.translate(model)), None, None
+            return build_dae(model, *classes.translate(model)), None, None, None
 
     def translate(model: str, identifier: str) -> Writer:
-        dae, initial, events = explicit(model)
+        dae, initial, events, external_c = explicit(model)
         code = replace(
             model_code(dae, classes.description(model), initial, events),
             identifier=identifier,
             experiment=classes.experiment(model),
+            external_c=external_c,
         )
         return partial(package_fmus, code)
 

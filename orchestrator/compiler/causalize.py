@@ -31,6 +31,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components, maximum_bipartite_matching
 
+from orchestrator.compiler.external_c import jacobian, refuse_in_jacobian
 from orchestrator.compiler.tearing import torn_solution
 from orchestrator.errors import BuildError
 
@@ -138,9 +139,16 @@ def causalize(
         eqs = members[b]
         block_res = ca.vertcat(*[residuals[i] for i in eqs])
         block_vars = ca.vertcat(*[unknowns[match[i]] for i in eqs])
-        jac = ca.jacobian(block_res, block_vars)
+        jac = jacobian(block_res, block_vars)
         if ca.depends_on(jac, block_vars):
             named = "; ".join(_describe(residuals[i]) for i in eqs[:5])
+            refused = refuse_in_jacobian([block_res], "a nonlinear loop")
+            if refused:
+                first = next((places[i] for i in eqs if i < len(places or []) and places[i]), "")
+                where = f"{first}: " if first else ""
+                raise CausalizationError(
+                    f"{where}{model}: unsupported Modelica construct {refused}"
+                )
             iteration = ca.vertsplit(block_vars)
             starts = tuple(float((guesses or {}).get(v.name(), 0.0)) for v in iteration)
             start: ca.SX = ca.DM(starts)

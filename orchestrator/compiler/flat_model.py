@@ -20,8 +20,8 @@ and ``if`` statements on symbolic conditions become ``if_else`` of each assigned
 
 What is not translated (``when``, ``pre``, ``sample``, ``reinit``, ``algorithm`` sections in
 models, ``while`` loops whose condition is not known at translation, external functions
-other than ``external "builtin"`` ones) is refused with :class:`UnsupportedConstructError`,
-which carries the construct and the source span.
+other than ``external "builtin"`` and ``external "C"`` ones) is refused with
+:class:`UnsupportedConstructError`, which carries the construct and the source span.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ import casadi as ca
 import numpy as np
 
 from orchestrator.compiler.events import EventRecord, WhenBranch
+from orchestrator.compiler.external_c import ExternalError, ExternalFunctions, translate_call
 from orchestrator.compiler.records import Record, combine, of_type, scalars
 
 STATE_SELECT = {"Never": 0, "Avoid": 1, "Default": 2, "Prefer": 3, "Always": 4}
@@ -94,6 +95,7 @@ class FlatModel:
     homotopy: ca.SX | None = None  # the symbol lambda of homotopy(), where the model uses it
     residual_spans: list[dict | None] = field(default_factory=list)  # source of each residual
     residual_places: list[str] = field(default_factory=list)  # file:line:column of each one
+    external_c: ExternalFunctions | None = None  # the external C functions it calls
 
     def variable(self, name: str) -> FlatVariable:
         """The scalar variable called ``name``."""
@@ -154,6 +156,7 @@ class Translator:
         self.in_condition = False  # translating a when-condition
         self.homotopy = ca.SX.sym("homotopy_lambda")  # 1 except while the FMU initializes
         self.homotopy_used = False
+        self.external_c: ExternalFunctions | None = None  # where external C calls are kept
 
     # -- expressions -------------------------------------------------------------------------
     def expr(self, node: dict, local: dict[str, object] | None = None) -> object:
@@ -544,10 +547,23 @@ class Translator:
     ) -> object:
         """An external function: those declared ``external "builtin"`` (MSL's
         ``Modelica.Math.sin`` and its kin) are the built-in of that name applied to the
-        arguments the declaration passes; any other is refused."""
+        arguments the declaration passes, those in C a call of their compiled code
+        (:mod:`orchestrator.compiler.external_c`); any other is refused."""
+        if external.get("language") == "C":
+            try:
+                outputs = translate_call(self, definition, args, span)
+            except ExternalError as exc:
+                raise UnsupportedConstructError(str(exc), exc.span or span) from None
+            if len(outputs) != 1:
+                many = f"function '{definition['name']}' with {len(outputs)} outputs"
+                raise UnsupportedConstructError(f"{many} in an expression", span)
+            return outputs[0]
         builtin = BUILTINS.get(str(external.get("function_name", "")).capitalize())
         if external.get("language") != "builtin" or builtin is None:
-            raise UnsupportedConstructError(f"external function '{definition['name']}'", span)
+            language = external.get("language")
+            raise UnsupportedConstructError(
+                f"external function '{definition['name']}' (external \"{language}\")", span
+            )
         names = [declared["name"] for declared in definition["inputs"]]
         env = dict(zip(names, args, strict=False))  # inputs left out keep no value
         return builtin(self, [self.expr(a, env) for a in external.get("args", [])], span)
@@ -1285,8 +1301,9 @@ def _causality(variable: dict, connectors: set[str]) -> str:
     return kind.lower()
 
 
-def read_flat(flat: dict, name: str) -> FlatModel:
-    """Build the scalar :class:`FlatModel` of rumoca's flat dictionary of model ``name``."""
+def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None) -> FlatModel:
+    """Build the scalar :class:`FlatModel` of rumoca's flat dictionary of model ``name``
+    (``external_c`` compiles the external C functions it calls)."""
     time = ca.SX.sym("time")
     connectors = {n.split("[")[0] for n in flat.get("top_level_connectors", [])}
     values: dict[str, object] = {}
@@ -1340,6 +1357,7 @@ def read_flat(flat: dict, name: str) -> FlatModel:
         return ordinals.get(name)
 
     translator = Translator(lookup, derivative, flat.get("functions", {}), time, events, steady)
+    translator.external_c = external_c
     types = dict(flat.get("variable_type_names", {}))
     enumerations = set(flat.get("enumeration_types", []))
     types.update({n: "Integer" for n, v in raw.items() if v.get("type_id") in enumerations})
@@ -1430,6 +1448,7 @@ def read_flat(flat: dict, name: str) -> FlatModel:
         flat.get("class_type", "Model"),
         events=events,
         residual_spans=spans,
+        external_c=external_c if external_c is not None and external_c.wrappers else None,
     )
     discrete = {v.name for v in variables if v.variability == "discrete"}
     _initial_sections(translator, flat, model, symbols_of, starts, discrete)

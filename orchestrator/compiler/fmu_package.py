@@ -60,8 +60,14 @@ def package_fmus(code: ModelCode, targets: dict[str, Path], compiler: str = "cc"
         sources = write_sources(code, work)
         sources += [shutil.copy(LAYER / name, work) for name in ("model_core.h", "model_core.c")]
         include = ["-I", str(work), "-I", str(FMI_HEADERS)]
+        names, link = ["model", "model_core"], ["-lm"]
+        if code.external_c is not None:
+            sources += code.external_c.write_sources(work)
+            include += code.external_c.compile_flags()
+            names.append("model_external")
+            link = [*code.external_c.link_flags(), *link]
         objects = []
-        for name in ("model", "model_core"):
+        for name in names:
             obj = work / f"{name}.o"
             _run(
                 [compiler, *CFLAGS, *include, "-c", str(work / f"{name}.c"), "-o", str(obj)],
@@ -76,7 +82,7 @@ def package_fmus(code: ModelCode, targets: dict[str, Path], compiler: str = "cc"
             command = [compiler, *CFLAGS, *include, "-shared", str(layer), *objects]
             # -Bsymbolic: the layer's calls to its own FMI functions stay inside the binary even
             # when a host has made another FMU's FMI symbols global.
-            _run([*command, "-o", str(binary), "-Wl,-Bsymbolic", "-lm"], code.identifier)
+            _run([*command, "-o", str(binary), "-Wl,-Bsymbolic", *link], code.identifier)
             binaries[version] = layer, binary
         written = []
         for variant, target in targets.items():

@@ -64,6 +64,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
 from orchestrator.compiler.causalize import CausalizationError, _describe
+from orchestrator.compiler.external_c import refuse_in_jacobian
 
 # Fixed seed: the same model always gets the same states.
 _SEED = 1988
@@ -167,6 +168,11 @@ class _System:
                     f"0 = {_describe(self.versions[e][0])}, which needs the derivative of input "
                     f"'{symbol.name()}'; inputs cannot be differentiated"
                 )
+        refused = refuse_in_jacobian(
+            [newest], f"the equation 0 = {_describe(self.versions[e][0])} (index reduction)"
+        )
+        if refused:
+            raise CausalizationError(f"{self.model}: {refused}")
         derivative = ca.jtimes(newest, ca.vertcat(*arguments), ca.vertcat(*rates))
         self.versions[e].append(derivative)
         self.incidence[e] = {}

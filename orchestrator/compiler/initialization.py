@@ -26,6 +26,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
+from orchestrator.compiler import external_c
 from orchestrator.compiler.causalize import Assignment
 from orchestrator.errors import BuildError
 
@@ -116,11 +117,16 @@ def initialization(
     guess = ca.vertcat(*[_start(starts[k]) for k in calculated])
     if symbols:  # a start value given by a dependent parameter (y(start = y_start))
         guess = ca.substitute(guess, ca.vertcat(*symbols), ca.vertcat(*values))
-    jacobian = ca.jacobian(residual, unknowns)
+    jacobian = external_c.jacobian(residual, unknowns)
     if not ca.depends_on(jacobian, unknowns):
         offset = ca.substitute(residual, unknowns, ca.DM.zeros(unknowns.numel()))
         solution = ca.solve(jacobian, -offset)
     else:
+        refused = external_c.refuse_in_jacobian(
+            [residual], "the initial equations solved by Newton"
+        )
+        if refused:
+            raise BuildError(f"{model}: {refused}")
         given = [time, ca.vertcat(*[x for k, x in enumerate(states) if k not in calculated])]
         given += knowns[2:]
         problem = ca.Function("initial_conditions", [unknowns, *given], [residual])

@@ -22,6 +22,7 @@ from pathlib import Path
 import casadi as ca
 
 from orchestrator.compiler.events import HIDDEN, EventFunctions, hidden_parameters
+from orchestrator.compiler.external_c import ExternalFunctions
 from orchestrator.compiler.initialization import RESIDUAL_TOLERANCE, Initialization
 from orchestrator.errors import BuildError
 
@@ -64,6 +65,7 @@ class ModelCode:
     assert_messages: list[str] = field(default_factory=list)  # one per model_assert output
     experiment: dict[str, float] | None = None  # DefaultExperiment attributes, e.g. stopTime
     guess_starts: list[float] = field(default_factory=list)  # Newton's first guesses
+    external_c: ExternalFunctions | None = None  # external C functions the equations call
 
     @property
     def token(self) -> str:

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import rumoca
 
+from orchestrator.compiler.external_c import ExternalFunctions
 from orchestrator.compiler.flat_model import (
     FlatModel,
     FlatVariable,
@@ -206,6 +207,18 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
         None,
     ),
     (
+        r"`(\w+)` omits its external entry point name",
+        "external function '%s' without its call (`external \"C\";`, whose entry point "
+        'rumoca 0.10 does not keep); write the call, `external "C" y = %s(u)`',
+        "%s",
+    ),
+    (
+        r"function value type`: `([\w.]+)` has unsupported type",
+        "function output '%s' of a class type, as an external object's constructor returns "
+        "(rumoca 0.10 flattens MSL's table objects, not such a constructor)",
+        None,
+    ),
+    (
         r"unsupported Flat semantic owner `(pre) expression`",
         "'pre(...)' of a continuous-time variable outside a when-equation",
         "%s(",
@@ -246,7 +259,8 @@ class RumocaLibrary:
         except rumoca.RumocaError as exc:
             raise BuildError(self._explain(model, str(exc))) from None
         try:
-            flat_model = read_flat(flat, model)
+            roots = [self.folder.parent, *self.path]
+            flat_model = read_flat(flat, model, ExternalFunctions(roots, self._locator(compiled)))
         except UnsupportedConstructError as exc:
             place = self._place(exc.span, compiled)
             raise BuildError(
@@ -303,6 +317,20 @@ class RumocaLibrary:
         except rumoca.RumocaError:
             return {}
         return {int(ident): (path, text) for ident, path, text in files}
+
+    def _locator(self, compiled: rumoca.Model) -> Callable[[dict | None], Path | None]:
+        """The file of a source span of ``compiled`` (its sources read at the first call)."""
+        sources: Sources = {}
+
+        def locate(span: dict | None) -> Path | None:
+            if not span or "source" not in span:
+                return None
+            if not sources:
+                sources.update(self._sources(compiled))
+            path = sources.get(int(span["source"]), ("", ""))[0]
+            return Path(path).resolve() if path else None
+
+        return locate
 
     def _place(
         self, span: dict | None, compiled: rumoca.Model, sources: Sources | None = None

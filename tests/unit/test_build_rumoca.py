@@ -14,10 +14,13 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
+import fmpy
 import numpy as np
 import pytest
 from conftest import cli_error
@@ -1109,3 +1112,57 @@ def test_newton_guess_from_a_start_bound_to_dependent_parameters(fmus):
     # parameter bound to another (as MultiBody's quaternions start from Q_start =
     # from_T(R_start.T)); from 0, where the equation's derivative 2 q4 vanishes, it fails
     check(fmus, "QuaternionComponent", {"q4": np.sqrt(1 - (0.6 * np.cos(TIMES)) ** 2)})
+
+
+# External functions in C: tests/data/external_library/ExternalLib, its C sources in its
+# Resources (found through modelica:// URIs and the default Resources/Include)
+EXTERNAL_LIBRARY = DATA / "external_library" / "ExternalLib"
+
+
+@pytest.fixture(scope="module")
+def external_fmus(tmp_path_factory):
+    out = tmp_path_factory.mktemp("externallib")
+    built = build_library(EXTERNAL_LIBRARY, out, backend="rumoca", report=lambda _: None)
+    return {(p.parent.name if p.parent != out else "me", p.stem): p for p in built}
+
+
+def test_external_c_functions_are_called_from_the_fmu(external_fmus):
+    # m v' = -k v|v| (quadratic_drag in C) from v(0) = 1: v = 1/(1 + k t/m); x' = -c x^3
+    # (integer_power(x, 3), an Integer passed as C int, pow from Library "m") from x(0) = 1:
+    # x = 1/sqrt(1 + 2 c t); the drag force f = k v^2
+    v = 1.0 / (1.0 + 0.5 * TIMES / 2.0)
+    reference = {"v": v, "x": 1.0 / np.sqrt(1.0 + 2.0 * 0.8 * TIMES), "f": 0.5 * v**2}
+    check(external_fmus, "Decay", reference)
+
+
+def test_external_c_arrays_with_size_arguments(external_fmus):
+    # x' = -scale(x, k) (an output array written by C, its length a size argument):
+    # x = x0 exp(-k t); z' = A z with A = [0, 1; -1, 0] passed row-major (its transpose would
+    # turn z the other way): z = (cos t, -sin t); e = dot(x, x) = 14 exp(-2 k t)
+    decay = np.exp(-0.7 * TIMES)
+    reference = {f"x[{i}]": i * decay for i in (1, 2, 3)}
+    reference |= {"z[1]": np.cos(TIMES), "z[2]": -np.sin(TIMES), "e": 14.0 * decay**2}
+    check(external_fmus, "Vectors", reference)
+
+
+def test_external_c_sources_rebuild_the_fmu_binary(external_fmus, tmp_path):
+    # the FMU's sources/ (wrappers, the user's included files, the FMI layer) compile into a
+    # binary that runs the model bit for bit as the shipped one does
+    path = external_fmus[("me", "Decay")]
+    with zipfile.ZipFile(path) as archive:
+        names = archive.namelist()
+        archive.extractall(tmp_path / "unpacked")
+    assert {"sources/model_external.c", "sources/laws.c", "sources/powers.h"} <= set(names)
+    sources = tmp_path / "unpacked" / "sources"
+    binary = tmp_path / "unpacked" / "binaries" / "x86_64-linux" / "Decay.so"
+    shipped = simulate_fmu(str(path), stop_time=2.0, output=["v", "x"], output_interval=0.25)
+    units = ["model.c", "model_core.c", "model_external.c", "fmi3_layer.c"]
+    command = ["cc", "-O2", "-fPIC", "-shared", "-std=c99", "-w", "-I", str(sources)]
+    command += ["-I", str(Path(fmpy.__file__).parent / "c-code")]
+    command += [str(sources / unit) for unit in units] + ["-o", str(binary), "-lm"]
+    subprocess.run(command, check=True)
+    rebuilt_fmu = tmp_path / "Decay.fmu"
+    shutil.make_archive(str(rebuilt_fmu.with_suffix("")), "zip", tmp_path / "unpacked")
+    rebuilt_fmu.with_suffix(".zip").rename(rebuilt_fmu)
+    rebuilt = simulate_fmu(str(rebuilt_fmu), stop_time=2.0, output=["v", "x"], output_interval=0.25)
+    assert np.array_equal(shipped["v"], rebuilt["v"]) and np.array_equal(shipped["x"], rebuilt["x"])

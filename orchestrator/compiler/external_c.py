@@ -1,0 +1,498 @@
+"""External functions in C called from a model's generated code.
+
+A Modelica function declared ``external "C"`` (Modelica Language Specification 3.6, Sec. 12.9)
+names a C function, the arguments it passes (inputs, outputs, ``size(a, 1)``) and where its
+code is: ``Include`` (C text placed before the call, usually ``#include "f.c"``),
+``IncludeDirectory`` (default ``modelica://<top package>/Resources/Include``), ``Library`` and
+``LibraryDirectory`` (default ``modelica://<top package>/Resources/Library``). ``modelica://``
+URIs are resolved on the library path, as the libraries themselves are.
+
+Each call signature (a function and the sizes of its arrays) becomes a C wrapper with
+CasADi's external-function interface (``int f(const double** arg, double** res, ...)``):
+it maps CasADi's dense inputs to the C arguments of Sec. 12.9.1 (Real and Integer scalars by
+value, Real arrays as ``const double*`` in row-major order, output arrays as ``double*``,
+sizes as ``int``) and the return value and output arrays back. The wrapper is compiled with
+the user's sources into a shared library loaded by ``casadi.external`` while the model is
+translated, so the call is one node of the CasADi expressions; CasADi's generated C calls the
+wrapper by name, and the FMU compiles all wrappers of the model in one file,
+``model_external.c``, which goes into the FMU's ``sources/`` with the files the ``Include``
+texts include.
+
+An external function has no derivative: CasADi's central finite differences stand for one in
+the FMU's directional derivatives. Where the build itself needs its Jacobian — a nonlinear
+loop solved by Newton's method, an equation differentiated by index reduction — the model is
+refused (:func:`finite_difference_calls`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import casadi as ca
+import numpy as np
+
+FUNCTION_OPTIONS = {"enable_fd": True, "fd_method": "central"}
+C_FLAGS = ["-O2", "-fPIC", "-std=c99", "-w"]
+PREFIX = "mcx_"  # C symbols of the wrappers
+_MODELICA_NAMES: dict[str, str] = {}  # the Modelica function of each wrapper, by C symbol
+
+
+class ExternalError(Exception):
+    """An external function this build cannot call: one line, and the source span of the
+    declaration it is about where it names one."""
+
+    def __init__(self, message: str, span: dict | None = None) -> None:
+        super().__init__(message)
+        self.span = span
+
+
+@dataclass(frozen=True)
+class _Argument:
+    """One C argument of the external call: an input or output (by position) or a number."""
+
+    kind: str  # "input", "output" or "literal"
+    index: int = 0
+    literal: str = ""
+
+
+@dataclass
+class _Wrapper:
+    name: str
+    modelica: str
+    include: str
+    code: str
+    function: ca.Function
+
+
+@dataclass
+class ExternalFunctions:
+    """The external C functions one model calls, for the build and for its FMUs.
+
+    ``roots`` are the folders holding the top-level packages (the user's library's parent
+    and the library path), where ``modelica://`` URIs are resolved; ``locate`` gives the file
+    of a source span (where a function is declared: its top-level package is the default
+    home of its include files)."""
+
+    roots: list[Path]
+    locate: Callable[[dict | None], Path | None] = lambda span: None
+    wrappers: dict[str, _Wrapper] = field(default_factory=dict)
+    include_dirs: list[Path] = field(default_factory=list)
+    library_dirs: list[Path] = field(default_factory=list)
+    libraries: list[str] = field(default_factory=list)
+    included: list[Path] = field(default_factory=list)  # files the Include texts include
+
+    def call(
+        self,
+        definition: dict,
+        inputs: list[object],
+        outputs: list[list[int]],
+        arguments: list[tuple[str, object]],
+    ) -> list[object]:
+        """The outputs of the external function ``definition`` applied to the values of its
+        ``inputs`` (scalars or object arrays), its outputs of dimensions ``outputs``;
+        ``arguments`` are the C call's arguments as ``("input", k)``, ``("output", k)`` or
+        ``("literal", number)``, and ``("return", k)`` for the output it returns."""
+        external = definition["external"]
+        c_name = str(external.get("function_name") or "")
+        if not re.fullmatch(r"[A-Za-z_]\w*", c_name):
+            raise ExternalError(f"external function '{definition['name']}' without a C name")
+        shapes = [list(v.shape) if isinstance(v, np.ndarray) else [] for v in inputs]
+        types = [d["type_name"] for d in definition["inputs"]]
+        out_types = [d["type_name"] for d in definition["outputs"]]
+        for declared, shape, kind in zip(definition["inputs"], shapes, types, strict=True):
+            if declared.get("type_class") == "Class":
+                raise ExternalError(
+                    f"external function '{definition['name']}': input '{declared['name']}' "
+                    f"is an external object ({kind}); external objects are not built"
+                )
+            if kind not in ("Real", "Integer", "Boolean") or (shape and kind != "Real"):
+                what = f"{kind} array" if shape else kind
+                raise ExternalError(
+                    f"external function '{definition['name']}': input '{declared['name']}' "
+                    f"of type {what} (Real, Integer and Boolean scalars and Real arrays are "
+                    "passed)"
+                )
+        for declared, dims, kind in zip(definition["outputs"], outputs, out_types, strict=True):
+            if kind not in ("Real", "Integer", "Boolean") or (dims and kind != "Real"):
+                raise ExternalError(
+                    f"external function '{definition['name']}': output '{declared['name']}' "
+                    f"of type {kind} (Real scalars and arrays, Integer and Boolean scalars)"
+                )
+        signature = repr((definition["name"], c_name, shapes, outputs, arguments))
+        digest = hashlib.sha256(signature.encode()).hexdigest()[:8]
+        name = PREFIX + re.sub(r"\W", "_", definition["name"]) + "_" + digest
+        if name not in self.wrappers:
+            include = self._sources(definition["name"], self._package(definition), external)
+            code = _wrapper_code(name, c_name, shapes, outputs, types, out_types, arguments)
+            function = self._load(name, definition["name"], include, code)
+            self.wrappers[name] = _Wrapper(name, definition["name"], include, code, function)
+            _MODELICA_NAMES[name] = definition["name"]
+        function = self.wrappers[name].function
+        flat = [ca.vertcat(*np.ravel(np.asarray(v, dtype=object)).tolist()) for v in inputs]
+        results = function(*flat)
+        results = [results] if isinstance(results, ca.SX) else list(results)
+        values: list[object] = []
+        for result, dims in zip(results, outputs, strict=True):
+            elements = ca.vertsplit(result)
+            if not dims:
+                values.append(elements[0])
+                continue
+            array = np.empty(len(elements), dtype=object)
+            for k, element in enumerate(elements):
+                array[k] = element
+            values.append(array.reshape(dims))
+        return values
+
+    def _package(self, definition: dict) -> str:
+        """The top-level package that declares a function: the first folder (or file) of its
+        source below a root; the first part of its name where its source is not known."""
+        path = self.locate(definition.get("span"))
+        for root in self.roots if path is not None else []:
+            if path.is_relative_to(root):
+                return path.relative_to(root).parts[0].removesuffix(".mo")
+        return definition["name"].split(".")[0]
+
+    def _sources(self, function: str, top: str, external: dict) -> str:
+        """The Include text of an external declaration of a function of package ``top``,
+        its include and library folders added to the build's; an ``#include "file"`` not
+        found in them is refused."""
+        notes = _annotations(external)
+        include = "\n".join(_strings(notes.get("Include")))
+        folders = [
+            self._resolve(uri, function)
+            for uri in _strings(notes.get("IncludeDirectory"))
+            or [f"modelica://{top}/Resources/Include"]
+        ]
+        for folder in folders:
+            if folder is not None and folder not in self.include_dirs:
+                self.include_dirs.append(folder)
+        for quoted in re.findall(r'#\s*include\s+"([^"]+)"', include):
+            found = next(
+                (f / quoted for f in folders if f is not None and (f / quoted).is_file()), None
+            )
+            if found is None:
+                where = ", ".join(str(u) for u in _strings(notes.get("IncludeDirectory"))) or (
+                    f"modelica://{top}/Resources/Include"
+                )
+                raise ExternalError(
+                    f"external function '{function}': Include '#include \"{quoted}\"' not "
+                    f"found in {where}",
+                    _span(external, "Include"),
+                )
+            for path in _included_files(found):
+                if path not in self.included:
+                    self.included.append(path)
+        libraries = _strings(notes.get("Library"))
+        self.libraries += [lib for lib in libraries if lib not in self.libraries]
+        if libraries:
+            uris = _strings(notes.get("LibraryDirectory")) or [
+                f"modelica://{top}/Resources/Library"
+            ]
+            for uri in uris:
+                folder = self._resolve(uri, function)
+                for candidate in (folder, folder / "linux64" if folder else None):
+                    usable = candidate is not None and candidate.is_dir()
+                    if usable and candidate not in self.library_dirs:
+                        self.library_dirs.append(candidate)
+        return include
+
+    def _resolve(self, uri: str, function: str) -> Path | None:
+        """The folder a ``modelica://Package/...`` URI names on the library path (None where
+        the package is not found: an Include it should hold is then reported missing)."""
+        found = re.fullmatch(r"modelica://([\w.]+)(/.*)?", uri)
+        if not found:
+            raise ExternalError(f"external function '{function}': '{uri}' is not a modelica:// URI")
+        parts = found.group(1).split(".")
+        rest = (found.group(2) or "").strip("/")
+        for root in self.roots:
+            folder = root.joinpath(*parts)
+            if folder.is_dir():
+                return folder / rest if rest else folder
+        return None
+
+    def _load(self, name: str, modelica: str, include: str, code: str) -> ca.Function:
+        """Compile one wrapper with the user's sources and load it into CasADi.
+
+        The shared library's path is part of the CasADi function (and so of the FMU's
+        instantiation token): it is named by the hash of what it is built from, so the same
+        model builds into the same FMU."""
+        text = _file_text([include], [code])
+        flags = [*self.compile_flags(), *self.link_flags()]
+        sources = [text, *flags, *(p.read_text(errors="replace") for p in self.included)]
+        digest = hashlib.sha256("\0".join(sources).encode()).hexdigest()[:16]
+        folder = Path(tempfile.gettempdir()) / "murcosim-external" / digest
+        library = folder / f"lib{name}.so"
+        if not library.is_file():
+            folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryDirectory(dir=folder) as scratch:
+                source = Path(scratch) / f"{name}.c"
+                source.write_text(text)
+                built = Path(scratch) / library.name
+                command = ["cc", *C_FLAGS, *self.compile_flags(), "-shared", str(source)]
+                done = subprocess.run(
+                    [*command, "-o", str(built), *self.link_flags()], capture_output=True, text=True
+                )
+                if done.returncode:
+                    lines = done.stderr.strip().splitlines() or ["(no message)"]
+                    first = next((line for line in lines if "error" in line), lines[0])
+                    first = first.replace(scratch + "/", "")
+                    raise ExternalError(
+                        f"external function '{modelica}': C compilation failed: {first}"
+                    )
+                built.replace(library)  # whole, even when another build makes it too
+        return ca.external(name, str(library), FUNCTION_OPTIONS)
+
+    def compile_flags(self) -> list[str]:
+        """The include folders of the model's external functions, as C compiler flags."""
+        return [flag for folder in self.include_dirs for flag in ("-I", str(folder))]
+
+    def link_flags(self) -> list[str]:
+        """Library folders and libraries of the model's external functions, as linker flags."""
+        flags = [flag for folder in self.library_dirs for flag in ("-L", str(folder))]
+        return flags + [f"-l{lib}" for lib in self.libraries]
+
+    def write_sources(self, folder: Path) -> list[Path]:
+        """``model_external.c`` (every wrapper, each Include text once) and copies of the
+        files the Include texts include, in ``folder``; the paths written."""
+        wrappers = sorted(self.wrappers.values(), key=lambda w: w.name)
+        includes = list(dict.fromkeys(w.include for w in wrappers))
+        target = folder / "model_external.c"
+        target.write_text(_file_text(includes, [w.code for w in wrappers]))
+        copies = []
+        for path in self.included:
+            copy = folder / path.name
+            if not copy.exists():
+                shutil.copyfile(path, copy)
+                copies.append(copy)
+        return [target, *copies]
+
+    def names(self) -> dict[str, str]:
+        """The Modelica name of each wrapper's function, by the wrapper's C name."""
+        return {w.name: w.modelica for w in self.wrappers.values()}
+
+
+def finite_difference_calls(expressions: list[ca.SX]) -> list[str]:
+    """The Modelica names of the external functions called in ``expressions``: they have
+    no derivative but CasADi's finite differences, which the build does not use for a
+    Jacobian it solves with."""
+    if not _MODELICA_NAMES:  # no external function translated yet, in this process
+        return []
+    joined = ca.vertcat(*expressions)
+    function = ca.Function("calls", ca.symvar(joined), [joined])
+    called = [n for n in function.get_function() if n.startswith(PREFIX)]
+    return sorted({_MODELICA_NAMES.get(n, n) for n in called})
+
+
+def jacobian(expression: ca.SX, unknowns: ca.SX) -> ca.SX:
+    """``casadi.jacobian(expression, unknowns)``, without the derivatives of external calls
+    whose arguments do not depend on ``unknowns``: those of ``m*F = drag(v, k)`` for ``F``
+    would be zero-seeded finite differences, computed at every evaluation. Expressions that
+    call no external function get ``casadi.jacobian``'s own result."""
+    if not finite_difference_calls([expression]):
+        return ca.jacobian(expression, unknowns)
+    others = [s for s in ca.symvar(expression) if not ca.depends_on(s, unknowns)]
+    if not others:
+        return ca.jacobian(expression, unknowns)
+    rewritten, symbols, definitions = ca.extract_parametric(expression, ca.vertcat(*others))
+    matrix = ca.jacobian(rewritten, unknowns)
+    if not symbols:
+        return matrix
+    symbol, definition = ca.vertcat(*symbols), ca.vertcat(*definitions)
+    for _ in symbols:  # a definition may be written over others (nested subexpressions)
+        if not ca.depends_on(matrix, symbol):
+            break
+        matrix = ca.substitute(matrix, symbol, definition)
+    return matrix
+
+
+def refuse_in_jacobian(expressions: list[ca.SX], where: str) -> str | None:
+    """The one-line refusal of external functions in ``expressions`` where the build needs
+    their Jacobian (``where``: "a nonlinear loop", ...), or None when they call none."""
+    called = finite_difference_calls(expressions)
+    if not called:
+        return None
+    return (
+        f"external function '{called[0]}' in {where}, which needs its derivative: external "
+        "functions have none (their derivative annotations are not read)"
+    )
+
+
+def _annotations(external: dict) -> dict[str, object]:
+    """The external declaration's annotation entries by name: a string, a list of strings
+    (``Library = {"a", "b"}``) or None."""
+    notes: dict[str, object] = {}
+    for entry in external.get("annotations", []):
+        name = ".".join(entry.get("name", []))
+        notes[name] = _literal(entry.get("value"))
+    return notes
+
+
+def _span(external: dict, name: str) -> dict | None:
+    """The source span of the external declaration's annotation entry ``name``."""
+    for entry in external.get("annotations", []):
+        if ".".join(entry.get("name", [])) == name:
+            return entry.get("span")
+    return None
+
+
+def _literal(value: object) -> object:
+    if not isinstance(value, dict):
+        return None
+    if "Literal" in value:
+        kind, text = next(iter(value["Literal"]["value"].items()))
+        return text if kind == "String" else None
+    for key in ("Array", "ArrayLiteral"):
+        if key in value:
+            items = value[key].get("elements", value[key].get("items", []))
+            return [_literal(item) for item in items]
+    return None
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, str)]
+    return []
+
+
+def _included_files(path: Path) -> list[Path]:
+    """``path`` and the files it includes with ``#include "..."`` from its own folder, in
+    turn."""
+    found, pending = [], [path]
+    while pending:
+        current = pending.pop()
+        if current in found:
+            continue
+        found.append(current)
+        text = current.read_text(encoding="utf-8", errors="replace")
+        for quoted in re.findall(r'#\s*include\s+"([^"]+)"', text):
+            candidate = current.parent / quoted
+            if candidate.is_file():
+                pending.append(candidate)
+    return found
+
+
+def _sparsity(count: int) -> str:
+    """CasADi's compressed sparsity of a dense column of ``count`` elements."""
+    return f"{{{count}, 1, 1}}"
+
+
+def _c_type(kind: str) -> str:
+    return "double" if kind == "Real" else "int"
+
+
+def _wrapper_code(
+    name: str,
+    c_name: str,
+    shapes: list[list[int]],
+    outputs: list[list[int]],
+    types: list[str],
+    out_types: list[str],
+    arguments: list[tuple[str, object]],
+) -> str:
+    """The C wrapper ``name`` of one call signature, with the functions ``casadi.external``
+    reads its interface from."""
+    sizes_in = [int(np.prod(s)) if s else 1 for s in shapes]
+    sizes_out = [int(np.prod(d)) if d else 1 for d in outputs]
+    lines = [f"/* {name}: {c_name} with the arguments of Sec. 12.9 */"]
+    for k, size in enumerate(sizes_in):
+        lines.append(f"static const long long int {name}_in{k}[3] = {_sparsity(size)};")
+    for k, size in enumerate(sizes_out):
+        lines.append(f"static const long long int {name}_out{k}[3] = {_sparsity(size)};")
+    lines.append(
+        f"int {name}(const double** arg, double** res, long long int* iw, double* w, int mem) {{"
+    )
+    c_args, returned = [], None
+    for kind, value in arguments:
+        if kind == "input":
+            k = int(value)
+            if shapes[k]:
+                c_args.append(f"arg[{k}]")
+            else:
+                c_args.append(f"({_c_type(types[k])}) arg[{k}][0]")
+        elif kind == "output":
+            k = int(value)
+            lines.append(f"    double out{k}[{sizes_out[k]}];")
+            c_args.append(f"out{k}")
+        elif kind == "return":
+            returned = int(value)
+        else:
+            c_args.append(str(value))
+    call = f"{c_name}({', '.join(c_args)})"
+    if returned is None:
+        lines.append(f"    {call};")
+    else:
+        lines.append(f"    {_c_type(out_types[returned])} r = {call};")
+        lines.append(f"    if (res[{returned}]) res[{returned}][0] = (double) r;")
+    for kind, value in arguments:
+        if kind == "output":
+            k = int(value)
+            lines.append(
+                f"    if (res[{k}]) for (int i = 0; i < {sizes_out[k]}; i++) "
+                f"res[{k}][i] = out{k}[i];"
+            )
+    lines += ["    return 0;", "}"]
+    lines.append(f"long long int {name}_n_in(void) {{ return {len(shapes)}; }}")
+    lines.append(f"long long int {name}_n_out(void) {{ return {len(outputs)}; }}")
+    for io, count in (("in", len(shapes)), ("out", len(outputs))):
+        cases = " ".join(f"case {k}: return {name}_{io}{k};" for k in range(count))
+        lines.append(
+            f"const long long int* {name}_sparsity_{io}(long long int i) {{ "
+            f"switch (i) {{ {cases} default: return 0; }} }}"
+        )
+    return "\n".join(lines)
+
+
+def _file_text(includes: list[str], wrappers: list[str]) -> str:
+    """One C file: the Include texts, then the wrappers."""
+    head = ["/* External functions of the model; written by murcosim build. */"]
+    return "\n".join([*head, *includes, "", *wrappers]) + "\n"
+
+
+def translate_call(
+    translator: object, definition: dict, args: list[object], span: dict | None
+) -> object:
+    """The value of a call of the external C function ``definition`` in a model translated by
+    ``translator`` (:class:`~orchestrator.compiler.flat_model.Translator`, whose
+    ``external_c`` collects the wrappers): its one output, or the list of all outputs."""
+    functions: ExternalFunctions | None = translator.external_c
+    if functions is None:
+        raise ExternalError(f"external function '{definition['name']}' (no library path)")
+    env = translator._arguments(definition, args, span)
+    inputs = [d["name"] for d in definition["inputs"]]
+    outputs = [d["name"] for d in definition["outputs"]]
+    dims = [translator._dimensions(d, env, span) for d in definition["outputs"]]
+    external = definition["external"]
+    arguments: list[tuple[str, object]] = []
+    if external.get("output_name"):
+        if external["output_name"] not in outputs:
+            raise ExternalError(
+                f"external function '{definition['name']}' returns '{external['output_name']}', "
+                "not one of its outputs"
+            )
+        arguments.append(("return", outputs.index(external["output_name"])))
+    for node in external.get("args", []):
+        name = node.get("VarRef", {}).get("name", {}).get("name")
+        if name in inputs and not node["VarRef"].get("subscripts"):
+            arguments.append(("input", inputs.index(name)))
+        elif name in outputs and not node["VarRef"].get("subscripts"):
+            arguments.append(("output", outputs.index(name)))
+        else:
+            value = translator.expr(node, env)
+            if not isinstance(value, int | float) or float(value) != int(value):
+                raise ExternalError(
+                    f"external function '{definition['name']}': an argument that is neither "
+                    "an input, an output nor an integer known when the model is translated "
+                    "(such as size(a, 1))"
+                )
+            arguments.append(("literal", int(value)))
+    values = functions.call(definition, [env[n] for n in inputs], dims, arguments)
+    return values

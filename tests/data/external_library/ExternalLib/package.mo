@@ -1,0 +1,71 @@
+within ;
+package ExternalLib "Functions in C called by models, as library authors declare them"
+  function quadraticDrag "Drag force of a body moving at v"
+    input Real v "Velocity (m/s)";
+    input Real k "Drag coefficient (kg/m)";
+    output Real f "Drag force (N)";
+  external "C" f = quadratic_drag(v, k)
+    annotation (Include = "#include \"laws.c\"",
+      IncludeDirectory = "modelica://ExternalLib/Resources/C-Sources");
+  end quadraticDrag;
+
+  function integerPower "x to the power n, n an Integer passed as C int"
+    input Real x;
+    input Integer n;
+    output Real y;
+  external "C" y = integer_power(x, n)
+    annotation (Include = "#include \"powers.h\"", Library = "m");
+  end integerPower;
+
+  function dot "Scalar product of two vectors, their length passed as a size argument"
+    input Real a[:];
+    input Real b[size(a, 1)];
+    output Real y;
+  external "C" y = vector_dot(a, b, size(a, 1))
+    annotation (Include = "#include \"laws.c\"",
+      IncludeDirectory = "modelica://ExternalLib/Resources/C-Sources");
+  end dot;
+
+  function scale "k times a vector, written into an output array"
+    input Real a[:];
+    input Real k;
+    output Real y[size(a, 1)];
+  external "C" vector_scale(a, k, y, size(a, 1))
+    annotation (Include = "#include \"laws.c\"",
+      IncludeDirectory = "modelica://ExternalLib/Resources/C-Sources");
+  end scale;
+
+  function product "A matrix times a vector: the matrix passed in row-major order"
+    input Real A[:, :];
+    input Real x[size(A, 2)];
+    output Real y[size(A, 1)];
+  external "C" matrix_vector(A, size(A, 1), size(A, 2), x, y)
+    annotation (Include = "#include \"laws.c\"",
+      IncludeDirectory = "modelica://ExternalLib/Resources/C-Sources");
+  end product;
+
+  model Decay "A body slowed by quadratic drag and a state decaying with its cube"
+    parameter Real m = 2 "Mass (kg)";
+    parameter Real k = 0.5 "Drag coefficient (kg/m)";
+    parameter Real c = 0.8 "Rate of the cubic decay (1/s)";
+    Real v(start = 1, fixed = true) "Velocity (m/s)";
+    Real x(start = 1, fixed = true);
+    Real f "Drag force (N)";
+  equation
+    f = quadraticDrag(v, k);
+    m*der(v) = -f;
+    der(x) = -c*integerPower(x, 3);
+  end Decay;
+
+  model Vectors "Arrays passed to C with their sizes"
+    parameter Real k = 0.7 "Decay rate (1/s)";
+    parameter Real A[2, 2] = [0, 1; -1, 0] "Rotation generator (1/s)";
+    Real x[3](start = {1, 2, 3}, each fixed = true);
+    Real z[2](start = {1, 0}, each fixed = true);
+    Real e "Squared norm of x";
+  equation
+    der(x) = -scale(x, k);
+    der(z) = product(A, z);
+    e = dot(x, x);
+  end Vectors;
+end ExternalLib;
