@@ -49,6 +49,12 @@ SUPPORTED = [
         "test_external_c_arrays_with_size_arguments",
     ),
     (
+        "`derivative` annotations of external C functions naming a `pure` function external "
+        "in C (`zeroDerivative` inputs checked at run time): the FMU's directional "
+        "derivatives from it; without one, from central differences",
+        "test_external_c_derivative_annotation_gives_the_directional_derivative",
+    ),
+    (
         "Connectors with `flow` variables (translational, electrical pins)",
         "test_flow_connectors_spring_and_mass",
     ),
@@ -316,13 +322,13 @@ UNSUPPORTED = [
         True,
     ),
     (
-        "External functions in a nonlinear loop, in initial equations solved by Newton or "
-        "in equations index reduction differentiates: they have no derivative (their "
-        "`derivative` annotations are not read)",
+        "External functions in a nonlinear loop or in initial equations solved by Newton "
+        "(CasADi 3.8 generates no code for its Newton solver calling them), and without a "
+        "`derivative` annotation in equations index reduction differentiates",
         _EXTERNAL.replace("ANNOTATION", '(Include = "#include <math.h>")')
         + _MODEL
         + "    Real y;\n  equation\n    der(x) = -x;\n    y + f(y) = x;\n  end M;\n",
-        "external function 'f' in a nonlinear loop, which needs its derivative",
+        "external function 'f' in a nonlinear loop solved by Newton's method",
         True,
     ),
     (

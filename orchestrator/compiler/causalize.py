@@ -142,7 +142,7 @@ def causalize(
         jac = jacobian(block_res, block_vars)
         if ca.depends_on(jac, block_vars):
             named = "; ".join(_describe(residuals[i]) for i in eqs[:5])
-            refused = refuse_in_jacobian([block_res], "a nonlinear loop")
+            refused = refuse_in_jacobian([block_res], "a nonlinear loop", newton=True)
             if refused:
                 first = next((places[i] for i in eqs if i < len(places or []) and places[i]), "")
                 where = f"{first}: " if first else ""

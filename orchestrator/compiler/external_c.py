@@ -18,10 +18,15 @@ wrapper by name, and the FMU compiles all wrappers of the model in one file,
 ``model_external.c``, which goes into the FMU's ``sources/`` with the files the ``Include``
 texts include.
 
-An external function has no derivative: CasADi's central finite differences stand for one in
-the FMU's directional derivatives. Where the build itself needs its Jacobian — a nonlinear
-loop solved by Newton's method, an equation differentiated by index reduction — the model is
-refused (:func:`finite_difference_calls`).
+A ``derivative`` annotation that names a function external in C too, of the inputs and the
+derivatives of those not declared ``zeroDerivative`` (Sec. 12.7.1), is the call's forward
+derivative (``fwd1_<wrapper>``, which CasADi looks for beside the wrapper), used in the
+FMU's directional derivatives and by index reduction; it reports an error where a
+``zeroDerivative`` input's derivative is not zero. Without one, CasADi's central finite
+differences stand for it in the directional derivatives, and index reduction refuses the
+model (:func:`refuse_in_jacobian`). Newton's method in the generated code (a nonlinear loop,
+initial equations solved by Newton) calls no external function: CasADi 3.8 does not
+generate the code of a ``fast_newton`` root finder whose equations call one.
 """
 
 from __future__ import annotations
@@ -38,10 +43,11 @@ from pathlib import Path
 import casadi as ca
 import numpy as np
 
-FUNCTION_OPTIONS = {"enable_fd": True, "fd_method": "central"}
+FINITE_DIFFERENCES = {"enable_fd": True, "fd_method": "central"}
 C_FLAGS = ["-O2", "-fPIC", "-std=c99", "-w"]
 PREFIX = "mcx_"  # C symbols of the wrappers
 _MODELICA_NAMES: dict[str, str] = {}  # the Modelica function of each wrapper, by C symbol
+_WITHOUT_DERIVATIVE: set[str] = set()  # the wrappers of functions without a derivative
 
 
 class ExternalError(Exception):
@@ -94,16 +100,64 @@ class ExternalFunctions:
         inputs: list[object],
         outputs: list[list[int]],
         arguments: list[tuple[str, object]],
+        derivative: tuple[dict, list[tuple[str, object]], list[str]] | None = None,
     ) -> list[object]:
         """The outputs of the external function ``definition`` applied to the values of its
         ``inputs`` (scalars or object arrays), its outputs of dimensions ``outputs``;
         ``arguments`` are the C call's arguments as ``("input", k)``, ``("output", k)`` or
-        ``("literal", number)``, and ``("return", k)`` for the output it returns."""
+        ``("literal", number)``, and ``("return", k)`` for the output it returns.
+        ``derivative`` is its ``derivative`` annotation's function (external in C), that
+        function's arguments and, per input, rumoca's ``Differentiate`` or
+        ``ZeroDerivative``: the call's forward derivative (none: finite differences)."""
+        shapes = [list(v.shape) if isinstance(v, np.ndarray) else [] for v in inputs]
+        signature = repr((definition["name"], shapes, outputs, arguments, derivative))
+        digest = hashlib.sha256(signature.encode()).hexdigest()[:8]
+        name = PREFIX + re.sub(r"\W", "_", definition["name"]) + "_" + digest
+        if name not in self.wrappers:
+            include, code = self._code(name, definition, shapes, outputs, arguments)
+            if derivative is not None:
+                rate, rate_arguments, flags = derivative
+                varying = [s for s, f in zip(shapes, flags, strict=True) if f == "Differentiate"]
+                more, rate_code = self._code(
+                    f"{name}_der", rate, shapes + varying, outputs, rate_arguments
+                )
+                include = "\n".join(dict.fromkeys([include, more]))
+                code += "\n" + rate_code + "\n" + _forward_code(name, shapes, outputs, flags)
+            function = self._load(name, definition["name"], include, code, derivative is None)
+            self.wrappers[name] = _Wrapper(name, definition["name"], include, code, function)
+            _MODELICA_NAMES[name] = definition["name"]
+            if derivative is None:
+                _WITHOUT_DERIVATIVE.add(name)
+        function = self.wrappers[name].function
+        flat = [ca.vertcat(*np.ravel(np.asarray(v, dtype=object)).tolist()) for v in inputs]
+        results = function(*flat)
+        results = [results] if isinstance(results, ca.SX) else list(results)
+        values: list[object] = []
+        for result, dims in zip(results, outputs, strict=True):
+            elements = ca.vertsplit(result)
+            if not dims:
+                values.append(elements[0])
+                continue
+            array = np.empty(len(elements), dtype=object)
+            for k, element in enumerate(elements):
+                array[k] = element
+            values.append(array.reshape(dims))
+        return values
+
+    def _code(
+        self,
+        name: str,
+        definition: dict,
+        shapes: list[list[int]],
+        outputs: list[list[int]],
+        arguments: list[tuple[str, object]],
+    ) -> tuple[str, str]:
+        """The Include text and the C wrapper ``name`` of one call signature of the external
+        function ``definition``."""
         external = definition["external"]
         c_name = str(external.get("function_name") or "")
         if not re.fullmatch(r"[A-Za-z_]\w*", c_name):
             raise ExternalError(f"external function '{definition['name']}' without a C name")
-        shapes = [list(v.shape) if isinstance(v, np.ndarray) else [] for v in inputs]
         types = [d["type_name"] for d in definition["inputs"]]
         out_types = [d["type_name"] for d in definition["outputs"]]
         for declared, shape, kind in zip(definition["inputs"], shapes, types, strict=True):
@@ -125,30 +179,9 @@ class ExternalFunctions:
                     f"external function '{definition['name']}': output '{declared['name']}' "
                     f"of type {kind} (Real scalars and arrays, Integer and Boolean scalars)"
                 )
-        signature = repr((definition["name"], c_name, shapes, outputs, arguments))
-        digest = hashlib.sha256(signature.encode()).hexdigest()[:8]
-        name = PREFIX + re.sub(r"\W", "_", definition["name"]) + "_" + digest
-        if name not in self.wrappers:
-            include = self._sources(definition["name"], self._package(definition), external)
-            code = _wrapper_code(name, c_name, shapes, outputs, types, out_types, arguments)
-            function = self._load(name, definition["name"], include, code)
-            self.wrappers[name] = _Wrapper(name, definition["name"], include, code, function)
-            _MODELICA_NAMES[name] = definition["name"]
-        function = self.wrappers[name].function
-        flat = [ca.vertcat(*np.ravel(np.asarray(v, dtype=object)).tolist()) for v in inputs]
-        results = function(*flat)
-        results = [results] if isinstance(results, ca.SX) else list(results)
-        values: list[object] = []
-        for result, dims in zip(results, outputs, strict=True):
-            elements = ca.vertsplit(result)
-            if not dims:
-                values.append(elements[0])
-                continue
-            array = np.empty(len(elements), dtype=object)
-            for k, element in enumerate(elements):
-                array[k] = element
-            values.append(array.reshape(dims))
-        return values
+        include = self._sources(definition["name"], self._package(definition), external)
+        code = _wrapper_code(name, c_name, shapes, outputs, types, out_types, arguments)
+        return include, code
 
     def _package(self, definition: dict) -> str:
         """The top-level package that declares a function: the first folder (or file) of its
@@ -217,7 +250,9 @@ class ExternalFunctions:
                 return folder / rest if rest else folder
         return None
 
-    def _load(self, name: str, modelica: str, include: str, code: str) -> ca.Function:
+    def _load(
+        self, name: str, modelica: str, include: str, code: str, differences: bool
+    ) -> ca.Function:
         """Compile one wrapper with the user's sources and load it into CasADi.
 
         The shared library's path is part of the CasADi function (and so of the FMU's
@@ -247,7 +282,7 @@ class ExternalFunctions:
                         f"external function '{modelica}': C compilation failed: {first}"
                     )
                 built.replace(library)  # whole, even when another build makes it too
-        return ca.external(name, str(library), FUNCTION_OPTIONS)
+        return ca.external(name, str(library), FINITE_DIFFERENCES if differences else {})
 
     def compile_flags(self) -> list[str]:
         """The include folders of the model's external functions, as C compiler flags."""
@@ -278,16 +313,18 @@ class ExternalFunctions:
         return {w.name: w.modelica for w in self.wrappers.values()}
 
 
-def finite_difference_calls(expressions: list[ca.SX]) -> list[str]:
-    """The Modelica names of the external functions called in ``expressions``: they have
-    no derivative but CasADi's finite differences, which the build does not use for a
-    Jacobian it solves with."""
+def external_calls(expressions: list[ca.SX], without_derivative: bool = False) -> list[str]:
+    """The Modelica names of the external functions called in ``expressions`` (only those
+    without a derivative annotation, which have none but CasADi's finite differences, where
+    ``without_derivative``)."""
     if not _MODELICA_NAMES:  # no external function translated yet, in this process
         return []
     joined = ca.vertcat(*expressions)
     function = ca.Function("calls", ca.symvar(joined), [joined])
-    called = [n for n in function.get_function() if n.startswith(PREFIX)]
-    return sorted({_MODELICA_NAMES.get(n, n) for n in called})
+    called = [n for n in function.get_function() if n in _MODELICA_NAMES]
+    if without_derivative:
+        called = [n for n in called if n in _WITHOUT_DERIVATIVE]
+    return sorted({_MODELICA_NAMES[n] for n in called})
 
 
 def jacobian(expression: ca.SX, unknowns: ca.SX) -> ca.SX:
@@ -295,7 +332,7 @@ def jacobian(expression: ca.SX, unknowns: ca.SX) -> ca.SX:
     whose arguments do not depend on ``unknowns``: those of ``m*F = drag(v, k)`` for ``F``
     would be zero-seeded finite differences, computed at every evaluation. Expressions that
     call no external function get ``casadi.jacobian``'s own result."""
-    if not finite_difference_calls([expression]):
+    if not external_calls([expression]):
         return ca.jacobian(expression, unknowns)
     others = [s for s in ca.symvar(expression) if not ca.depends_on(s, unknowns)]
     if not others:
@@ -312,15 +349,21 @@ def jacobian(expression: ca.SX, unknowns: ca.SX) -> ca.SX:
     return matrix
 
 
-def refuse_in_jacobian(expressions: list[ca.SX], where: str) -> str | None:
+def refuse_in_jacobian(expressions: list[ca.SX], where: str, newton: bool) -> str | None:
     """The one-line refusal of external functions in ``expressions`` where the build needs
-    their Jacobian (``where``: "a nonlinear loop", ...), or None when they call none."""
-    called = finite_difference_calls(expressions)
+    their Jacobian (``where``: "a nonlinear loop", ...; ``newton``: solved by Newton's method
+    in the generated code), or None where it can have it."""
+    called = external_calls(expressions, without_derivative=not newton)
     if not called:
         return None
+    if newton:
+        return (
+            f"external function '{called[0]}' in {where} solved by Newton's method, whose "
+            "code CasADi 3.8 does not generate with external calls"
+        )
     return (
-        f"external function '{called[0]}' in {where}, which needs its derivative: external "
-        "functions have none (their derivative annotations are not read)"
+        f"external function '{called[0]}' in {where}, which needs its derivative: give it a "
+        "derivative annotation (a function external in C)"
     )
 
 
@@ -410,14 +453,20 @@ def _wrapper_code(
     lines.append(
         f"int {name}(const double** arg, double** res, long long int* iw, double* w, int mem) {{"
     )
+    # CasADi passes no pointer for an input that is structurally zero
+    for k, size in enumerate(sizes_in):
+        lines.append(f"    double in{k}[{size}];")
+        lines.append(
+            f"    for (int i = 0; i < {size}; i++) in{k}[i] = arg[{k}] ? arg[{k}][i] : 0.0;"
+        )
     c_args, returned = [], None
     for kind, value in arguments:
         if kind == "input":
             k = int(value)
             if shapes[k]:
-                c_args.append(f"arg[{k}]")
+                c_args.append(f"in{k}")
             else:
-                c_args.append(f"({_c_type(types[k])}) arg[{k}][0]")
+                c_args.append(f"({_c_type(types[k])}) in{k}[0]")
         elif kind == "output":
             k = int(value)
             lines.append(f"    double out{k}[{sizes_out[k]}];")
@@ -451,6 +500,47 @@ def _wrapper_code(
     return "\n".join(lines)
 
 
+def _forward_code(
+    name: str, shapes: list[list[int]], outputs: list[list[int]], flags: list[str]
+) -> str:
+    """``fwd1_<name>``, the forward derivative CasADi looks for beside the wrapper ``name``:
+    the wrapper ``<name>_der`` of the derivative function on the inputs and the seeds of
+    those differentiated; an error where a ``zeroDerivative`` input has a seed that is not
+    zero (the derivative function does not hold there)."""
+    n_in, n_out = len(shapes), len(outputs)
+    seeds = [n_in + n_out + k for k in range(n_in)]
+    passed = [f"arg[{k}]" for k in range(n_in)]
+    passed += [f"arg[{s}]" for s, f in zip(seeds, flags, strict=True) if f == "Differentiate"]
+    forward = f"fwd1_{name}"
+    lines = [
+        f"int {forward}(const double** arg, double** res, long long int* iw, double* w, "
+        "int mem) {",
+        f"    const double* rate_arg[{len(passed)}] = {{{', '.join(passed)}}};",
+    ]
+    for k, (seed, flag) in enumerate(zip(seeds, flags, strict=True)):
+        if flag != "Differentiate":
+            size = int(np.prod(shapes[k])) if shapes[k] else 1
+            lines.append(
+                f"    if (arg[{seed}]) for (int i = 0; i < {size}; i++) "
+                f"if (arg[{seed}][i] != 0.0) return 1;"
+            )
+    lines += [f"    return {name}_der(rate_arg, res, iw, w, mem);", "}"]
+    lines.append(f"long long int {forward}_n_in(void) {{ return {2 * n_in + n_out}; }}")
+    lines.append(f"long long int {forward}_n_out(void) {{ return {n_out}; }}")
+    cases = [f"case {k}: return {name}_in{k};" for k in range(n_in)]
+    cases += [f"case {n_in + k}: return {name}_out{k};" for k in range(n_out)]
+    cases += [f"case {seed}: return {name}_in{k};" for k, seed in enumerate(seeds)]
+    lines.append(
+        f"const long long int* {forward}_sparsity_in(long long int i) {{ "
+        f"switch (i) {{ {' '.join(cases)} default: return 0; }} }}"
+    )
+    lines.append(
+        f"const long long int* {forward}_sparsity_out(long long int i) {{ "
+        f"return {name}_sparsity_out(i); }}"
+    )
+    return "\n".join(lines)
+
+
 def _file_text(includes: list[str], wrappers: list[str]) -> str:
     """One C file: the Include texts, then the wrappers."""
     head = ["/* External functions of the model; written by murcosim build. */"]
@@ -459,17 +549,36 @@ def _file_text(includes: list[str], wrappers: list[str]) -> str:
 
 def translate_call(
     translator: object, definition: dict, args: list[object], span: dict | None
-) -> object:
-    """The value of a call of the external C function ``definition`` in a model translated by
-    ``translator`` (:class:`~orchestrator.compiler.flat_model.Translator`, whose
-    ``external_c`` collects the wrappers): its one output, or the list of all outputs."""
+) -> list[object]:
+    """The outputs of a call of the external C function ``definition`` in a model translated
+    by ``translator`` (:class:`~orchestrator.compiler.flat_model.Translator`, whose
+    ``external_c`` collects the wrappers)."""
     functions: ExternalFunctions | None = translator.external_c
     if functions is None:
         raise ExternalError(f"external function '{definition['name']}' (no library path)")
     env = translator._arguments(definition, args, span)
+    inputs = [env[d["name"]] for d in definition["inputs"]]
+    dims = [translator._dimensions(d, env, span) for d in definition["outputs"]]
+    arguments = _c_arguments(translator, definition, env)
+    derivative = None
+    for entry in definition.get("derivatives", []):
+        rate = translator.functions.get(entry["derivative_function"]["name"])
+        usable = rate is not None and (rate.get("external") or {}).get("language") == "C"
+        if entry.get("order", 1) == 1 and usable:
+            flags = list(entry["inputs"])
+            varying = [v for v, f in zip(inputs, flags, strict=True) if f == "Differentiate"]
+            rate_env = translator._arguments(rate, inputs + varying, span)
+            derivative = (rate, _c_arguments(translator, rate, rate_env), flags)
+            break
+    return functions.call(definition, inputs, dims, arguments, derivative)
+
+
+def _c_arguments(translator: object, definition: dict, env: dict) -> list[tuple[str, object]]:
+    """The arguments of the C call of external function ``definition`` (see
+    :meth:`ExternalFunctions.call`), numbers such as ``size(a, 1)`` evaluated in ``env``,
+    the values of its inputs."""
     inputs = [d["name"] for d in definition["inputs"]]
     outputs = [d["name"] for d in definition["outputs"]]
-    dims = [translator._dimensions(d, env, span) for d in definition["outputs"]]
     external = definition["external"]
     arguments: list[tuple[str, object]] = []
     if external.get("output_name"):
@@ -494,5 +603,4 @@ def translate_call(
                     "(such as size(a, 1))"
                 )
             arguments.append(("literal", int(value)))
-    values = functions.call(definition, [env[n] for n in inputs], dims, arguments)
-    return values
+    return arguments

@@ -169,7 +169,9 @@ class _System:
                     f"'{symbol.name()}'; inputs cannot be differentiated"
                 )
         refused = refuse_in_jacobian(
-            [newest], f"the equation 0 = {_describe(self.versions[e][0])} (index reduction)"
+            [newest],
+            f"the equation 0 = {_describe(self.versions[e][0])} (index reduction)",
+            newton=False,
         )
         if refused:
             raise CausalizationError(f"{self.model}: {refused}")

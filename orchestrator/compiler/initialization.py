@@ -122,9 +122,7 @@ def initialization(
         offset = ca.substitute(residual, unknowns, ca.DM.zeros(unknowns.numel()))
         solution = ca.solve(jacobian, -offset)
     else:
-        refused = external_c.refuse_in_jacobian(
-            [residual], "the initial equations solved by Newton"
-        )
+        refused = external_c.refuse_in_jacobian([residual], "initial equations", newton=True)
         if refused:
             raise BuildError(f"{model}: {refused}")
         given = [time, ca.vertcat(*[x for k, x in enumerate(states) if k not in calculated])]

@@ -24,7 +24,9 @@ import fmpy
 import numpy as np
 import pytest
 from conftest import cli_error
-from fmpy import read_model_description, simulate_fmu
+from fmpy import extract, read_model_description, simulate_fmu
+from fmpy.fmi2 import FMU2Model
+from fmpy.fmi3 import FMU3Model
 from modelica_support import SUPPORTED, UNSUPPORTED, current_readme_table, table
 from scipy.integrate import solve_ivp
 from scipy.optimize import brentq
@@ -1166,3 +1168,48 @@ def test_external_c_sources_rebuild_the_fmu_binary(external_fmus, tmp_path):
     rebuilt_fmu.with_suffix(".zip").rename(rebuilt_fmu)
     rebuilt = simulate_fmu(str(rebuilt_fmu), stop_time=2.0, output=["v", "x"], output_interval=0.25)
     assert np.array_equal(shipped["v"], rebuilt["v"]) and np.array_equal(shipped["x"], rebuilt["x"])
+
+
+def _rates_at_start(path: Path, knowns: list[str]) -> dict[str, object]:
+    """The FMU's directional derivatives of (der(x), der(y)) for a unit seed in each of
+    ``knowns`` at the start, FMI 2.0 or 3.0 Model Exchange; the error text where it fails."""
+    md = read_model_description(str(path))
+    refs = {v.name: v.valueReference for v in md.modelVariables}
+    fmi2 = md.fmiVersion == "2.0"
+    fmu = (FMU2Model if fmi2 else FMU3Model)(
+        guid=md.guid if fmi2 else md.instantiationToken,
+        unzipDirectory=extract(str(path)),
+        modelIdentifier=md.modelExchange.modelIdentifier,
+        instanceName="rates",
+    )
+    fmu.instantiate()
+    if fmi2:
+        fmu.setupExperiment(startTime=0.0)
+    fmu.enterInitializationMode()
+    fmu.exitInitializationMode()
+    fmu.enterContinuousTimeMode()
+    rates: dict[str, object] = {}
+    for known in knowns:
+        try:
+            unknowns = [refs["der(x)"], refs["der(y)"]]
+            rates[known] = fmu.getDirectionalDerivative(unknowns, [refs[known]], [1.0])
+        except Exception as error:  # FMPy raises on the FMU's error status
+            rates[known] = str(error)
+    fmu.terminate()
+    fmu.freeInstance()
+    return rates
+
+
+def test_external_c_derivative_annotation_gives_the_directional_derivative(external_fmus):
+    # x' = -cubic(x, k), cubic's derivative annotation a C function too (zeroDerivative = k),
+    # beside y' = -k integerPower(y, 3), which has none: both x = y = 1/sqrt(1/1.5^2 + 2 k t)
+    # in four variants; d(x')/dx at 1.5 is -3 k 1.5^2 = -5.4 from the derivative function
+    # (to rounding), d(y')/dy the same through central differences (to 1e-6); a seed in k,
+    # whose derivative the annotation declares zero, is an error
+    solution = 1.0 / np.sqrt(1.0 / 1.5**2 + 2.0 * 0.8 * TIMES)
+    check(external_fmus, "Rates", {"x": solution, "y": solution})
+    for variant in ("me", "fmi2"):
+        rates = _rates_at_start(external_fmus[(variant, "Rates")], ["x", "y", "k"])
+        assert rates["x"][0] == pytest.approx(-5.4, rel=1e-14, abs=0) and rates["x"][1] == 0
+        assert rates["y"][1] == pytest.approx(-5.4, rel=1e-6) and rates["y"][1] != -5.4
+        assert "failed with status 3" in rates["k"], rates["k"]

@@ -44,6 +44,35 @@ package ExternalLib "Functions in C called by models, as library authors declare
       IncludeDirectory = "modelica://ExternalLib/Resources/C-Sources");
   end product;
 
+  pure function cubic "k u^3, with its derivative in C too"
+    input Real u;
+    input Real k;
+    output Real y;
+  external "C" y = cubic(u, k)
+    annotation (Include = "#include \"laws.c\"",
+      IncludeDirectory = "modelica://ExternalLib/Resources/C-Sources");
+    annotation (derivative(zeroDerivative = k) = cubicDerivative);
+  end cubic;
+
+  pure function cubicDerivative "The derivative of cubic for a constant k"
+    input Real u;
+    input Real k;
+    input Real du;
+    output Real dy;
+  external "C" dy = cubic_derivative(u, k, du)
+    annotation (Include = "#include \"laws.c\"",
+      IncludeDirectory = "modelica://ExternalLib/Resources/C-Sources");
+  end cubicDerivative;
+
+  model Rates "The same cubic decay through a function with a derivative and one without"
+    parameter Real k = 0.8 "Rate (1/s)";
+    Real x(start = 1.5, fixed = true);
+    Real y(start = 1.5, fixed = true);
+  equation
+    der(x) = -cubic(x, k);
+    der(y) = -k*integerPower(y, 3);
+  end Rates;
+
   model Decay "A body slowed by quadratic drag and a state decaying with its cube"
     parameter Real m = 2 "Mass (kg)";
     parameter Real k = 0.5 "Drag coefficient (kg/m)";

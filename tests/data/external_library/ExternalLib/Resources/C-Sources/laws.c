@@ -6,6 +6,10 @@
 /* Quadratic drag k v |v| (N) of a body at velocity v (m/s), k in kg/m. */
 static double quadratic_drag(double v, double k) { return k * v * fabs(v); }
 
+/* k u^3 and its derivative 3 k u^2 du for a constant k. */
+static double cubic(double u, double k) { return k * u * u * u; }
+static double cubic_derivative(double u, double k, double du) { return 3.0 * k * u * u * du; }
+
 /* The scalar product of a and b, n elements each. */
 static double vector_dot(const double* a, const double* b, int n) {
     double sum = 0.0;
