@@ -198,7 +198,12 @@ def _run(
         breadcrumbs.watch(system)
     try:
         sim = scenario.simulation
-        parts = assemble(system, given)
+        try:
+            parts = assemble(system, given)
+        except np.linalg.LinAlgError as exc:  # the initial projection onto the joints failed
+            raise ScenarioError(
+                f"{source}: joints: the bodies cannot be placed on their joints at the start: {exc}"
+            ) from None
         x0, coupling, controllers = parts.x0, parts.coupling, parts.controllers
         own = [n for c in controllers for n in c.outputs if n.startswith(c.name + ".")]
         joint_columns = coupling.column_names() if coupling else []
@@ -246,7 +251,7 @@ def _run(
             what = signal_name(signal_of(interrupt))
             events.log(time_reached, "interrupted", _after(started, what))
             raise
-        except (SimulationError, FMUError) as exc:
+        except (SimulationError, FMUError, np.linalg.LinAlgError) as exc:
             time_reached = master.time
             events.log(time_reached, "error", _after(started, str(exc)))
             kept = f" (results so far in {out_dir})" if out_dir is not None else ""

@@ -220,7 +220,7 @@ class AllocationConfig(_Strict):
         default_factory=dict,
         description="Thruster instance -> time (s) it fails: no thrust from then on",
     )
-    slots: list[int] | None = Field(
+    slots: Annotated[list[int], Field(min_length=1)] | None = Field(
         None,
         description="Use only these thruster mounts of the vehicle (default: all, and "
         "those of every body welded to it)",

@@ -22,7 +22,12 @@ from orchestrator.fmi.folder import missing_fmu
 from orchestrator.native.kernel import CompiledSystem
 from orchestrator.native.transfer import PortBatch, Watch
 from orchestrator.scenario.model import Component, Scenario
-from orchestrator.system.ocean import environment_parameters, seeded_parameters
+from orchestrator.system.ocean import (
+    SEED,
+    drawn_names,
+    environment_parameters,
+    seeded_parameters,
+)
 
 CURRENT_INPUTS = ["v_c[1]", "v_c[2]", "v_c[3]"]
 MASS = [f"M[{i},{j}]" for i in range(1, 7) for j in range(1, 7)]
@@ -62,6 +67,12 @@ def _by_group(order: list[tuple[str, str]], links: list[Link]) -> list[tuple[str
     for k, (_, name) in enumerate(order):
         first.setdefault(root(name), k)
     return sorted(order, key=lambda node: first[root(node[1])])
+
+
+def _seed(value: object) -> bool:
+    """Whether ``value`` seeds NumPy's generator: a whole number >= 0 (1.0 as well as 1)."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return number and value >= 0 and float(value).is_integer()
 
 
 def _declared(variable: Variable) -> str:
@@ -137,6 +148,7 @@ class System:
                 if i.kind == CO_SIMULATION and not scenario.cosimulation
             ]
             self._check_sampled_bodies()
+            self._check_values()  # before the mounts and the draws read them
             self._connections = self._resolve_connections()
             self._configure()
         except FMUError as exc:
@@ -360,32 +372,42 @@ class System:
             values.update(seeded_parameters(instance.fmu, component.parameters))
             seabed = self.scenario.environment.seabed_depth
             values.update(environment_parameters(instance.fmu, component.parameters, seabed))
+            for group in SETTABLE:
+                values.update(getattr(component, group))
+            instance.set_start_values(values)
+
+    def _check_values(self) -> None:
+        """Every parameter and start value of the scenario names a variable of its FMU that
+        takes a value there, of its type; a seed of random draws is a whole number >= 0."""
+        for name, component in self.scenario.components.items():
+            fmu = self.instances[name].fmu
             for group, allowed in SETTABLE.items():
                 for variable, value in getattr(component, group).items():
                     key = f"components.{name}.{group}.{variable}"
-                    if variable not in instance.fmu.variables:
-                        fmu = instance.fmu
+                    if variable not in fmu.variables:
                         raise self._error(
                             key,
                             f"no variable '{variable}' in {fmu.path.name}{fmu.suggest(variable)}",
                         )
-                    causality = instance.fmu.variables[variable].causality
+                    causality = fmu.variables[variable].causality
                     if causality not in allowed:
                         raise self._error(
                             key, f"'{variable}' is a(n) {causality}, not settable here"
                         )
-                    if instance.fmu.variables[variable].initial == "calculated":
+                    if fmu.variables[variable].initial == "calculated":
                         raise self._error(
                             key,
                             f"'{variable}' is calculated by the FMU (initial = calculated): it "
                             "takes no start value",
                         )
                     try:
-                        instance.fmu.checked_value(variable, value)
+                        fmu.checked_value(variable, value)
                     except FMUError as exc:
                         raise self._error(key, str(exc)) from None
-                    values[variable] = value
-            instance.set_start_values(values)
+                    if variable == SEED and drawn_names(fmu.variables) and not _seed(value):
+                        raise self._error(
+                            key, f"expected a whole number >= 0 (the draws' seed), got {value!r}"
+                        )
 
     def _compiled_links(self) -> list[Link]:
         """Links between Model Exchange instances, which the compiled right-hand side
