@@ -640,6 +640,37 @@ class FMUInstance:
     steps (Co-Simulation)."""
 
     def __init__(self, fmu: FMU, name: str) -> None:
+        self._wrap(fmu, name)
+        self._instantiate()
+        self._prepare()
+
+    @classmethod
+    def together(cls, requests: list[tuple[FMU, str]]) -> list[FMUInstance]:
+        """Instances of (FMU, name) ``requests``, in that order, created so that the memory
+        each FMU allocates for its instance follows the previous one's: the FMPy wrappers of
+        all first, then the FMUs' instantiate calls back to back, then the buffers of each.
+        A compiled right-hand side that visits them in this order (a swarm vehicle by
+        vehicle, each followed by its thrusters) then walks through memory instead of
+        jumping over the wrappers' allocations between instances. On an error the instances
+        made so far are freed."""
+        instances = [cls.__new__(cls) for _ in requests]
+        try:
+            for instance, (fmu, name) in zip(instances, requests, strict=True):
+                instance._wrap(fmu, name)
+            for instance in instances:
+                instance._instantiate()
+            for instance in instances:
+                instance._prepare()
+        except BaseException:
+            for instance in instances:
+                if getattr(instance, "_handle", None):
+                    instance.terminate()
+            raise
+        return instances
+
+    def _wrap(self, fmu: FMU, name: str) -> None:
+        """The FMPy object of the instance (the library's functions bound), not yet
+        instantiated."""
         self.fmu = fmu
         self.name = name
         self.kind = fmu.kind
@@ -651,24 +682,38 @@ class FMUInstance:
             modelIdentifier=fmu.model_identifier,
             instanceName=name,
         )
-        prefix = "fmi3" if self._fmi3 else "fmi2"
         self.log = FMULog()
+        self._initialized = False
+        self._handle = None
+        try:
+            self._model = _FMPY_CLASSES[(self._fmi3, fmu.kind)](**kwargs)
+        except Exception as exc:
+            raise FMUError(
+                f"{fmu.path.name} ({name}): could not instantiate: {exc}{self.log.said()}"
+            ) from exc
+
+    def _instantiate(self) -> None:
+        """The FMU's instantiate call."""
         logging = (
             {"logMessage": self.log.fmi3_logger()}
             if self._fmi3
             else {"callbacks": self.log.fmi2_callbacks()}
         )
         try:
-            self._model = _FMPY_CLASSES[(self._fmi3, fmu.kind)](**kwargs)
             self._model.instantiate(**logging)
         except Exception as exc:
             raise FMUError(
-                f"{fmu.path.name} ({name}): could not instantiate: {exc}{self.log.said()}"
+                f"{self.fmu.path.name} ({self.name}): could not instantiate: {exc}{self.log.said()}"
             ) from exc
+        self._handle = self._model.component
+
+    def _prepare(self) -> None:
+        """The instance's ports, buffers and bound calls."""
+        fmu = self.fmu
+        prefix = "fmi3" if self._fmi3 else "fmi2"
         dll = self._model.dll
         real = ("GetFloat64", "SetFloat64") if self._fmi3 else ("GetReal", "SetReal")
         self._get_real, self._set_real = (getattr(dll, prefix + n) for n in real)
-        self._handle = self._model.component
         self.n_states = len(fmu.states)
         self.states = self.port(fmu.states)  # array states: whole variables per typed call
         self.derivatives = np.zeros(self.n_states)

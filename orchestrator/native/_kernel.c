@@ -62,19 +62,25 @@ typedef struct {
 
 enum { OP_READ = 0, OP_WRITE = 1 };
 
+/* An op's arrays are allocated one by one as it is added; planning moves those of all ops
+ * into one block in op order (``arena``), so that an evaluation reads them in one sweep
+ * through memory, as it visits the instances. */
 typedef struct {
     int kind;
+    bool first;  /* the instance's first op: its time and states are set before it */
+    bool last;   /* the instance's last op: its derivatives are read after it */
+    bool plain;  /* write: every factor 1 and every offset 0 (the sums skip them) */
+    bool packed; /* its arrays lie in the kernel's arena */
     Py_ssize_t instance;
     Py_ssize_t n;
+    Py_ssize_t signal;  /* read: first signal buffer entry */
+    Py_ssize_t n_terms; /* write: number of source entries */
     uint32_t *vr;
     double *values;    /* write: the n values set */
-    Py_ssize_t signal; /* read: first signal buffer entry */
-    Py_ssize_t *starts; /* write: n + 1 offsets into sources */
-    Py_ssize_t *sources; /* write: signal entries summed into each value */
-    double *factors;     /* write: factor of each source entry */
-    double *offsets;     /* write: constant added to each value */
-    bool first;          /* the instance's first op: its time and states are set before it */
-    bool last;           /* the instance's last op: its derivatives are read after it */
+    uint32_t *starts;  /* write: n + 1 offsets into sources */
+    uint32_t *sources; /* write: signal entries summed into each value */
+    double *factors;   /* write: factor of each source entry */
+    double *offsets;   /* write: constant added to each value */
 } Op;
 
 static PyObject *FMICallError;
@@ -87,6 +93,7 @@ typedef struct {
     Op *ops;
     Py_ssize_t n_ops;
     bool planned; /* the ops' `last` and the instances' `derived_early` are set */
+    void *arena;  /* the ops' arrays, in op order (see Op) */
     double *signals;
     Py_ssize_t n_signals;
     Py_ssize_t n_states;
@@ -142,8 +149,71 @@ static int call_failed(Kernel *self, Py_ssize_t instance, const char *call, int 
  * first, and its derivatives read right after the last (its inputs are all set by then), so
  * that one instance's memory is touched while it is in the processor's caches (a swarm goes
  * vehicle by vehicle, not in passes over all instances). */
-static void plan_derivatives(Kernel *self)
+/* Bytes of an op's arrays, each rounded up to whole doubles. */
+static size_t op_bytes(const Op *op)
 {
+    size_t n = (size_t)op->n, m = (size_t)op->n_terms, words = (n + 1) / 2;
+    if (op->kind == OP_WRITE) /* values, starts, sources, factors, offsets */
+        words += n + (n + 2) / 2 + (m + 1) / 2 + m + n;
+    return words * sizeof(double);
+}
+
+static void *carve(char **cursor, const void *from, size_t count, size_t size)
+{
+    void *to = *cursor;
+    memcpy(to, from, count * size);
+    *cursor += (count * size + sizeof(double) - 1) / sizeof(double) * sizeof(double);
+    return to;
+}
+
+static void free_op_arrays(Op *op)
+{
+    if (op->packed)
+        return;
+    PyMem_Free(op->vr);
+    PyMem_Free(op->values);
+    PyMem_Free(op->starts);
+    PyMem_Free(op->sources);
+    PyMem_Free(op->factors);
+    PyMem_Free(op->offsets);
+}
+
+/* Moves the ops' arrays into one new arena in op order; -1 with MemoryError. */
+static int pack_ops(Kernel *self)
+{
+    size_t total = 0;
+    for (Py_ssize_t o = 0; o < self->n_ops; o++)
+        total += op_bytes(&self->ops[o]);
+    char *arena = PyMem_Malloc(total ? total : 1), *cursor = arena;
+    if (arena == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t o = 0; o < self->n_ops; o++) {
+        Op *op = &self->ops[o], moved = *op;
+        size_t n = (size_t)op->n, m = (size_t)op->n_terms;
+        moved.vr = carve(&cursor, op->vr, n, sizeof(uint32_t));
+        moved.values = NULL; /* a read's values go to the signal buffer */
+        if (op->kind == OP_WRITE) {
+            moved.values = carve(&cursor, op->values, n, sizeof(double));
+            moved.starts = carve(&cursor, op->starts, n + 1, sizeof(uint32_t));
+            moved.sources = carve(&cursor, op->sources, m, sizeof(uint32_t));
+            moved.factors = carve(&cursor, op->factors, m, sizeof(double));
+            moved.offsets = carve(&cursor, op->offsets, n, sizeof(double));
+        }
+        moved.packed = true;
+        free_op_arrays(op);
+        *op = moved;
+    }
+    PyMem_Free(self->arena);
+    self->arena = arena;
+    return 0;
+}
+
+static int plan_derivatives(Kernel *self)
+{
+    if (pack_ops(self) < 0)
+        return -1;
     for (Py_ssize_t i = 0; i < self->n_instances; i++)
         self->instances[i].derived_early = self->instances[i].set_late = false;
     for (Py_ssize_t o = self->n_ops - 1; o >= 0; o--) {
@@ -157,6 +227,7 @@ static void plan_derivatives(Kernel *self)
         in->set_late = true;
     }
     self->planned = true;
+    return 0;
 }
 
 /* Time and states of instance i. */
@@ -191,8 +262,8 @@ static int get_derivatives(Kernel *self, Py_ssize_t i, double *dx)
 static int evaluate(Kernel *self, double t, const double *x, double *dx)
 {
     int status;
-    if (!self->planned)
-        plan_derivatives(self);
+    if (!self->planned && plan_derivatives(self) < 0)
+        return -1;
     for (Py_ssize_t i = 0; i < self->n_instances; i++) /* those no op reaches */
         if (!self->instances[i].set_late && set_time_and_states(self, i, t, x) < 0)
             return -1;
@@ -213,10 +284,15 @@ static int evaluate(Kernel *self, double t, const double *x, double *dx)
                 return call_failed(self, op->instance, in->fmi3 ? "GetFloat64" : "GetReal",
                                    status);
         } else {
+            /* a plain sum adds the same values as the general one: 0 + 1 * s is s exactly */
             for (Py_ssize_t j = 0; j < op->n; j++) {
-                double sum = op->offsets[j];
-                for (Py_ssize_t s = op->starts[j]; s < op->starts[j + 1]; s++)
-                    sum += op->factors[s] * self->signals[op->sources[s]];
+                double sum = op->plain ? 0.0 : op->offsets[j];
+                if (op->plain)
+                    for (uint32_t s = op->starts[j]; s < op->starts[j + 1]; s++)
+                        sum += self->signals[op->sources[s]];
+                else
+                    for (uint32_t s = op->starts[j]; s < op->starts[j + 1]; s++)
+                        sum += op->factors[s] * self->signals[op->sources[s]];
                 op->values[j] = sum;
             }
             mark(self, op->instance, C_SET_REAL);
@@ -309,15 +385,10 @@ static int accept_step(Kernel *self, double t, const double *x, int *event)
 
 static void Kernel_dealloc(Kernel *self)
 {
-    for (Py_ssize_t o = 0; o < self->n_ops; o++) {
-        PyMem_Free(self->ops[o].vr);
-        PyMem_Free(self->ops[o].values);
-        PyMem_Free(self->ops[o].starts);
-        PyMem_Free(self->ops[o].sources);
-        PyMem_Free(self->ops[o].factors);
-        PyMem_Free(self->ops[o].offsets);
-    }
+    for (Py_ssize_t o = 0; o < self->n_ops; o++)
+        free_op_arrays(&self->ops[o]);
     PyMem_Free(self->ops);
+    PyMem_Free(self->arena);
     PyMem_Free(self->instances);
     PyMem_Free(self->signals);
     PyMem_Free(self->work);
@@ -340,8 +411,8 @@ static int Kernel_init(Kernel *self, PyObject *args, PyObject *kwds)
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "nnOO", keywords, &n_states, &n_signals,
                                      &stage, &rate))
         return -1;
-    if (n_states < 0 || n_signals < 0) {
-        PyErr_SetString(PyExc_ValueError, "negative size");
+    if (n_states < 0 || n_signals < 0 || n_signals > UINT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "negative size, or more signals than 32-bit indices");
         return -1;
     }
     self->n_states = n_states;
@@ -403,14 +474,14 @@ static PyObject *Kernel_add_instance(Kernel *self, PyObject *args)
     return PyLong_FromSsize_t(self->n_instances++);
 }
 
-static int index_list(PyObject *sequence, Py_ssize_t *n, Py_ssize_t **out, Py_ssize_t lo,
+static int index_list(PyObject *sequence, Py_ssize_t *n, uint32_t **out, Py_ssize_t lo,
                       Py_ssize_t hi, const char *what)
 {
     PyObject *fast = PySequence_Fast(sequence, what);
     if (fast == NULL)
         return -1;
     *n = PySequence_Fast_GET_SIZE(fast);
-    *out = PyMem_Calloc((size_t)(*n ? *n : 1), sizeof(Py_ssize_t));
+    *out = PyMem_Calloc((size_t)(*n ? *n : 1), sizeof(uint32_t));
     if (*out == NULL) {
         Py_DECREF(fast);
         PyErr_NoMemory();
@@ -427,7 +498,7 @@ static int index_list(PyObject *sequence, Py_ssize_t *n, Py_ssize_t **out, Py_ss
             PyErr_Format(PyExc_ValueError, "%s: index %zd outside [%zd, %zd]", what, v, lo, hi);
             return -1;
         }
-        (*out)[j] = v;
+        (*out)[j] = (uint32_t)v;
     }
     Py_DECREF(fast);
     return 0;
@@ -476,23 +547,16 @@ static Op *new_op(Kernel *self, int kind, Py_ssize_t instance, PyObject *referen
     memset(op, 0, sizeof(Op));
     op->kind = kind;
     op->instance = instance;
-    Py_ssize_t *refs = NULL;
-    if (index_list(references, &op->n, &refs, 0, UINT32_MAX, "value references") < 0) {
-        PyMem_Free(refs);
+    if (index_list(references, &op->n, &op->vr, 0, UINT32_MAX, "value references") < 0) {
+        PyMem_Free(op->vr);
         return NULL;
     }
-    op->vr = PyMem_Calloc((size_t)(op->n ? op->n : 1), sizeof(uint32_t));
     op->values = PyMem_Calloc((size_t)(op->n ? op->n : 1), sizeof(double));
-    if (op->vr == NULL || op->values == NULL) {
-        PyMem_Free(refs);
+    if (op->values == NULL) {
         PyMem_Free(op->vr);
-        PyMem_Free(op->values);
         PyErr_NoMemory();
         return NULL;
     }
-    for (Py_ssize_t j = 0; j < op->n; j++)
-        op->vr[j] = (uint32_t)refs[j];
-    PyMem_Free(refs);
     self->n_ops++;
     self->planned = false;
     return op;
@@ -532,6 +596,10 @@ static PyObject *Kernel_add_write(Kernel *self, PyObject *args)
     int bad = index_list(sources, &n_sources, &op->sources, 0, self->n_signals - 1, "sources");
     if (!bad)
         bad = index_list(starts, &n_starts, &op->starts, 0, n_sources, "starts");
+    if (!bad && n_sources > UINT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "sources: more than 32-bit indices");
+        bad = -1;
+    }
     if (!bad && n_starts != op->n + 1) {
         PyErr_SetString(PyExc_ValueError, "starts: expected one more entry than references");
         bad = -1;
@@ -546,6 +614,12 @@ static PyObject *Kernel_add_write(Kernel *self, PyObject *args)
         bad = float_list(factors, n_sources, &op->factors, "factors");
     if (!bad)
         bad = float_list(offsets, op->n, &op->offsets, "offsets");
+    op->n_terms = n_sources;
+    op->plain = true;
+    for (Py_ssize_t s = 0; !bad && s < n_sources; s++)
+        op->plain = op->plain && op->factors[s] == 1.0;
+    for (Py_ssize_t j = 0; !bad && j < op->n; j++)
+        op->plain = op->plain && op->offsets[j] == 0.0 && !signbit(op->offsets[j]);
     if (bad) {
         PyMem_Free(op->factors);
         PyMem_Free(op->offsets);

@@ -139,8 +139,13 @@ class System:
         self._mounted_values: dict[str, dict[str, float]] = {}
         base = Path(source).parent
         try:
-            for name, component in scenario.components.items():
-                self.instances[name] = self._fmu(name, component, fmu_dir, base).instantiate(name)
+            requests = [
+                (self._fmu(name, component, fmu_dir, base), name)
+                for name, component in scenario.components.items()
+            ]
+            # in the scenario's order, next to each other in memory (a vehicle, its thrusters)
+            for instance in FMUInstance.together(requests):
+                self.instances[instance.name] = instance
             # Co-Simulation instances under strong coupling: sampled units of the master
             self.sampled = [
                 i
