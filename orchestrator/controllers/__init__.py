@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import math
 from collections.abc import Sequence
 from dataclasses import replace
@@ -308,4 +309,22 @@ def make_controllers(
                 config.failed,
             )
             controllers.append(allocation)
-    return controllers + list(given)
+    controllers += given
+    _read_outputs_exist(system.source, controllers)
+    return controllers
+
+
+def _read_outputs_exist(source: str, controllers: list[Controller]) -> None:
+    """Every input a controller reads from another controller (``<controller>.<signal>``) is
+    one of that controller's outputs; one line naming the reader otherwise (checked before
+    the master batches controllers under names of its own)."""
+    outputs = {c.name: c.outputs for c in controllers}
+    for controller in controllers:
+        for name in controller.inputs:
+            owner = name.partition(".")[0]
+            if owner in outputs and name not in outputs[owner]:
+                closest = difflib.get_close_matches(name, outputs[owner], n=3, cutoff=0.0)
+                raise ScenarioError(
+                    f"{source}: controllers.{controller.name}: '{name}' is not an output of "
+                    f"controller '{owner}' (closest: {', '.join(closest)})"
+                )

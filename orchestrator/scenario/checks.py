@@ -2,15 +2,16 @@
 
 Each check returns the key at fault and what was expected, so a scenario with nonsense in it
 is refused with one line before any FMU is loaded: times in order, run lengths that give a
-bounded number of output rows and integration steps, unique names, no connection twice, one
-thruster per mount, physical masses and inertias where the scenario sets them, physical
-parameters of MurCoSim's models (tethers, waves, currents, bodies), tether ends reading a
-whole body state, and unit quaternions. (Joint axes and rotations are checked where the joints
-are made, ``coupling/``.)
+bounded number of output rows and integration steps, unique names, scheduled events of joints
+that exist, no connection twice, one thruster per mount, physical masses and inertias where
+the scenario sets them, physical parameters of MurCoSim's models (tethers, waves, currents,
+bodies), tether ends reading a whole body state, and unit quaternions. (Joint axes and
+rotations are checked where the joints are made, ``coupling/``.)
 """
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterator
 from pathlib import PurePath
 
@@ -98,6 +99,15 @@ def _names(scenario: Scenario) -> Iterator[Problem]:
             yield key, f"'{pair.name}' is already the name of {seen[pair.name]}"
         if pair.name is not None:
             seen[pair.name] = key
+    for pair in scenario.docking:
+        if pair.name is None:  # the coupling's name of an unnamed pair's weld
+            seen.setdefault(f"dock_{pair.a}_{pair.b}", "an unnamed docking pair")
+    for k, event in enumerate(scenario.events):
+        if event.joint not in seen:
+            known = sorted(seen)
+            close = difflib.get_close_matches(event.joint, known, n=1)
+            hint = f"did you mean '{close[0]}'?" if close else f"expected one of {known}"
+            yield f"events[{k}].joint", f"'{event.joint}' names no joint or docking pair ({hint})"
     for name in scenario.controllers:
         if name in scenario.components:
             yield (

@@ -69,6 +69,12 @@ def _by_group(order: list[tuple[str, str]], links: list[Link]) -> list[tuple[str
     return sorted(order, key=lambda node: first[root(node[1])])
 
 
+# Largest entry of a body's generalized mass: far beyond any vehicle (a supertanker is some
+# 5e8 kg), and small enough that the coupling's products of M (M^2 in forming M^-1/2) stay
+# finite doubles; a larger one is a typing slip.
+LARGEST_MASS = 1e100
+
+
 def _seed(value: object) -> bool:
     """Whether ``value`` seeds NumPy's generator: a whole number >= 0 (1.0 as well as 1)."""
     number = isinstance(value, int | float) and not isinstance(value, bool)
@@ -604,6 +610,12 @@ class System:
         largest entry) and positive definite: a full added-mass matrix set by hand may not be."""
         key = f"components.{name}.parameters"
         scale = np.max(np.abs(M))
+        if not scale <= LARGEST_MASS:  # also NaN
+            raise self._error(
+                key,
+                f"the generalized mass M has an entry of {scale:g}, expected finite entries "
+                f"below {LARGEST_MASS:g} (kg, kg.m, kg.m2)",
+            )
         if np.max(np.abs(M - M.T)) > 1e-9 * scale:
             i, j = np.unravel_index(np.argmax(np.abs(M - M.T)), M.shape)
             raise self._error(
@@ -611,7 +623,7 @@ class System:
                 f"the generalized mass M is not symmetric: M[{i + 1},{j + 1}] = {M[i, j]:g} but "
                 f"M[{j + 1},{i + 1}] = {M[j, i]:g} (expected data.added_mass_coupling symmetric)",
             )
-        smallest = np.linalg.eigvalsh(0.5 * (M + M.T))[0]
+        smallest = np.linalg.eigvalsh(0.5 * (M + M.T))[0]  # no overflow below LARGEST_MASS
         if smallest <= 0:
             raise self._error(
                 key,
