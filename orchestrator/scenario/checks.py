@@ -304,3 +304,13 @@ def _quaternions(scenario: Scenario) -> Iterator[Problem]:
                     f"components.{name}.start.q",
                     f"a unit quaternion was expected (got norm {norm:.6g})",
                 )
+        if PurePath(component.fmu).stem not in BODIES:
+            continue
+        for n in names:  # some given, the FMU's start the others: each within [-1, 1]
+            value = component.start.get(n)
+            if _number(value) and abs(value) > 1.0 + QUATERNION_TOLERANCE:
+                yield (
+                    f"components.{name}.start.{n}",
+                    f"a component of a unit quaternion was expected, within [-1, 1] "
+                    f"(got {value:g})",
+                )
