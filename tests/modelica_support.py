@@ -323,13 +323,21 @@ UNSUPPORTED = [
     ),
     (
         "External functions in a nonlinear loop or in initial equations solved by Newton "
-        "(CasADi 3.8 generates no code for its Newton solver calling them), and without a "
-        "`derivative` annotation in equations index reduction differentiates",
+        "(CasADi 3.8 generates no code for its Newton solver calling them)",
         _EXTERNAL.replace("ANNOTATION", '(Include = "#include <math.h>")')
         + _MODEL
         + "    Real y;\n  equation\n    der(x) = -x;\n    y + f(y) = x;\n  end M;\n",
         "external function 'f' in a nonlinear loop solved by Newton's method",
         True,
+    ),
+    (
+        "External functions in equations index reduction differentiates (its choice of dummy "
+        "derivatives differentiates twice; a `derivative` annotation gives one derivative)",
+        _EXTERNAL.replace("ANNOTATION", '(Include = "#include <math.h>")')
+        + _MODEL
+        + "    Real z;\n  equation\n    der(x) + der(z) = -x;\n    z = f(x);\n  end M;\n",
+        "external function 'f' in an equation index reduction differentiates",
+        False,
     ),
     (
         'External functions without their call (`external "C";`, rumoca 0.10 keeps no entry '

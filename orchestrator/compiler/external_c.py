@@ -20,13 +20,13 @@ texts include.
 
 A ``derivative`` annotation that names a function external in C too, of the inputs and the
 derivatives of those not declared ``zeroDerivative`` (Sec. 12.7.1), is the call's forward
-derivative (``fwd1_<wrapper>``, which CasADi looks for beside the wrapper), used in the
-FMU's directional derivatives and by index reduction; it reports an error where a
-``zeroDerivative`` input's derivative is not zero. Without one, CasADi's central finite
-differences stand for it in the directional derivatives, and index reduction refuses the
-model (:func:`refuse_in_jacobian`). Newton's method in the generated code (a nonlinear loop,
-initial equations solved by Newton) calls no external function: CasADi 3.8 does not
-generate the code of a ``fast_newton`` root finder whose equations call one.
+derivative (``fwd1_<wrapper>``, which CasADi looks for beside the wrapper) in the FMU's
+directional derivatives; it reports an error where a ``zeroDerivative`` input's derivative is
+not zero. Without one, CasADi's central finite differences stand for it. Where the build
+itself differentiates an external call, it refuses the model (:func:`refuse_in_jacobian`):
+Newton's method in the generated code (a nonlinear loop, initial equations solved by Newton),
+because CasADi 3.8 does not generate the code of a ``fast_newton`` root finder whose equations
+call one, and index reduction, whose choice of dummy derivatives differentiates twice.
 """
 
 from __future__ import annotations
@@ -47,7 +47,6 @@ FINITE_DIFFERENCES = {"enable_fd": True, "fd_method": "central"}
 C_FLAGS = ["-O2", "-fPIC", "-std=c99", "-w"]
 PREFIX = "mcx_"  # C symbols of the wrappers
 _MODELICA_NAMES: dict[str, str] = {}  # the Modelica function of each wrapper, by C symbol
-_WITHOUT_DERIVATIVE: set[str] = set()  # the wrappers of functions without a derivative
 
 
 class ExternalError(Exception):
@@ -59,19 +58,11 @@ class ExternalError(Exception):
         self.span = span
 
 
-@dataclass(frozen=True)
-class _Argument:
-    """One C argument of the external call: an input or output (by position) or a number."""
-
-    kind: str  # "input", "output" or "literal"
-    index: int = 0
-    literal: str = ""
-
-
 @dataclass
 class _Wrapper:
+    """One call signature's C wrapper: its Include text, its code and its CasADi function."""
+
     name: str
-    modelica: str
     include: str
     code: str
     function: ca.Function
@@ -110,7 +101,8 @@ class ExternalFunctions:
         function's arguments and, per input, rumoca's ``Differentiate`` or
         ``ZeroDerivative``: the call's forward derivative (none: finite differences)."""
         shapes = [list(v.shape) if isinstance(v, np.ndarray) else [] for v in inputs]
-        signature = repr((definition["name"], shapes, outputs, arguments, derivative))
+        rate_signature = derivative and (derivative[0]["name"], *derivative[1:])
+        signature = repr((definition["name"], shapes, outputs, arguments, rate_signature))
         digest = hashlib.sha256(signature.encode()).hexdigest()[:8]
         name = PREFIX + re.sub(r"\W", "_", definition["name"]) + "_" + digest
         if name not in self.wrappers:
@@ -124,10 +116,8 @@ class ExternalFunctions:
                 include = "\n".join(dict.fromkeys([include, more]))
                 code += "\n" + rate_code + "\n" + _forward_code(name, shapes, outputs, flags)
             function = self._load(name, definition["name"], include, code, derivative is None)
-            self.wrappers[name] = _Wrapper(name, definition["name"], include, code, function)
+            self.wrappers[name] = _Wrapper(name, include, code, function)
             _MODELICA_NAMES[name] = definition["name"]
-            if derivative is None:
-                _WITHOUT_DERIVATIVE.add(name)
         function = self.wrappers[name].function
         flat = [ca.vertcat(*np.ravel(np.asarray(v, dtype=object)).tolist()) for v in inputs]
         results = function(*flat)
@@ -308,23 +298,14 @@ class ExternalFunctions:
                 copies.append(copy)
         return [target, *copies]
 
-    def names(self) -> dict[str, str]:
-        """The Modelica name of each wrapper's function, by the wrapper's C name."""
-        return {w.name: w.modelica for w in self.wrappers.values()}
 
-
-def external_calls(expressions: list[ca.SX], without_derivative: bool = False) -> list[str]:
-    """The Modelica names of the external functions called in ``expressions`` (only those
-    without a derivative annotation, which have none but CasADi's finite differences, where
-    ``without_derivative``)."""
+def external_calls(expressions: list[ca.SX]) -> list[str]:
+    """The Modelica names of the external functions called in ``expressions``."""
     if not _MODELICA_NAMES:  # no external function translated yet, in this process
         return []
     joined = ca.vertcat(*expressions)
     function = ca.Function("calls", ca.symvar(joined), [joined])
-    called = [n for n in function.get_function() if n in _MODELICA_NAMES]
-    if without_derivative:
-        called = [n for n in called if n in _WITHOUT_DERIVATIVE]
-    return sorted({_MODELICA_NAMES[n] for n in called})
+    return sorted({_MODELICA_NAMES[n] for n in function.get_function() if n in _MODELICA_NAMES})
 
 
 def jacobian(expression: ca.SX, unknowns: ca.SX) -> ca.SX:
@@ -352,8 +333,9 @@ def jacobian(expression: ca.SX, unknowns: ca.SX) -> ca.SX:
 def refuse_in_jacobian(expressions: list[ca.SX], where: str, newton: bool) -> str | None:
     """The one-line refusal of external functions in ``expressions`` where the build needs
     their Jacobian (``where``: "a nonlinear loop", ...; ``newton``: solved by Newton's method
-    in the generated code), or None where it can have it."""
-    called = external_calls(expressions, without_derivative=not newton)
+    in the generated code, else differentiated by index reduction), or None where they call
+    none."""
+    called = external_calls(expressions)
     if not called:
         return None
     if newton:
@@ -362,8 +344,8 @@ def refuse_in_jacobian(expressions: list[ca.SX], where: str, newton: bool) -> st
             "code CasADi 3.8 does not generate with external calls"
         )
     return (
-        f"external function '{called[0]}' in {where}, which needs its derivative: give it a "
-        "derivative annotation (a function external in C)"
+        f"external function '{called[0]}' in {where}: the choice of dummy derivatives "
+        "differentiates it twice, and an external function has one derivative at most"
     )
 
 

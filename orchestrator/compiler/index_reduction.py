@@ -168,11 +168,7 @@ class _System:
                     f"0 = {_describe(self.versions[e][0])}, which needs the derivative of input "
                     f"'{symbol.name()}'; inputs cannot be differentiated"
                 )
-        refused = refuse_in_jacobian(
-            [newest],
-            f"the equation 0 = {_describe(self.versions[e][0])} (index reduction)",
-            newton=False,
-        )
+        refused = refuse_in_jacobian([newest], "an equation index reduction differentiates", False)
         if refused:
             raise CausalizationError(f"{self.model}: {refused}")
         derivative = ca.jtimes(newest, ca.vertcat(*arguments), ca.vertcat(*rates))
