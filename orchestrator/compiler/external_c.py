@@ -293,9 +293,14 @@ class ExternalFunctions:
         copies = []
         for path in self.included:
             copy = folder / path.name
-            if not copy.exists():
-                shutil.copyfile(path, copy)
-                copies.append(copy)
+            if copy.exists():  # sources/ is flat: a name taken by the FMU's own or another's
+                raise ExternalError(
+                    f"external function sources: {path} has the name of another file of the "
+                    "FMU's sources/ (model.c, model.h, model_config.h, model_core.c, "
+                    "model_core.h, model_external.c, or an included file); rename it"
+                )
+            shutil.copyfile(path, copy)
+            copies.append(copy)
         return [target, *copies]
 
 

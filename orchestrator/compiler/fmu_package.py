@@ -19,6 +19,7 @@ from pathlib import Path
 
 import fmpy
 
+from orchestrator.compiler.external_c import ExternalError
 from orchestrator.compiler.model_code import ModelCode, write_sources
 from orchestrator.compiler.model_description import fmi2_description, fmi3_description
 from orchestrator.errors import BuildError
@@ -62,7 +63,10 @@ def package_fmus(code: ModelCode, targets: dict[str, Path], compiler: str = "cc"
         include = ["-I", str(work), "-I", str(FMI_HEADERS)]
         names, link = ["model", "model_core"], ["-lm"]
         if code.external_c is not None:
-            sources += code.external_c.write_sources(work)
+            try:
+                sources += code.external_c.write_sources(work)
+            except ExternalError as exc:
+                raise BuildError(f"{code.identifier}: {exc}") from None
             include += code.external_c.compile_flags()
             names.append("model_external")
             link = [*code.external_c.link_flags(), *link]
