@@ -831,6 +831,26 @@ def test_delay_of_a_sine_by_a_parameter_time(fmus):
     check_delay(fmus, "DelayedSine", {"y": np.where(t >= 0.3705, np.sin(2 * (t - 0.3705)), 0)})
 
 
+def test_delay_history_spans_its_bound_at_small_steps(fmus):
+    """At a communication step of 0.1 ms a history of 1024 points, one per step, would reach
+    back 0.1 s, less than the delay of 0.3705 s: a point closer than 0.3705/1022 s to the one
+    before gives way to the next, so the history spans the delay with points 0.36 to 0.46 ms
+    apart, off by at most (0.46 ms)^2/8 * 4 = 1.1e-7 for sin(2 t)."""
+    t = np.linspace(0.0, 1.0, 21)
+    expected = np.where(t >= 0.3705, np.sin(2 * (t - 0.3705)), 0.0)
+    for variant, interface in VARIANTS:
+        result = simulate_fmu(
+            str(fmus[(variant, "DelayedSine")]),
+            fmi_type=interface,
+            stop_time=t[-1],
+            output_interval=1e-4,
+            relative_tolerance=1e-10,
+            output=["y"],
+        )
+        error = np.max(np.abs(np.interp(t, result["time"], result["y"]) - expected))
+        assert error < 2e-7, f"{variant} {interface}: {error:.2e}"
+
+
 def _method_of_steps(times: np.ndarray) -> np.ndarray:
     """x' = -x(t - 1), x = 1 for t <= 0, solved exactly: on [k, k + 1] x is the polynomial
     p_k(t) = p_{k-1}(k) - integral from k to t of p_{k-1}(s - 1) ds (p_0 = 1 - t)."""
