@@ -542,7 +542,7 @@ def translate_call(
     ``external_c`` collects the wrappers)."""
     functions: ExternalFunctions | None = translator.external_c
     if functions is None:
-        raise ExternalError(f"external function '{definition['name']}' (no library path)")
+        raise ExternalError(f"external function '{definition['name']}' in C (no compiler given)")
     env = translator._arguments(definition, args, span)
     inputs = [env[d["name"]] for d in definition["inputs"]]
     dims = [translator._dimensions(d, env, span) for d in definition["outputs"]]
