@@ -133,6 +133,7 @@ class CompiledCoupling:
     def describe(self) -> None:
         """Hand the kernel the present joints (after a topology change), or the fallback."""
         self._least_norm = LeastNorm()
+        self._full_rank = self.assembly.full_rank
         if not self.compilable():
             self.kernel.use_fallback()
             self.names, self._hinges, self.signals = [], np.zeros(0, dtype=int), ()
@@ -187,7 +188,7 @@ class CompiledCoupling:
         self.kernel.columns(
             np.ascontiguousarray(x, dtype=float), np.ascontiguousarray(dx, dtype=float), out
         )
-        if not self.assembly.full_rank:
+        if not self._full_rank:
             self._least_norm_forces(x, out)
         return out
 

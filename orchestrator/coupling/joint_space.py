@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve
 from scipy.linalg.lapack import dpbtrf, dpbtrs, dpstrf
-from scipy.sparse import csr_matrix, identity
+from scipy.sparse import csc_matrix, csr_matrix, identity
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 from scipy.sparse.linalg import splu
 
@@ -180,11 +180,20 @@ class LeastNorm:
     it converges at all, and K of welds depends only on the bodies' relative attitudes (rows
     in NED for points, in A's frame for angles), constant on the constraint manifold. K is
     factorized again when the refinement does not converge with the one kept. The refinement
-    starts from the last call's z (forces recorded row after row change little)."""
+    starts from the last call's z (forces recorded row after row change little). Phi' is kept
+    too, for as long as the same matrix object comes (a transpose shares its values: a caller
+    that replaces them in place, as ``compiled.AllRows`` does, keeps its pattern)."""
 
     def __init__(self) -> None:
         self._factor = None
         self._start: np.ndarray | None = None
+        self._phi: csr_matrix | None = None
+        self._transposed: csc_matrix | None = None
+
+    def _transpose(self, phi: csr_matrix) -> csc_matrix:
+        if phi is not self._phi:
+            self._phi, self._transposed = phi, phi.T
+        return self._transposed
 
     def __call__(self, phi: csr_matrix, forces: np.ndarray) -> np.ndarray:
         scale = float(np.linalg.norm(forces))
@@ -192,7 +201,7 @@ class LeastNorm:
             z, converged = self._refined(phi, forces, scale)
             if converged:
                 return phi @ z
-        normal = (phi.T @ phi).tocsc()
+        normal = (self._transpose(phi) @ phi).tocsc()
         eps = REFINED * float(normal.diagonal().max())
         self._factor = splu((normal + eps * identity(normal.shape[0], format="csc")).tocsc())
         z, _ = self._refined(phi, forces, scale)
@@ -204,7 +213,7 @@ class LeastNorm:
         """z refined with the kept factorization from the last call's (else 0), and whether
         Phi'Phi z = forces to 1e-14 of their norm within REFINEMENTS steps."""
         z = np.zeros_like(forces) if self._start is None else self._start
-        transposed = phi.T
+        transposed = self._transpose(phi)
         for _ in range(REFINEMENTS):
             residual = forces - transposed @ (phi @ z)
             if np.linalg.norm(residual) <= 1e-14 * scale:

@@ -114,6 +114,12 @@ typedef struct {
     Py_ssize_t *schur_block;
     Py_ssize_t *assembly_block;
     Py_ssize_t n_values;
+    /* per body: its first pair in assembly_block (n_bodies + 1 entries); per joint i: the
+     * bodies assembled just before i is eliminated (those whose blocks i is the first to
+     * read or update), assembled[assembled_start[i] ...] */
+    Py_ssize_t *pair_start;
+    Py_ssize_t *assembled_start;
+    Py_ssize_t *assembled;
     double *pivot; /* per row: the reciprocal of L's diagonal */
     double alpha, beta;
     /* work */
@@ -494,10 +500,16 @@ static double row_times(const Coupling *self, Py_ssize_t j, Py_ssize_t r, int of
     return sum;
 }
 
+/* The small dense kernels below take their block sizes as arguments; each is compiled twice,
+ * once for blocks of MAX_ROWS rows (welds, driven joints: the common case) with the sizes
+ * constant, which GCC unrolls, and once for any size. Both run the same operations in the
+ * same order, so they round alike. */
+#define SIZED static inline __attribute__((always_inline))
+
 /* Cholesky factor of one diagonal block (r x r, row-major, lower triangle read) in place,
  * lower triangle, and the reciprocals of its diagonal in ``inverse``: the number (from 1) of
  * its first non-positive pivot, else 0. */
-static int factor_block(double *D, double *inverse, Py_ssize_t r)
+SIZED int factor_block_sized(double *D, double *inverse, Py_ssize_t r)
 {
     for (Py_ssize_t k = 0; k < r; k++) {
         double pivot = D[r * k + k];
@@ -517,10 +529,16 @@ static int factor_block(double *D, double *inverse, Py_ssize_t r)
     return 0;
 }
 
+static int factor_block(double *D, double *inverse, Py_ssize_t r)
+{
+    return r == MAX_ROWS ? factor_block_sized(D, inverse, MAX_ROWS)
+                         : factor_block_sized(D, inverse, r);
+}
+
 /* B := B L^-T in place for B (rows x r) and the lower factor L (r x r) of factor_block with
  * the reciprocals of its diagonal. */
-static void divide_block(double *B, Py_ssize_t rows, const double *L, const double *inverse,
-                         Py_ssize_t r)
+SIZED void divide_block_sized(double *B, Py_ssize_t rows, const double *L,
+                              const double *inverse, Py_ssize_t r)
 {
     for (Py_ssize_t k = 0; k < r; k++) /* column by column: the rows are independent */
         for (Py_ssize_t i = 0; i < rows; i++) {
@@ -531,32 +549,95 @@ static void divide_block(double *B, Py_ssize_t rows, const double *L, const doub
         }
 }
 
+static void divide_block(double *B, Py_ssize_t rows, const double *L, const double *inverse,
+                         Py_ssize_t r)
+{
+    if (rows == MAX_ROWS && r == MAX_ROWS)
+        divide_block_sized(B, MAX_ROWS, L, inverse, MAX_ROWS);
+    else
+        divide_block_sized(B, rows, L, inverse, r);
+}
+
+/* S -= A B' for A (r_a x r), B (r_b x r) and S (r_a x r_b), row-major; of a diagonal block
+ * S (``lower``: A = B) only the lower triangle, all that is read of it. */
+SIZED void subtract_product_sized(double *S, const double *A, const double *B, Py_ssize_t r_a,
+                                  Py_ssize_t r_b, Py_ssize_t r, int lower)
+{
+    for (Py_ssize_t a = 0; a < r_a; a++)
+        for (Py_ssize_t b = 0; b < (lower ? a + 1 : r_b); b++) {
+            double sum = 0.0;
+            for (Py_ssize_t c = 0; c < r; c++)
+                sum += A[r * a + c] * B[r * b + c];
+            S[r_b * a + b] -= sum;
+        }
+}
+
+static void subtract_product(double *S, const double *A, const double *B, Py_ssize_t r_a,
+                             Py_ssize_t r_b, Py_ssize_t r, int lower)
+{
+    if (r_a == MAX_ROWS && r_b == MAX_ROWS && r == MAX_ROWS) {
+        if (lower)
+            subtract_product_sized(S, A, B, MAX_ROWS, MAX_ROWS, MAX_ROWS, 1);
+        else
+            subtract_product_sized(S, A, B, MAX_ROWS, MAX_ROWS, MAX_ROWS, 0);
+    } else
+        subtract_product_sized(S, A, B, r_a, r_b, r, lower);
+}
+
+/* G += W P' for the weighted rows W (r_w of them, 12 apart) and the rows P (r_p, 12 apart)
+ * on one body, G (r_w x r_p) row-major; of a diagonal block (``lower``: P the same rows as
+ * W) only the lower triangle, all that the factorization reads. */
+SIZED void add_body_block_sized(double *G, const double *W, const double *P, Py_ssize_t r_w,
+                                Py_ssize_t r_p, int lower)
+{
+    for (Py_ssize_t a = 0; a < r_w; a++)
+        for (Py_ssize_t b = 0; b < (lower ? a + 1 : r_p); b++)
+            G[r_p * a + b] += dot6(W + 12 * a, P + 12 * b);
+}
+
+static void add_body_block(double *G, const double *W, const double *P, Py_ssize_t r_w,
+                           Py_ssize_t r_p, int lower)
+{
+    if (r_w == MAX_ROWS && r_p == MAX_ROWS) {
+        if (lower)
+            add_body_block_sized(G, W, P, MAX_ROWS, MAX_ROWS, 1);
+        else
+            add_body_block_sized(G, W, P, MAX_ROWS, MAX_ROWS, 0);
+    } else
+        add_body_block_sized(G, W, P, r_w, r_p, lower);
+}
+
+/* Body k's terms of G = Phi M^-1 Phi' (built rows) added to G's blocks: W_k P_k' for every
+ * pair of joints at k. */
+static void assemble_body(Coupling *self, Py_ssize_t k)
+{
+    const Py_ssize_t *start = self->start, *where = self->assembly_block + self->pair_start[k];
+    const double *phi = self->phi, *W = self->weighted;
+    for (Py_ssize_t e = self->entry_start[k]; e < self->entry_start[k + 1]; e++)
+        for (Py_ssize_t g = e; g < self->entry_start[k + 1]; g++) {
+            Entry first = self->entries[e], second = self->entries[g];
+            Entry lo = first.joint <= second.joint ? first : second;
+            Entry hi = first.joint <= second.joint ? second : first;
+            add_body_block(self->block + *where++, W + 12 * start[hi.joint] + 6 * hi.side,
+                           phi + 12 * start[lo.joint] + 6 * lo.side,
+                           start[hi.joint + 1] - start[hi.joint],
+                           start[lo.joint + 1] - start[lo.joint], e == g);
+        }
+}
+
 /* G = Phi M^-1 Phi' of the built rows, assembled body by body into its blocks, and its block
  * Cholesky factor L (G = L L') in place; -1 with numpy's LinAlgError at a singular
- * configuration. */
+ * configuration. A body's terms are added just before the first elimination that reads or
+ * updates its blocks, so that the processor overlaps them with the elimination's chain of
+ * dependent square roots and divisions. A block's value is the same in any assembly order:
+ * it has at most two terms (the bodies two joints share), and IEEE addition commutes. */
 static int factorize(Coupling *self)
 {
     const Py_ssize_t *start = self->start;
-    const double *phi = self->phi, *W = self->weighted;
     memset(self->block, 0, (size_t)self->n_values * sizeof(double));
-    const Py_ssize_t *where = self->assembly_block;
-    for (Py_ssize_t k = 0; k < self->n_bodies; k++)
-        for (Py_ssize_t e = self->entry_start[k]; e < self->entry_start[k + 1]; e++)
-            for (Py_ssize_t g = e; g < self->entry_start[k + 1]; g++) {
-                Entry first = self->entries[e], second = self->entries[g];
-                Entry lo = first.joint <= second.joint ? first : second;
-                Entry hi = first.joint <= second.joint ? second : first;
-                Py_ssize_t r_lo = start[lo.joint + 1] - start[lo.joint];
-                double *G = self->block + *where++;
-                for (Py_ssize_t a = start[hi.joint]; a < start[hi.joint + 1]; a++) {
-                    /* a diagonal block: its lower triangle (all the factorization reads) */
-                    Py_ssize_t last = e == g ? a + 1 : start[lo.joint + 1];
-                    for (Py_ssize_t b = start[lo.joint]; b < last; b++)
-                        G[r_lo * (a - start[hi.joint]) + (b - start[lo.joint])] +=
-                            dot6(W + 12 * a + 6 * hi.side, phi + 12 * b + 6 * lo.side);
-                }
-            }
     for (Py_ssize_t i = 0; i < self->n_joints; i++) {
+        for (Py_ssize_t b = self->assembled_start[i]; b < self->assembled_start[i + 1]; b++)
+            assemble_body(self, self->assembled[b]);
         Py_ssize_t r_i = start[i + 1] - start[i];
         double *D = self->block + self->diagonal[i], *inverse = self->pivot + start[i];
         int minor = factor_block(D, inverse, r_i);
@@ -578,20 +659,68 @@ static int factorize(Coupling *self)
             Py_ssize_t j = self->later[e], r_j = start[j + 1] - start[j];
             const double *Lj = self->block + self->later_block[e];
             for (Py_ssize_t f = e; f < self->later_start[i + 1]; f++) {
-                Py_ssize_t l = self->later[f], r_l = start[l + 1] - start[l];
-                const double *Ll = self->block + self->later_block[f];
-                double *S = self->block + *target++;
-                for (Py_ssize_t a = 0; a < r_l; a++)
-                    for (Py_ssize_t b = 0; b < r_j; b++) {
-                        double sum = 0.0;
-                        for (Py_ssize_t c = 0; c < r_i; c++)
-                            sum += Ll[r_i * a + c] * Lj[r_i * b + c];
-                        S[r_j * a + b] -= sum;
-                    }
+                Py_ssize_t l = self->later[f];
+                subtract_product(self->block + *target++, self->block + self->later_block[f],
+                                 Lj, start[l + 1] - start[l], r_j, r_i, f == e);
             }
         }
     }
     return 0;
+}
+
+/* x_i := L_ii^-1 x_i (``forward``) or L_ii^-T x_i for a diagonal block of ``factorize`` (r x r,
+ * lower, the reciprocals of its diagonal in ``inverse``). */
+SIZED void diagonal_solve_sized(const double *D, const double *inverse, double *xi,
+                                Py_ssize_t r, int forward)
+{
+    if (forward)
+        for (Py_ssize_t k = 0; k < r; k++) {
+            for (Py_ssize_t l = 0; l < k; l++)
+                xi[k] -= D[r * k + l] * xi[l];
+            xi[k] *= inverse[k];
+        }
+    else
+        for (Py_ssize_t k = r - 1; k >= 0; k--) {
+            for (Py_ssize_t l = k + 1; l < r; l++)
+                xi[k] -= D[r * l + k] * xi[l];
+            xi[k] *= inverse[k];
+        }
+}
+
+static void diagonal_solve(const double *D, const double *inverse, double *xi, Py_ssize_t r,
+                           int forward)
+{
+    if (r == MAX_ROWS && forward)
+        diagonal_solve_sized(D, inverse, xi, MAX_ROWS, 1);
+    else if (r == MAX_ROWS)
+        diagonal_solve_sized(D, inverse, xi, MAX_ROWS, 0);
+    else
+        diagonal_solve_sized(D, inverse, xi, r, forward);
+}
+
+/* With B (r_j x r_i, row-major): x_j -= B x_i (``forward``), else x_i -= B' x_j, each
+ * element's terms in the same order. */
+SIZED void block_update_sized(const double *B, double *xj, double *xi, Py_ssize_t r_j,
+                              Py_ssize_t r_i, int forward)
+{
+    for (Py_ssize_t a = 0; a < r_j; a++)
+        for (Py_ssize_t k = 0; k < r_i; k++) {
+            if (forward)
+                xj[a] -= B[r_i * a + k] * xi[k];
+            else
+                xi[k] -= B[r_i * a + k] * xj[a];
+        }
+}
+
+static void block_update(const double *B, double *xj, double *xi, Py_ssize_t r_j,
+                         Py_ssize_t r_i, int forward)
+{
+    if (r_j == MAX_ROWS && r_i == MAX_ROWS && forward)
+        block_update_sized(B, xj, xi, MAX_ROWS, MAX_ROWS, 1);
+    else if (r_j == MAX_ROWS && r_i == MAX_ROWS)
+        block_update_sized(B, xj, xi, MAX_ROWS, MAX_ROWS, 0);
+    else
+        block_update_sized(B, xj, xi, r_j, r_i, forward);
 }
 
 /* lambda = G^-1 rhs, in place, with the factor of ``factorize``: L y = rhs forward, then
@@ -603,37 +732,23 @@ static void solve(Coupling *self)
     double *x = self->rhs;
     for (Py_ssize_t i = 0; i < n; i++) {
         Py_ssize_t r_i = start[i + 1] - start[i];
-        const double *D = self->block + self->diagonal[i], *inverse = self->pivot + start[i];
         double *xi = x + start[i];
-        for (Py_ssize_t k = 0; k < r_i; k++) {
-            for (Py_ssize_t l = 0; l < k; l++)
-                xi[k] -= D[r_i * k + l] * xi[l];
-            xi[k] *= inverse[k];
-        }
+        diagonal_solve(self->block + self->diagonal[i], self->pivot + start[i], xi, r_i, 1);
         for (Py_ssize_t e = self->later_start[i]; e < self->later_start[i + 1]; e++) {
             Py_ssize_t j = self->later[e];
-            const double *B = self->block + self->later_block[e];
-            for (Py_ssize_t a = start[j]; a < start[j + 1]; a++)
-                for (Py_ssize_t k = 0; k < r_i; k++)
-                    x[a] -= B[r_i * (a - start[j]) + k] * xi[k];
+            block_update(self->block + self->later_block[e], x + start[j], xi,
+                         start[j + 1] - start[j], r_i, 1);
         }
     }
     for (Py_ssize_t i = n - 1; i >= 0; i--) {
         Py_ssize_t r_i = start[i + 1] - start[i];
-        const double *D = self->block + self->diagonal[i], *inverse = self->pivot + start[i];
         double *xi = x + start[i];
         for (Py_ssize_t e = self->later_start[i]; e < self->later_start[i + 1]; e++) {
             Py_ssize_t j = self->later[e];
-            const double *B = self->block + self->later_block[e];
-            for (Py_ssize_t a = start[j]; a < start[j + 1]; a++)
-                for (Py_ssize_t k = 0; k < r_i; k++)
-                    xi[k] -= B[r_i * (a - start[j]) + k] * x[a];
+            block_update(self->block + self->later_block[e], x + start[j], xi,
+                         start[j + 1] - start[j], r_i, 0);
         }
-        for (Py_ssize_t k = r_i - 1; k >= 0; k--) {
-            for (Py_ssize_t l = k + 1; l < r_i; l++)
-                xi[k] -= D[r_i * l + k] * xi[l];
-            xi[k] *= inverse[k];
-        }
+        diagonal_solve(self->block + self->diagonal[i], self->pivot + start[i], xi, r_i, 0);
     }
 }
 
@@ -888,6 +1003,9 @@ static void Coupling_clear_joints(Coupling *self)
     PyMem_Free(self->schur_start);
     PyMem_Free(self->schur_block);
     PyMem_Free(self->assembly_block);
+    PyMem_Free(self->pair_start);
+    PyMem_Free(self->assembled_start);
+    PyMem_Free(self->assembled);
     self->kind = NULL, self->body = NULL, self->params = NULL, self->start = NULL;
     self->kept = NULL, self->drive = NULL, self->motion = NULL, self->velocity = NULL;
     self->position = NULL, self->largest_drive = -1;
@@ -896,6 +1014,7 @@ static void Coupling_clear_joints(Coupling *self)
     self->block = NULL, self->later_start = NULL, self->later = NULL, self->later_block = NULL;
     self->diagonal = NULL, self->schur_start = NULL, self->schur_block = NULL;
     self->assembly_block = NULL, self->n_values = 0, self->pivot = NULL;
+    self->pair_start = NULL, self->assembled_start = NULL, self->assembled = NULL;
     self->n_joints = 0;
     self->compiled = 0;
 }
@@ -1100,6 +1219,54 @@ done:
     return (int)status;
 }
 
+/* When each body's terms of G are assembled (block_pattern, after its blocks are placed):
+ * just before the elimination of the first joint that reads or updates one of its blocks
+ * (pair_start, assembled_start, assembled); -1 with an exception. */
+static int assembly_schedule(Coupling *self)
+{
+    Py_ssize_t n = self->n_joints, n_bodies = self->n_bodies, status = -1;
+    Py_ssize_t *first = PyMem_Malloc((size_t)(self->n_values + 1) * sizeof(Py_ssize_t));
+    Py_ssize_t *deadline = PyMem_Malloc((size_t)(n_bodies + 1) * sizeof(Py_ssize_t));
+    self->pair_start = PyMem_Calloc((size_t)(n_bodies + 1), sizeof(Py_ssize_t));
+    self->assembled_start = PyMem_Calloc((size_t)(n + 2), sizeof(Py_ssize_t));
+    self->assembled = PyMem_Calloc((size_t)(n_bodies + 1), sizeof(Py_ssize_t));
+    if (first == NULL || deadline == NULL || self->pair_start == NULL ||
+        self->assembled_start == NULL || self->assembled == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t v = 0; v <= self->n_values; v++)
+        first[v] = n;
+    for (Py_ssize_t i = n - 1; i >= 0; i--) { /* descending: the earliest use stays */
+        first[self->diagonal[i]] = i;
+        for (Py_ssize_t e = self->later_start[i]; e < self->later_start[i + 1]; e++)
+            first[self->later_block[e]] = i;
+        for (Py_ssize_t t = self->schur_start[i]; t < self->schur_start[i + 1]; t++)
+            first[self->schur_block[t]] = i;
+    }
+    for (Py_ssize_t k = 0; k < n_bodies; k++) {
+        Py_ssize_t d = self->entry_start[k + 1] - self->entry_start[k];
+        self->pair_start[k + 1] = self->pair_start[k] + d * (d + 1) / 2;
+        deadline[k] = n; /* no joint at k: never assembled */
+        for (Py_ssize_t p = self->pair_start[k]; p < self->pair_start[k + 1]; p++)
+            deadline[k] = Py_MIN(deadline[k], first[self->assembly_block[p]]);
+        self->assembled_start[deadline[k] + 1]++;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        self->assembled_start[i + 1] += self->assembled_start[i];
+    for (Py_ssize_t k = 0; k < n_bodies; k++)
+        if (deadline[k] < n)
+            self->assembled[self->assembled_start[deadline[k]]++] = k;
+    for (Py_ssize_t i = n; i > 0; i--) /* the fill above moved every start one list on */
+        self->assembled_start[i] = self->assembled_start[i - 1];
+    self->assembled_start[0] = 0;
+    status = 0;
+done:
+    PyMem_Free(first);
+    PyMem_Free(deadline);
+    return (int)status;
+}
+
 /* Where G's and L's blocks are (set_joints, after start, entries): every joint's later
  * neighbours (with the fill of closed loops) and the blocks of the assembly and of the Schur
  * updates; -1 with an exception. */
@@ -1158,7 +1325,7 @@ static int block_pattern(Coupling *self)
                 *target++ = a == b ? self->diagonal[a]
                                    : later_block_of(self, Py_MIN(a, b), Py_MAX(a, b));
             }
-    return 0;
+    return assembly_schedule(self);
 }
 
 static PyObject *Coupling_set_joints(Coupling *self, PyObject *args)
