@@ -26,6 +26,11 @@ setup(
             extra_compile_args=["-O3", "-std=c11", "-ffp-contract=off"],
         ),
         Extension(
+            "orchestrator.native._ticks",
+            sources=["orchestrator/native/_ticks.c"],
+            extra_compile_args=["-O3", "-std=c11"],
+        ),
+        Extension(
             "orchestrator.native._allocation",
             sources=["orchestrator/native/_allocation.c"],
             depends=["orchestrator/native/_buffers.h", "orchestrator/native/_daqp.h"],

@@ -54,6 +54,12 @@ class Integrator:
         """State at ``time`` (s) inside the last accepted step."""
         raise NotImplementedError
 
+    def stepped(self, reached: float, flags: int) -> np.ndarray:
+        """Finish a compiled advance (made by this integrator's call of the kernel, or by the
+        master's compiled ticks on its state) that reached ``reached`` (s) with the FMUs'
+        event ``flags``; returns the state there, as :meth:`advance` does."""
+        raise NotImplementedError
+
 
 class FixedStepRK4(Integrator):
     """Classic RK4, each interval between communication points in equal steps."""
@@ -69,15 +75,22 @@ class FixedStepRK4(Integrator):
         self._x[:] = x
 
     def advance(self, target: float, stop: float) -> np.ndarray:
-        reached, flags = self._compiled.rk4(self.time, target, self._x, self._step, self._post)
+        return self.stepped(*self._compiled.rk4(self.time, target, self._x, self._step, self._post))
+
+    def stepped(self, reached: float, flags: int) -> np.ndarray:
         self.step_event = self._compiled.step_event(flags, reached, self._x)
-        self.time = target
+        self.time = reached  # the target (a request to terminate raised above)
         return self._x.copy()
 
     def dense(self, time: float) -> np.ndarray:
         if time != self.time:
             raise ValueError("RK4 has no dense output: only the state where it stands")
         return self._x.copy()
+
+    def kernel_steps(self) -> tuple[np.ndarray, tuple]:
+        """The state the kernel steps in place and how ``_ticks.Ticks`` steps it: a reset
+        is a copy into that state, an advance the kernel's ``rk4``."""
+        return self._x, ("rk4", self._compiled._kernel.rk4, self._step, self._post)
 
 
 class DormandPrince(Integrator):
@@ -107,6 +120,9 @@ class DormandPrince(Integrator):
         reached, flags = self._compiled.dopri_advance(
             target, stop, self._out, self._tolerances, self._post, max_steps
         )
+        return self.stepped(reached, flags)
+
+    def stepped(self, reached: float, flags: int) -> np.ndarray:
         self.step_event = self._compiled.step_event(flags, reached, self._out)
         self.time = reached
         return self._out.copy()
@@ -114,6 +130,14 @@ class DormandPrince(Integrator):
     def dense(self, time: float) -> np.ndarray:
         self._compiled.dopri_dense(time, self._out)
         return self._out.copy()
+
+    def kernel_steps(self) -> tuple[np.ndarray, tuple]:
+        """The state the kernel writes at the end of an advance and how ``_ticks.Ticks``
+        steps it: a reset with the trial step error control arrived at, an advance with
+        the run's tolerances."""
+        kernel = self._compiled._kernel
+        steps = (kernel.dopri_state, kernel.dopri_reset, kernel.dopri_advance)
+        return self._out, ("dopri", *steps, self._tolerances, self._post)
 
 
 class _Stepped(Integrator):

@@ -64,6 +64,18 @@ class LawRun:
         """The tick of the members' next sample (one for all)."""
         return self.links[0].next_sample
 
+    @property
+    def writes(self) -> list[PortBatch]:
+        """The port batches of the members' FMU inputs, written after every sample."""
+        return self._writes
+
+    def group(self, x: np.ndarray, bus: np.ndarray) -> LawGroup:
+        """The compiled group of the members, made at the first use on a state like ``x``
+        and the ``bus``."""
+        if self._group is None:
+            self._group = self._build(x, bus)
+        return self._group
+
     def _build(self, x: np.ndarray, bus: np.ndarray) -> LawGroup:
         group = LawGroup(len(x), len(bus))
         for link, held, outputs in zip(self.links, self.held, self.outputs, strict=True):
@@ -83,13 +95,13 @@ class LawRun:
     def sample(self, time: float, x: np.ndarray, bus: np.ndarray) -> list[tuple[Controller, str]]:
         """Sample every member at ``time`` (s) on the state ``x`` and the ``bus``; returns the
         (controller, detail) of each member that failed."""
-        if self._group is None:
-            self._group = self._build(x, bus)
-        faults = self._group.sample(time, x, bus)
+        faults = self.group(x, bus).sample(time, x, bus)
         for writes in self._writes:
             writes.run()
-        if not faults:
-            return []
+        return self.failures() if faults else []
+
+    def failures(self) -> list[tuple[Controller, str]]:
+        """The (controller, detail) of each member that failed at the last sample."""
         failed = []
         for c, outputs, status in zip(
             self.controllers, self.outputs, self._group.statuses(), strict=True

@@ -33,6 +33,7 @@ from orchestrator.master.recorder import Recorder
 from orchestrator.master.sampling import ControllerSampling
 from orchestrator.master.signals import SignalTable
 from orchestrator.master.strong import Log, strong_coupling
+from orchestrator.master.ticks import CompiledTicks
 from orchestrator.recording.tables import EventLog, TimeseriesWriter
 from orchestrator.scenario.model import CoSimulationConfig, EventConfig, Simulation
 from orchestrator.system.system import System
@@ -62,6 +63,8 @@ class Master:
     topology changes, controller samples and held unit inputs); ``coupling``: the constraint
     coupling; ``scheduled``: scheduled undocking events; ``weak``: run under weak coupling.
     """
+
+    compiled_ticks = True  # False: every tick in Python (what the compiled ticks reproduce)
 
     def __init__(
         self,
@@ -159,7 +162,8 @@ class Master:
         manipulators' and strategy's periods, down to 1e-9 s. The strategy restarts only
         where an input may jump (a tick some manipulator acts at; with the fixed-step RK4
         every recording point); between those it steps on and recording points are read
-        off its dense output.
+        off its dense output. Ticks where compiled controllers alone act are made in
+        compiled code, with the same arithmetic (``ticks.py``).
         """
         s = self.simulation
         periods = [s.output_interval, *self.strategy.periods()]
@@ -170,6 +174,7 @@ class Master:
         output_every, last = grid.ticks(s.output_interval), grid.last
         started, cpu_started = clock.perf_counter(), clock.process_time()
         x, index, next_output, hard = np.array(x0, dtype=float), 0, 0, True
+        ticks = CompiledTicks.of(self) if self.compiled_ticks else None
         self.events.log(s.start_time, "start", self.strategy.description())
         try:
             for instance in self.system.instances.values():
@@ -178,6 +183,8 @@ class Master:
             for observer in self.observers:
                 observer.started(Point(grid.time(0), grid.stamp(0), 0, True))
             while True:
+                if hard and ticks is not None:  # up to the next tick Python must make
+                    index, x = ticks.run(index, min(next_output, last), x)
                 recording = index >= next_output or index == last
                 point = Point(grid.time(index), grid.stamp(index), index, recording)
                 self.time = point.stamp

@@ -52,6 +52,11 @@ class Clock:
             return self.time(index)
         return min((self._start_ns + index * self._tick_ns) / 1_000_000_000, self.stop)
 
+    def nanoseconds(self) -> tuple[int, int] | None:
+        """The start and the tick in whole nanoseconds, of which :meth:`stamp` makes stamps
+        (None: the start is off that grid, the stamps are the times)."""
+        return None if self._start_ns is None else (self._start_ns, self._tick_ns)
+
     def ticks(self, seconds: float) -> int:
         """A duration (s) in ticks, at least one."""
         return max(1, round(seconds / self.tick))
@@ -132,7 +137,18 @@ class Manipulator(ABC):
 
 
 class Observer(ABC):
-    """Sees the run: the state at every tick, read only."""
+    """Sees the run: the state at every tick, read only. One with ``every_tick`` False sees
+    the ticks the master's Python loop makes (every recording point among them): between
+    those the master may make ticks in compiled code (``ticks.py``)."""
+
+    every_tick = True
+
+    def marks(self) -> tuple[int, int, int] | None:
+        """For one that sees every tick only to leave marks in memory (the breadcrumbs of a
+        supervised run): the addresses of the doubles where the compiled ticks leave them at
+        each tick they make (the tick's stamp in s, a count of ticks that they increment, the
+        right-hand-side evaluations so far); None: it must see every tick itself."""
+        return None
 
     def started(self, point: Point) -> None:  # noqa: B027 - most need no start
         """The run starts at ``point``."""

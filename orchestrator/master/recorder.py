@@ -22,6 +22,8 @@ class Recorder(Observer):
     bus signals as held, joint columns computed from the state and the unconstrained rates
     (NaN for a joint not present at the time)."""
 
+    every_tick = False  # rows at recording points alone
+
     def __init__(
         self,
         signals: SignalTable,

@@ -251,9 +251,35 @@ class ControllerSampling(Manipulator):
         for link in run.links:
             link.next_sample += link.period
         self.samples += len(run.links)
-        for c, detail in run.sample(point.time, x, self.signals.values):
+        self.log_failures(run.sample(point.time, x, self.signals.values), point.stamp)
+
+    def log_failures(self, failures: list[tuple[Controller, str]], stamp: float) -> None:
+        """Count and log the (controller, detail) failures of a run's sample at ``stamp``."""
+        for c, detail in failures:
             self.faults += 1
-            self._log(point.stamp, "controller_fault", f"{c.name}: {detail}; previous outputs held")
+            self._log(stamp, "controller_fault", f"{c.name}: {detail}; previous outputs held")
+
+    def compiled_until(self, index: int) -> tuple[list[LawRun], float] | None:
+        """The runs of compiled controllers and the first tick from ``index`` on where
+        another unit acts (a controller's sample, a delayed command, a sample that reads the
+        bodies' accelerations; inf: none): up to it the runs' samples are the only work
+        (``orchestrator.master.ticks``). None when every sample needs Python (FMU outputs
+        read, a handover)."""
+        if self._reading or self.handover is not None:
+            return None
+        runs = [unit for unit in self._units if isinstance(unit, LawRun)]
+        ticks = [unit.next_sample for unit in self._units if not isinstance(unit, LawRun)]
+        ticks += [link.pending[0][0] for link in self._delayed if link.pending]
+        ticks += [link.next_sample for link in self._accelerating]
+        return runs, min(ticks, default=math.inf)
+
+    def sampled(self, run: LawRun, next_sample: int) -> None:
+        """``run`` was sampled by compiled ticks up to ``next_sample`` (the tick of its next
+        sample): count its samples, move its links on."""
+        period = run.links[0].period
+        self.samples += (next_sample - run.next_sample) // period * len(run.links)
+        for link in run.links:
+            link.next_sample = next_sample
 
     def _sample(
         self, link: ControllerLink, point: Point, x: np.ndarray

@@ -122,6 +122,12 @@ class EventDriver:
     def drive(self, ports: list[tuple[FMUInstance, Port]]) -> None:
         """Nothing to do: the instances hold the inputs controllers write."""
 
+    def steps_freely(self, until: float) -> bool:
+        """Whether the integrator may step up to ``until`` (s) with no event to watch: no
+        event indicators, nothing pending, no time event announced up to then."""
+        quiet = self._pending is None and self._termination is None
+        return quiet and not self._indicated and until < self._time_event
+
     def rates(self, time: float, x: np.ndarray) -> np.ndarray:
         """The system's derivatives at (``time``, ``x``), the FMUs set to it."""
         return self.system.derivatives(time, x)
@@ -148,11 +154,14 @@ class EventDriver:
         if self._indicated:
             self._z = self._indicators(time, x).copy()
 
-    def advance(self, target: float, stop: float) -> np.ndarray:
+    def advance(
+        self, target: float, stop: float, stepped: tuple[float, int] | None = None
+    ) -> np.ndarray:
         """State at ``target`` (s), never stepping past ``stop`` nor an event. An event (or a
         request to terminate) the last step found beyond the target (a time or step event at
         the step's end) is handled when a later call reaches it, so what is read at the
-        target is from before it."""
+        target is from before it. ``stepped``: (time reached, event flags) of the integrator's
+        advance to the target made already (by the master's compiled ticks), to finish."""
         while True:
             if self._termination is not None:
                 if self._termination.time > target:
@@ -170,7 +179,9 @@ class EventDriver:
             bound = min(stop, time_event)
             goal = min(target, bound)
             try:
-                if self._indicated:  # step by step up to the goal, indicators after each step
+                if stepped is not None:
+                    x, stepped = self.integrator.stepped(*stepped), None
+                elif self._indicated:  # step by step up to the goal, indicators after each step
                     x = self._step_watching(goal)
                 else:
                     x = self.integrator.advance(goal, bound)

@@ -10,6 +10,7 @@ morphology.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -66,6 +67,20 @@ class TopologyChanges(Manipulator):
         if any(kind in ("dock", "undock") for kind, _ in changes):
             self._changed(x)
         return x
+
+    def watching(self) -> bool:
+        """Whether it acts at every communication point: docking ports to watch, or joints
+        to project onto."""
+        coupling = self.coupling
+        projecting = self._project and coupling.config.projection and coupling.assembly.joints
+        return bool(coupling.pairs or projecting)
+
+    def idle_until(self, index: int) -> float:
+        """The first tick from ``index`` on where this may act: ``index`` itself while
+        :meth:`watching`, else the next scheduled event's (inf: none)."""
+        if self.watching():
+            return index
+        return self._clock.index(self.scheduled[0].time) if self.scheduled else math.inf
 
     def next_tick(self, index: int, recording: int) -> int:
         """Every communication point (projection, capture), a recording point at the latest;

@@ -187,6 +187,11 @@ class CompiledSystem:
         return self._kernel.counters()[0]
 
     @property
+    def counters(self) -> Callable[[], tuple[int, int, int]]:
+        """The kernel's call that counts right-hand sides, accepted and rejected steps."""
+        return self._kernel.counters
+
+    @property
     def steps(self) -> tuple[int, int]:
         """Accepted and rejected integrator steps so far."""
         return self._kernel.counters()[1:]
@@ -194,15 +199,20 @@ class CompiledSystem:
     def _guarded(self, time: float, call: Callable[..., object], *args: object) -> object:
         try:
             return call(*args)
-        except _kernel.FMICallError as exc:
-            raise self._fmu_error(exc, time) from None
-        except _kernel.DivergenceError as exc:
+        except (_kernel.FMICallError, _kernel.DivergenceError, RuntimeError) as exc:
+            raise self.step_error(exc, time) from None
+
+    def step_error(self, exc: Exception, time: float) -> FMUError | SimulationError:
+        """The error to raise for an exception of the kernel's integrators (an FMI call
+        that failed near ``time`` (s), a state no longer finite, a step too small)."""
+        if isinstance(exc, _kernel.FMICallError):
+            return self._fmu_error(exc, time)
+        if isinstance(exc, _kernel.DivergenceError):
             t, k = exc.args
-            raise SimulationError(
+            return SimulationError(
                 f"state {self.state_name(k)} is no longer finite at t = {t:.6g} s (diverging run)"
-            ) from None
-        except RuntimeError as exc:
-            raise SimulationError(str(exc)) from None
+            )
+        return SimulationError(str(exc))
 
     def _fmu_error(self, exc: BaseException, time: float) -> FMUError:
         k, call, status = exc.args

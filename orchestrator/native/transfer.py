@@ -59,9 +59,20 @@ class PortBatch:
         try:
             self._transfer.run()
         except _kernel.TransferError as exc:
-            k, status = exc.args
-            instance, port = self.ports[k]
-            instance._check(status, f"{'set' if self.write else 'get'} {port.names}")
+            self.failed(exc)
+
+    @property
+    def call(self) -> Callable[[], None]:
+        """What :meth:`run` calls: the compiled transfer where there is one (its
+        ``TransferError`` to be given to :meth:`failed`), else :meth:`run` itself."""
+        return self.run if self._transfer is None else self._transfer.run
+
+    def failed(self, error: Exception) -> None:
+        """Raise the FMUError of the compiled transfer's ``TransferError`` (the call of the
+        port that failed, with its FMI status)."""
+        k, status = error.args
+        instance, port = self.ports[k]
+        instance._check(status, f"{'set' if self.write else 'get'} {port.names}")
 
     def variable(self, k: int) -> tuple[FMUInstance, str]:
         """The instance and the variable name of entry ``k`` of ``values``."""

@@ -81,6 +81,12 @@ class Breadcrumbs:
         self.values[EVALUATIONS] = evaluations
         self.values[STEPS] += 1
 
+    def addresses(self) -> tuple[int, int, int]:
+        """The addresses of the time, macro-step and evaluation slots (doubles), where the
+        master's compiled ticks leave :meth:`at_time`'s marks."""
+        base, size = ctypes.addressof(self.values), ctypes.sizeof(ctypes.c_double)
+        return base + TIME * size, base + STEPS * size, base + EVALUATIONS * size
+
     def watch(self, system: System) -> None:
         """Record every later FMI call of the system's instances on the way in: one store in
         shared memory per call, by the compiled code for the calls it makes (right-hand side,
@@ -144,6 +150,10 @@ class BreadcrumbTrail(Observer):
     def observe(self, point: Point, x: np.ndarray) -> None:
         """Record the tick as a macro step."""
         self.breadcrumbs.at_time(point.stamp, self.evaluations())
+
+    def marks(self) -> tuple[int, int, int]:
+        """The addresses of the time, macro-step and evaluation slots."""
+        return self.breadcrumbs.addresses()
 
 
 def _recorded(method: Callable, slots: memoryview, code: float) -> Callable:

@@ -18,6 +18,8 @@ class ProgressBar(Observer):
     every tick (tqdm is imported only for a run that shows one: the import is a tenth of a
     short run's start-up)."""
 
+    every_tick = False  # the bar moves by the time between the ticks it sees
+
     def __init__(self, start: float, seconds: float) -> None:
         from tqdm.auto import tqdm
 
