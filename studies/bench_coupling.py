@@ -6,8 +6,9 @@ of R x R GenericVehicles (R = 2 ... 16) welded to their neighbours in x and y (c
 integrated by RK4 with a 0.01 s step. For each system: the cost of the coupling in one
 right-hand side (the integrators' post-process: joint rows, Phi M^-1 Phi', solve, in the
 compiled kernel), the same for the dense SVD form (``[coupling] solver = "svd"``) as the
-reference (up to 64 bodies: beyond, one SVD takes seconds), and a whole run (the CPU time of
-its run loop, start-up excluded): real-time factor and the coupling's share of the run. The
+reference (up to 64 bodies: beyond, one SVD takes seconds), and whole runs (the CPU time of
+the run loop, start-up excluded, median of three runs): real-time factor and the coupling's
+share of the run. The
 exponents of the coupling's cost are fitted over chains of N = 8 ... 64 and grids of
 N = 16 ... 256 bodies. The shipped systems of mixed joints (``buoy_calm``: a driven universal
 joint; ``uvms_spiral``: twelve motored revolute joints) and the 8 x 8 grid give the compiled
@@ -40,6 +41,7 @@ SVD_TIME = 0.1  # s: the short run whose coupling is timed in the dense SVD form
 SVD_LARGEST = 64  # bodies: the largest system whose dense SVD form is timed
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 MIXED = ("buoy_calm", "uvms_spiral")  # shipped systems of mixed joints
+RUNS = 3  # whole runs of each system, of which the median CPU time counts
 
 
 def _vehicle(name: str, x: float, y: float, start: str = "") -> str:
@@ -118,10 +120,10 @@ def _per_call(action: Callable[[], object], evaluations: int, rounds: int = 3) -
 
 
 def run_cost(path: Path, fmu_dir: Path, out_dir: Path) -> tuple[float, int]:
-    """CPU seconds of the run loop and right-hand sides of a run of ``path`` (files, no
-    plots; start-up excluded)."""
-    statistics = run_scenario(path, out_dir, fmu_dir, plots=False).statistics
-    return statistics.cpu_seconds, statistics.rhs_evaluations
+    """CPU seconds of the run loop (the median of RUNS runs) and right-hand sides of a run of
+    ``path`` (files, no plots; start-up excluded)."""
+    runs = [run_scenario(path, out_dir, fmu_dir, plots=False).statistics for _ in range(RUNS)]
+    return float(np.median([r.cpu_seconds for r in runs])), runs[0].rhs_evaluations
 
 
 def coupling_cost(
