@@ -8,12 +8,12 @@ right-hand side (the integrators' post-process: joint rows, Phi M^-1 Phi', solve
 compiled kernel), the same for the dense SVD form (``[coupling] solver = "svd"``) as the
 reference (up to 64 bodies: beyond, one SVD takes seconds), and whole runs (the CPU time of
 the run loop, start-up excluded, median of three runs): real-time factor and the coupling's
-share of the run. The
-exponents of the coupling's cost are fitted over chains of N = 8 ... 64 and grids of
-N = 16 ... 256 bodies. The shipped systems of mixed joints (``buoy_calm``: a driven universal
-joint; ``uvms_spiral``: twelve motored revolute joints) and the 8 x 8 grid give the compiled
-coupling's cost against the Python path's (``ConstraintCoupling.apply``), measured in
-alternation, and the FMUs' cost per right-hand side. Small dense algebra runs on one BLAS
+share of the run. The exponents of the coupling's cost are fitted over chains of
+N = 8 ... 64 and grids of N = 16 ... 256 bodies. The shipped systems of mixed joints
+(``buoy_calm``: a driven universal joint; ``uvms_spiral``: twelve motored revolute joints)
+and the 8 x 8 grid give the compiled coupling's cost against the Python path's
+(``ConstraintCoupling.apply``), measured in alternation, and the FMUs' cost per right-hand
+side. Small dense algebra runs on one BLAS
 thread. Times are the process's CPU time, which other processes on a shared machine disturb
 less than wall time; nothing here is a test.
 """
