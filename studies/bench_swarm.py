@@ -7,9 +7,11 @@ heading set point (spread over the circle) and depth (2 to 3 m), so that their t
 differ. Each repeat runs every N in :data:`SIZES` in turn; the table gives the real-time
 factor of each (median wall time of the run loop, start-up excluded), the cost per vehicle and
 simulated second (CPU time), the CPU time of one right-hand side per vehicle (the FMUs of the
-whole swarm evaluated in the compiled loop) and the exponent of a least-squares fit
-cost ~ N^k. The integrator's counts show whether the vehicles' transients cost steps: the
-right-hand sides per simulated second of the swarm against one of its vehicles flown alone.
+whole swarm evaluated in the compiled loop), the same inside the compiled integrator (one
+simulated second with the inputs held, where a swarm is stepped vehicle by vehicle) and the
+exponent of a least-squares fit cost ~ N^k. The integrator's counts show whether the
+vehicles' transients cost steps: the right-hand sides per simulated second of the swarm
+against one of its vehicles flown alone.
 The swarm of :data:`COMPARED` vehicles is also run with its controllers sampled one by one
 (as before the batches), interleaved: the ratio of the CPU times.
 """
@@ -99,6 +101,29 @@ def _rhs_seconds(path: Path, fmu_dir: Path, calls: int) -> float:
     return best
 
 
+def _integrator_seconds(path: Path, fmu_dir: Path) -> float:
+    """CPU time (s) per right-hand side of the compiled Dormand-Prince integrator stepping the
+    scenario at ``path`` for one simulated second from its initial state, inputs held (the
+    least of three)."""
+    from orchestrator.scenario.reading import load_scenario
+    from orchestrator.system.system import System
+
+    scenario = load_scenario(path)
+    system = System(scenario, str(path), fmu_dir)
+    try:
+        x0 = system.initialize(0.0, scenario.environment.current)
+        compiled, out, best = system.compiled, np.zeros_like(x0), math.inf
+        for _ in range(3):
+            evaluations, start = compiled.evaluations, time.process_time()
+            compiled.dopri_reset(0.0, x0.copy(), 1e-3)
+            compiled.dopri_advance(1.0, 1.0, out, (1e-6, 1e-6, 0.05), None)
+            seconds = time.process_time() - start
+            best = min(best, seconds / (compiled.evaluations - evaluations))
+    finally:
+        system.close()
+    return best
+
+
 def swarm_rows(fmu_dir: Path, repeats: int) -> list[Row]:
     """Real-time factors of swarms of :data:`SIZES` vehicles and the fitted cost exponent."""
     walls: dict[int, list[float]] = {n: [] for n in SIZES}
@@ -115,6 +140,7 @@ def swarm_rows(fmu_dir: Path, repeats: int) -> list[Row]:
         _, single = _run_seconds(paths[1], fmu_dir, folder / "alone")
         evaluations[1] = single.statistics.rhs_evaluations
         rhs = {n: _rhs_seconds(paths[n], fmu_dir, max(20, 4000 // n)) for n in SIZES}
+        stepped = {n: _integrator_seconds(paths[n], fmu_dir) for n in SIZES}
         for _ in range(repeats):
             for n in SIZES:
                 wall, result = _run_seconds(paths[n], fmu_dir, folder / "out")
@@ -140,7 +166,7 @@ def swarm_rows(fmu_dir: Path, repeats: int) -> list[Row]:
                 f"{1e3 * cost[n] / n / SIMULATED:.2f} ms per vehicle and simulated s; "
                 f"{evaluations[n] / SIMULATED:.0f} RHS per s (its rov{WATCHED} alone: "
                 f"{evaluations[1] / SIMULATED:.0f}), {1e6 * rhs[n] / n:.2f} us per RHS and "
-                "vehicle",
+                f"vehicle ({1e6 * stepped[n] / n:.2f} us in the integrator)",
             )
         )
     alone = statistics.median(unbatched)

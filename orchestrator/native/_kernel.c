@@ -94,6 +94,14 @@ typedef struct {
     Py_ssize_t n_ops;
     bool planned; /* the ops' `last` and the instances' `derived_early` are set */
     void *arena;  /* the ops' arrays, in op order (see Op) */
+    /* Groups of instances that share no signal (a swarm's vehicles, each with its thrusters):
+     * group g has the ops [group_ops[g], group_ops[g + 1]) and the instances
+     * members[group_members[g] .. group_members[g + 1]). n_groups is 0 where the groups'
+     * ops are not contiguous in op order. */
+    Py_ssize_t n_groups;
+    Py_ssize_t *group_ops;
+    Py_ssize_t *group_members;
+    Py_ssize_t *members;
     double *signals;
     Py_ssize_t n_signals;
     Py_ssize_t n_states;
@@ -210,9 +218,95 @@ static int pack_ops(Kernel *self)
     return 0;
 }
 
+static Py_ssize_t root(Py_ssize_t *parent, Py_ssize_t i)
+{
+    while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+/* The groups of instances linked by signals (union-find over each write's sources), each
+ * numbered by its first op (instances no op reaches after them, one group each); no groups
+ * (n_groups 0) unless every group's ops are contiguous. -1 with MemoryError. */
+static int plan_groups(Kernel *self)
+{
+    Py_ssize_t n = self->n_instances, n_ops = self->n_ops;
+    PyMem_Free(self->group_ops);
+    PyMem_Free(self->group_members);
+    PyMem_Free(self->members);
+    self->group_ops = self->group_members = self->members = NULL;
+    self->n_groups = 0;
+    Py_ssize_t *parent = PyMem_Calloc((size_t)n + 1, sizeof(Py_ssize_t));
+    Py_ssize_t *owner = /* a signal's reader, later an instance's group */
+        PyMem_Calloc((size_t)(self->n_signals > n ? self->n_signals : n) + 1, sizeof(Py_ssize_t));
+    Py_ssize_t *number = PyMem_Calloc((size_t)n + 1, sizeof(Py_ssize_t));
+    self->group_ops = PyMem_Calloc((size_t)(n + 1), sizeof(Py_ssize_t));
+    self->group_members = PyMem_Calloc((size_t)(n + 1), sizeof(Py_ssize_t));
+    self->members = PyMem_Calloc((size_t)n + 1, sizeof(Py_ssize_t));
+    int result = 0;
+    if (!parent || !owner || !number || !self->group_ops || !self->group_members ||
+        !self->members) {
+        PyErr_NoMemory();
+        result = -1;
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        parent[i] = i;
+    for (Py_ssize_t o = 0; o < n_ops; o++) {
+        Op *op = &self->ops[o];
+        if (op->kind == OP_READ)
+            for (Py_ssize_t j = 0; j < op->n; j++)
+                owner[op->signal + j] = op->instance;
+    }
+    for (Py_ssize_t o = 0; o < n_ops; o++) {
+        Op *op = &self->ops[o];
+        for (Py_ssize_t s = 0; op->kind == OP_WRITE && s < op->n_terms; s++)
+            parent[root(parent, owner[op->sources[s]])] = root(parent, op->instance);
+    }
+    /* number the groups by their first op; a group met again after another one started
+     * is not contiguous */
+    for (Py_ssize_t i = 0; i < n; i++)
+        number[i] = -1;
+    Py_ssize_t groups = 0;
+    for (Py_ssize_t o = 0; o < n_ops; o++) {
+        Py_ssize_t r = root(parent, self->ops[o].instance);
+        if (number[r] < 0) {
+            number[r] = groups;
+            self->group_ops[groups++] = o;
+        } else if (number[r] != groups - 1) {
+            goto done; /* not contiguous: one group, the whole system */
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++) { /* those no op reaches: empty op ranges */
+        Py_ssize_t r = root(parent, i);
+        if (number[r] < 0) {
+            number[r] = groups;
+            self->group_ops[groups++] = n_ops;
+        }
+    }
+    self->group_ops[groups] = n_ops;
+    for (Py_ssize_t i = 0; i < n; i++)
+        owner[i] = number[root(parent, i)]; /* reused: each instance's group */
+    /* members by group (a counting sort), each group's in instance order */
+    for (Py_ssize_t i = 0; i < n; i++)
+        self->group_members[owner[i] + 1]++;
+    for (Py_ssize_t g = 0; g < groups; g++)
+        self->group_members[g + 1] += self->group_members[g];
+    for (Py_ssize_t g = 0; g < groups; g++)
+        parent[g] = self->group_members[g]; /* reused: the next place in each group */
+    for (Py_ssize_t i = 0; i < n; i++)
+        self->members[parent[owner[i]]++] = i;
+    self->n_groups = groups;
+done:
+    PyMem_Free(parent);
+    PyMem_Free(owner);
+    PyMem_Free(number);
+    return result;
+}
+
 static int plan_derivatives(Kernel *self)
 {
-    if (pack_ops(self) < 0)
+    if (pack_ops(self) < 0 || plan_groups(self) < 0)
         return -1;
     for (Py_ssize_t i = 0; i < self->n_instances; i++)
         self->instances[i].derived_early = self->instances[i].set_late = false;
@@ -258,16 +352,13 @@ static int get_derivatives(Kernel *self, Py_ssize_t i, double *dx)
     return 0;
 }
 
-/* One evaluation of the system: derivatives of the state x at time t into dx. */
-static int evaluate(Kernel *self, double t, const double *x, double *dx)
+/* The ops [begin, end) at time t and state x: the instances' time and states set before
+ * their first op, their derivatives read into dx after their last. */
+static int run_ops(Kernel *self, Py_ssize_t begin, Py_ssize_t end, double t, const double *x,
+                   double *dx)
 {
     int status;
-    if (!self->planned && plan_derivatives(self) < 0)
-        return -1;
-    for (Py_ssize_t i = 0; i < self->n_instances; i++) /* those no op reaches */
-        if (!self->instances[i].set_late && set_time_and_states(self, i, t, x) < 0)
-            return -1;
-    for (Py_ssize_t o = 0; o < self->n_ops; o++) {
+    for (Py_ssize_t o = begin; o < end; o++) {
         Op *op = &self->ops[o];
         Instance *in = &self->instances[op->instance];
         if (op->first && set_time_and_states(self, op->instance, t, x) < 0)
@@ -308,11 +399,53 @@ static int evaluate(Kernel *self, double t, const double *x, double *dx)
         if (op->last && get_derivatives(self, op->instance, dx) < 0)
             return -1;
     }
-    for (Py_ssize_t i = 0; i < self->n_instances; i++) /* those no op reaches */
-        if (self->instances[i].n && !self->instances[i].derived_early &&
-            get_derivatives(self, i, dx) < 0)
+    return 0;
+}
+
+/* Instance i reached by no op: its time and states (before its group's ops). */
+static int set_unreached(Kernel *self, Py_ssize_t i, double t, const double *x)
+{
+    return self->instances[i].set_late ? 0 : set_time_and_states(self, i, t, x);
+}
+
+/* Instance i reached by no op: its derivatives (after its group's ops). */
+static int derive_unreached(Kernel *self, Py_ssize_t i, double *dx)
+{
+    Instance *in = &self->instances[i];
+    return in->n && !in->derived_early ? get_derivatives(self, i, dx) : 0;
+}
+
+/* One evaluation of the system: derivatives of the state x at time t into dx. */
+static int evaluate(Kernel *self, double t, const double *x, double *dx)
+{
+    if (!self->planned && plan_derivatives(self) < 0)
+        return -1;
+    for (Py_ssize_t i = 0; i < self->n_instances; i++)
+        if (set_unreached(self, i, t, x) < 0)
+            return -1;
+    if (run_ops(self, 0, self->n_ops, t, x, dx) < 0)
+        return -1;
+    for (Py_ssize_t i = 0; i < self->n_instances; i++)
+        if (derive_unreached(self, i, dx) < 0)
             return -1;
     self->evaluations++;
+    return 0;
+}
+
+/* The derivatives of group g's instances alone (see Kernel) at (t, x) into dx: the other
+ * groups' entries of x are not read, those of dx not written. */
+static int evaluate_group(Kernel *self, Py_ssize_t g, double t, const double *x, double *dx)
+{
+    const Py_ssize_t *member = self->members + self->group_members[g];
+    Py_ssize_t count = self->group_members[g + 1] - self->group_members[g];
+    for (Py_ssize_t m = 0; m < count; m++)
+        if (set_unreached(self, member[m], t, x) < 0)
+            return -1;
+    if (run_ops(self, self->group_ops[g], self->group_ops[g + 1], t, x, dx) < 0)
+        return -1;
+    for (Py_ssize_t m = 0; m < count; m++)
+        if (derive_unreached(self, member[m], dx) < 0)
+            return -1;
     return 0;
 }
 
@@ -389,6 +522,9 @@ static void Kernel_dealloc(Kernel *self)
         free_op_arrays(&self->ops[o]);
     PyMem_Free(self->ops);
     PyMem_Free(self->arena);
+    PyMem_Free(self->group_ops);
+    PyMem_Free(self->group_members);
+    PyMem_Free(self->members);
     PyMem_Free(self->instances);
     PyMem_Free(self->signals);
     PyMem_Free(self->work);
@@ -708,7 +844,7 @@ static PyObject *Kernel_rk4(Kernel *self, PyObject *args)
 /* ---------------------------------------------------------------------------------------- */
 /* Dormand-Prince 5(4) with dense output                                                    */
 
-static const double C2 = 1.0 / 5, C3 = 3.0 / 10, C4 = 4.0 / 5, C5 = 8.0 / 9;
+static const double STAGE_TIMES[5] = {0.0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9}; /* c1 .. c5 */
 static const double A21 = 1.0 / 5;
 static const double A31 = 3.0 / 40, A32 = 9.0 / 40;
 static const double A41 = 44.0 / 45, A42 = -56.0 / 15, A43 = 32.0 / 9;
@@ -756,44 +892,77 @@ static void dense_value(Kernel *self, double t, double *out)
                                                               theta1 * r[4 * n + j])));
 }
 
-/* One attempt at a step of size h from (self->t, self->x); returns the error norm. */
+/* Argument of stage s (1 to 6; 6: the 5th-order solution) of a step of size h from x, over
+ * the states [lo, hi). */
+static void stage_argument(int s, double h, const double *x, double *const *k, double *out,
+                           Py_ssize_t lo, Py_ssize_t hi)
+{
+    for (Py_ssize_t j = lo; j < hi; j++) {
+        switch (s) {
+        case 1:
+            out[j] = x[j] + h * A21 * k[0][j];
+            break;
+        case 2:
+            out[j] = x[j] + h * (A31 * k[0][j] + A32 * k[1][j]);
+            break;
+        case 3:
+            out[j] = x[j] + h * (A41 * k[0][j] + A42 * k[1][j] + A43 * k[2][j]);
+            break;
+        case 4:
+            out[j] = x[j] + h * (A51 * k[0][j] + A52 * k[1][j] + A53 * k[2][j] + A54 * k[3][j]);
+            break;
+        case 5:
+            out[j] = x[j] + h * (A61 * k[0][j] + A62 * k[1][j] + A63 * k[2][j] +
+                                 A64 * k[3][j] + A65 * k[4][j]);
+            break;
+        default:
+            out[j] = x[j] + h * (A71 * k[0][j] + A73 * k[2][j] + A74 * k[3][j] +
+                                 A75 * k[4][j] + A76 * k[5][j]);
+        }
+    }
+}
+
+/* One attempt at a step of size h from (self->t, self->x); returns the error norm.
+ *
+ * Without a post-process, groups of instances that share no signal (see Kernel) are stepped
+ * one after the other, all seven stages of one group before the next group: the stages of
+ * one group read nothing of the others, so every stage value is the one a pass over the whole
+ * system gives, bit for bit, while one group's memory (its FMU instances, ops and states)
+ * stays in the processor's caches through its stages. The error norm and the step size stay
+ * those of the whole system (one integrator, one step size). */
 static int dopri_attempt(Kernel *self, double h, double rtol, double atol, PyObject *post,
                          double *error)
 {
     Py_ssize_t n = self->n_states;
     double t = self->t, *x = self->x, *y = self->x_new, **k = self->k;
     double *z = self->trial; /* argument of the inner stages */
-    if (!self->first_stage_valid) {
-        if (stage_rate(self, t, x, k[0], post) < 0)
-            return -1;
-        self->first_stage_valid = true;
+    if (!self->planned && plan_derivatives(self) < 0)
+        return -1;
+    bool whole = post != Py_None || self->n_groups < 2;
+    int first = self->first_stage_valid ? 1 : 0;
+    for (Py_ssize_t g = 0; g < (whole ? 1 : self->n_groups); g++) {
+        for (int s = first; s < 7; s++) {
+            double *argument = s == 0 ? x : s == 6 ? y : z;
+            double at = s == 0 ? t : s >= 5 ? t + h : t + STAGE_TIMES[s] * h;
+            if (whole) {
+                if (s > 0)
+                    stage_argument(s, h, x, k, argument, 0, n);
+                if (stage_rate(self, at, argument, k[s], post) < 0)
+                    return -1;
+                continue;
+            }
+            for (Py_ssize_t m = self->group_members[g]; s > 0 && m < self->group_members[g + 1];
+                 m++) {
+                Instance *in = &self->instances[self->members[m]];
+                stage_argument(s, h, x, k, argument, in->offset, in->offset + in->n);
+            }
+            if (evaluate_group(self, g, at, argument, k[s]) < 0)
+                return -1;
+        }
     }
-    for (Py_ssize_t j = 0; j < n; j++)
-        z[j] = x[j] + h * A21 * k[0][j];
-    if (stage_rate(self, t + C2 * h, z, k[1], post) < 0)
-        return -1;
-    for (Py_ssize_t j = 0; j < n; j++)
-        z[j] = x[j] + h * (A31 * k[0][j] + A32 * k[1][j]);
-    if (stage_rate(self, t + C3 * h, z, k[2], post) < 0)
-        return -1;
-    for (Py_ssize_t j = 0; j < n; j++)
-        z[j] = x[j] + h * (A41 * k[0][j] + A42 * k[1][j] + A43 * k[2][j]);
-    if (stage_rate(self, t + C4 * h, z, k[3], post) < 0)
-        return -1;
-    for (Py_ssize_t j = 0; j < n; j++)
-        z[j] = x[j] + h * (A51 * k[0][j] + A52 * k[1][j] + A53 * k[2][j] + A54 * k[3][j]);
-    if (stage_rate(self, t + C5 * h, z, k[4], post) < 0)
-        return -1;
-    for (Py_ssize_t j = 0; j < n; j++)
-        z[j] = x[j] + h * (A61 * k[0][j] + A62 * k[1][j] + A63 * k[2][j] + A64 * k[3][j] +
-                           A65 * k[4][j]);
-    if (stage_rate(self, t + h, z, k[5], post) < 0)
-        return -1;
-    for (Py_ssize_t j = 0; j < n; j++)
-        y[j] = x[j] + h * (A71 * k[0][j] + A73 * k[2][j] + A74 * k[3][j] + A75 * k[4][j] +
-                           A76 * k[5][j]);
-    if (stage_rate(self, t + h, y, k[6], post) < 0)
-        return -1;
+    if (!whole)
+        self->evaluations += 7 - first;
+    self->first_stage_valid = true;
     double sum = 0.0;
     for (Py_ssize_t j = 0; j < n; j++) {
         double e = h * (E1 * k[0][j] + E3 * k[2][j] + E4 * k[3][j] + E5 * k[4][j] +
