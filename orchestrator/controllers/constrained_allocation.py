@@ -264,7 +264,8 @@ def allocate_many(
     # one stacked product where it is each vehicle's own (NumPy's gemv on C-ordered matrices of
     # one shape), else one product per vehicle (a docked morphology's matrix may be F-ordered)
     if len({a.n for a in allocators}) == 1 and all(a.T.flags.c_contiguous for a in allocators):
-        configurations = np.stack([a.T for a in allocators])
+        one = len(allocators) == 1  # its matrix as a stack of one: a view, not np.stack's copy
+        configurations = allocators[0].T[None] if one else np.stack([a.T for a in allocators])
         carried = (configurations @ taken.reshape(len(allocators), -1, 1))[:, :, 0]
     else:
         ends = np.cumsum([a.n for a in allocators])
