@@ -200,8 +200,7 @@ class CompiledCoupling:
         phi = np.empty((rows.count, 12))
         self.kernel.all_rows(np.ascontiguousarray(x, dtype=float), phi)
         lam = self._least_norm(rows.matrix(phi), rows.body_forces(out[:, 2:])).reshape(-1, 1)
-        out[:, 2:8] = np.add.reduceat(phi[:, :6] * lam, rows.starts)
-        out[:, 8:14] = np.add.reduceat(phi[:, 6:] * lam, rows.starts)  # zero on the world
+        out[:, 2:] = np.add.reduceat(phi * lam, rows.starts)  # on a, on b (zero on the world)
 
     def motion_values(self, x: np.ndarray) -> np.ndarray:
         """Angle (rad, in (-pi, pi]) and rate (rad/s) of every revolute joint at state ``x``,
