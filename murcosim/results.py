@@ -41,6 +41,13 @@ class Results:
     summary: str | None = None
 
     @property
+    def complete(self) -> bool:
+        """Whether the run recorded its end (a ``stop`` event; ``events`` says whether it
+        ended early): False for the folder of a run killed before it could (SIGKILL, power
+        loss), whose rows end where it was killed."""
+        return bool((self.events["event"] == "stop").any())
+
+    @property
     def units(self) -> dict[str, str]:
         """Unit of every column of ``timeseries``, and of ``time``."""
         return self.timeseries.attrs["units"]

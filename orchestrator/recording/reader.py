@@ -1,6 +1,7 @@
 """The recorded time series of a results folder, whichever table format the run wrote.
 
-``timeseries.parquet`` is read when present (the faster to read), else ``timeseries.csv``;
+``timeseries.parquet`` is read when present (the faster to read), else ``timeseries.csv`` (also
+when the Parquet file has no footer: a run killed before it closed it);
 both hold the same columns: ``time`` (s), then one per recorded variable. Units come from
 ``run.json`` (:mod:`orchestrator.recording.provenance`), else from the Parquet file's field
 metadata; a folder of an earlier version with only a CSV file has none (``""``). ``run.mcap`` holds
@@ -33,10 +34,16 @@ class RecordedColumns:
     summary: str | None
 
 
-def _parquet(path: Path) -> tuple[dict[str, np.ndarray], dict[str, str]]:
+def _parquet(path: Path) -> tuple[dict[str, np.ndarray], dict[str, str]] | None:
+    """Columns and units of a ``timeseries.parquet``; None for a file without its footer,
+    which is written when the run closes the file (a run killed before has none)."""
+    import pyarrow
     import pyarrow.parquet as pq
 
-    table = pq.read_table(path)
+    try:
+        table = pq.read_table(path)
+    except (pyarrow.ArrowException, OSError):
+        return None
     units = {f.name: (f.metadata or {}).get(b"unit", b"").decode() for f in table.schema}
     columns = {
         name: table.column(name).to_numpy().astype(float, copy=False) for name in table.column_names
@@ -59,9 +66,16 @@ def read_recorded(folder: Path) -> RecordedColumns:
             + (mcap if only_mcap else "(expected a results folder of 'murcosim run')")
         )
     path = found[0]
-    if path.suffix == ".parquet":
-        columns, units = _parquet(path)
-    else:
+    read = _parquet(path) if path.suffix == ".parquet" else None
+    if read is not None:
+        columns, units = read
+    elif path.suffix == ".parquet" and len(found) == 1:
+        raise MurcosimError(
+            f"{path}: unreadable, no Parquet footer (a run killed before it closed the file) "
+            "and no timeseries.csv beside it"
+        )
+    else:  # the CSV file, which holds every row written so far
+        path = found[-1]
         columns, units = read_timeseries(path), {}
     if "time" not in columns:
         raise MurcosimError(f"{path}: no column 'time' (expected a results file of murcosim)")

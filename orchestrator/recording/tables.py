@@ -213,12 +213,16 @@ class EventsTee:
 
 def read_timeseries(path: Path) -> dict[str, np.ndarray]:
     """Columns of a ``timeseries.csv`` as arrays, by column name (empty arrays when the run
-    stopped before its first row)."""
-    with Path(path).open(encoding="utf-8") as handle:
-        header = next(csv.reader(handle))
-        if not any(line.strip() for line in handle):
-            return {name: np.zeros(0) for name in header}
-    data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
+    stopped before its first row). Every row ends with its newline, so a last line without
+    one is a row cut off (a run killed as it wrote, a full disk) and is left out."""
+    lines = Path(path).read_text(encoding="utf-8").split("\n")
+    if len(lines) < 2:
+        raise MurcosimError(f"{path}: no complete header line (the run ended as it began)")
+    header = next(csv.reader(lines[:1]))
+    rows = [line for line in lines[1:-1] if line.strip()]
+    if not rows:
+        return {name: np.zeros(0) for name in header}
+    data = np.loadtxt(rows, delimiter=",", ndmin=2)
     return {name: data[:, k] for k, name in enumerate(header)}
 
 

@@ -594,6 +594,11 @@ ControllerConfig = Annotated[
 ]
 
 Vector3 = tuple[float, float, float]
+# A joint point's coordinate in its body's frame: 10 km from a body's origin is no joint of
+# an underwater robot but a slip (and its lever arm would swamp the constraint solve).
+LONGEST_LEVER = 1e4
+Lever = Annotated[float, Field(ge=-LONGEST_LEVER, le=LONGEST_LEVER)]
+Point3 = tuple[Lever, Lever, Lever]
 
 
 class MotorConfig(_Strict):
@@ -612,10 +617,10 @@ class JointConfig(_Strict):
     type: Literal["weld", "revolute", "universal", "spherical", "fixed", "driven_universal"]
     a: str
     b: str | None = None
-    at: Vector3 = Field((0.0, 0.0, 0.0), description="Joint point in body a's frame (m)")
+    at: Point3 = Field((0.0, 0.0, 0.0), description="Joint point in body a's frame (m)")
     axis: Vector3 | None = Field(None, description="Hinge axis (unit) in a's frame")
     axis_b: Vector3 | None = Field(None, description="Universal joint: second axis in b's frame")
-    at_b: Vector3 | None = Field(
+    at_b: Point3 | None = Field(
         None, description="Joint point in b's frame (m); given, b is placed on the joint"
     )
     rotation_b: tuple[Vector3, Vector3, Vector3] | None = Field(
