@@ -11,7 +11,8 @@ whole swarm evaluated in the compiled loop), the same inside the compiled integr
 simulated second with the inputs held, where a swarm is stepped vehicle by vehicle) and the
 exponent of a least-squares fit cost ~ N^k. The integrator's counts show whether the
 vehicles' transients cost steps: the right-hand sides per simulated second of the swarm
-against one of its vehicles flown alone.
+against one of its vehicles flown alone, and for the smallest swarm against each of its
+vehicles flown alone (what stepping each vehicle with its own error estimate would take).
 The swarm of :data:`COMPARED` vehicles is also run with its controllers sampled one by one
 (as before the batches), interleaved: the ratio of the CPU times.
 """
@@ -139,6 +140,12 @@ def swarm_rows(fmu_dir: Path, repeats: int) -> list[Row]:
             paths[n].write_text(tomli_w.dumps(document), encoding="utf-8")
         _, single = _run_seconds(paths[1], fmu_dir, folder / "alone")
         evaluations[1] = single.statistics.rhs_evaluations
+        each = []  # right-hand sides per simulated second of each vehicle of SIZES[0] alone
+        for k in range(SIZES[0]):
+            path = folder / f"alone_{k}.toml"
+            path.write_text(tomli_w.dumps(alone_document(documents[SIZES[0]], k)), "utf-8")
+            _, result = _run_seconds(path, fmu_dir, folder / "alone")
+            each.append(result.statistics.rhs_evaluations / SIMULATED)
         rhs = {n: _rhs_seconds(paths[n], fmu_dir, max(20, 4000 // n)) for n in SIZES}
         stepped = {n: _integrator_seconds(paths[n], fmu_dir) for n in SIZES}
         for _ in range(repeats):
@@ -177,6 +184,15 @@ def swarm_rows(fmu_dir: Path, repeats: int) -> list[Row]:
             "",
             f"{cost[COMPARED]:.2f} vs {alone:.2f} s for {SIMULATED:g} s simulated "
             f"(medians of {repeats})",
+        )
+    )
+    rows.append(
+        Row(
+            f"swarm of {SIZES[0]}: right-hand sides per simulated s, each vehicle alone / swarm",
+            f"{statistics.mean(each) / (evaluations[SIZES[0]] / SIMULATED):.3f}",
+            "",
+            f"its vehicles alone: mean {statistics.mean(each):.1f} (from {min(each):.0f} to "
+            f"{max(each):.0f}), the swarm {evaluations[SIZES[0]] / SIMULATED:.1f}",
         )
     )
     costs = ", ".join(f"N={n}: {cost[n]:.2f} s" for n in SIZES)
