@@ -230,9 +230,11 @@ class ControllerSampling(Manipulator):
                 signals.values[signals.slots(self._accelerations)] = accelerations
             if self._jumps:
                 signals.values[signals.slots(self._jumps)] = coupling.velocity_jumps[self._jumped]
+        index = point.index
         for unit in self._units:
             if isinstance(unit, ControllerLink):
-                yield from self._sample(unit, point, x)
+                if unit.next_sample <= index or (unit.pending and unit.pending[0][0] <= index):
+                    yield from self._sample(unit, point, x)
             elif self.handover in unit.controllers:  # paused for: one by one
                 unit.hand_back()
                 for link in unit.links:
