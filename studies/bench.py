@@ -13,7 +13,8 @@ medians, with the absolute medians for context; nothing here is a test. Parts:
 - ``scenarios``: real-time factor (simulated / wall time of the run loop, start-up excluded)
   of shipped scenarios; and ``uvms_spiral`` against its integration alone (the scenario
   without its controllers: no samples, the compiled RK4 steps from one recording point to
-  the next) in CPU time, which other jobs on the machine change less than wall time.
+  the next) and with the master's compiled ticks against its Python loop making every tick,
+  in CPU time, which other jobs on the machine change less than wall time.
 - ``coupling``: chains of N welded GenericVehicles, welded grids (closed loops) and the
   shipped systems of mixed joints, compiled against the Python path (see
   ``studies.bench_coupling``).
@@ -257,7 +258,7 @@ def scenario_rows(fmu_dir: Path, repeats: int, names: list[str] | None = None) -
             )
         )
     if names is None or "uvms_spiral" in names:
-        rows.append(_samples_row(fmu_dir, repeats))
+        rows += [_samples_row(fmu_dir, repeats), _ticks_row(fmu_dir, repeats)]
     return rows
 
 
@@ -288,6 +289,38 @@ def _samples_row(fmu_dir: Path, repeats: int) -> Row:
         "",
         f"{run:.3g} vs {bare_run:.3g} s CPU for {simulated:g} s ({simulated / run:.0f}x vs "
         f"{simulated / bare_run:.0f}x; median of {repeats})",
+    )
+
+
+def _ticks_row(fmu_dir: Path, repeats: int) -> Row:
+    """uvms_spiral with the master's compiled ticks against its Python loop making every tick
+    (the same arithmetic), CPU time of the run loops, interleaved."""
+    from orchestrator.master.master import Master
+
+    with tempfile.TemporaryDirectory(prefix="murcosim-bench-") as folder:
+        folder = Path(folder)
+        path = _scenario_file("uvms_spiral", folder)
+        count = iter(range(2 * repeats))
+
+        def cpu(compiled: bool) -> Callable[[], float]:
+            def seconds() -> float:
+                Master.compiled_ticks = compiled
+                try:
+                    out = folder / f"run{next(count)}"
+                    return _run_seconds(path, fmu_dir, out)[1].statistics.cpu_seconds
+                finally:
+                    Master.compiled_ticks = True
+
+            return seconds
+
+        compiled, python = interleaved(cpu(True), cpu(False), repeats)
+    simulated = tomllib.loads(path.read_text(encoding="utf-8"))["simulation"]["stop_time"]
+    return Row(
+        "uvms_spiral: compiled ticks / Python loop (CPU time)",
+        f"{compiled / python:.2f}",
+        "",
+        f"{compiled:.3g} vs {python:.3g} s CPU for {simulated:g} s ({simulated / compiled:.0f}x "
+        f"vs {simulated / python:.0f}x; median of {repeats})",
     )
 
 
