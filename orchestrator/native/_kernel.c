@@ -12,7 +12,9 @@
  * 4th-order continuous extension (dense output), which keeps its step size and stage data
  * across recording points and is re-initialised (one extra evaluation) only where an input
  * jumps. An optional post-process replaces accelerations in each evaluation (the constraint
- * coupling): the compiled ``Coupling`` of ``_coupling.c``, or any Python callable. Every
+ * coupling): the compiled ``Coupling`` of ``_coupling.c``, or any Python callable. Without
+ * one, groups of instances that share no signal (a swarm's vehicles) take the seven stages of
+ * a Dormand-Prince step one group after the other, with the same values (dopri_attempt). Every
  * accepted step is reported to the FMUs (completedIntegratorStep) and checked for non-finite
  * states; the integrators stop after a step at which an FMU asks to terminate the run.
  *
