@@ -17,7 +17,7 @@ from pathlib import PurePath
 
 import numpy as np
 
-from orchestrator.scenario.model import Scenario
+from orchestrator.scenario.model import LONGEST_TIME, Scenario
 
 # Most output rows or controller samples of one run: 1e6 rows of a few hundred columns are a few
 # GB of CSV; more is a typing slip (an interval in ms written as s), not a study.
@@ -57,6 +57,7 @@ def _times(scenario: Scenario) -> Iterator[Problem]:
             f"must be before stop_time (got start {sim.start_time:g} s, stop {sim.stop_time:g} s)",
         )
         return
+    yield from _periods(scenario)
     rows = length / sim.output_interval
     if rows > MOST_SAMPLES:
         yield (
@@ -84,6 +85,21 @@ def _times(scenario: Scenario) -> Iterator[Problem]:
                 f"{controller.sample_time:g} s gives more than {MOST_SAMPLES:.0e} samples "
                 f"over {length:g} s",
             )
+
+
+def _periods(scenario: Scenario) -> Iterator[Problem]:
+    """Intervals of the run no longer than the longest run: the master's tick is their
+    greatest common divisor in nanoseconds, which a longer one overflows."""
+    sim = scenario.simulation
+    periods = [("simulation.output_interval", sim.output_interval), ("simulation.step", sim.step)]
+    if scenario.cosimulation:
+        periods.append(("cosimulation.macro_step", scenario.cosimulation.macro_step))
+    for name, controller in scenario.controllers.items():
+        periods.append((f"controllers.{name}.sample_time", controller.sample_time))
+        periods.append((f"controllers.{name}.latency", getattr(controller, "latency", 0.0)))
+    for key, period in periods:
+        if period > LONGEST_TIME:
+            yield key, f"{period:g} s, expected at most {LONGEST_TIME:g} s (the longest run)"
 
 
 def _names(scenario: Scenario) -> Iterator[Problem]:
