@@ -5,8 +5,8 @@ is refused with one line before any FMU is loaded: times in order, run lengths t
 bounded number of output rows and integration steps, unique names, scheduled events of joints
 that exist, no connection twice, one thruster per mount, physical masses and inertias where
 the scenario sets them, physical parameters of MurCoSim's models (tethers, waves, currents,
-bodies), tether ends reading a whole body state, and unit quaternions. (Joint axes and
-rotations are checked where the joints are made, ``coupling/``.)
+bodies), tether ends reading a whole body state, unit quaternions and start positions. (Joint
+axes and rotations are checked where the joints are made, ``coupling/``.)
 """
 
 from __future__ import annotations
@@ -25,6 +25,9 @@ MOST_SAMPLES = 1_000_000
 # Most integration steps (RK4 steps, or solve_ivp steps forced by the largest step) of one run:
 # at some 100 us per right-hand side this is already hours of wall time.
 MOST_STEPS = 10_000_000
+# Farthest start position of a body from the NED origin (m): the Earth's diameter; a farther
+# one is a slip (1e308 m overflowed in the joints' solve).
+FARTHEST = 1.3e7
 # Scalar-first unit quaternions written with 4 decimals have norms within 1e-3 of 1.
 QUATERNION_TOLERANCE = 1e-3
 
@@ -41,7 +44,7 @@ def first_problem(scenario: Scenario) -> Problem | None:
         _masses,
         _model_parameters,
         _tether_ends,
-        _quaternions,
+        _start_poses,
     ):
         for problem in check(scenario):
             return problem
@@ -310,7 +313,8 @@ def _tether_ends(scenario: Scenario) -> Iterator[Problem]:
                 )
 
 
-def _quaternions(scenario: Scenario) -> Iterator[Problem]:
+def _start_poses(scenario: Scenario) -> Iterator[Problem]:
+    """Unit start quaternions, and start positions of MurCoSim's bodies within FARTHEST."""
     for name, component in scenario.components.items():
         names = [f"q[{i}]" for i in (1, 2, 3, 4)]
         if all(_number(component.start.get(n)) for n in names):
@@ -322,6 +326,14 @@ def _quaternions(scenario: Scenario) -> Iterator[Problem]:
                 )
         if PurePath(component.fmu).stem not in BODIES:
             continue
+        for n in ("p[1]", "p[2]", "p[3]"):
+            value = component.start.get(n)
+            if _number(value) and abs(value) > FARTHEST:
+                yield (
+                    f"components.{name}.start.{n}",
+                    f"a position (m, NED) within {FARTHEST:g} m of the origin was expected "
+                    f"(got {value:g})",
+                )
         for n in names:  # some given, the FMU's start the others: each within [-1, 1]
             value = component.start.get(n)
             if _number(value) and abs(value) > 1.0 + QUATERNION_TOLERANCE:
