@@ -314,7 +314,7 @@ def _ticks_row(fmu_dir: Path, repeats: int) -> Row:
             return seconds
 
         compiled, python = interleaved(cpu(True), cpu(False), repeats)
-    simulated = tomllib.loads(path.read_text(encoding="utf-8"))["simulation"]["stop_time"]
+        simulated = tomllib.loads(path.read_text(encoding="utf-8"))["simulation"]["stop_time"]
     return Row(
         "uvms_spiral: compiled ticks / Python loop (CPU time)",
         f"{compiled / python:.2f}",
