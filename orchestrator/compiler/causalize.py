@@ -9,8 +9,9 @@ Here the residuals are
    evaluation order (block lower triangular form),
 3. solved block by block: blocks linear in their own unknowns are solved symbolically
    (``casadi.solve``; large ones torn first, :mod:`orchestrator.compiler.tearing`); a
-   nonlinear algebraic loop is solved by Newton's method (CasADi's ``fast_newton``,
-   generated into the model's C code) at every evaluation. Where the loops
+   nonlinear algebraic loop is torn the same way and solved by Newton's method on its
+   tearing variables (CasADi's ``fast_newton``, generated into the model's C code) at every
+   evaluation, the loop's other unknowns computed from them. Where the loops
    are asked for, Newton starts from a guess symbol per iteration variable, which the FMU
    holds: the iteration variables' start values at first (the Modelica meaning of ``start``
    for them; 0 without one), then the previous solution, so that a loop with several roots
@@ -32,7 +33,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components, maximum_bipartite_matching
 
 from orchestrator.compiler.external_c import jacobian, refuse_in_jacobian
-from orchestrator.compiler.tearing import torn_solution
+from orchestrator.compiler.tearing import torn_loop, torn_solution
 from orchestrator.errors import BuildError
 
 LOOP_TOLERANCE = 1e-9  # largest |residual| of a solved nonlinear loop (the equations' units)
@@ -89,6 +90,7 @@ def causalize(
     guesses: dict[str, float] | None = None,
     loops: list[Loop] | None = None,
     places: list[str] | None = None,
+    parameters: list[ca.SX] = (),
 ) -> list[Assignment]:
     """Return explicit assignments for ``unknowns`` such that all ``residuals`` vanish.
 
@@ -97,7 +99,8 @@ def causalize(
     others); the nonlinear loops found are appended to ``loops`` when given, and Newton then
     starts from each loop's guess symbols instead of the start values; ``places`` (the
     source ``file:line:column`` of each residual, "" where unknown) name a loop's equations in
-    its text. Raises
+    its text; ``parameters`` (symbols constant during a run) may divide where a nonlinear loop
+    is torn. Raises
     :class:`CausalizationError` naming the model and the offending equations when the system
     is structurally singular.
     """
@@ -108,6 +111,7 @@ def causalize(
         )
     if n_eq == 0:
         return []
+    fixed = {p.name() for p in parameters}
     incidence = ca.jacobian_sparsity(ca.vertcat(*residuals), ca.vertcat(*unknowns))
     rows, cols = incidence.get_triplet()
     pattern = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n_eq, n_var))
@@ -149,13 +153,21 @@ def causalize(
                 raise CausalizationError(
                     f"{where}{model}: unsupported Modelica construct {refused}"
                 )
-            iteration = ca.vertsplit(block_vars)
+            torn, left, in_tears = torn_loop(
+                [residuals[i] for i in eqs], ca.vertsplit(block_vars), fixed, set(guesses or {})
+            )
+            iteration = [block_vars[k] for k in torn]
             starts = tuple(float((guesses or {}).get(v.name(), 0.0)) for v in iteration)
             start: ca.SX = ca.DM(starts)
             symbols = tuple(ca.SX.sym(f"guess({v.name()})") for v in iteration)
             if loops is not None:
                 start = ca.vertcat(*symbols)
-            solution, converged = _newton(block_res, block_vars, start, len(assignments))
+            tears = ca.vertcat(*iteration)
+            found = _newton(ca.vertcat(*left), tears, start, len(assignments))
+            values = ca.substitute(ca.vertcat(*in_tears), tears, found)
+            at_solution = ca.substitute(block_res, block_vars, values)
+            converged = ca.mmax(ca.fabs(at_solution)) <= LOOP_TOLERANCE
+            solution = ca.if_else(converged, values, ca.DM.nan(len(eqs)))
             if loops is not None:
                 known = places or []
                 where = list(dict.fromkeys(known[i] for i in eqs if i < len(known) and known[i]))
@@ -172,9 +184,9 @@ def causalize(
     return assignments
 
 
-def _newton(residual: ca.SX, unknowns: ca.SX, start: ca.SX, number: int) -> tuple[ca.SX, ca.SX]:
-    """The loop's unknowns by Newton's method from ``start`` in the other symbols, NaN where
-    it did not converge, and the condition that it did."""
+def _newton(residual: ca.SX, unknowns: ca.SX, start: ca.SX, number: int) -> ca.SX:
+    """Newton's result for the loop's (torn) ``unknowns`` from ``start``, in the other
+    symbols; whether it converged is judged by the caller on the whole loop."""
     knowns = [s for s in ca.symvar(residual) if not ca.depends_on(s, unknowns)]
     given = ca.vertcat(*knowns) if knowns else ca.SX(0, 1)
     problem = ca.Function(f"loop{number}", [unknowns, given], [residual])
@@ -186,11 +198,7 @@ def _newton(residual: ca.SX, unknowns: ca.SX, start: ca.SX, number: int) -> tupl
             "abstol": _STEP_TOLERANCE,
             "abstolStep": _STEP_TOLERANCE,
             "max_iter": LOOP_ITERATIONS,
-            "error_on_fail": False,  # judged by the residual below
+            "error_on_fail": False,  # judged by the residual
         },
     )
-    solution = newton(start, given)
-    at_solution = ca.substitute(residual, unknowns, solution)
-    converged = ca.mmax(ca.fabs(at_solution)) <= LOOP_TOLERANCE
-    guarded = ca.if_else(converged, solution, ca.DM.nan(unknowns.numel()))
-    return guarded, converged
+    return newton(start, given)

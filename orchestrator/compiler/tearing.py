@@ -15,34 +15,69 @@ approximation: every division is by a nonzero constant, apart from the small sol
 
 Tearing variables are chosen greedily: while no remaining equation holds a single unknown
 with a constant coefficient, the unknown that occurs in most remaining equations is torn.
+The same choice serves nonlinear algebraic loops (:func:`torn_loop`): every unknown solved
+from an equation where it has a constant nonzero coefficient is computed from the tearing
+variables, and Newton's method iterates on the tearing variables alone. Its Jacobian is then
+that of the loop reduced to them, and a start value of an eliminated unknown (0 where none is
+given) cannot make it singular: a resistor's ``v = R_actual*i`` with ``R_actual`` and ``i``
+starting at 0 has a zero row in the whole loop's Jacobian, while torn on ``i`` it is
+``R_actual`` computed from the temperature.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import casadi as ca
 
 
-def _constant_coefficient(coefficient: ca.SX) -> bool:
-    return coefficient.is_constant() and float(ca.evalf(coefficient)) != 0.0
+def _solvable(coefficient: ca.SX, parameters: set[str]) -> bool:
+    """Whether an unknown with this coefficient is solved for by a division: a nonzero
+    constant, or an expression in ``parameters`` alone."""
+    if coefficient.is_constant():
+        return float(ca.evalf(coefficient)) != 0.0
+    return all(s.name() in parameters for s in ca.symvar(coefficient))
 
 
-def torn_solution(residuals: list[ca.SX], unknowns: list[ca.SX]) -> list[ca.SX]:
-    """The values of ``unknowns`` (scalar symbols) for which the ``residuals`` (scalar
-    expressions linear in them, as many as unknowns, with a nonsingular Jacobian) vanish, in
-    the order of ``unknowns``, each in the residuals' other symbols."""
+@dataclass(frozen=True)
+class Tearing:
+    """A block torn: ``torn`` (indices of the tearing variables), ``order`` (each other
+    unknown with the equation it is solved from, in evaluation order) and ``remaining`` (the
+    equations left as residuals, as many as tearing variables); ``jacobian`` is the block's."""
+
+    torn: list[int]
+    order: list[tuple[int, int]]
+    remaining: list[int]
+    jacobian: ca.SX
+
+
+def tearing(
+    residuals: list[ca.SX],
+    unknowns: list[ca.SX],
+    parameters: set[str] = frozenset(),
+    lookahead: bool = False,
+    started: set[str] = frozenset(),
+) -> Tearing:
+    """The greedy tearing of a square block of scalar ``residuals`` in the scalar symbols
+    ``unknowns``; an unknown is solved from an equation where its coefficient is a nonzero
+    constant or an expression in the symbols named ``parameters``. With ``lookahead`` the
+    tearing variable torn next is the one after which most unknowns are solved, then one
+    named in ``started`` (a start value given: Newton's first guess is the author's), then the
+    one in most remaining equations: the fewest iteration variables of a nonlinear loop."""
     count = len(unknowns)
     jacobian = ca.jacobian(ca.vertcat(*residuals), ca.vertcat(*unknowns))
     rows, columns = jacobian.sparsity().get_triplet()
     of_equation: list[set[int]] = [set() for _ in range(count)]
     in_equations: list[set[int]] = [set() for _ in range(count)]
+    solvable: set[tuple[int, int]] = set()
     for row, column in zip(rows, columns, strict=True):
         of_equation[row].add(column)
         in_equations[column].add(row)
-    known: set[int] = set()
-    remaining = set(range(count))
-    order: list[tuple[int, int]] = []  # (unknown, the equation it is solved from)
-    torn: list[int] = []
-    while len(known) < count:
+        if _solvable(jacobian[row, column], parameters):
+            solvable.add((row, column))
+
+    def propagate(known: set[int], remaining: set[int], order: list[tuple[int, int]]) -> None:
+        """Solve, in place, every unknown that an equation with it alone left gives."""
         progress = True
         while progress:
             progress = False
@@ -51,37 +86,92 @@ def torn_solution(residuals: list[ca.SX], unknowns: list[ca.SX]) -> list[ca.SX]:
                 if len(left) != 1:
                     continue
                 (unknown,) = left
-                if _constant_coefficient(jacobian[equation, unknown]):
+                if (equation, unknown) in solvable:
                     order.append((unknown, equation))
                     known.add(unknown)
                     remaining.discard(equation)
                     progress = True
+
+    def solved_after(tear: int, known: set[int], remaining: set[int]) -> int:
+        trial_known, trial_remaining = known | {tear}, set(remaining)
+        propagate(trial_known, trial_remaining, [])
+        return len(trial_known)
+
+    known: set[int] = set()
+    remaining = set(range(count))
+    order: list[tuple[int, int]] = []  # (unknown, the equation it is solved from)
+    torn: list[int] = []
+    while len(known) < count:
+        propagate(known, remaining, order)
         if len(known) == count:
             break
         candidates = [u for u in range(count) if u not in known]
-        tear = max(candidates, key=lambda u: (len(in_equations[u] & remaining), -u))
+        if lookahead:
+            tear = max(
+                candidates,
+                key=lambda u: (
+                    solved_after(u, known, remaining),
+                    unknowns[u].name() in started,
+                    len(in_equations[u] & remaining),
+                    -u,
+                ),
+            )
+        else:
+            tear = max(candidates, key=lambda u: (len(in_equations[u] & remaining), -u))
         torn.append(tear)
         known.add(tear)
+    return Tearing(torn, order, sorted(remaining), jacobian)
+
+
+def _in_tears(residuals: list[ca.SX], unknowns: list[ca.SX], torn: Tearing) -> list[ca.SX]:
+    """The unknowns of ``torn.order``, each solved from its equation, in the tearing
+    variables (and the residuals' other symbols), in that order."""
     solved: list[ca.SX] = []  # the solved unknowns so far, in the tearing variables
     symbols: list[ca.SX] = []
-    for unknown, equation in order:
-        coefficient = jacobian[equation, unknown]
+    for unknown, equation in torn.order:
+        coefficient = torn.jacobian[equation, unknown]
         rest = ca.substitute(residuals[equation], unknowns[unknown], ca.SX(0))
         value = -rest / coefficient
         if symbols:
             value = ca.substitute([value], symbols, solved)[0]
         symbols.append(unknowns[unknown])
         solved.append(value)
-    values = dict(zip((u for u, _ in order), solved, strict=True))
-    if torn:
-        tears = ca.vertcat(*[unknowns[u] for u in torn])
-        left = ca.vertcat(
-            *ca.substitute([residuals[e] for e in sorted(remaining)], symbols, solved)
-        )
+    return solved
+
+
+def torn_solution(residuals: list[ca.SX], unknowns: list[ca.SX]) -> list[ca.SX]:
+    """The values of ``unknowns`` (scalar symbols) for which the ``residuals`` (scalar
+    expressions linear in them, as many as unknowns, with a nonsingular Jacobian) vanish, in
+    the order of ``unknowns``, each in the residuals' other symbols."""
+    torn = tearing(residuals, unknowns)
+    solved = _in_tears(residuals, unknowns, torn)
+    symbols = [unknowns[u] for u, _ in torn.order]
+    values = dict(zip((u for u, _ in torn.order), solved, strict=True))
+    if torn.torn:
+        tears = ca.vertcat(*[unknowns[u] for u in torn.torn])
+        left = ca.vertcat(*ca.substitute([residuals[e] for e in torn.remaining], symbols, solved))
         matrix = ca.jacobian(left, tears)
-        offset = ca.substitute(left, tears, ca.DM.zeros(len(torn)))
-        tear_values = -offset / matrix if len(torn) == 1 else ca.solve(matrix, -offset)
-        final = ca.substitute(solved, [unknowns[u] for u in torn], ca.vertsplit(tear_values))
-        values = dict(zip((u for u, _ in order), final, strict=True))
-        values.update({u: tear_values[k] for k, u in enumerate(torn)})
-    return [values[u] for u in range(count)]
+        offset = ca.substitute(left, tears, ca.DM.zeros(len(torn.torn)))
+        tear_values = -offset / matrix if len(torn.torn) == 1 else ca.solve(matrix, -offset)
+        final = ca.substitute(solved, [unknowns[u] for u in torn.torn], ca.vertsplit(tear_values))
+        values = dict(zip((u for u, _ in torn.order), final, strict=True))
+        values.update({u: tear_values[k] for k, u in enumerate(torn.torn)})
+    return [values[u] for u in range(len(unknowns))]
+
+
+def torn_loop(
+    residuals: list[ca.SX], unknowns: list[ca.SX], parameters: set[str], started: set[str]
+) -> tuple[list[int], list[ca.SX], list[ca.SX]]:
+    """A nonlinear loop torn: the indices of its tearing variables, the residuals left in
+    them (as many as tearing variables), and every unknown's value in the tearing variables
+    (a tearing variable's is itself), in the order of ``unknowns``. Unknowns are also solved
+    by divisions by expressions in the symbols named ``parameters`` (a thermal conductance):
+    where such a divisor is 0 the loop's values are NaN and its convergence check fails.
+    Unknowns named in ``started`` have start values, preferred as tearing variables."""
+    torn = tearing(residuals, unknowns, parameters, lookahead=True, started=started)
+    solved = _in_tears(residuals, unknowns, torn)
+    symbols = [unknowns[u] for u, _ in torn.order]
+    left = ca.substitute([residuals[e] for e in torn.remaining], symbols, solved)
+    values = dict(zip((u for u, _ in torn.order), solved, strict=True))
+    values.update({u: unknowns[u] for u in torn.torn})
+    return torn.torn, left, [values[u] for u in range(len(unknowns))]

@@ -534,6 +534,19 @@ def test_nonlinear_loop_over_parameters_bound_to_parameters(fmus):
     )
 
 
+def test_nonlinear_loop_torn_where_its_unknowns_start_at_zero(fmus):
+    # MSL's Examples.Resistor in small: R_actual = R (1 + alpha (T - T_ref)), v = R_actual i,
+    # T = T_amb + v i / G. Its current and resistance have no start value (0), where the
+    # whole loop's Jacobian has a zero row (v - R_actual i); torn on i, Newton iterates on
+    # i alone and R_actual follows from the temperature. Exact solution: R_actual solves
+    # R_actual^2 - b R_actual - R alpha v^2 / G = 0 with b = R (1 + alpha (T_amb - T_ref))
+    r, alpha, t_ref, g, t_amb = 100.0, 1e-3, 293.15, 5.0, 303.15
+    v = 220.0 * np.sin(2.0 * np.pi * TIMES)
+    b = r * (1.0 + alpha * (t_amb - t_ref))
+    r_actual = (b + np.sqrt(b * b + 4.0 * r * alpha * v * v / g)) / 2.0
+    check(fmus, "SelfHeating", {"T": t_amb + v * v / (r_actual * g), "i": v / r_actual})
+
+
 def test_homotopy_initializes_from_the_simplified_problem(fmus):
     # A Schmitt trigger (gain 15000, supplies +-15 V, feedback divider 0.8) charging C = 1 mF
     # through R = 2 kOhm: at t = 0 the loop v_out = lim(15000 (0.8 v_out - v_c)) has the roots
@@ -564,6 +577,19 @@ def test_homotopy_that_cannot_reach_the_actual_problem(fmus):
         assert found, logged
         # the last step that failed ends within the smallest step (1e-4) past the root's end
         assert end < float(found.group(1)) <= end + 2e-4, (found.group(1), end)
+
+
+def test_a_loop_that_does_not_converge_is_named_before_asserts_on_its_unknowns(fmus):
+    # 0 = y^2 + x with x = 1 has no real root: Newton leaves y NaN, which also fails the
+    # model's assert(y > -100); the error names the loop (its cause), not the assert
+    for variant, interface in VARIANTS:
+        logged = _failed_run(fmus[(variant, "NoRealRoot")], interface)
+        assert re.search(
+            r"assert failed at t = 0 s: nonlinear algebraic loop did not converge: "
+            r"1 equation\(s\) at UserLib/Homotopy\.mo:\d+:\d+: ",
+            logged,
+        ), logged
+        assert "y below -100" not in logged, logged
 
 
 def test_initial_algorithm_sets_discrete_variables(fmus):

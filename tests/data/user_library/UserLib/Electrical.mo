@@ -64,4 +64,71 @@ package Electrical "Analog circuits from pins with flow currents"
     connect(switch.n, capacitor.n);
     connect(capacitor.n, ground.p);
   end SwitchDischarge;
+
+  connector HeatPort "Thermal port: temperature and the heat flow rate into the component"
+    SI.Temperature T "Port temperature";
+    flow SI.HeatFlowRate Q_flow "Heat flow rate into the component";
+  end HeatPort;
+
+  model HeatingResistor "Resistor whose resistance follows the temperature of its heat port (the law of MSL's Basic.Resistor)"
+    extends Modelica.Electrical.Analog.Interfaces.OnePort;
+    parameter SI.Resistance R = 100 "Resistance at T_ref";
+    parameter SI.Temperature T_ref = 293.15 "Reference temperature";
+    parameter SI.LinearTemperatureCoefficient alpha = 1e-3 "Temperature coefficient of resistance";
+    SI.Resistance R_actual "Actual resistance = R*(1 + alpha*(T_heatPort - T_ref))";
+    SI.Power LossPower "Loss power leaving the component through its heat port";
+    SI.Temperature T_heatPort "Temperature of the heat port";
+    HeatPort heatPort "Heat port";
+  equation
+    assert(1 + alpha*(T_heatPort - T_ref) >= Modelica.Constants.eps, "Temperature outside scope of model!");
+    R_actual = R*(1 + alpha*(T_heatPort - T_ref));
+    v = R_actual*i;
+    LossPower = v*i;
+    heatPort.T = T_heatPort;
+    heatPort.Q_flow = -LossPower;
+  end HeatingResistor;
+
+  model ThermalConductor "Lumped thermal element without heat capacity"
+    parameter SI.ThermalConductance G = 1 "Thermal conductance";
+    SI.HeatFlowRate Q_flow "Heat flow rate from port_a to port_b";
+    SI.TemperatureDifference dT "port_a.T - port_b.T";
+    HeatPort port_a "Port a";
+    HeatPort port_b "Port b";
+  equation
+    dT = port_a.T - port_b.T;
+    port_a.Q_flow = Q_flow;
+    port_b.Q_flow = -Q_flow;
+    Q_flow = G*dT;
+  end ThermalConductor;
+
+  model FixedTemperature "Fixed temperature at its port"
+    parameter SI.Temperature T = 293.15 "Fixed temperature";
+    HeatPort port "Port";
+  equation
+    port.T = T;
+  end FixedTemperature;
+
+  model SineVoltage "Sine voltage source: v = V sin(2 pi f t)"
+    extends Modelica.Electrical.Analog.Interfaces.OnePort;
+    parameter SI.Voltage V = 1 "Amplitude";
+    parameter SI.Frequency f = 1 "Frequency";
+  equation
+    v = V*sin(2*Modelica.Constants.pi*f*time);
+  end SineVoltage;
+
+  model SelfHeating "A resistor heated by its own loss through a thermal conductance to a fixed temperature (MSL's Examples.Resistor): a nonlinear loop whose current and resistance start at 0"
+    SineVoltage source(V = 220, f = 1);
+    HeatingResistor resistor(R = 100, T_ref = 293.15, alpha = 1e-3);
+    ThermalConductor conductor(G = 5);
+    FixedTemperature ambient(T = 303.15);
+    Modelica.Electrical.Analog.Basic.Ground ground;
+    output SI.Temperature T = resistor.T_heatPort "Resistor temperature";
+    output SI.Current i = resistor.i "Resistor current";
+  equation
+    connect(source.p, resistor.p);
+    connect(resistor.n, source.n);
+    connect(source.n, ground.p);
+    connect(resistor.heatPort, conductor.port_a);
+    connect(conductor.port_b, ambient.port);
+  end SelfHeating;
 end Electrical;

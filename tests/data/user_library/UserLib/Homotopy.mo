@@ -77,4 +77,12 @@ package Homotopy "Initialization by homotopy: op-amp circuits whose algebraic lo
     der(x) = -x*y;
     0 = homotopy(actual = y*y + 1, simplified = y - 1);
   end Unreachable;
+  model NoRealRoot "y^2 + x = 0 has no real root for x > 0: the loop's NaN also fails an assert on y"
+    Real x(start = 1, fixed = true);
+    Real y(start = 0);
+  equation
+    der(x) = -x;
+    0 = y*y + x;
+    assert(y > -100, "y below -100");
+  end NoRealRoot;
 end Homotopy;

@@ -26,4 +26,11 @@ package SI "SI types"
   type Volume = Real(final quantity = "Volume", final unit = "m3");
   type Density = Real(final quantity = "Density", final unit = "kg/m3", displayUnit = "g/cm3", min = 0.0);
   type ElectricalTorqueConstant = Real(final quantity = "ElectricalTorqueConstant", final unit = "N.m/A");
+  type ThermodynamicTemperature = Real(final quantity = "ThermodynamicTemperature", final unit = "K", min = 0.0, start = 288.15, nominal = 300, displayUnit = "degC");
+  type Temperature = ThermodynamicTemperature;
+  type TemperatureDifference = Real(final quantity = "ThermodynamicTemperature", final unit = "K");
+  type LinearTemperatureCoefficient = Real(final quantity = "LinearTemperatureCoefficient", final unit = "1/K");
+  type Power = Real(final quantity = "Power", final unit = "W");
+  type HeatFlowRate = Real(final quantity = "Power", final unit = "W");
+  type ThermalConductance = Real(final quantity = "ThermalConductance", final unit = "W/K");
 end SI;
