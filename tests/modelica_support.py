@@ -44,8 +44,8 @@ SUPPORTED = [
         "test_external_c_functions_are_called_from_the_fmu",
     ),
     (
-        'External functions in C with Real arrays and size arguments (`external "C" '
-        "scale(a, k, y, size(a, 1))`), matrices in row-major order, output arrays",
+        "External functions in C with Real and Integer arrays and size arguments (`external "
+        '"C" scale(a, k, y, size(a, 1))`), matrices in row-major order, Real output arrays',
         "test_external_c_arrays_with_size_arguments",
     ),
     (

@@ -9,9 +9,9 @@ URIs are resolved on the library path, as the libraries themselves are.
 
 Each call signature (a function and the sizes of its arrays) becomes a C wrapper with
 CasADi's external-function interface (``int f(const double** arg, double** res, ...)``):
-it maps CasADi's dense inputs to the C arguments of Sec. 12.9.1 (Real and Integer scalars by
-value, Real arrays as ``const double*`` in row-major order, output arrays as ``double*``,
-sizes as ``int``) and the return value and output arrays back. The wrapper is compiled with
+it maps CasADi's dense inputs to the C arguments of Sec. 12.9.1 (Real, Integer and Boolean
+scalars by value, their arrays as ``const double*`` or ``const int*`` in row-major order,
+output arrays as ``double*``, sizes as ``int``) and the return value and output arrays back. The wrapper is compiled with
 the user's sources into a shared library loaded by ``casadi.external`` while the model is
 translated, so the call is one node of the CasADi expressions; CasADi's generated C calls the
 wrapper by name, and the FMU compiles all wrappers of the model in one file,
@@ -150,18 +150,16 @@ class ExternalFunctions:
             raise ExternalError(f"external function '{definition['name']}' without a C name")
         types = [d["type_name"] for d in definition["inputs"]]
         out_types = [d["type_name"] for d in definition["outputs"]]
-        for declared, shape, kind in zip(definition["inputs"], shapes, types, strict=True):
+        for declared, kind in zip(definition["inputs"], types, strict=True):
             if declared.get("type_class") == "Class":
                 raise ExternalError(
                     f"external function '{definition['name']}': input '{declared['name']}' "
                     f"is an external object ({kind}); external objects are not built"
                 )
-            if kind not in ("Real", "Integer", "Boolean") or (shape and kind != "Real"):
-                what = f"{kind} array" if shape else kind
+            if kind not in ("Real", "Integer", "Boolean"):
                 raise ExternalError(
                     f"external function '{definition['name']}': input '{declared['name']}' "
-                    f"of type {what} (Real, Integer and Boolean scalars and Real arrays are "
-                    "passed)"
+                    f"of type {kind} (Real, Integer and Boolean scalars and arrays are passed)"
                 )
         for declared, dims, kind in zip(definition["outputs"], outputs, out_types, strict=True):
             if kind not in ("Real", "Integer", "Boolean") or (dims and kind != "Real"):
@@ -266,7 +264,8 @@ class ExternalFunctions:
                 )
                 if done.returncode:
                     lines = done.stderr.strip().splitlines() or ["(no message)"]
-                    first = next((line for line in lines if "error" in line), lines[0])
+                    told = [ln for ln in lines if "error:" in ln or "cannot find" in ln]
+                    first = next(iter(told), lines[0])
                     first = first.replace(scratch + "/", "")
                     raise ExternalError(
                         f"external function '{modelica}': C compilation failed: {first}"
@@ -440,20 +439,17 @@ def _wrapper_code(
     lines.append(
         f"int {name}(const double** arg, double** res, long long int* iw, double* w, int mem) {{"
     )
-    # CasADi passes no pointer for an input that is structurally zero
+    # each input in its C type; CasADi passes no pointer for one that is structurally zero
     for k, size in enumerate(sizes_in):
-        lines.append(f"    double in{k}[{size}];")
-        lines.append(
-            f"    for (int i = 0; i < {size}; i++) in{k}[i] = arg[{k}] ? arg[{k}][i] : 0.0;"
-        )
+        c_type = _c_type(types[k])
+        lines.append(f"    {c_type} in{k}[{size}];")
+        copy = f"in{k}[i] = arg[{k}] ? ({c_type}) arg[{k}][i] : 0;"
+        lines.append(f"    for (int i = 0; i < {size}; i++) {copy}")
     c_args, returned = [], None
     for kind, value in arguments:
         if kind == "input":
             k = int(value)
-            if shapes[k]:
-                c_args.append(f"in{k}")
-            else:
-                c_args.append(f"({_c_type(types[k])}) in{k}[0]")
+            c_args.append(f"in{k}" if shapes[k] else f"in{k}[0]")
         elif kind == "output":
             k = int(value)
             lines.append(f"    double out{k}[{sizes_out[k]}];")

@@ -1186,10 +1186,12 @@ def test_external_c_functions_are_called_from_the_fmu(external_fmus):
 def test_external_c_arrays_with_size_arguments(external_fmus):
     # x' = -scale(x, k) (an output array written by C, its length a size argument):
     # x = x0 exp(-k t); z' = A z with A = [0, 1; -1, 0] passed row-major (its transpose would
-    # turn z the other way): z = (cos t, -sin t); e = dot(x, x) = 14 exp(-2 k t)
+    # turn z the other way): z = (cos t, -sin t); e = dot(x, x) = 14 exp(-2 k t); s, x
+    # weighted by the Integer array {1, 2, 3} (C ints), also 14 exp(-k t)
     decay = np.exp(-0.7 * TIMES)
     reference = {f"x[{i}]": i * decay for i in (1, 2, 3)}
     reference |= {"z[1]": np.cos(TIMES), "z[2]": -np.sin(TIMES), "e": 14.0 * decay**2}
+    reference["s"] = 14.0 * decay
     check(external_fmus, "Vectors", reference)
 
 

@@ -35,6 +35,15 @@ package ExternalLib "Functions in C called by models, as library authors declare
       IncludeDirectory = "modelica://ExternalLib/Resources/C-Sources");
   end scale;
 
+  function weightedSum "The sum of a vector's elements, each times an Integer weight"
+    input Real a[:];
+    input Integer weights[size(a, 1)];
+    output Real y;
+  external "C" y = weighted_sum(a, weights, size(a, 1))
+    annotation (Include = "#include \"laws.c\"",
+      IncludeDirectory = "modelica://ExternalLib/Resources/C-Sources");
+  end weightedSum;
+
   function product "A matrix times a vector: the matrix passed in row-major order"
     input Real A[:, :];
     input Real x[size(A, 2)];
@@ -92,9 +101,11 @@ package ExternalLib "Functions in C called by models, as library authors declare
     Real x[3](start = {1, 2, 3}, each fixed = true);
     Real z[2](start = {1, 0}, each fixed = true);
     Real e "Squared norm of x";
+    Real s "x weighted by 1, 2 and 3";
   equation
     der(x) = -scale(x, k);
     der(z) = product(A, z);
     e = dot(x, x);
+    s = weightedSum(x, {1, 2, 3});
   end Vectors;
 end ExternalLib;

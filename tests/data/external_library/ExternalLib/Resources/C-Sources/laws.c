@@ -17,6 +17,13 @@ static double vector_dot(const double* a, const double* b, int n) {
     return sum;
 }
 
+/* The sum of a[i] w[i], n elements each; w an Integer array (C int). */
+static double weighted_sum(const double* a, const int* w, int n) {
+    double sum = 0.0;
+    for (int i = 0; i < n; i++) sum += a[i] * w[i];
+    return sum;
+}
+
 /* y = k a, n elements. */
 static void vector_scale(const double* a, double k, double* y, int n) {
     for (int i = 0; i < n; i++) y[i] = k * a[i];
