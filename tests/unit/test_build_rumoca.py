@@ -27,6 +27,7 @@ from conftest import cli_error
 from fmpy import extract, read_model_description, simulate_fmu
 from fmpy.fmi2 import FMU2Model
 from fmpy.fmi3 import FMU3Model
+from fmpy.validation import validate_fmu
 from modelica_support import SUPPORTED, UNSUPPORTED, current_readme_table, table
 from scipy.integrate import solve_ivp
 from scipy.optimize import brentq
@@ -1196,8 +1197,12 @@ def test_external_c_arrays_with_size_arguments(external_fmus):
 
 
 def test_external_c_sources_rebuild_the_fmu_binary(external_fmus, tmp_path):
-    # the FMU's sources/ (wrappers, the user's included files, the FMI layer) compile into a
-    # binary that runs the model bit for bit as the shipped one does
+    # every FMU with external functions validates; the FMU's sources/ (wrappers, the user's
+    # included files, the FMI layer) compile into a binary that runs the model bit for bit
+    # as the shipped one does
+    assert {str(p): validate_fmu(str(p)) for p in external_fmus.values()} == {
+        str(p): [] for p in external_fmus.values()
+    }
     path = external_fmus[("me", "Decay")]
     with zipfile.ZipFile(path) as archive:
         names = archive.namelist()
