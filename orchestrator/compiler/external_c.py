@@ -11,9 +11,10 @@ Each call signature (a function and the sizes of its arrays) becomes a C wrapper
 CasADi's external-function interface (``int f(const double** arg, double** res, ...)``):
 it maps CasADi's dense inputs to the C arguments of Sec. 12.9.1 (Real, Integer and Boolean
 scalars by value, their arrays as ``const double*`` or ``const int*`` in row-major order,
-output arrays as ``double*``, sizes as ``int``) and the return value and output arrays back. The wrapper is compiled with
-the user's sources into a shared library loaded by ``casadi.external`` while the model is
-translated, so the call is one node of the CasADi expressions; CasADi's generated C calls the
+output arrays as ``double*``, sizes as ``int``) and the return value and output arrays back.
+The wrapper is compiled with the user's sources into a shared library loaded by
+``casadi.external`` while the model is translated, so the call is one node of the CasADi
+expressions; CasADi's generated C calls the
 wrapper by name, and the FMU compiles all wrappers of the model in one file,
 ``model_external.c``, which goes into the FMU's ``sources/`` with the files the ``Include``
 texts include.
@@ -372,15 +373,15 @@ def _span(external: dict, name: str) -> dict | None:
 
 
 def _literal(value: object) -> object:
+    """A string annotation value (``"f.c"``), or a list of them (``{"a", "b"}``); None
+    otherwise."""
     if not isinstance(value, dict):
         return None
     if "Literal" in value:
         kind, text = next(iter(value["Literal"]["value"].items()))
         return text if kind == "String" else None
-    for key in ("Array", "ArrayLiteral"):
-        if key in value:
-            items = value[key].get("elements", value[key].get("items", []))
-            return [_literal(item) for item in items]
+    if "Array" in value:
+        return [_literal(item) for item in value["Array"].get("elements", [])]
     return None
 
 
