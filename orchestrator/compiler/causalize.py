@@ -11,7 +11,8 @@ Here the residuals are
    (``casadi.solve``; large ones torn first, :mod:`orchestrator.compiler.tearing`); a
    nonlinear algebraic loop is torn the same way and solved by Newton's method on its
    tearing variables (CasADi's ``fast_newton``, generated into the model's C code) at every
-   evaluation, the loop's other unknowns computed from them. Where the loops
+   evaluation, the loop's other unknowns computed from them (and, where that Newton fails,
+   on the whole loop as a fallback). Where the loops
    are asked for, Newton starts from a guess symbol per iteration variable, which the FMU
    holds: the iteration variables' start values at first (the Modelica meaning of ``start``
    for them; 0 without one), then the previous solution, so that a loop with several roots
@@ -90,7 +91,6 @@ def causalize(
     guesses: dict[str, float] | None = None,
     loops: list[Loop] | None = None,
     places: list[str] | None = None,
-    parameters: list[ca.SX] = (),
 ) -> list[Assignment]:
     """Return explicit assignments for ``unknowns`` such that all ``residuals`` vanish.
 
@@ -99,8 +99,7 @@ def causalize(
     others); the nonlinear loops found are appended to ``loops`` when given, and Newton then
     starts from each loop's guess symbols instead of the start values; ``places`` (the
     source ``file:line:column`` of each residual, "" where unknown) name a loop's equations in
-    its text; ``parameters`` (symbols constant during a run) may divide where a nonlinear loop
-    is torn. Raises
+    its text. Raises
     :class:`CausalizationError` naming the model and the offending equations when the system
     is structurally singular.
     """
@@ -111,7 +110,6 @@ def causalize(
         )
     if n_eq == 0:
         return []
-    fixed = {p.name() for p in parameters}
     incidence = ca.jacobian_sparsity(ca.vertcat(*residuals), ca.vertcat(*unknowns))
     rows, cols = incidence.get_triplet()
     pattern = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n_eq, n_var))
@@ -154,7 +152,7 @@ def causalize(
                     f"{where}{model}: unsupported Modelica construct {refused}"
                 )
             torn, left, in_tears = torn_loop(
-                [residuals[i] for i in eqs], ca.vertsplit(block_vars), fixed, set(guesses or {})
+                [residuals[i] for i in eqs], ca.vertsplit(block_vars), set(guesses or {})
             )
             iteration = [block_vars[k] for k in torn]
             starts = tuple(float((guesses or {}).get(v.name(), 0.0)) for v in iteration)
@@ -163,11 +161,26 @@ def causalize(
             if loops is not None:
                 start = ca.vertcat(*symbols)
             tears = ca.vertcat(*iteration)
-            found = _newton(ca.vertcat(*left), tears, start, len(assignments))
+            number = len(assignments)
+            found = _newton(ca.vertcat(*left), tears, start, f"loop{number}")
             values = ca.substitute(ca.vertcat(*in_tears), tears, found)
-            at_solution = ca.substitute(block_res, block_vars, values)
-            converged = ca.mmax(ca.fabs(at_solution)) <= LOOP_TOLERANCE
-            solution = ca.if_else(converged, values, ca.DM.nan(len(eqs)))
+            # where Newton on the tearing variables fails (it may cycle between the pieces of
+            # a piecewise-linear limiter), Newton on the whole loop, from the tearing
+            # variables' guesses and the others' start values
+            guess_of = dict(zip(torn, ca.vertsplit(start), strict=True))
+            whole_start = ca.vertcat(
+                *[
+                    guess_of.get(k, ca.SX(float((guesses or {}).get(v.name(), 0.0))))
+                    for k, v in enumerate(ca.vertsplit(block_vars))
+                ]
+            )
+            whole = _newton(block_res, block_vars, whole_start, f"loop{number}_whole")
+            torn_ok, whole_ok = (
+                ca.mmax(ca.fabs(ca.substitute(block_res, block_vars, x))) <= LOOP_TOLERANCE
+                for x in (values, whole)
+            )
+            converged = ca.logic_or(torn_ok, whole_ok)
+            solution = ca.if_else(torn_ok, values, ca.if_else(whole_ok, whole, ca.DM.nan(len(eqs))))
             if loops is not None:
                 known = places or []
                 where = list(dict.fromkeys(known[i] for i in eqs if i < len(known) and known[i]))
@@ -184,14 +197,14 @@ def causalize(
     return assignments
 
 
-def _newton(residual: ca.SX, unknowns: ca.SX, start: ca.SX, number: int) -> ca.SX:
-    """Newton's result for the loop's (torn) ``unknowns`` from ``start``, in the other
-    symbols; whether it converged is judged by the caller on the whole loop."""
+def _newton(residual: ca.SX, unknowns: ca.SX, start: ca.SX, name: str) -> ca.SX:
+    """Newton's result for ``unknowns`` from ``start``, in the residual's other symbols;
+    whether it converged is judged by the caller on the whole loop."""
     knowns = [s for s in ca.symvar(residual) if not ca.depends_on(s, unknowns)]
     given = ca.vertcat(*knowns) if knowns else ca.SX(0, 1)
-    problem = ca.Function(f"loop{number}", [unknowns, given], [residual])
+    problem = ca.Function(name, [unknowns, given], [residual])
     newton = ca.rootfinder(
-        f"loop{number}_newton",
+        f"{name}_newton",
         "fast_newton",
         problem,
         {

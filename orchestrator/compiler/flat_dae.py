@@ -172,7 +172,6 @@ def flat_dae(
         first_guesses,
         loops,
         places,
-        [v.symbol for v in roles.parameters + roles.dependent],
     )
     dummy = {s.name() for s in reduced.dummy_states}
     kept_states = [v for v in roles.states if v.name not in dummy]

@@ -19,9 +19,11 @@ The same choice serves nonlinear algebraic loops (:func:`torn_loop`): every unkn
 from an equation where it has a constant nonzero coefficient is computed from the tearing
 variables, and Newton's method iterates on the tearing variables alone. Its Jacobian is then
 that of the loop reduced to them, and a start value of an eliminated unknown (0 where none is
-given) cannot make it singular: a resistor's ``v = R_actual*i`` with ``R_actual`` and ``i``
-starting at 0 has a zero row in the whole loop's Jacobian, while torn on ``i`` it is
-``R_actual`` computed from the temperature.
+given) cannot make it singular: a heated resistor's ``v = R_actual*i`` with ``R_actual`` and
+``i`` starting at 0 has a zero row in the whole loop's Jacobian, while torn on ``i`` and the
+temperature, ``R_actual`` is computed from the temperature's guess. Where Newton on the
+tearing variables fails, the loop falls back on Newton over all its unknowns
+(:mod:`orchestrator.compiler.causalize`).
 """
 
 from __future__ import annotations
@@ -31,12 +33,8 @@ from dataclasses import dataclass
 import casadi as ca
 
 
-def _solvable(coefficient: ca.SX, parameters: set[str]) -> bool:
-    """Whether an unknown with this coefficient is solved for by a division: a nonzero
-    constant, or an expression in ``parameters`` alone."""
-    if coefficient.is_constant():
-        return float(ca.evalf(coefficient)) != 0.0
-    return all(s.name() in parameters for s in ca.symvar(coefficient))
+def _constant_coefficient(coefficient: ca.SX) -> bool:
+    return coefficient.is_constant() and float(ca.evalf(coefficient)) != 0.0
 
 
 @dataclass(frozen=True)
@@ -54,13 +52,12 @@ class Tearing:
 def tearing(
     residuals: list[ca.SX],
     unknowns: list[ca.SX],
-    parameters: set[str] = frozenset(),
     lookahead: bool = False,
     started: set[str] = frozenset(),
 ) -> Tearing:
     """The greedy tearing of a square block of scalar ``residuals`` in the scalar symbols
     ``unknowns``; an unknown is solved from an equation where its coefficient is a nonzero
-    constant or an expression in the symbols named ``parameters``. With ``lookahead`` the
+    constant. With ``lookahead`` the
     tearing variable torn next is the one after which most unknowns are solved, then one
     named in ``started`` (a start value given: Newton's first guess is the author's), then the
     one in most remaining equations: the fewest iteration variables of a nonlinear loop."""
@@ -73,7 +70,7 @@ def tearing(
     for row, column in zip(rows, columns, strict=True):
         of_equation[row].add(column)
         in_equations[column].add(row)
-        if _solvable(jacobian[row, column], parameters):
+        if _constant_coefficient(jacobian[row, column]):
             solvable.add((row, column))
 
     def propagate(known: set[int], remaining: set[int], order: list[tuple[int, int]]) -> None:
@@ -160,15 +157,13 @@ def torn_solution(residuals: list[ca.SX], unknowns: list[ca.SX]) -> list[ca.SX]:
 
 
 def torn_loop(
-    residuals: list[ca.SX], unknowns: list[ca.SX], parameters: set[str], started: set[str]
+    residuals: list[ca.SX], unknowns: list[ca.SX], started: set[str]
 ) -> tuple[list[int], list[ca.SX], list[ca.SX]]:
     """A nonlinear loop torn: the indices of its tearing variables, the residuals left in
     them (as many as tearing variables), and every unknown's value in the tearing variables
-    (a tearing variable's is itself), in the order of ``unknowns``. Unknowns are also solved
-    by divisions by expressions in the symbols named ``parameters`` (a thermal conductance):
-    where such a divisor is 0 the loop's values are NaN and its convergence check fails.
-    Unknowns named in ``started`` have start values, preferred as tearing variables."""
-    torn = tearing(residuals, unknowns, parameters, lookahead=True, started=started)
+    (a tearing variable's is itself), in the order of ``unknowns``. Unknowns named in
+    ``started`` have start values, preferred as tearing variables."""
+    torn = tearing(residuals, unknowns, lookahead=True, started=started)
     solved = _in_tears(residuals, unknowns, torn)
     symbols = [unknowns[u] for u, _ in torn.order]
     left = ca.substitute([residuals[e] for e in torn.remaining], symbols, solved)

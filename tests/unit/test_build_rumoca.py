@@ -538,8 +538,8 @@ def test_nonlinear_loop_over_parameters_bound_to_parameters(fmus):
 def test_nonlinear_loop_torn_where_its_unknowns_start_at_zero(fmus):
     # MSL's Examples.Resistor in small: R_actual = R (1 + alpha (T - T_ref)), v = R_actual i,
     # T = T_amb + v i / G. Its current and resistance have no start value (0), where the
-    # whole loop's Jacobian has a zero row (v - R_actual i); torn on i, Newton iterates on
-    # i alone and R_actual follows from the temperature. Exact solution: R_actual solves
+    # whole loop's Jacobian has a zero row (v - R_actual i); torn, Newton iterates on i and
+    # the temperature, and R_actual follows from the temperature. Exact solution: R_actual solves
     # R_actual^2 - b R_actual - R alpha v^2 / G = 0 with b = R (1 + alpha (T_amb - T_ref))
     r, alpha, t_ref, g, t_amb = 100.0, 1e-3, 293.15, 5.0, 303.15
     v = 220.0 * np.sin(2.0 * np.pi * TIMES)
