@@ -12,11 +12,11 @@ command, a sample that reads the bodies' accelerations, a scheduled undocking.
 
 What stays in Python: ticks where the topology may change (docking ports watched, projection
 onto the joints), runs with a callback or an observer that sees every tick (the breadcrumbs of
-a supervised run), a handover (a stepped run), a step limit, Co-Simulation units, weak
-coupling, event indicators and the integrators stepped from Python. Members of a run that fail
-are logged by a call back into Python at their tick; a step after which an FMU asks for event
-mode or to end the run is finished by the strategy (``EventDriver.advance``) and the compiled
-ticks end there. The wall-time limit is checked at the ticks Python sees.
+a supervised run), a handover (a stepped run), a step limit or a wall-time limit (both checked
+at every tick), Co-Simulation units, weak coupling, event indicators and the integrators
+stepped from Python. Members of a run that fail are logged by a call back into Python at their
+tick; a step after which an FMU asks for event mode or to end the run is finished by the
+strategy (``EventDriver.advance``) and the compiled ticks end there.
 """
 
 from __future__ import annotations
@@ -82,8 +82,8 @@ class CompiledTicks:
             return None  # Co-Simulation units, or manipulators given by the caller
         if any(o.every_tick and o.marks() is None for o in master.observers):
             return None
-        if master.simulation.step_limit is not None:
-            return None
+        if master.simulation.step_limit is not None or master.simulation.wall_time_limit:
+            return None  # budgets checked at every tick
         topology = [m for m in master.manipulators if isinstance(m, TopologyChanges)]
         if any(m.watching() for m in topology):
             return None  # docking ports watched or joints projected at every tick

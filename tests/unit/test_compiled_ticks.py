@@ -153,6 +153,17 @@ def test_ticks_stop_for_python_samples_and_failing_members(tmp_path, fmu_dir, mo
     assert_same(compiled, python)
 
 
+@pytest.mark.parametrize("budget", [{"wall_time_limit": 60.0}, {"step_limit": 10**6}])
+def test_budgets_keep_every_tick_in_python(tmp_path, fmu_dir, monkeypatch, budget):
+    """A wall-time or step limit is checked at every tick, as in the Python loop: no tick is
+    compiled, and the run is the same."""
+    document = vehicle(0.5, "RK4")
+    document["simulation"].update(budget)
+    compiled, python, made = both_ways(document, tmp_path, fmu_dir, monkeypatch)
+    assert made == 0
+    assert_same(compiled, python)
+
+
 @pytest.mark.parametrize("solver", ["RK4", "RK45"])
 def test_vehicle_ticks_compiled_with_either_integrator(tmp_path, fmu_dir, monkeypatch, solver):
     """A vehicle under the compiled PD and allocation every 10 ms, rows every 50 ms, no joints
