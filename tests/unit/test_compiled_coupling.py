@@ -255,6 +255,17 @@ def python_accelerations(layout, x, dx, motor, baumgarte):
     return a_c.reshape(-1, 6)
 
 
+def assert_agrees_at_random_state(layout, compiled, rng, relative):
+    """The compiled kernel's accelerations at a random state (spread 0.5, no motor, no
+    Baumgarte terms) equal the Python path's to ``relative`` times their norm."""
+    x, dx = random_state(rng, layout, 0.5)
+    out = dx.copy()
+    compiled.kernel(x, out)
+    expected = python_accelerations(layout, x, dx, 0.0, (0.0, 0.0))
+    scale = np.linalg.norm(expected)
+    np.testing.assert_allclose(out[layout.index[:, 7:]], expected, rtol=0, atol=relative * scale)
+
+
 def tolerance(layout) -> float:
     """Relative agreement of the two paths: round-off of the same solve for a forest, 1e-10
     with closed loops (the same kept rows, eliminated in another order, with fill)."""
@@ -502,12 +513,7 @@ def test_another_elimination_order_fills_in_and_agrees():
         0.0,
         0.0,
     )
-    x, dx = random_state(rng, layout, 0.5)
-    out = dx.copy()
-    compiled.kernel(x, out)
-    expected = python_accelerations(layout, x, dx, 0.0, (0.0, 0.0))
-    scale = np.linalg.norm(expected)
-    np.testing.assert_allclose(out[layout.index[:, 7:]], expected, rtol=0, atol=1e-12 * scale)
+    assert_agrees_at_random_state(layout, compiled, rng, 1e-12)
 
 
 @pytest.mark.parametrize(
@@ -526,13 +532,7 @@ def test_any_elimination_order_agrees(monkeypatch, shape, n_bodies, joints_of, s
     )
     layout, rng = setup(n_bodies, joints_of, seed)
     for _ in range(3):
-        compiled = layout.compiled()
-        x, dx = random_state(rng, layout, 0.5)
-        out = dx.copy()
-        compiled.kernel(x, out)
-        expected = python_accelerations(layout, x, dx, 0.0, (0.0, 0.0))
-        scale = np.linalg.norm(expected)
-        np.testing.assert_allclose(out[layout.index[:, 7:]], expected, rtol=0, atol=1e-10 * scale)
+        assert_agrees_at_random_state(layout, layout.compiled(), rng, 1e-10)
 
 
 @pytest.mark.parametrize(
