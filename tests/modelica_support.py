@@ -129,6 +129,17 @@ SUPPORTED = [
         "test_nonlinear_loop_over_parameters_bound_to_parameters",
     ),
     (
+        "A nonlinear loop whose unknowns have no start values, where the whole loop's "
+        "Jacobian is singular (MSL's heated `Resistor`): torn, Newton on the tearing variables, "
+        "then on the whole loop where that fails",
+        "test_nonlinear_loop_torn_where_its_unknowns_start_at_zero",
+    ),
+    (
+        "A nonlinear loop that does not converge: its error comes before the model's asserts "
+        "on its unknowns (NaN)",
+        "test_a_loop_that_does_not_converge_is_named_before_asserts_on_its_unknowns",
+    ),
+    (
         "`homotopy(actual, simplified)`: initialization from the simplified problem, continued "
         "to the actual one (lambda 0 to 1), then the actual expression; an op-amp Schmitt "
         "trigger whose loop has several roots (MSL's `LimiterHomotopy`), with events and as "
