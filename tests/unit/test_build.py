@@ -47,14 +47,15 @@ def test_causalize_solves_linear_algebraic_loop():
 
 
 def test_causalize_solves_a_nonlinear_loop_by_newton_and_guards_it():
-    """x + sin(y) = p, y = x^2: Newton's method from the guesses solves it to round-off; where
-    it has no root (x^2 + 1 = p < 1) the unknowns are NaN and the loop is not converged."""
+    """x + sin(y) = p, y = x^2: torn on x (it has a start value; y = x^2 follows), Newton's
+    method from the guess solves it to round-off; where it has no root (x^2 + 1 = p < 1) the
+    unknowns are NaN and the loop is not converged."""
     x, y, p = ca.SX.sym("x"), ca.SX.sym("y"), ca.SX.sym("p")
     loops = []
     assignments = causalize([x + ca.sin(y) - p, y - x * x], [x, y], "Loop", {"x": 0.5}, loops)
     assert [a.unknown.name() for a in assignments] == ["x", "y"] and len(loops) == 1
     assert "2 equation(s)" in loops[0].text and "sin" in loops[0].text
-    assert loops[0].starts == (0.5, 0.0)  # x's start value, 0 for y
+    assert [v.name() for v in loops[0].unknowns] == ["x"] and loops[0].starts == (0.5,)
     guesses = ca.vertcat(*loops[0].guesses)
     outputs = [a.expression for a in assignments] + [loops[0].converged]
     values = ca.Function("f", [p, guesses], outputs)
