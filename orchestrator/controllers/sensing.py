@@ -99,7 +99,7 @@ class ImuSensor(Sensor):
             jump, self.jumps = inputs[19:25] - self.jumps, inputs[19:25].copy()
             point = jump[:3] + np.cross(jump[3:], self.mount.position)  # m/s, body frame
             force = force + self.mount.rotation.T @ point / self.sample_time
-        return np.concatenate(self.imu.measure(rate, force))
+        return np.array(self.imu.measure(rate.tolist(), force.tolist()))
 
 
 class DvlSensor(Sensor):

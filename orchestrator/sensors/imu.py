@@ -14,11 +14,12 @@ Gyro in rad/s (densities rad/s/sqrt(Hz), drivers rad/s^2/sqrt(Hz)), acceleromete
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from orchestrator.sensors.noise import GaussMarkov, white_noise_std
+from orchestrator.sensors.noise import GaussMarkov, NormalDraws, white_noise_std
 
 
 @dataclass(frozen=True)
@@ -38,30 +39,35 @@ ADIS16448_ACCEL = InertialNoise(4.0e-3, 6.0e-3, 300.0, 0.196)
 
 class InertialAxes:
     """Three axes of one inertial sensor sampled every ``interval`` (s); the bias starts from
-    its stationary distribution, the turn-on bias is drawn once."""
+    its stationary distribution, the turn-on bias is drawn once (``bias``, ``turn_on``: three
+    plain floats each, the sensor's units)."""
 
     def __init__(self, noise: InertialNoise, interval: float, rng: np.random.Generator) -> None:
         self.bias_process = GaussMarkov(noise.bias_driving, noise.bias_time_constant, interval)
         self.white_std = white_noise_std(noise.noise_density, interval)
         stationary = self.bias_process.stationary_std
-        self.turn_on = noise.turn_on_std * rng.standard_normal(3)
+        self.turn_on = (noise.turn_on_std * rng.standard_normal(3)).tolist()
         start = rng.standard_normal(3)
-        self.bias = stationary * start if np.isfinite(stationary) else np.zeros(3)
+        self.bias = (stationary * start if np.isfinite(stationary) else np.zeros(3)).tolist()
 
-    def measure(self, true: np.ndarray, xi: np.ndarray) -> np.ndarray:
-        """One sample of the 3-vector ``true`` with the (2, 3) standard normal draws ``xi``
-        (white noise, bias step); the bias then steps to the next sample."""
-        out = true + self.turn_on + self.bias + self.white_std * xi[0]
-        self.bias = self.bias_process.step(self.bias, xi[1])
+    def measure(
+        self, true: Sequence[float], white: Sequence[float], step: Sequence[float]
+    ) -> list[float]:
+        """One sample of the 3-vector ``true`` with standard normal draws ``white`` (white
+        noise) and ``step`` (bias step), in plain floats (NumPy's per-call cost on 3-vectors
+        is many times the arithmetic; the same operations in the same order, so the same
+        numbers); the bias then steps to the next sample."""
+        turn_on, bias, std = self.turn_on, self.bias, self.white_std
+        out = [true[i] + turn_on[i] + bias[i] + std * white[i] for i in range(3)]
+        self.bias = [self.bias_process.step(bias[i], step[i]) for i in range(3)]
         return out
 
     def record(self, true: np.ndarray, xi: np.ndarray) -> np.ndarray:
         """Samples of ``true`` (n, 3) with draws ``xi`` (n, 2, 3): the same as ``measure`` on
         each row in turn, vectorised for long records."""
-        biases = np.concatenate(
-            [self.bias[np.newaxis], self.bias_process.sequence(self.bias, xi[:, 1])]
-        )
-        self.bias = biases[-1]
+        start = np.array([self.bias])
+        biases = np.concatenate([start, self.bias_process.sequence(start[0], xi[:, 1])])
+        self.bias = biases[-1].tolist()
         return true + self.turn_on + biases[:-1] + self.white_std * xi[:, 0]
 
 
@@ -75,18 +81,21 @@ class Imu:
         gyro: InertialNoise = ADIS16448_GYRO,
         accel: InertialNoise = ADIS16448_ACCEL,
     ) -> None:
-        self.rng = rng
         self.gyro = InertialAxes(gyro, interval, rng)
         self.accel = InertialAxes(accel, interval, rng)
+        # per sample: gyro white noise and bias step, then the accelerometer's (3 each)
+        self.draws = NormalDraws(rng, 12)
 
-    def measure(self, rate: np.ndarray, force: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Measured angular rate (rad/s) and specific force (m/s^2), sensor frame, of the true
-        ``rate`` and ``force``."""
-        xi = self.rng.standard_normal((2, 2, 3))
-        return self.gyro.measure(rate, xi[0]), self.accel.measure(force, xi[1])
+    def measure(self, rate: Sequence[float], force: Sequence[float]) -> list[float]:
+        """Measured angular rate (rad/s) and specific force (m/s^2), sensor frame, one after
+        the other, of the true ``rate`` and ``force``."""
+        xi = self.draws.sample()
+        return self.gyro.measure(rate, xi[0:3], xi[3:6]) + self.accel.measure(
+            force, xi[6:9], xi[9:12]
+        )
 
     def record(self, rate: np.ndarray, force: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Measurements of the true records ``rate`` and ``force`` (n, 3), the same as
         :meth:`measure` row by row, with the same draws."""
-        xi = self.rng.standard_normal((len(rate), 2, 2, 3))
+        xi = self.draws.samples(len(rate)).reshape(len(rate), 2, 2, 3)
         return self.gyro.record(rate, xi[:, 0]), self.accel.record(force, xi[:, 1])

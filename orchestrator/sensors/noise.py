@@ -48,3 +48,31 @@ class GaussMarkov:
         initial = np.asarray(start, dtype=float)[np.newaxis] * self.decay
         out, _ = lfilter([self.step_std], [1.0, -self.decay], xi, axis=0, zi=initial)
         return out
+
+
+class NormalDraws:
+    """Standard normal draws of ``rng``, ``size`` numbers per sample, drawn ``block`` samples
+    ahead in one call: a call costs NumPy many times what a draw does. A Generator fills an
+    array with one normal after the other from its bit stream, holding nothing between calls,
+    so the samples are those that one call per sample would give, as long as nothing else
+    draws from ``rng`` in between."""
+
+    def __init__(self, rng: np.random.Generator, size: int, block: int = 256) -> None:
+        self.rng, self.size, self.block = rng, size, block
+        self._rows: list[list[float]] = []
+        self._next = 0
+
+    def sample(self) -> list[float]:
+        """The next sample's ``size`` draws, plain floats."""
+        if self._next == len(self._rows):
+            self._rows = self.rng.standard_normal((self.block, self.size)).tolist()
+            self._next = 0
+        self._next += 1
+        return self._rows[self._next - 1]
+
+    def samples(self, n: int) -> np.ndarray:
+        """The next ``n`` samples' draws (n, size): those drawn ahead first, then new ones."""
+        ahead = self._rows[self._next : self._next + n]
+        self._next += len(ahead)
+        fresh = self.rng.standard_normal((n - len(ahead), self.size))
+        return np.concatenate([np.reshape(ahead, (len(ahead), self.size)), fresh])

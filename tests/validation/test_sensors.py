@@ -105,13 +105,44 @@ def test_imu_zero_noise_is_exact_and_reads_gravity_with_lever_arm():
     imu = Imu(0.01, np.random.default_rng(0), quiet, quiet)
     rate, force = np.array([0.1, -0.2, 0.3]), np.array([0.5, 0.0, -9.0])
     measured = imu.measure(rate, force)
-    assert np.array_equal(measured[0], rate) and np.array_equal(measured[1], force)
+    assert np.array_equal(measured, np.concatenate([rate, force]))
     mount = Mount(np.array([0.2, 0.1, 0.0]), np.eye(3))
     level = np.array([1.0, 0.0, 0.0, 0.0])
     rest = specific_force(mount, level, np.zeros(6), np.zeros(6), g=9.81)
     assert np.allclose(rest, [0.0, 0.0, -9.81], atol=1e-15)
     spin = specific_force(mount, level, np.array([0, 0, 0, 0, 0, 2.0]), np.zeros(6), g=0.0)
     assert np.allclose(spin, [-4 * 0.2, -4 * 0.1, 0.0], atol=1e-15)
+
+
+def test_imu_draws_ahead_give_the_samples_of_one_draw_per_sample():
+    """300 samples (more than a block drawn ahead) then a record of 400, bit for bit as NumPy
+    gives them drawing each sample's 12 normals in its own call and stepping the biases as
+    arrays: the model as it reads in the module docstring."""
+    interval, rng = 0.01, np.random.default_rng(7)
+    imu = Imu(interval, np.random.default_rng(7))
+    axes = []
+    for noise in (ADIS16448_GYRO, ADIS16448_ACCEL):
+        bias_std = noise.bias_driving * math.sqrt(noise.bias_time_constant / 2)
+        decay = math.exp(-interval / noise.bias_time_constant)
+        step_std = noise.bias_driving * math.sqrt(
+            noise.bias_time_constant / 2 * -math.expm1(-2 * interval / noise.bias_time_constant)
+        )
+        turn_on = noise.turn_on_std * rng.standard_normal(3)
+        bias = bias_std * rng.standard_normal(3)
+        axes.append([turn_on, bias, noise.noise_density / math.sqrt(interval), decay, step_std])
+    truth = np.random.default_rng(8).standard_normal((700, 6))
+    expected = np.empty((700, 6))
+    for k in range(700):
+        xi = rng.standard_normal((2, 2, 3))
+        for i, a in enumerate(axes):
+            turn_on, bias, white_std, decay, step_std = a
+            expected[k, 3 * i : 3 * i + 3] = (
+                truth[k, 3 * i : 3 * i + 3] + turn_on + bias + (white_std * xi[i, 0])
+            )
+            a[1] = decay * bias + step_std * xi[i, 1]
+    sampled = [imu.measure(truth[k, :3], truth[k, 3:]) for k in range(300)]
+    recorded = np.hstack(imu.record(truth[300:, :3], truth[300:, 3:]))
+    assert np.array_equal(np.vstack([sampled, recorded]), expected)
 
 
 def dvl(**changes: float) -> Dvl:
