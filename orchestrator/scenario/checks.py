@@ -17,7 +17,7 @@ from pathlib import PurePath
 
 import numpy as np
 
-from orchestrator.scenario.model import LONGEST_TIME, Scenario
+from orchestrator.scenario.model import LONGEST_TIME, RendezvousConfig, Scenario
 
 # Most output rows or controller samples of one run: 1e6 rows of a few hundred columns are a few
 # GB of CSV; more is a typing slip (an interval in ms written as s), not a study.
@@ -127,6 +127,16 @@ def _names(scenario: Scenario) -> Iterator[Problem]:
             close = difflib.get_close_matches(event.joint, known, n=1)
             hint = f"did you mean '{close[0]}'?" if close else f"expected one of {known}"
             yield f"events[{k}].joint", f"'{event.joint}' names no joint or docking pair ({hint})"
+    for name, controller in scenario.controllers.items():
+        if isinstance(controller, RendezvousConfig):
+            listed: dict[str, int] = {}
+            for k, vehicle in enumerate(controller.vehicles):
+                if vehicle.name in listed:
+                    yield (
+                        f"controllers.{name}.vehicles[{k}].name",
+                        f"'{vehicle.name}' is vehicles[{listed[vehicle.name]}] already",
+                    )
+                listed.setdefault(vehicle.name, k)
     for name in scenario.controllers:
         if name in scenario.components:
             yield (

@@ -226,6 +226,13 @@ class AllocationConfig(_Strict):
         "those of every body welded to it)",
     )
 
+    @field_validator("command")
+    @classmethod
+    def _some_command(cls, command: str | list[str]) -> str | list[str]:
+        if not command:
+            raise ValueError("expected a signal name or a list of one or more")
+        return command
+
     @field_validator("bias")
     @classmethod
     def _bias_needs_pseudo_inverse(cls, bias: float, info: Any) -> float:  # noqa: ANN401
