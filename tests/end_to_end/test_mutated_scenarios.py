@@ -2,12 +2,12 @@
 
 Each example takes one file of ``scenarios/``, makes one mutation of it (a key deleted or
 misspelt, a value of the wrong type, out of range, NaN or infinite, a name that refers to
-nothing, an entry repeated, a controller named as a component) and runs it for a short time
-through ``murcosim.run`` or the ``murcosim run`` command. Every outcome is either a run or one
-line that starts with the file and a key of it and says what was expected: no traceback, no
-Python exception name, no library's words. Where the verdict is known without murcosim (a
-misspelt key of the format or of an FMU, a wrong type, NaN, a name of nothing, a duplicate)
-the mutant must be refused, naming the key or a table holding it.
+nothing, a list emptied, an entry repeated, a controller named as a component) and runs it
+for a short time through ``murcosim.run`` or the ``murcosim run`` command. Every outcome is
+either a run or one line that starts with the file and a key of it and says what was
+expected: no traceback, no Python exception name, no library's words. Where the verdict is
+known without murcosim (a misspelt key of the format or of an FMU, a wrong type, NaN, a name
+of nothing, a duplicate) the mutant must be refused, naming the key or a table holding it.
 """
 
 from __future__ import annotations
@@ -139,7 +139,9 @@ def mutants(name: str) -> list[Mutant]:
         elif isinstance(value, dict):
             for wrong in ("table", [value]):
                 found.append(Mutant(_changed(data, path, _set(wrong)), f"{key} = {wrong!r}", key))
-        elif isinstance(value, list) and value and isinstance(value[0], dict):
+        if isinstance(value, list) and value:
+            found.append(Mutant(_changed(data, path, _set([])), f"{key} = []", None))
+        if isinstance(value, list) and value and isinstance(value[0], dict):
             repeated = _changed(data, path, lambda p, k: p[k].append(copy.deepcopy(p[k][0])))
             refused = _key((*path, len(value))) if k in DISTINCT else None
             found.append(Mutant(repeated, f"{key}[0] repeated", refused))
