@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -97,9 +98,12 @@ def wrap_angle(angle: float | np.ndarray) -> float | np.ndarray:
 
 def cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Cross product of two 3-vectors (much faster than np.cross for single vectors)."""
-    return np.array(
-        [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-    )
+    return np.array(cross_floats(a, b))
+
+
+def cross_floats(a: Sequence[float], b: Sequence[float]) -> list[float]:
+    """Cross product of two 3-vectors as plain floats (for per-sample code)."""
+    return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
 
 
 def quaternion_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -6,7 +6,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from orchestrator.kinematics import cross, quaternion_from_euler, rotation_matrix, rotation_rows
+from orchestrator.kinematics import (
+    cross_floats,
+    quaternion_from_euler,
+    rotation_matrix,
+    rotation_rows,
+)
 
 GRAVITY = 9.81  # m/s^2, as the vehicle FMUs' g
 
@@ -64,7 +69,7 @@ def specific_force(
     # operations in the same order, so the same numbers).
     v, w, w_dot = nu[:3].tolist(), nu[3:].tolist(), nu_dot[3:].tolist()
     r = mount.position.tolist()
-    terms = (cross(w, v), cross(w_dot, r), cross(w, cross(w, r)))
+    terms = (cross_floats(w, v), cross_floats(w_dot, r), cross_floats(w, cross_floats(w, r)))
     a = nu_dot[:3].tolist()
     for term in terms:
         a = [a[i] + term[i] for i in range(3)]
