@@ -172,6 +172,14 @@ class LocalProblem:
         self.lbw[slack_start:] = 0.0
         self.lbg = np.concatenate([np.full(n, lo) for lo, _, n in self._g_bounds])
         self.ubg = np.concatenate([np.full(n, hi) for _, hi, n in self._g_bounds])
+        # the bounds as CasADi matrices once: converting them at every call took a third of
+        # a warm-started solve's time
+        self._bounds = {
+            "lbx": ca.DM(self.lbw),
+            "ubx": ca.DM(self.ubw),
+            "lbg": ca.DM(self.lbg),
+            "ubg": ca.DM(self.ubg),
+        }
         self._warm: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def _unpack(self, w: np.ndarray) -> list[np.ndarray]:
@@ -186,14 +194,7 @@ class LocalProblem:
     ) -> Solution:
         """Solve with linear prices on positions (N+1, 2) and consensus points (N+1, 3)."""
         p = np.concatenate([x0, price_p.ravel(), price_t.ravel()])
-        args = {
-            "x0": guess,
-            "p": p,
-            "lbx": self.lbw,
-            "ubx": self.ubw,
-            "lbg": self.lbg,
-            "ubg": self.ubg,
-        }
+        args = {"x0": guess, "p": p, **self._bounds}
         if self._warm is not None:
             args["lam_x0"], args["lam_g0"] = self._warm[1], self._warm[2]
         result = self.solver(**args)
