@@ -213,6 +213,12 @@ SUPPORTED = [
         "test_assert_ends_the_run_with_its_message",
     ),
     (
+        "A derivative, output or event indicator the model computes as NaN or infinite (a "
+        "division by zero, `sqrt` or `log` outside its domain): an error naming the variable "
+        "and the time, never a value handed on",
+        "test_non_finite_derivative_output_or_indicator_ends_the_run_with_its_name",
+    ),
+    (
         "MultiBody frames with an overdetermined orientation record: `Connections.root`, "
         "`potentialRoot`, `branch`, `isRoot` and `rooted` decided when the model is "
         "translated (rumoca's connection graph); whole-record equations, functions taking and "

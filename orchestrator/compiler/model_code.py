@@ -384,6 +384,8 @@ def write_sources(code: ModelCode, folder: Path) -> list[Path]:
         "1" if v.causality in ("parameter", "input") or v.initial == "exact" else "0"
         for v in code.variables
     )
+    checked = _checked(code)
+    listed = checked or code.variables[:1]
     lines = [
         "/* Variable layout of this model for model_core.c; written by murcosim build. */",
         "#ifndef MODEL_CONFIG_H",
@@ -407,10 +409,28 @@ def write_sources(code: ModelCode, folder: Path) -> list[Path]:
         f"#define START_VALUES {{{starts}}}",
         f"#define GUESS_STARTS {{{', '.join(repr(g) for g in code.guess_starts or [0.0])}}}",
         f"#define SETTABLE_VALUES {{{settable}}}",
+        f"#define N_CHECKED {len(checked)}",
+        # an array of one (time, unread) where there is nothing to check: C has no empty ones
+        f"#define CHECKED_VRS {{{', '.join(str(v.value_reference) for v in listed)}}}",
+        f"#define CHECKED_NAMES {{{', '.join(_c_string(v.name) for v in listed)}}}",
         "#endif",
     ]
     (folder / "model_config.h").write_text("\n".join(lines) + "\n")
     return [folder / "model.c", folder / "model.h", folder / "model_config.h"]
+
+
+def _checked(code: ModelCode) -> list[FmuVariable]:
+    """The variables whose computed values the C core checks for finiteness: the
+    derivatives first (in state order, as the integrator's stages hold them), then the
+    computed outputs and the event indicators."""
+    dx, w, z = (code.blocks[key] for key in ("dx", "w", "z"))
+    derivatives = [v for v in code.variables if dx <= v.value_reference < w]
+    computed = [
+        v
+        for v in code.variables
+        if v.value_reference >= z or (v.value_reference >= w and v.causality == "output")
+    ]
+    return derivatives + computed
 
 
 def _c_string(text: str) -> str:

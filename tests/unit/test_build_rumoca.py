@@ -824,6 +824,21 @@ def test_assert_ends_the_run_with_its_message(fmus):
         assert re.search(r"assert failed at t = 0\.5\d* s: x passed its limit", logged), logged
 
 
+def test_non_finite_derivative_output_or_indicator_ends_the_run_with_its_name(fmus):
+    """A NaN or infinity the model computes is an error naming the variable and the time, in
+    every variant, not a value handed on: der(x) = sqrt(p - 1) with p = 0.5 from the start;
+    y = log(1 - x) with x = t, -inf at 1 s and NaN after; the indicator of sqrt(1 - x) > 2,
+    NaN after 1 s (first read at a communication point or an integrator step past it)."""
+    cases = {
+        "OutOfDomain": r"der\(x\) = -?nan at t = 0 s: not a finite number",
+        "OutputOutOfDomain": r"y = (-inf|-?nan) at t = (1|1\.\d+) s: not a finite number",
+        "IndicatorOutOfDomain": r"eventIndicator\[1\] = -?nan at t = 1\.\d+ s: not a finite",
+    }
+    for (model, pattern), (variant, interface) in itertools.product(cases.items(), VARIANTS):
+        logged = _failed_run(fmus[(variant, model)], interface)
+        assert re.search(pattern, logged), (model, variant, interface, logged)
+
+
 # The delays' histories take a point at each completed step: with FMPy's Model Exchange run a
 # point per communication step, with the FMUs' own integrator (steps no longer than the
 # communication step) at least as many. Linear interpolation between points h = 1 ms apart

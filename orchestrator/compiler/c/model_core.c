@@ -20,6 +20,10 @@ static const double START[N_VALUES] = START_VALUES;
 static const double GUESS[NG] = GUESS_STARTS;
 #endif
 static const unsigned char SETTABLE[N_VALUES] = SETTABLE_VALUES;
+/* The computed variables whose values must be finite: the derivatives (the first NX), the
+ * outputs and the event indicators, by value reference and Modelica name. */
+static const unsigned int CHECKED[N_CHECKED > 0 ? N_CHECKED : 1] = CHECKED_VRS;
+static const char* const CHECKED_NAME[N_CHECKED > 0 ? N_CHECKED : 1] = CHECKED_NAMES;
 
 /* CasADi's work arrays: scratch memory that a model function uses only while it runs, so they
  * live on the stack of the call that needs them (a few KB: SZ_W doubles), not in the instance,
@@ -257,7 +261,26 @@ static CoreStatus check_asserts(Core* m) {
 }
 #endif
 
+/* CORE_ERROR, logged with the variable's name and the time t, when value (that of checked
+ * variable i) is NaN or infinite: a division by zero or a function outside its domain in the
+ * model, which an importer would otherwise integrate or record without notice. */
+static CoreStatus check_finite(Core* m, double t, int i, double value) {
+    if (isfinite(value)) return CORE_OK;
+    core_log(m, CORE_ERROR, "%s = %g at t = %g s: not a finite number", CHECKED_NAME[i], value,
+             t);
+    return CORE_ERROR;
+}
+
+/* check_finite over the derivatives dx computed at time t. */
+static CoreStatus check_derivatives(Core* m, double t, const double* dx) {
+    int i;
+    for (i = 0; i < NX; i++)
+        if (check_finite(m, t, i, dx[i]) != CORE_OK) return CORE_ERROR;
+    return CORE_OK;
+}
+
 static CoreStatus update(Core* m) {
+    int i;
     if (m->s.up_to_date) return CORE_OK;
     if (evaluate(m, m->s.v[VR_TIME], &m->s.v[VR_X], &m->s.v[VR_DX], &m->s.v[VR_W])) {
         core_log(m, CORE_ERROR, "evaluation of the model equations failed");
@@ -272,6 +295,10 @@ static CoreStatus update(Core* m) {
 #if NASSERT > 0
     if (check_asserts(m) != CORE_OK) return CORE_ERROR;
 #endif
+    /* after the asserts: a model's own assert, or a loop that did not converge, names the
+     * cause of a NaN better */
+    for (i = 0; i < N_CHECKED; i++)
+        if (check_finite(m, m->s.v[VR_TIME], i, m->s.v[CHECKED[i]]) != CORE_OK) return CORE_ERROR;
     m->s.up_to_date = 1;
     return CORE_OK;
 }
@@ -702,7 +729,8 @@ CoreStatus core_do_step(Core* m, double t0, double h) {
     for (i = 0; i < NSAMPLE; i++)
         next_sample = fmin(next_sample, m->s.memory[N_CMEM + NWHEN + i]);
 #endif
-    if (evaluate(m, t, x, m->k[0], NULL)) return CORE_ERROR;
+    if (evaluate(m, t, x, m->k[0], NULL) || check_derivatives(m, t, m->k[0]) != CORE_OK)
+        return CORE_ERROR;
     step = m->s.h_internal > 0.0 ? m->s.h_internal : fmin(h, max_step);
     while (t < t_end) {
         double trial = fmin(step, max_step);
@@ -750,7 +778,9 @@ CoreStatus core_do_step(Core* m, double t0, double h) {
                     return CORE_ERROR;
                 if (!defined) next_sample = INFINITY;
                 memcpy(z0, &m->s.v[VR_Z], NC * sizeof(double));
-                if (evaluate(m, t, x, m->k[0], NULL)) return CORE_ERROR;
+                if (evaluate(m, t, x, m->k[0], NULL) ||
+                    check_derivatives(m, t, m->k[0]) != CORE_OK)
+                    return CORE_ERROR;
                 continue;
             }
             if (failed) {

@@ -53,6 +53,26 @@ package Events "Relations, when-equations, pre, reinit, sample, initial() and as
     der(x) = 1;
     assert(x < 0.5, "x passed its limit");
   end Guarded;
+  model OutOfDomain "A derivative outside sqrt's domain from the start: NaN"
+    parameter Real p = 0.5;
+    Real x(start = 0, fixed = true);
+  equation
+    der(x) = sqrt(p - 1);
+  end OutOfDomain;
+  model OutputOutOfDomain "An output that leaves log's domain at t = 1 s"
+    Real x(start = 0, fixed = true);
+    output Real y;
+  equation
+    der(x) = 1;
+    y = log(1 - x);
+  end OutputOutOfDomain;
+  model IndicatorOutOfDomain "An event indicator that leaves sqrt's domain at t = 1 s"
+    Real x(start = 0, fixed = true);
+    Boolean far;
+  equation
+    der(x) = 1;
+    far = sqrt(1 - x) > 2;
+  end IndicatorOutOfDomain;
   model LimitedDecay "Algorithm sections: a limited decay rate, and its two multiples"
     parameter Real limit = 1 "Largest decay rate";
     Real x(start = 2, fixed = true) "Decaying state";
