@@ -18,7 +18,7 @@ import zlib
 import numpy as np
 
 from orchestrator.controllers.base import Controller, body_state_signals
-from orchestrator.kinematics import rotation_matrix
+from orchestrator.kinematics import cross, rotation_matrix
 from orchestrator.scenario.sensors import (
     AhrsConfig,
     DvlConfig,
@@ -97,7 +97,7 @@ class ImuSensor(Sensor):
         force = specific_force(self.mount, q, nu, inputs[13:19], self.g)
         if self.jumps is not None and (inputs[19:25] != self.jumps).any():
             jump, self.jumps = inputs[19:25] - self.jumps, inputs[19:25].copy()
-            point = jump[:3] + np.cross(jump[3:], self.mount.position)  # m/s, body frame
+            point = jump[:3] + cross(jump[3:], self.mount.position)  # m/s, body frame
             force = force + self.mount.rotation.T @ point / self.sample_time
         return np.array(self.imu.measure(rate.tolist(), force.tolist()))
 

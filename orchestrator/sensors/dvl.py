@@ -74,6 +74,19 @@ class Dvl:
         self.settings = settings
         self.beams = beam_directions(settings.tilt)
         self.rng = rng
+        # B' B and the velocity's covariance by set of valid beams (16 at most): the same
+        # for every ping with that set
+        self._geometry: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}
+
+    def _beam_geometry(self, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """B' B of the ``valid`` beams and the covariance beam_noise^2 (B' B)^-1."""
+        key = valid.tobytes()
+        if key not in self._geometry:
+            beams = self.beams[valid]
+            information = beams.T @ beams
+            covariance = self.settings.beam_noise**2 * np.linalg.inv(information)
+            self._geometry[key] = (information, covariance)
+        return self._geometry[key]
 
     def beam_ranges(self, attitude: np.ndarray, height: float) -> np.ndarray:
         """Slant ranges (m) of the beams to a flat seabed ``height`` (m) below the sensor,
@@ -95,9 +108,9 @@ class Dvl:
         ok = valid.sum() >= MIN_BEAMS
         if ok:
             measured = beams @ velocity + s.beam_noise * draws[0, valid]
-            information = beams.T @ beams
+            information, covariance = self._beam_geometry(valid)
             estimate = np.linalg.solve(information, beams.T @ measured)
-            covariance = s.beam_noise**2 * np.linalg.inv(information)
+            covariance = covariance.copy()
             ok = bool(np.linalg.norm(estimate) <= s.max_speed)
         altitude = 0.0
         if valid.any():

@@ -16,7 +16,7 @@ from scipy.integrate import solve_ivp
 
 from orchestrator.kinematics import quaternion_from_euler, rotation_matrix
 from orchestrator.sensors.ahrs import Ahrs, AhrsSettings
-from orchestrator.sensors.dvl import Dvl, DvlSettings
+from orchestrator.sensors.dvl import Dvl, DvlSettings, beam_directions
 from orchestrator.sensors.fiducial import CameraSettings, FiducialCamera
 from orchestrator.sensors.imu import ADIS16448_ACCEL, ADIS16448_GYRO, Imu, InertialAxes
 from orchestrator.sensors.mount import Mount, point_state, specific_force
@@ -173,6 +173,24 @@ def test_dvl_noise_ratio_is_the_janus_geometry():
     assert std[1] / std[2] == pytest.approx(expected, rel=0.10)
     assert np.diag(readings[0].covariance) == pytest.approx(std**2, rel=0.05)
     assert readings[0].fom == pytest.approx(math.sqrt(readings[0].covariance[0, 0]))
+
+
+def test_dvl_covariance_is_that_of_each_pings_own_beams():
+    """With half the beams lost at random, every bottom-locked ping reports beam_noise^2
+    (B' B)^-1 of its own valid beams (each set met many times, kept by the sensor), bit for
+    bit, and its figure of merit the root of that covariance's largest diagonal entry."""
+    sensor = dvl(beam_dropout=0.5)
+    beams = beam_directions(math.radians(22.5))
+    sets = set()
+    for _ in range(400):
+        r = sensor.ping(np.array([0.3, -0.1, 0.05]), np.eye(3), 10.0)
+        if r.velocity_valid:
+            valid = beams[r.beam_valid]
+            expected = 0.005**2 * np.linalg.inv(valid.T @ valid)
+            assert np.array_equal(r.covariance, expected)
+            assert r.fom == math.sqrt(np.max(np.diag(expected)))
+            sets.add(tuple(r.beam_valid))
+    assert len(sets) == 5  # all four beams, or one of four lost
 
 
 def test_dvl_no_valid_output_above_the_maximum_altitude():
