@@ -213,6 +213,12 @@ SUPPORTED = [
         "test_assert_ends_the_run_with_its_message",
     ),
     (
+        "A Real parameter with `annotation(Evaluate = true)` (and one a `final` modification "
+        "binds to it): its value substituted before the equations are sorted, so a zero "
+        "capacitance leaves no state; not declared in the FMU (left out like a constant)",
+        "test_evaluate_true_parameter_of_zero_removes_a_capacitors_state",
+    ),
+    (
         "A derivative, output or event indicator the model computes as NaN or infinite (a "
         "division by zero, `sqrt` or `log` outside its domain): an error naming the variable "
         "and the time, never a value handed on",

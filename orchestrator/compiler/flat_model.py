@@ -1361,7 +1361,8 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
     types = dict(flat.get("variable_type_names", {}))
     enumerations = set(flat.get("enumeration_types", []))
     types.update({n: "Integer" for n, v in raw.items() if v.get("type_id") in enumerations})
-    _evaluate_structural(raw, values, translator, types)
+    final = {name for name, flag in flat.get("variable_final_flags", {}).items() if flag}
+    evaluated = _evaluate_structural(raw, values, translator, types, final)
     residuals: list[ca.SX] = []
     spans: list[dict | None] = []
 
@@ -1383,7 +1384,9 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
     for declared, variable in raw.items():
         if _absent(variable, symbols_of[declared], used):
             continue
-        variability = _variability(variable)
+        # an evaluated parameter is a constant of the FMU: not declared, as no value set at
+        # run time could change the equations it was substituted in
+        variability = "constant" if declared in evaluated else _variability(variable)
         span = variable.get("source_span")
         binding = variable.get("binding")
         start = variable.get("start")
@@ -1493,20 +1496,44 @@ def _bound_elements(
 
 
 def _evaluate_structural(
-    raw: dict, values: dict[str, object], translator: Translator, types: dict[str, str]
-) -> None:
-    """Replace Integer, Boolean and enumeration parameters and constants by their values.
+    raw: dict,
+    values: dict[str, object],
+    translator: Translator,
+    types: dict[str, str],
+    final: set[str],
+) -> set[str]:
+    """Replace Integer, Boolean and enumeration parameters and constants by their values, and
+    the Real parameters that ``annotation(Evaluate = true)`` marks; returns the names of
+    those Real parameters.
 
-    They size arrays, bound loops and choose branches, which must be known when the model is
-    translated (Modelica's structural parameters); in the FMU they are not tunable. Bindings
-    may refer to one another, so passes repeat while one more becomes known.
+    Integer, Boolean and enumeration ones size arrays, bound loops and choose branches, which
+    must be known when the model is translated (Modelica's structural parameters); in the FMU
+    they are not tunable. A Real parameter with ``Evaluate = true`` (Modelica Language
+    Specification 3.6, Sec. 18.3) is known as well, and so is one a ``final`` modification
+    binds (MSL's ``C(final C = CapVal)``, whose binding rumoca gives as CapVal's value): terms
+    their values cancel drop before the equations are sorted (a zero capacitance leaves no
+    state). rumoca marks both ``evaluate``, and also a ``final parameter`` declared with its
+    own value, which stays tunable as before. Bindings may refer to one another, so passes
+    repeat while one more becomes known.
     """
-    pending = [
+    steady = [
         (name, variable)
         for name, variable in raw.items()
-        if types.get(name) in ("Integer", "Boolean")
-        and _variability(variable) in ("constant", "parameter")
+        if _variability(variable) in ("constant", "parameter")
         and variable.get("binding") is not None
+    ]
+    evaluated = [
+        name
+        for name, variable in steady
+        if types.get(name, "Real") == "Real"
+        and _variability(variable) == "parameter"
+        and variable.get("evaluate")
+        and (name not in final or variable.get("binding_from_modification"))
+    ]
+    pending = [
+        (name, variable)
+        for name, variable in steady
+        if types.get(name) in ("Integer", "Boolean") or name in evaluated
     ]
     while pending:
         left = []
@@ -1523,8 +1550,9 @@ def _evaluate_structural(
             dims = [int(d) for d in variable["dims"]]
             values[name] = np.array(numbers, dtype=object).reshape(dims) if dims else numbers[0]
         if len(left) == len(pending):
-            return
+            break
         pending = left
+    return {name for name in evaluated if name not in dict(pending)}
 
 
 def _absent(variable: dict, symbols: object, used: set[str]) -> bool:

@@ -190,6 +190,21 @@ def test_pins_with_flow_currents(fmus):
     assert {"Ohm", "F", "V", "A"} <= units
 
 
+def test_evaluate_true_parameter_of_zero_removes_a_capacitors_state(fmus):
+    """CapVal = 0 with annotation(Evaluate = true) binds a parasitic capacitance across the
+    resistor (final C = CapVal, as in MSL's heating NOR gates): substituted before the
+    equations are sorted, its term drops and the plain RC's one state and charging curve
+    remain. Neither CapVal nor the capacitance it binds is declared: no value set at run time
+    could bring the dropped term back."""
+    check(fmus, "ParasiticCapacitance", {"v": 5.0 * (1 - np.exp(-TIMES / 0.2))})
+    for variant in ("me", "fmi3", "fmi2"):
+        description = read_model_description(fmus[(variant, "ParasiticCapacitance")])
+        names = {v.name for v in description.modelVariables}
+        assert [d.variable.name for d in description.derivatives] == ["der(capacitor.v)"]
+        assert not {"CapVal", "parasitic.C"} & names, names
+        assert {"resistor.R", "capacitor.C"} <= names
+
+
 def test_redeclared_record_that_extends_the_declared_one(fmus):
     # T200Worn extends T200(K_L = 0.025): its values, not T200's, reach the FMU
     n = 2.0

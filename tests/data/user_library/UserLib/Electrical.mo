@@ -13,6 +13,23 @@ package Electrical "Analog circuits from pins with flow currents"
     connect(source.n, ground.p);
   end RC;
 
+  model ParasiticCapacitance "RC with a capacitance across the resistor set by a parameter with Evaluate = true, as in MSL's heating NOR gates: zero, it leaves no state"
+    parameter SI.Capacitance CapVal = 0 "Parasitic capacitance" annotation(Evaluate = true);
+    Modelica.Electrical.Analog.Sources.ConstantVoltage source(V = 5);
+    Modelica.Electrical.Analog.Basic.Resistor resistor(R = 100);
+    Modelica.Electrical.Analog.Basic.Capacitor parasitic(final C = CapVal);
+    Modelica.Electrical.Analog.Basic.Capacitor capacitor(C = 0.002, v(start = 0, fixed = true));
+    Modelica.Electrical.Analog.Basic.Ground ground;
+    output SI.Voltage v = capacitor.v "Capacitor voltage";
+  equation
+    connect(source.p, resistor.p);
+    connect(resistor.p, parasitic.p);
+    connect(resistor.n, parasitic.n);
+    connect(resistor.n, capacitor.p);
+    connect(capacitor.n, source.n);
+    connect(source.n, ground.p);
+  end ParasiticCapacitance;
+
   model ExpDiode "Diode with the exponential characteristic (no linearized branch)"
     extends Modelica.Electrical.Analog.Interfaces.OnePort(v(start = 0.5));
     parameter SI.Current Ids = 1e-6 "Saturation current";
