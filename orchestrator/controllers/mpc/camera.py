@@ -33,8 +33,15 @@ class Camera:
         return np.array(rows)
 
     def normals_along(self, psi: np.ndarray) -> np.ndarray:
-        """[n+; n-] at each heading of ``psi`` (K,): an array (K, 2, 2)."""
-        return np.moveaxis(self.normals(np.asarray(psi, dtype=float)), -1, 0)
+        """[n+; n-] at each heading of ``psi`` (K,): an array (K, 2, 2), entry by entry as
+        :meth:`normals` gives them (filled in place: the dual prices ask for it several
+        times per dual iteration)."""
+        xi = np.asarray(psi, dtype=float) + self.mount
+        a = self.half_angle
+        out = np.empty((len(xi), 2, 2))
+        out[:, 0, 0], out[:, 0, 1] = -np.sin(xi + a), np.cos(xi + a)
+        out[:, 1, 0], out[:, 1, 1] = np.sin(xi - a), -np.cos(xi - a)
+        return out
 
     def bearing(self, pose: np.ndarray, point: np.ndarray) -> float:
         """Bearing of ``point`` from the camera axis (rad, positive clockwise)."""
