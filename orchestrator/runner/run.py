@@ -204,8 +204,6 @@ def _run(
             raise ScenarioError(
                 f"{source}: joints: the bodies cannot be placed on their joints at the start: {exc}"
             ) from None
-        except FMUError as exc:  # an FMU refused its start values (it names itself)
-            raise ScenarioError(f"{source}: {exc}") from None
         x0, coupling, controllers = parts.x0, parts.coupling, parts.controllers
         own = [n for c in controllers for n in c.outputs if n.startswith(c.name + ".")]
         joint_columns = coupling.column_names() if coupling else []

@@ -45,8 +45,9 @@ INTERNALS = re.compile(
     r"|ctypes|NoneType|object has no attribute|not subscriptable|unhashable|positional"
 )
 STOPPED = re.compile(r"^run stopped at t = \S+ s$")
-# A key of the file, or an FMU and its instance (what an FMU refused at its start)
-KEY = re.compile(r"^(\(top level\)|[A-Za-z_][\w.\[\],+-]*|\w+\.fmu \(\w+\))$")
+KEY = re.compile(r"^(\(top level\)|[A-Za-z_][\w.\[\],+-]*)$")
+# An FMU refusing its values at the start: it names itself or its instance and the FMI call
+FMU_REFUSED = re.compile(r"^(\w+\.fmu \(\w+\)|\w+): .*(initialization failed|returned 'error')")
 
 Path_ = tuple[str | int, ...]
 
@@ -187,10 +188,13 @@ def _written(folder: Path, name: str, m: Mutant) -> Path:
 def _one_line(message: str, path: Path, m: Mutant) -> None:
     """A refusal: one line, the file, a key, what was expected; the key asked for if any. Or
     a run that failed (a value out of range the integrator cannot follow): one line, the
-    file, the time it stopped at, why."""
+    file, the time it stopped at, why. Or an FMU that refused its start values while
+    initializing: one line naming the FMU or its instance, the FMI call, and why."""
     assert "\n" not in message, (m, message)
-    assert message.startswith(f"{path}: "), (m, message)
     assert not INTERNALS.search(message), (m, message)
+    if m.refused_at is None and FMU_REFUSED.match(message):
+        return
+    assert message.startswith(f"{path}: "), (m, message)
     key = message[len(f"{path}: ") :].split(": ", 1)[0]
     if m.refused_at is None and STOPPED.match(key):
         return
