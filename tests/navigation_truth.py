@@ -147,8 +147,8 @@ def run(
             bus.update(zip(due[1], due[2], strict=True))
             pending.remove(due)
         # the true IMU biases of this sample (the bias steps after it), body frame
-        gyro_bias = imu.mount.rotation @ (imu.imu.gyro.turn_on + imu.imu.gyro.bias)
-        accel_bias = imu.mount.rotation @ (imu.imu.accel.turn_on + imu.imu.accel.bias)
+        gyro_bias = imu.mount.rotation @ np.add(imu.imu.gyro.turn_on, imu.imu.gyro.bias)
+        accel_bias = imu.mount.rotation @ np.add(imu.imu.accel.turn_on, imu.imu.accel.bias)
         heading_error = made["ahrs"].ahrs.drift
         for c in controllers:
             if k % round(c.sample_time / TICK):

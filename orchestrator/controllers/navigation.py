@@ -18,7 +18,7 @@ import numpy as np
 
 from orchestrator.controllers.base import Controller, body_state_signals
 from orchestrator.controllers.sensing import SensorConfig, noise_stream, vector
-from orchestrator.kinematics import cross
+from orchestrator.kinematics import cross_floats
 from orchestrator.navigation import measurements
 from orchestrator.navigation.eskf import (
     ACCEL_BIAS,
@@ -190,8 +190,9 @@ class NavigationFilter(Controller):
         reading = inputs[self.slots["imu"]]
         sample = np.empty(6)
         sample[:3] = rate = mount.rotation @ reading[:3]
-        w = rate - self.fusion.filter.gyro_bias
-        sample[3:] = mount.rotation @ reading[3:] - cross(w, cross(w, mount.position))
+        w = (rate - self.fusion.filter.gyro_bias).tolist()
+        centripetal = cross_floats(w, cross_floats(w, mount.position.tolist()))
+        sample[3:] = mount.rotation @ reading[3:] - np.array(centripetal)
         return sample
 
     def step(self, time: float, inputs: np.ndarray) -> np.ndarray:
@@ -269,6 +270,6 @@ class NavigationFilter(Controller):
                 variance,
                 np.sqrt(variance[VELOCITY]),
                 x[10:17],  # accelerometer and gyroscope biases, heading error
-                (self.fusion.stale, self.fusion.rejected),
+                self.fusion.counts,
             ]
         )

@@ -66,6 +66,12 @@ class LaggedFusion:
         return self._native.times()
 
     @property
+    def counts(self) -> tuple[int, int]:
+        """:attr:`stale` and :attr:`rejected`, by one call."""
+        stale, rejected = self._native.counts()
+        return stale, rejected
+
+    @property
     def stale(self) -> int:
         """Measurements dropped as older than the history."""
         return self._native.counts()[0]
