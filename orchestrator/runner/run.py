@@ -198,12 +198,7 @@ def _run(
         breadcrumbs.watch(system)
     try:
         sim = scenario.simulation
-        try:
-            parts = assemble(system, given)
-        except np.linalg.LinAlgError as exc:  # the initial projection onto the joints failed
-            raise ScenarioError(
-                f"{source}: joints: the bodies cannot be placed on their joints at the start: {exc}"
-            ) from None
+        parts = assemble(system, given)
         x0, coupling, controllers = parts.x0, parts.coupling, parts.controllers
         own = [n for c in controllers for n in c.outputs if n.startswith(c.name + ".")]
         joint_columns = coupling.column_names() if coupling else []
