@@ -219,9 +219,9 @@ SUPPORTED = [
         "test_evaluate_true_parameter_of_zero_removes_a_capacitors_state",
     ),
     (
-        "A derivative, output or event indicator the model computes as NaN or infinite (a "
-        "division by zero, `sqrt` or `log` outside its domain): an error naming the variable "
-        "and the time, never a value handed on",
+        "A derivative or event indicator the model computes as NaN or infinite, or an output "
+        "read as one (a division by zero, `sqrt` or `log` outside its domain): an error "
+        "naming the variable and the time, never a value handed on",
         "test_non_finite_derivative_output_or_indicator_ends_the_run_with_its_name",
     ),
     (

@@ -386,6 +386,7 @@ def write_sources(code: ModelCode, folder: Path) -> list[Path]:
     )
     checked = _checked(code)
     listed = checked or code.variables[:1]
+    flags = ", ".join("1" if v in checked else "0" for v in code.variables)
     lines = [
         "/* Variable layout of this model for model_core.c; written by murcosim build. */",
         "#ifndef MODEL_CONFIG_H",
@@ -413,6 +414,7 @@ def write_sources(code: ModelCode, folder: Path) -> list[Path]:
         # an array of one (time, unread) where there is nothing to check: C has no empty ones
         f"#define CHECKED_VRS {{{', '.join(str(v.value_reference) for v in listed)}}}",
         f"#define CHECKED_NAMES {{{', '.join(_c_string(v.name) for v in listed)}}}",
+        f"#define CHECKED_VALUES {{{flags}}}",
         "#endif",
     ]
     (folder / "model_config.h").write_text("\n".join(lines) + "\n")
@@ -421,8 +423,7 @@ def write_sources(code: ModelCode, folder: Path) -> list[Path]:
 
 def _checked(code: ModelCode) -> list[FmuVariable]:
     """The variables whose computed values the C core checks for finiteness: the
-    derivatives first (in state order, as the integrator's stages hold them), then the
-    computed outputs and the event indicators."""
+    derivatives, the computed outputs and the event indicators."""
     dx, w, z = (code.blocks[key] for key in ("dx", "w", "z"))
     derivatives = [v for v in code.variables if dx <= v.value_reference < w]
     computed = [

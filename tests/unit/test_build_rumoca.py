@@ -80,8 +80,9 @@ def simulate(fmus, model, variant, interface, outputs, inputs=None, start=None):
     return {name: np.interp(TIMES, result["time"], result[name]) for name in outputs}
 
 
-def _failed_run(path: Path, interface: str) -> str:
-    """What FMPy's run of the FMU at ``path`` logged; the run must fail. Each run is a process
+def _failed_run(path: Path, interface: str, output: str = "x") -> str:
+    """What FMPy's run of the FMU at ``path`` (recording ``output``) logged; the run must
+    fail. Each run is a process
     of its own: after the FMU's error inside FMPy's CVODE right-hand side (a ctypes callback
     that raises), FMPy's Model Exchange run may end in a crash instead of an exception, which
     must not take the test session with it."""
@@ -89,7 +90,7 @@ def _failed_run(path: Path, interface: str) -> str:
         "import sys, fmpy\n"
         "try:\n"
         f"    fmpy.simulate_fmu({str(path)!r}, fmi_type={interface!r},"
-        f" stop_time={TIMES[-1]}, output=['x'])\n"
+        f" stop_time={TIMES[-1]}, output=[{output!r}])\n"
         "except Exception:\n"
         "    sys.exit(3)\n"
     )
@@ -842,15 +843,18 @@ def test_assert_ends_the_run_with_its_message(fmus):
 def test_non_finite_derivative_output_or_indicator_ends_the_run_with_its_name(fmus):
     """A NaN or infinity the model computes is an error naming the variable and the time, in
     every variant, not a value handed on: der(x) = sqrt(p - 1) with p = 0.5 from the start;
-    y = log(1 - x) with x = t, -inf at 1 s and NaN after; the indicator of sqrt(1 - x) > 2,
-    NaN after 1 s (first read at a communication point or an integrator step past it)."""
+    y = log(1 - x) with x = t, -inf at 1 s and NaN after (checked where it is read: recorded
+    at each communication point); the indicator of sqrt(1 - x) > 2, NaN after 1 s (first
+    read at a communication point or an integrator step past it)."""
     cases = {
-        "OutOfDomain": r"der\(x\) = -?nan at t = 0 s: not a finite number",
-        "OutputOutOfDomain": r"y = (-inf|-?nan) at t = (1|1\.\d+) s: not a finite number",
-        "IndicatorOutOfDomain": r"eventIndicator\[1\] = -?nan at t = 1\.\d+ s: not a finite",
+        ("OutOfDomain", "x"): r"der\(x\) = -?nan at t = 0 s: not a finite number",
+        ("OutputOutOfDomain", "y"): r"y = (-inf|-?nan) at t = (1|1\.\d+) s: not a finite",
+        ("IndicatorOutOfDomain", "x"): r"eventIndicator\[1\] = -?nan at t = 1\.\d+ s: not a",
     }
-    for (model, pattern), (variant, interface) in itertools.product(cases.items(), VARIANTS):
-        logged = _failed_run(fmus[(variant, model)], interface)
+    for ((model, output), pattern), (variant, interface) in itertools.product(
+        cases.items(), VARIANTS
+    ):
+        logged = _failed_run(fmus[(variant, model)], interface, output)
         assert re.search(pattern, logged), (model, variant, interface, logged)
 
 

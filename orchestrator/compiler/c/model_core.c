@@ -20,10 +20,12 @@ static const double START[N_VALUES] = START_VALUES;
 static const double GUESS[NG] = GUESS_STARTS;
 #endif
 static const unsigned char SETTABLE[N_VALUES] = SETTABLE_VALUES;
-/* The computed variables whose values must be finite: the derivatives (the first NX), the
- * outputs and the event indicators, by value reference and Modelica name. */
+/* The computed variables whose values must be finite, by value reference and Modelica name:
+ * the derivatives and event indicators, checked at each evaluation, and the outputs, checked
+ * where they are read. */
 static const unsigned int CHECKED[N_CHECKED > 0 ? N_CHECKED : 1] = CHECKED_VRS;
 static const char* const CHECKED_NAME[N_CHECKED > 0 ? N_CHECKED : 1] = CHECKED_NAMES;
+static const unsigned char CHECK[N_VALUES] = CHECKED_VALUES; /* 1: checked, by reference */
 
 /* CasADi's work arrays: scratch memory that a model function uses only while it runs, so they
  * live on the stack of the call that needs them (a few KB: SZ_W doubles), not in the instance,
@@ -261,11 +263,13 @@ static CoreStatus check_asserts(Core* m) {
 }
 #endif
 
-/* CORE_ERROR, logged with the variable's name and the time t, when value (that of checked
- * variable i) is NaN or infinite: a division by zero or a function outside its domain in the
- * model, which an importer would otherwise integrate or record without notice. */
-static CoreStatus check_finite(Core* m, double t, int i, double value) {
-    if (isfinite(value)) return CORE_OK;
+/* CORE_ERROR, logged with the variable's name and the time t, when value (that of variable
+ * vr, a checked one) is NaN or infinite: a division by zero or a function outside its domain
+ * in the model, which an importer would otherwise integrate or record without notice. */
+static CoreStatus check_finite(Core* m, double t, unsigned int vr, double value) {
+    int i = 0;
+    if (!CHECK[vr] || isfinite(value)) return CORE_OK;
+    while (CHECKED[i] != vr) i++;
     core_log(m, CORE_ERROR, "%s = %g at t = %g s: not a finite number", CHECKED_NAME[i], value,
              t);
     return CORE_ERROR;
@@ -275,12 +279,14 @@ static CoreStatus check_finite(Core* m, double t, int i, double value) {
 static CoreStatus check_derivatives(Core* m, double t, const double* dx) {
     int i;
     for (i = 0; i < NX; i++)
-        if (check_finite(m, t, i, dx[i]) != CORE_OK) return CORE_ERROR;
+        if (check_finite(m, t, VR_DX + i, dx[i]) != CORE_OK) return CORE_ERROR;
     return CORE_OK;
 }
 
 static CoreStatus update(Core* m) {
+#if NC > 0
     int i;
+#endif
     if (m->s.up_to_date) return CORE_OK;
     if (evaluate(m, m->s.v[VR_TIME], &m->s.v[VR_X], &m->s.v[VR_DX], &m->s.v[VR_W])) {
         core_log(m, CORE_ERROR, "evaluation of the model equations failed");
@@ -296,9 +302,13 @@ static CoreStatus update(Core* m) {
     if (check_asserts(m) != CORE_OK) return CORE_ERROR;
 #endif
     /* after the asserts: a model's own assert, or a loop that did not converge, names the
-     * cause of a NaN better */
-    for (i = 0; i < N_CHECKED; i++)
-        if (check_finite(m, m->s.v[VR_TIME], i, m->s.v[CHECKED[i]]) != CORE_OK) return CORE_ERROR;
+     * cause of a NaN better; the outputs are checked where they are read (core_get) */
+    if (check_derivatives(m, m->s.v[VR_TIME], &m->s.v[VR_DX]) != CORE_OK) return CORE_ERROR;
+#if NC > 0
+    for (i = 0; i < NC; i++)
+        if (check_finite(m, m->s.v[VR_TIME], VR_Z + i, m->s.v[VR_Z + i]) != CORE_OK)
+            return CORE_ERROR;
+#endif
     m->s.up_to_date = 1;
     return CORE_OK;
 }
@@ -524,6 +534,7 @@ CoreStatus core_get(Core* m, const unsigned int* vr, size_t n, double* values) {
             return CORE_ERROR;
         }
         values[i] = m->s.v[vr[i]];
+        if (check_finite(m, m->s.v[VR_TIME], vr[i], values[i]) != CORE_OK) return CORE_ERROR;
     }
     return CORE_OK;
 }
