@@ -214,8 +214,9 @@ SUPPORTED = [
     ),
     (
         "A Real parameter with `annotation(Evaluate = true)` (and one a `final` modification "
-        "binds to it): its value substituted before the equations are sorted, so a zero "
-        "capacitance leaves no state; not declared in the FMU (left out like a constant)",
+        "binds to it): its value substituted before the equations are sorted, and so are the "
+        "variables it makes numbers, so a zero capacitance leaves no state; none of them "
+        "declared in the FMU (left out like constants)",
         "test_evaluate_true_parameter_of_zero_removes_a_capacitors_state",
     ),
     (

@@ -1442,6 +1442,11 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
         if isinstance(message, dict) and "Literal" in message:
             text = str(next(iter(message["Literal"]["value"].values())))
         events.asserts.append((ca.SX(condition), text))
+    if evaluated:
+        residuals, spans = _constant_variables(residuals, spans, variables)
+        # a derivative whose terms an evaluated parameter cancelled: no state
+        appearing = {s.name() for residual in residuals for s in ca.symvar(residual)}
+        derivatives = {k: d for k, d in derivatives.items() if d.name() in appearing}
     model = FlatModel(
         name,
         time,
@@ -1458,6 +1463,49 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
     if translator.homotopy_used:
         model.homotopy = translator.homotopy
     return model
+
+
+def _constant_variables(
+    residuals: list[ca.SX], spans: list[dict | None], variables: list[FlatVariable]
+) -> tuple[list[ca.SX], list[dict | None]]:
+    """Residuals and their spans without the equations that make a continuous variable a
+    number (``Capcjc = Cje*powlin(...)`` once Cje = 0 is evaluated), that number substituted
+    in the others until none is left; such a variable becomes a constant of the FMU. Where a
+    product with it (``Capcjc*der(vbe)``) cancels, so does the state it held."""
+    by_name = {v.name: v for v in variables}
+    while True:
+        found: dict[int, tuple[FlatVariable, float]] = {}
+        for k, residual in enumerate(residuals):
+            symbols = ca.symvar(residual)
+            var = by_name.get(symbols[0].name()) if len(symbols) == 1 else None
+            if var is None or var.variability != "continuous":
+                continue
+            slope = ca.jacobian(residual, var.symbol)
+            if not slope.is_constant() or float(ca.evalf(slope)) == 0.0:
+                continue
+            offset = ca.substitute(residual, var.symbol, ca.SX(0))
+            if not offset.is_constant():
+                continue
+            if all(var is not other for other, _ in found.values()):
+                found[k] = (var, -float(ca.evalf(offset)) / float(ca.evalf(slope)))
+        if not found:
+            return residuals, spans
+        symbols = [var.symbol for var, _ in found.values()]
+        values = [ca.SX(value) for _, value in found.values()]
+        for var, value in found.values():
+            var.variability, var.binding = "constant", ca.SX(value)
+        kept = [k for k in range(len(residuals)) if k not in found]
+        substituted = _substitute_all([residuals[k] for k in kept], symbols, values)
+        pairs = [(r, spans[k]) for r, k in zip(substituted, kept, strict=True) if not r.is_zero()]
+        residuals, spans = [r for r, _ in pairs], [span for _, span in pairs]
+
+
+def _substitute_all(expressions: list[ca.SX], symbols: list, values: list) -> list[ca.SX]:
+    """``expressions`` with ``values`` for ``symbols``, simplified (terms of 0 dropped)."""
+    if not expressions:
+        return []
+    joined = ca.substitute(ca.vertcat(*expressions), ca.vertcat(*symbols), ca.vertcat(*values))
+    return list(ca.vertsplit(ca.simplify(joined)))
 
 
 def _broadcast(value: object, dims: list[int]) -> list[object]:

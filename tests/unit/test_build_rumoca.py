@@ -192,17 +192,24 @@ def test_pins_with_flow_currents(fmus):
 
 
 def test_evaluate_true_parameter_of_zero_removes_a_capacitors_state(fmus):
-    """CapVal = 0 with annotation(Evaluate = true) binds a parasitic capacitance across the
-    resistor (final C = CapVal, as in MSL's heating NOR gates): substituted before the
-    equations are sorted, its term drops and the plain RC's one state and charging curve
-    remain. Neither CapVal nor the capacitance it binds is declared: no value set at run time
-    could bring the dropped term back."""
-    check(fmus, "ParasiticCapacitance", {"v": 5.0 * (1 - np.exp(-TIMES / 0.2))})
+    """CapVal = 0 with annotation(Evaluate = true) binds a junction capacitance fed from
+    the source through a resistor beside an RC (final C = CapVal, as in MSL's heating NOR
+    gates; i = effective der(v), effective = C (1 + v^2)): substituted before the equations
+    are sorted, effective is 0, its term drops, the junction's voltage is the source's, and
+    the RC's one state and charging curve remain (kept as a parameter, CapVal would leave
+    the junction's voltage a second state with a singular equation). Neither
+    CapVal nor the capacitances it makes zero are declared: no value set at run time could
+    bring the dropped term back."""
+    check(
+        fmus,
+        "ParasiticCapacitance",
+        {"v": 5.0 * (1 - np.exp(-TIMES / 0.2)), "parasitic.v": np.full(TIMES.size, 5.0)},
+    )
     for variant in ("me", "fmi3", "fmi2"):
         description = read_model_description(fmus[(variant, "ParasiticCapacitance")])
         names = {v.name for v in description.modelVariables}
         assert [d.variable.name for d in description.derivatives] == ["der(capacitor.v)"]
-        assert not {"CapVal", "parasitic.C"} & names, names
+        assert not {"CapVal", "parasitic.C", "parasitic.effective"} & names, names
         assert {"resistor.R", "capacitor.C"} <= names
 
 

@@ -13,18 +13,29 @@ package Electrical "Analog circuits from pins with flow currents"
     connect(source.n, ground.p);
   end RC;
 
-  model ParasiticCapacitance "RC with a capacitance across the resistor set by a parameter with Evaluate = true, as in MSL's heating NOR gates: zero, it leaves no state"
+  model JunctionCapacitor "Capacitor whose effective capacitance grows with its voltage, as a transistor's junction's"
+    extends Modelica.Electrical.Analog.Interfaces.OnePort;
+    parameter SI.Capacitance C = 1e-3 "Capacitance at zero voltage";
+    SI.Capacitance effective "Effective capacitance";
+  equation
+    effective = C*(1 + v^2);
+    i = effective*der(v);
+  end JunctionCapacitor;
+
+  model ParasiticCapacitance "RC beside a resistor and a junction capacitance set by a parameter with Evaluate = true, as in MSL's heating NOR gates: zero, it leaves no state"
     parameter SI.Capacitance CapVal = 0 "Parasitic capacitance" annotation(Evaluate = true);
     Modelica.Electrical.Analog.Sources.ConstantVoltage source(V = 5);
     Modelica.Electrical.Analog.Basic.Resistor resistor(R = 100);
-    Modelica.Electrical.Analog.Basic.Capacitor parasitic(final C = CapVal);
+    Modelica.Electrical.Analog.Basic.Resistor feed(R = 50);
+    JunctionCapacitor parasitic(final C = CapVal);
     Modelica.Electrical.Analog.Basic.Capacitor capacitor(C = 0.002, v(start = 0, fixed = true));
     Modelica.Electrical.Analog.Basic.Ground ground;
     output SI.Voltage v = capacitor.v "Capacitor voltage";
   equation
     connect(source.p, resistor.p);
-    connect(resistor.p, parasitic.p);
-    connect(resistor.n, parasitic.n);
+    connect(source.p, feed.p);
+    connect(feed.n, parasitic.p);
+    connect(parasitic.n, ground.p);
     connect(resistor.n, capacitor.p);
     connect(capacitor.n, source.n);
     connect(source.n, ground.p);
