@@ -34,6 +34,7 @@ from scipy.optimize import brentq
 
 from orchestrator.compiler import build_library
 from orchestrator.errors import BuildError
+from orchestrator.fmi.log import FMULog
 
 DATA = Path(__file__).parents[1] / "data"
 LIBRARY = DATA / "user_library" / "UserLib"
@@ -1264,9 +1265,10 @@ def test_external_c_sources_rebuild_the_fmu_binary(external_fmus, tmp_path):
     assert np.array_equal(shipped["v"], rebuilt["v"]) and np.array_equal(shipped["x"], rebuilt["x"])
 
 
-def _rates_at_start(path: Path, knowns: list[str]) -> dict[str, object]:
+def _rates_at_start(path: Path, knowns: list[str], callbacks: object = None) -> dict[str, object]:
     """The FMU's directional derivatives of (der(x), der(y)) for a unit seed in each of
-    ``knowns`` at the start, FMI 2.0 or 3.0 Model Exchange; the error text where it fails."""
+    ``knowns`` at the start, FMI 2.0 or 3.0 Model Exchange; the error text where it fails.
+    ``callbacks``: FMI 2.0 callback functions (FMPy's default ones when None)."""
     md = read_model_description(str(path))
     refs = {v.name: v.valueReference for v in md.modelVariables}
     fmi2 = md.fmiVersion == "2.0"
@@ -1276,7 +1278,7 @@ def _rates_at_start(path: Path, knowns: list[str]) -> dict[str, object]:
         modelIdentifier=md.modelExchange.modelIdentifier,
         instanceName="rates",
     )
-    fmu.instantiate()
+    fmu.instantiate(**({"callbacks": callbacks} if callbacks is not None else {}))
     if fmi2:
         fmu.setupExperiment(startTime=0.0)
     fmu.enterInitializationMode()
@@ -1307,3 +1309,33 @@ def test_external_c_derivative_annotation_gives_the_directional_derivative(exter
         assert rates["x"][0] == pytest.approx(-5.4, rel=1e-14, abs=0) and rates["x"][1] == 0
         assert rates["y"][1] == pytest.approx(-5.4, rel=1e-6) and rates["y"][1] != -5.4
         assert "failed with status 3" in rates["k"], rates["k"]
+
+
+def test_fmi2_messages_reach_their_own_log_and_outlive_it(external_fmus):
+    # FMPy formats FMI 2.0 messages in C and hands them to one Python logger for the whole
+    # process. Two instances with logs of their own: the error of a seed in k is in the log of
+    # the instance that failed only. Then, in a fresh process, a log is collected before an
+    # instance on FMPy's default callbacks fails: its message is printed and the process ends
+    # normally (the proxy called the collected log's freed logger: a segmentation fault)
+    path = external_fmus[("fmi2", "Rates")]
+    first, second = FMULog(), FMULog()
+    callbacks = first.fmi2_callbacks()
+    second.fmi2_callbacks()
+    assert "failed with status 3" in _rates_at_start(path, ["k"], callbacks)["k"]
+    assert [text for _, text in first.messages] == [
+        "evaluation of the directional derivative failed"
+    ]
+    assert not second.messages
+    code = f"""
+import gc, sys
+sys.path[:0] = {[str(Path(__file__).parent), str(Path(__file__).parents[1])]!r}
+from orchestrator.fmi.log import FMULog
+from test_build_rumoca import _rates_at_start
+FMULog().fmi2_callbacks()
+gc.collect()
+print(_rates_at_start({str(path)!r}, ["x", "k"]))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "[ERROR] evaluation of the directional derivative failed" in done.stdout
+    assert "'x': [-5.4, " in done.stdout and "failed with status 3" in done.stdout
