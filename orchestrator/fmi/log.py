@@ -14,7 +14,6 @@ of other instances (FMPy's default callbacks) to FMPy's printing logger.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import weakref
 from collections import deque
@@ -44,15 +43,18 @@ def _dispatch(
 _DISPATCH = fmi2CallbackLoggerTYPE(_dispatch)  # never freed: FMPy's proxy may call it any time
 
 
-@functools.cache
-def _proxied() -> fmi2CallbackFunctions:
-    """Callback functions whose logger is FMPy's proxy, installed once to call ``_dispatch``."""
+def _proxied(environment: int) -> fmi2CallbackFunctions:
+    """Callback functions for an instance whose componentEnvironment is ``environment``, their
+    logger FMPy's proxy calling ``_dispatch``. The proxy's global is set again on every call:
+    FMPy's ``simulate_fmu`` with a logger points it at a logger of its own that dies with the
+    call, and an instance made after that must not log through it."""
     from fmpy.logging import addLoggerProxy
 
     callbacks = fmi2CallbackFunctions()
     callbacks.logger = _DISPATCH
     callbacks.allocateMemory = fmi2.defaultCallbacks.allocateMemory
     callbacks.freeMemory = fmi2.defaultCallbacks.freeMemory
+    callbacks.componentEnvironment = environment
     addLoggerProxy(byref(callbacks))
     return callbacks
 
@@ -75,8 +77,7 @@ class FMULog:
         formats the variadic arguments), this log registered under their componentEnvironment."""
         key = next(_KEYS)
         _LOGS[key] = self
-        callbacks = fmi2CallbackFunctions.from_buffer_copy(_proxied())
-        callbacks.componentEnvironment = key
+        callbacks = _proxied(key)
         self._keep.append(callbacks)
         return callbacks
 

@@ -1339,3 +1339,20 @@ print(_rates_at_start({str(path)!r}, ["x", "k"]))
     assert done.returncode == 0, done.stderr[-2000:]
     assert "[ERROR] evaluation of the directional derivative failed" in done.stdout
     assert "'x': [-5.4, " in done.stdout and "failed with status 3" in done.stdout
+    # FMPy's simulate_fmu with a logger, after a first log, points the proxy at a logger that
+    # dies with the call: a log made after it still gets its instance's messages
+    code = f"""
+import gc, sys, fmpy
+sys.path[:0] = {[str(Path(__file__).parent), str(Path(__file__).parents[1])]!r}
+from orchestrator.fmi.log import FMULog
+from test_build_rumoca import _rates_at_start
+kept = FMULog(), FMULog()
+kept[0].fmi2_callbacks()
+fmpy.simulate_fmu({str(path)!r}, stop_time=0.1, logger=lambda *message: None)
+gc.collect()
+_rates_at_start({str(path)!r}, ["k"], kept[1].fmi2_callbacks())
+print(list(kept[1].messages))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "evaluation of the directional derivative failed" in done.stdout
