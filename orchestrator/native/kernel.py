@@ -221,7 +221,7 @@ class CompiledSystem:
         prefix = "fmi3" if instance._fmi3 else "fmi2"
         return FMUError(
             f"{instance.name} ({instance.fmu.path.name}): {prefix}{call} returned '{label}' "
-            f"near t = {time:.6g} s"
+            f"near t = {time:.6g} s{instance.log.said()}"
         )
 
     def state_name(self, k: int) -> str:
