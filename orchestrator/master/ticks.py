@@ -4,7 +4,7 @@ A run whose controllers between two recording points are compiled laws alone (th
 PD, the joint PID, the pseudo-inverse allocation: ``law_runs.py``) spends each tick in one
 pattern: the joint angles and rates onto the bus, the law runs due sampled and their FMU
 inputs written, the motor commands off the bus, the integrator restarted and stepped to the
-next tick where an input may jump. The kernel extension's ``Ticks`` (``native/_ticks.c``)
+next tick where an input may jump. The extension ``Ticks`` (``native/_ticks.c``)
 makes those ticks in C with the very calls the Python loop makes, in its order and with its
 arguments, so the trajectory is the Python loop's bit for bit; it stops at the next tick
 Python must see: a recording point, the stop, a sample of another controller or a delayed
