@@ -1428,7 +1428,7 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
     scalar = {v.name: v.symbol for v in variables}
     for chain, when in enumerate(flat.get("when_chains", [])):
         for branch in [when["first"], *when.get("else_when", [])]:
-            events.branches.append(_when_branch(translator, chain, branch, symbols_of, scalar))
+            events.branches += _when_branches(translator, chain, branch, symbols_of, scalar)
     for check in flat.get("assert_equations", []):
         if check.get("level") not in (None, "Error", "error"):
             continue  # AssertionLevel.warning: no effect on the result
@@ -1654,22 +1654,25 @@ def _binder_range(binder: dict) -> list[float]:
     return [float(v) for v in range(int(binder["lower"]), stop, step)]
 
 
-def _when_branch(
+def _when_branches(
     translator: Translator,
     chain: int,
     branch: dict,
     symbols_of: dict[str, object],
     scalar: dict[str, ca.SX],
-) -> WhenBranch:
-    """One branch of a when-equation: condition, assignments to discrete variables, reinits."""
+) -> list[WhenBranch]:
+    """One branch of a when-equation: condition, assignments to discrete variables, reinits.
+
+    A vector condition, ``when {c1, c2}``, fires when any of its elements becomes true
+    (Modelica Language Specification 3.6, Sec. 8.3.5.1), also while another one stays true:
+    it gives one branch per element, in the same chain, each with the edge of its own
+    element, so that the first of them that fires takes the branch once."""
     span = branch.get("span")
     translator.in_condition = True
     try:
         condition = translator.expr(branch["condition"])
     finally:
         translator.in_condition = False
-    if _is_array(condition):  # when {c1, c2}: fires when any of them becomes true
-        condition = _sum(_elementwise(lambda c: ca.if_else(c, 1.0, 0.0), condition)) > 0
     assignments: list[tuple[ca.SX, ca.SX]] = []
     reinits: list[tuple[ca.SX, ca.SX]] = []
     for equation in branch["equations"]:
@@ -1692,4 +1695,5 @@ def _when_branch(
             reinits.append((state, ca.SX(translator.expr(body["value"]))))
         else:
             raise UnsupportedConstructError(f"{kind} in a when-equation", span)
-    return WhenBranch(chain, ca.SX(condition), assignments, reinits)
+    elements = np.asarray(condition, dtype=object).ravel() if _is_array(condition) else [condition]
+    return [WhenBranch(chain, ca.SX(c), assignments, reinits) for c in elements]
