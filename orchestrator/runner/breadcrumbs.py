@@ -64,11 +64,6 @@ class Breadcrumbs:
             self.values[SIGNAL] = signal.SIGTERM  # a SIGTERM sent to the child itself
 
     @classmethod
-    def shared(cls, context: Any) -> Breadcrumbs:  # noqa: ANN401 - a multiprocessing context
-        """Fresh breadcrumbs in shared memory that ``context``'s children inherit."""
-        return cls(context.RawArray("d", 6), context.RawArray("c", NAMES_BYTES))
-
-    @classmethod
     def mapped(cls, memory: mmap.mmap, fresh: bool) -> Breadcrumbs:
         """Breadcrumbs over ``memory`` (``MAPPED_BYTES``, a shared mapping of a file)."""
         values = (ctypes.c_double * 6).from_buffer(memory)

@@ -9,10 +9,12 @@ the first one is made: start-up and loading are not timed) and name the call of 
 in C when the user presses Ctrl-C (or the supervisor gets SIGTERM). The child dies with its
 caller, however the caller dies (even SIGKILL): no orphan FMU goes on computing.
 
-The child is a ``multiprocessing`` process, forked from the caller or its forkserver; from a
-daemonic process (a Dask worker in its default configuration), which ``multiprocessing`` may not
-start children from, it is a new program (``python -m orchestrator.runner.supervised_child``) that
-maps the breadcrumbs from a file both share, with the same reports and the same watch.
+The child is a new program, ``python -m orchestrator.runner.supervised_child``, started by
+``subprocess`` from any caller (the command, a thread of a sweep, a daemonic Dask worker); it maps
+the breadcrumbs from a file both share. It is not forked: a fork would copy the caller's whole
+state into the child, the FMU libraries it has loaded included, and an FMU calling ``exit()`` in
+the child would then run the static destructors of those copies (one that joins its library's
+worker thread, as pythonfmu's does, waits forever for a thread that fork did not copy).
 """
 
 from __future__ import annotations
@@ -20,10 +22,8 @@ from __future__ import annotations
 import csv
 import fcntl
 import functools
-import gc
 import json
 import mmap
-import multiprocessing
 import multiprocessing.connection
 import os
 import signal
@@ -33,26 +33,18 @@ import tempfile
 import threading
 import time as clock
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from orchestrator.errors import MurcosimError
 from orchestrator.recording.tables import read_events
 from orchestrator.runner.breadcrumbs import MAPPED_BYTES, Breadcrumbs
 from orchestrator.runner.interrupts import Interrupted, signal_name, signal_of
 
-if TYPE_CHECKING:
-    pass
-
 # After Ctrl-C (or SIGTERM) the child has this long (s) to write its own 'interrupted' row and
 # stop.
 GRACE_SECONDS = 5.0
 # How often (s) the supervisor looks at the child.
 POLL_SECONDS = 0.1
-# multiprocessing reads a forkserver child's exit status from a pipe that every thread's
-# Process.start() reads too (it polls all the process's children): two threads reading it at
-# once leave one without the status, taken as exit status 255 (CPython issue 130895). The
-# supervisors' starts and status reads take turns.
-_STATUS = threading.Lock()
 
 
 def run_child(
@@ -63,15 +55,13 @@ def run_child(
     plots: bool,
     crumbs: Breadcrumbs,
     sender: Any,
-    formats: tuple[str, ...] = ("csv",),
-    watched: int | None = None,
+    formats: tuple[str, ...],
+    watched: int,
 ) -> None:  # noqa: ANN401
-    """The run in the child; ``watched``: the read end of a pipe whose write end only the
-    caller holds (default: the one ``multiprocessing`` gives its children)."""
+    """The run in the child; ``sender``: the connection its one message goes through;
+    ``watched``: the read end of a pipe whose write end only the caller holds."""
     from orchestrator.runner.run import run_scenario
 
-    if watched is None:
-        watched = multiprocessing.parent_process().sentinel  # nothing is ever written to it
     _die_with_caller(watched)
     if progress:
         from tqdm import tqdm
@@ -81,8 +71,11 @@ def run_child(
         # the resource tracker)
         tqdm.set_lock(threading.RLock())
     # Ctrl-C belongs to the supervisor, which asks the child to stop with SIGTERM, having
-    # written the signal that stopped it (SIGINT or SIGTERM) in the breadcrumbs.
+    # written the signal that stopped it (SIGINT or SIGTERM) in the breadcrumbs. The child
+    # started with SIGINT blocked (a Ctrl-C while it imported stays pending): ignoring it
+    # drops a pending one, then it is let through to be ignored.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGTERM, functools.partial(_interrupt_once, crumbs))
     try:
         result = run_scenario(path, out_dir, fmu_dir, progress, plots, crumbs, formats)
@@ -109,15 +102,13 @@ def _interrupt_once(crumbs: Breadcrumbs, signum: int, frame: object) -> None:
 def _die_with_caller(watched: int) -> None:
     """Have the kernel kill this child (SIGKILL) when its caller ends, however it ends.
 
-    The caller holds the write end of the pipe whose read end is ``watched`` (the one that
-    multiprocessing gives the child as ``parent_process().sentinel``, or one made for a child
-    started as a program); the kernel closes it when the caller exits, is killed or
-    crashes. With O_ASYNC and F_SETSIG the kernel sends SIGKILL, not SIGIO, to this process when
-    that happens: no thread of the child has to run (a Python thread would wait for the
-    interpreter lock held by an FMU stuck in C). A process forked from the forkserver is the
-    forkserver's child, so PR_SET_PDEATHSIG, which follows the parent, would not do: the
-    forkserver outlives the caller while children use it. A caller gone before the watch is
-    set is seen at once. Linux only; elsewhere the child is not watched.
+    The caller holds the write end of the pipe whose read end is ``watched``; the kernel
+    closes it when the caller exits, is killed or crashes. With O_ASYNC and F_SETSIG the kernel
+    sends SIGKILL, not SIGIO, to this process when that happens: no thread of the child has to
+    run (a Python thread would wait for the interpreter lock held by an FMU stuck in C).
+    PR_SET_PDEATHSIG would not do: it follows the thread that started the child (a sweep's
+    worker thread), not the caller's process. A caller gone before the watch is set is seen at
+    once. Linux only; elsewhere the child is not watched.
     """
     if not hasattr(fcntl, "F_SETSIG"):
         return
@@ -137,7 +128,6 @@ def run_supervised(
     stall_seconds: float | None = None,
     stop: threading.Event | None = None,
     formats: tuple[str, ...] = ("csv",),
-    as_program: bool | None = None,
 ) -> Any:  # noqa: ANN401 - the child's RunResult
     """``run_scenario`` in a child process; returns its ``RunResult``.
 
@@ -146,26 +136,28 @@ def run_supervised(
     ``crashed`` (``interrupted``) row and a ``stop`` row. A ``KeyboardInterrupt`` here (Ctrl-C,
     or :class:`~orchestrator.runner.interrupts.Interrupted` for SIGTERM) stops the child with the
     signal named in its row, and is raised again. Setting ``stop`` (from another thread) ends
-    the run as Ctrl-C does. The child is killed when the caller's process ends. As with any
-    ``multiprocessing`` start method but fork, a script calling this must do so under
-    ``if __name__ == "__main__":``. ``as_program``: start the child as a new program
-    (``python -m orchestrator.runner.supervised_child``) rather than with ``multiprocessing``; by
-    default when the caller is a daemonic process, which ``multiprocessing`` may not start
-    children from (a Dask worker in its default configuration).
+    the run as Ctrl-C does. The child, a new program (``python -m
+    orchestrator.runner.supervised_child``), is killed when the caller's process ends.
     """
-    if as_program is None:
-        as_program = multiprocessing.current_process().daemon
     arguments = (
         Path(path),
         Path(out_dir),
         Path(fmu_dir) if fmu_dir is not None else None,
         progress,
         plots,
+        tuple(formats),
     )
-    start = _program_child if as_program else _forked_child
     started = clock.perf_counter()
-    child, receiver, crumbs = start(*arguments, tuple(formats))
+    # the child inherits SIGINT blocked, until it ignores it (run_child): a Ctrl-C while it
+    # imports is the supervisor's alone, as later
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
+        child, receiver, crumbs = _start_child(arguments)
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        raise
+    try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a Ctrl-C held meanwhile is raised here
         outcome = _wait(child, receiver, crumbs, stall_seconds, stop)
     except KeyboardInterrupt as interrupt:
         crumbs.stop_with(signal_of(interrupt))
@@ -178,8 +170,7 @@ def run_supervised(
         raise
     finally:
         receiver.close()
-        if isinstance(child, ProgramChild):
-            child.close()
+        child.close()
     kind, value = outcome
     if kind == "done":
         return value
@@ -194,32 +185,10 @@ def run_supervised(
     )
 
 
-def _forked_child(*arguments: Any) -> tuple[Any, Any, Breadcrumbs]:  # noqa: ANN401
-    """The child as a ``multiprocessing`` process, started; (child, receiver, breadcrumbs)."""
-    context = _context()
-    crumbs = Breadcrumbs.shared(context)
-    receiver, sender = context.Pipe(duplex=False)
-    path, out_dir, fmu_dir, progress, plots, formats = arguments
-    child = context.Process(
-        target=run_child, args=(path, out_dir, fmu_dir, progress, plots, crumbs, sender, formats)
-    )
-    # A forked child's garbage collections leave the objects it inherits alone (Python's advice
-    # for fork without exec: no pass over, and no copy of, the parent's memory); the parent
-    # collects as before.
-    gc.freeze()
-    try:
-        with _STATUS:
-            child.start()
-    finally:
-        gc.unfreeze()
-    sender.close()
-    return child, receiver, crumbs
-
-
-class ProgramChild:
-    """The child as a new program (``python -m orchestrator.runner.supervised_child``), seen through
-    the parts of ``multiprocessing.Process`` the supervisor uses: ``sentinel`` (a pidfd, ready
-    when the child ends), ``join``, ``exitcode``, ``terminate``, ``kill``.
+class Child:
+    """The child, a new program (``python -m orchestrator.runner.supervised_child``), as the
+    supervisor sees it: ``sentinel`` (a pidfd, ready when the child ends), ``join``,
+    ``exitcode``, ``terminate``, ``kill``, ``close``.
 
     The child gets three file descriptors: the breadcrumbs' file (an unlinked temporary file
     both map), the write end of the pipe of its message, and the read end of a pipe whose write
@@ -244,7 +213,7 @@ class ProgramChild:
             [sys.executable, "-m", "orchestrator.runner.supervised_child", json.dumps(spec)],
             pass_fds=(crumbs_file, sender, watched),
             stdin=subprocess.DEVNULL,
-            env=_program_environment(),
+            env=_child_environment(),
         )
         self.sentinel = os.pidfd_open(self.process.pid)
         self.watch = watch
@@ -272,7 +241,7 @@ class ProgramChild:
         os.close(self.watch)
 
 
-def _program_environment() -> dict[str, str]:
+def _child_environment() -> dict[str, str]:
     """The caller's environment, with the folder holding ``orchestrator`` first on the path
     (a worker may run from any folder)."""
     root = str(Path(__file__).resolve().parents[2])  # orchestrator/runner/ -> its folder
@@ -280,8 +249,8 @@ def _program_environment() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
 
 
-def _program_child(*arguments: Any) -> tuple[ProgramChild, Any, Breadcrumbs]:  # noqa: ANN401
-    """The child as a new program, started; (child, receiver, breadcrumbs)."""
+def _start_child(arguments: tuple) -> tuple[Child, Any, Breadcrumbs]:  # noqa: ANN401
+    """The child, started; (child, receiver of its message, breadcrumbs)."""
     with tempfile.TemporaryFile() as crumbs_file:
         crumbs_file.truncate(MAPPED_BYTES)
         memory = mmap.mmap(crumbs_file.fileno(), MAPPED_BYTES)
@@ -289,7 +258,7 @@ def _program_child(*arguments: Any) -> tuple[ProgramChild, Any, Breadcrumbs]:  #
         received, sent = os.pipe()
         watched, watch = os.pipe()
         try:
-            child = ProgramChild(arguments, crumbs_file.fileno(), sent, watched, watch)
+            child = Child(arguments, crumbs_file.fileno(), sent, watched, watch)
         except BaseException:
             for fd in (received, watch):
                 os.close(fd)
@@ -300,27 +269,8 @@ def _program_child(*arguments: Any) -> tuple[ProgramChild, Any, Breadcrumbs]:  #
     return child, multiprocessing.connection.Connection(received, writable=False), crumbs
 
 
-def _context() -> Any:  # noqa: ANN401 - a multiprocessing context
-    """Children forked from the caller when it runs a single thread (the command line: the run's
-    modules are imported first, so the child starts in milliseconds), else from a server that
-    has imported them once and holds no FMU and no thread of the caller (a thread may hold a
-    lock that a forked child would wait for forever)."""
-    if threading.active_count() == 1:
-        import orchestrator.runner.run  # noqa: F401 - imported once, before the fork
-
-        return multiprocessing.get_context("fork")
-    return _forkserver()
-
-
-@functools.cache
-def _forkserver() -> Any:  # noqa: ANN401 - a multiprocessing context
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["orchestrator.runner.run"])
-    return context
-
-
 def _wait(
-    child: Any,
+    child: Child,
     receiver: Any,
     crumbs: Breadcrumbs,
     stall_seconds: float | None,
@@ -351,13 +301,12 @@ def _wait(
             return "crashed", f"hung (no progress for {stall_seconds:g} s)"
 
 
-def _join(child: Any, timeout: float | None = None) -> bool:  # noqa: ANN401 - a Process
-    """Wait at most ``timeout`` s (None: as long as it takes) for the child to end; whether it
-    ended. Its exit status is then read under ``_STATUS``, the wait itself is not."""
+def _join(child: Child, timeout: float | None = None) -> bool:
+    """Wait at most ``timeout`` s (None: as long as it takes) for the child to end, and read its
+    exit status; whether it ended."""
     if not multiprocessing.connection.wait([child.sentinel], timeout):
         return False
-    with _STATUS:
-        child.join()
+    child.join()
     return True
 
 

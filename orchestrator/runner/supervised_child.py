@@ -1,4 +1,4 @@
-"""The supervised run's child started as a program: ``python -m orchestrator.runner.supervised_child
+"""The supervised run's child, a new program: ``python -m orchestrator.runner.supervised_child
 SPEC``, where SPEC (JSON) holds the scenario file, results folder, FMU folder, progress, plots,
 formats and three inherited file descriptors: the breadcrumbs' file, the write end of the pipe
 of the child's message, and the read end of the caller's watch pipe (``supervise.py``)."""
@@ -16,7 +16,7 @@ from orchestrator.runner.supervise import run_child
 
 
 def main(spec: str) -> None:
-    """Run the child described by ``spec`` (JSON, as ``supervise.ProgramChild`` writes it)."""
+    """Run the child described by ``spec`` (JSON, as ``supervise.Child`` writes it)."""
     given = json.loads(spec)
     crumbs_file, sender, watched = given["fds"]
     crumbs = Breadcrumbs.mapped(mmap.mmap(crumbs_file, MAPPED_BYTES), fresh=False)

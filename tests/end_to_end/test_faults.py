@@ -12,15 +12,18 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 from faulty import faulty_fmu
+from foreign import python_fmu
 
 from orchestrator.cli import main
 from orchestrator.errors import MurcosimError
+from orchestrator.fmi.fmu import FMU
 from orchestrator.recording.tables import read_events, read_timeseries
 from orchestrator.runner.run import run_scenario
 from orchestrator.runner.supervise import run_supervised
@@ -150,12 +153,13 @@ def test_crash_ends_the_run_with_one_line(tmp_path, capsys, function, kind, afte
         ("fmi2GetDerivatives", "ERROR", "spring (SpringMass_me.fmu): fmi2GetDerivatives returned"),
     ],
 )
-def test_child_started_as_a_program_reports_as_a_forked_one(tmp_path, function, kind, said):
-    """The child a daemonic caller (a Dask worker) starts as a program: the same one-line
-    reports, naming the instance and the FMI call, and the same closed events.csv."""
+def test_run_supervised_from_python_reports_in_one_line(tmp_path, function, kind, said):
+    """``run_supervised`` called from Python (as a sweep or a Dask worker calls it): the same
+    one-line reports as the command, naming the instance and the FMI call, and the same closed
+    events.csv."""
     path, out = faulty_run(tmp_path, function, kind, 30)
     with pytest.raises(MurcosimError) as error:
-        run_supervised(path, out, tmp_path, plots=False, stall_seconds=1.0, as_program=True)
+        run_supervised(path, out, tmp_path, plots=False, stall_seconds=1.0)
     assert said in str(error.value) and len(str(error.value).splitlines()) == 1, error.value
     assert_kept(out, "error" if kind == "ERROR" else "crashed")
 
@@ -204,3 +208,51 @@ def test_nan_outputs_of_a_co_simulation_fmu_stop_the_run(tmp_path, function):
     with pytest.raises(MurcosimError, match=r"spring\.\S+ is no longer finite at t = "):
         run_scenario(path, out, tmp_path, plots=False)
     assert_kept(out, "error")
+
+
+IDLE_SLAVE = """
+from pythonfmu import Fmi2Causality, Fmi2Slave, Real
+
+
+class IdleSlave(Fmi2Slave):
+    \"\"\"y = 1: nothing but an FMU whose library keeps a worker thread (pythonfmu's).\"\"\"
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.y = 1.0
+        self.register_variable(Real("y", causality=Fmi2Causality.output))
+
+    def do_step(self, current_time, step_size):
+        return True
+"""
+# s: the exiting run ends in well under a second; a child waiting for a thread never does
+EXIT_WITHIN = 30.0
+
+
+def test_exit_in_an_fmu_ends_the_child_though_the_caller_holds_a_threaded_fmu(tmp_path):
+    """The caller has loaded pythonfmu's library, whose static destructor joins the worker
+    thread it starts; then an FMU of the supervised run calls exit(). The child, a new program,
+    holds no copy of that library, so its exit runs no destructor waiting for a thread that
+    is not there: the run ends with its one-line report, not a hang."""
+    threaded = FMU(python_fmu(tmp_path, "idle_slave", IDLE_SLAVE))
+    instance = threaded.instantiate("idle")
+    instance.setup_experiment(0.0, 1.0)
+    instance.initialize(0.0)
+    instance.do_step(0.0, 0.1)
+    instance.terminate()
+    threaded.close()
+    path, out = faulty_run(tmp_path, "fmi2SetContinuousStates", "EXIT", 30)
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGALRM, lambda signum, frame: stop.set())
+    signal.setitimer(signal.ITIMER_REAL, EXIT_WITHIN)
+    try:
+        with pytest.raises(MurcosimError) as error:
+            run_supervised(path, out, tmp_path, plots=False, stop=stop)
+    except KeyboardInterrupt:  # stopped by the alarm
+        pytest.fail(f"the run did not end within {EXIT_WITHIN:g} s of wall time")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0.0)
+        signal.signal(signal.SIGALRM, previous)
+    said = "process exited with status 3 in fmi2SetContinuousStates of instance 'spring'"
+    assert said in str(error.value) and len(str(error.value).splitlines()) == 1, error.value
+    assert_kept(out, "crashed")

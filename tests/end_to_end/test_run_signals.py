@@ -1,6 +1,6 @@
 """A supervised run and the signals that end its command: SIGKILL of the command takes the
-simulation child with it (even one whose FMU is stuck in C, whether the child was forked from
-the command or from the forkserver of a caller with threads); SIGTERM ends the run as Ctrl-C
+simulation child with it (even one whose FMU is stuck in C, whether the caller is the command
+or a Python program with threads); SIGTERM ends the run as Ctrl-C
 does but named as SIGTERM, exit status 143; the stop row's counters are the run's true ones.
 
 The FMUs are the spring-mass test FMUs of ``test_faults`` (free mass, RK4 with 10 ms steps,
@@ -25,34 +25,24 @@ from orchestrator.recording.tables import read_events
 
 ROOT = Path(__file__).resolve().parents[2]
 STEP = 0.01  # s, the RK4 step of the scenarios
-# A caller of run_supervised with a second thread: its children come from the forkserver.
+# A Python caller of run_supervised with a second thread (as a sweep's).
 THREADED_CALLER = """
 import sys, threading
 from orchestrator.runner.supervise import run_supervised
 
-if __name__ == "__main__":
-    threading.Thread(target=threading.Event().wait, daemon=True).start()
-    run_supervised(sys.argv[1], sys.argv[2], sys.argv[3], plots=False)
-"""
-# A caller whose child is started as a program (as from a daemonic Dask worker).
-PROGRAM_CALLER = """
-import sys
-from orchestrator.runner.supervise import run_supervised
-
-run_supervised(sys.argv[1], sys.argv[2], sys.argv[3], plots=False, as_program=True)
+threading.Thread(target=threading.Event().wait, daemon=True).start()
+run_supervised(sys.argv[1], sys.argv[2], sys.argv[3], plots=False)
 """
 
 
 def start(caller: str, path: Path, out: Path, fmu_dir: Path) -> subprocess.Popen:
-    """``murcosim run`` (``caller`` "command"), a Python caller with threads ("threaded") or one
-    starting its child as a program ("program") on the scenario ``path``, once its run has
-    started (the ``start`` row is written)."""
+    """``murcosim run`` (``caller`` "command") or a Python caller with threads ("threaded") on
+    the scenario ``path``, once its run has started (the ``start`` row is written)."""
     if caller == "command":
         command = ["-m", "orchestrator.cli", "run", str(path), "--out", str(out), "--quiet"]
         command += ["--no-plots", "--fmu-dir", str(fmu_dir)]
     else:
-        code = THREADED_CALLER if caller == "threaded" else PROGRAM_CALLER
-        command = ["-c", code, str(path), str(out), str(fmu_dir)]
+        command = ["-c", THREADED_CALLER, str(path), str(out), str(fmu_dir)]
     process = subprocess.Popen(
         [sys.executable, *command],
         stderr=subprocess.PIPE,
@@ -100,10 +90,10 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-@pytest.mark.parametrize("caller", ["command", "threaded", "program"])
+@pytest.mark.parametrize("caller", ["command", "threaded"])
 def test_sigkill_of_the_caller_ends_a_child_stuck_in_c(tmp_path, caller):
     """The FMU sleeps in C in fmi2GetDerivatives; SIGKILL of the caller (a CI job's timeout)
-    leaves no process of the run behind within 3 s: not the child, nor the forkserver."""
+    leaves no process of the run behind within 3 s."""
     path, out = faulty_run(tmp_path, "fmi2GetDerivatives", "HANG", 100)
     process = start(caller, path, out, tmp_path)
     time.sleep(0.5)  # well into the hang (the 101st call is at t = 0.25 s, in milliseconds)
@@ -206,3 +196,47 @@ def test_interrupted_run_in_process_counts_its_right_hand_sides(tmp_path, ctrl_c
     rows = read_events(events)
     assert rows[-2]["detail"].startswith("Ctrl-C after "), rows[-2]
     assert_plausible(float(rows[-1]["time"]), stop_row_counts(rows[-1])[0])
+
+
+
+def sigint_blocked_or_ignored(pid: int) -> bool | None:
+    """Whether SIGINT is blocked or ignored in process ``pid`` (/proc/<pid>/status); None once
+    it has ended."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    masks = dict(line.split(":\t") for line in status.splitlines() if line.startswith("Sig"))
+    bit = 1 << (signal.SIGINT - 1)
+    return bool((int(masks["SigBlk"], 16) | int(masks["SigIgn"], 16)) & bit)
+
+
+def test_ctrl_c_while_the_child_starts_reaches_the_supervisor_alone(tmp_path, ctrl_c):
+    """Ctrl-C at a terminal goes to the command and its child (one process group). The child,
+    a new interpreter, has SIGINT blocked from its start (while it imports) and then ignored:
+    seen in /proc at every look from its start to the run's, so a Ctrl-C never raises in it.
+    Ctrl-C then ends the command with one line and exit status 130."""
+    fmu = spring_mass_fmu(tmp_path, ("ModelExchange",))
+    path = scenario(tmp_path, fmu, co_simulation=False)
+    path.write_text(path.read_text().replace("stop_time = 1.0", "stop_time = 1e5"))
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "orchestrator.cli", "run", str(path), "--out", str(out)]
+    process = subprocess.Popen(
+        [*command, "--quiet", "--no-plots", "--fmu-dir", str(tmp_path)],
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+    )
+    deadline = time.monotonic() + 60
+    while not (children := descendants(process.pid)):
+        assert time.monotonic() < deadline and process.poll() is None, process.stderr.read()
+    looks = []
+    while not (out / "events.csv").exists() and time.monotonic() < deadline:
+        looks.append(sigint_blocked_or_ignored(children[0]))
+    assert looks and all(looks), looks
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert err.strip() == "murcosim: interrupted; results written so far are kept", err
