@@ -569,10 +569,21 @@ class Translator:
         return builtin(self, [self.expr(a, env) for a in external.get("args", [])], span)
 
 
+# where a function's environment keeps the condition under which it has returned: 0.0 until a
+# ``return`` runs, 1.0 after one that runs whatever the inputs, an expression after one in a
+# branch that depends on them
+RETURNED = "return"
+
+
 class Algorithm:
     """Symbolic execution of a function's or a model's statements over an environment of
     values (``where`` names the kind in messages: in a model, assignments name flat
-    variables, ``pid.y``)."""
+    variables, ``pid.y``).
+
+    A ``return`` in a function ends it (Modelica Language Specification 3.6, Sec. 11.2.9):
+    one that runs whatever the inputs stops the statements; one in a branch that depends on
+    them leaves its condition in the environment, and every later assignment keeps the
+    value the variable had where that condition holds."""
 
     def __init__(
         self,
@@ -588,8 +599,12 @@ class Algorithm:
 
     def run(self, statements: list) -> None:
         for statement in statements:
-            if statement == "Break" or statement == "Return":
-                raise UnsupportedConstructError(f"'{statement.lower()}' statement", None)
+            if self._returned():
+                return
+            if statement == "Break":
+                raise UnsupportedConstructError("'break' statement", None)
+            if statement == "Return":
+                statement = {"Return": {}}
             kind, body = _kind(statement)
             handler = getattr(self, f"_{kind}", None)
             if handler is None:
@@ -614,21 +629,34 @@ class Algorithm:
             if target.get("parts"):
                 self._store(target, value)
 
+    def _returned(self) -> bool:
+        """Whether a ``return`` has run whatever the inputs."""
+        return bool(_numeric(self.env.get(RETURNED, 0.0)))
+
+    def _Return(self, body: dict) -> None:
+        if self.where != "a function":
+            raise UnsupportedConstructError(f"'return' statement in {self.where}", body.get("span"))
+        self.env[RETURNED] = 1.0
+
     def _store(self, comp: dict, value: object) -> None:
-        """``value`` into the variable (or the element of it) that ``comp`` names."""
+        """``value`` into the variable (or the element of it) that ``comp`` names; where a
+        ``return`` in a branch has run, the variable keeps its value."""
         name, subs = _assigned(comp, self.where)
-        if not subs:
-            self.env[name] = value
-            return
-        array = np.array(self.env[name], dtype=object)
-        index = tuple(
-            self.translator._position(self.translator.expr(s["Expr"]["expr"], self.env), None)
-            if isinstance(s, dict) and "Expr" in s
-            else (int(s["Index"]["value"]) - 1 if isinstance(s, dict) else slice(None))
-            for s in subs
-        )
-        array[index] = value
-        self.env[name] = array
+        old = self.env.get(name)
+        if subs:
+            array = np.array(old, dtype=object)
+            index = tuple(
+                self.translator._position(self.translator.expr(s["Expr"]["expr"], self.env), None)
+                if isinstance(s, dict) and "Expr" in s
+                else (int(s["Index"]["value"]) - 1 if isinstance(s, dict) else slice(None))
+                for s in subs
+            )
+            array[index] = value
+            value = array
+        returned = self.env.get(RETURNED, 0.0)
+        if _numeric(returned) is None and old is not None:
+            value = _elementwise2(lambda new, kept: ca.if_else(returned, kept, new), value, old)
+        self.env[name] = value
 
     def _Assert(self, body: dict) -> None:
         """An assert in a function: one that holds when the model is translated is dropped,
@@ -646,18 +674,23 @@ class Algorithm:
             raise UnsupportedConstructError(f"assert that never holds: {text}", body.get("span"))
         if self.translator.events is not None and body.get("level") in (None, "Error", "error"):
             held = ca.logic_or(ca.logic_not(ca.SX(self.guard)), ca.SX(condition))
+            held = ca.logic_or(held, ca.SX(self.env.get(RETURNED, 0.0)))
             self.translator.events.asserts.append((held, text))
 
     def _For(self, body: dict) -> None:
         (index,) = body["indices"]
         values = self.translator.expr(index["range"], self.env)
         for value in np.asarray(values, dtype=object).ravel():
+            if self._returned():
+                break
             self.env[index["ident"]] = value
             self.run(body["equations"])
         self.env.pop(index["ident"], None)
 
     def _While(self, body: dict) -> None:
         for _ in range(100_000):
+            if self._returned():
+                return
             test = _numeric(self.translator.expr(body["cond"], self.env))
             if test is None:
                 raise UnsupportedConstructError(
@@ -695,7 +728,8 @@ class Algorithm:
         other = Algorithm(self.translator, dict(self.env), self.where, other_guard)
         other._branch(rest, otherwise)
         for name in set(taken.env) | set(other.env):
-            a, b = taken.env.get(name), other.env.get(name)
+            kept = 0.0 if name == RETURNED else None  # a branch without a return has none
+            a, b = taken.env.get(name, kept), other.env.get(name, kept)
             if a is b:
                 self.env[name] = a
             else:
