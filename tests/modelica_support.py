@@ -270,6 +270,88 @@ SUPPORTED = [
     ),
 ]
 
+# Forms as library authors combine them (``tests/data/authoring``), each checked in four
+# variants by the test of ``test_build_authoring.py`` it names
+AUTHORING = [
+    (
+        "Imports in a model: qualified, `.*`, renaming (`import C = Lib.Components`); a `final` "
+        "modifier",
+        "test_imports_and_a_final_modifier",
+    ),
+    (
+        "`extends` with modifiers of components; a replaceable model (`constrainedby`) "
+        "redeclared to a short class declared with its modification",
+        "test_extends_with_modifiers_and_a_redeclared_model",
+    ),
+    (
+        "`redeclare each` of a model in a component array, `each` and per-element modifiers",
+        "test_redeclare_each_and_per_element_modifiers",
+    ),
+    (
+        "`connect` in a `for` loop over a component array",
+        "test_connect_in_a_for_loop_over_a_component_array",
+    ),
+    ("Arrays of records from record constructors", "test_array_of_records_from_constructors"),
+    (
+        "`inner`/`outer` two levels apart; a parameter record bound two levels down",
+        "test_inner_outer_and_a_record_bound_two_levels_down",
+    ),
+    (
+        "A redeclared record whose type extends records with modifiers",
+        "test_redeclared_record_whose_type_extends_one_with_modifiers",
+    ),
+    (
+        "A replaceable record class redeclared in `extends`, a parameter bound to its field",
+        "test_redeclared_record_class_in_extends",
+    ),
+    (
+        "Conditional components; Boolean parameters choosing equations (`if use_x then`)",
+        "test_conditional_component_and_boolean_parameters_choose_equations",
+    ),
+    (
+        "Enumeration parameters in if-expressions and `Integer(e)`",
+        "test_enumeration_parameters_in_if_expressions_and_as_integers",
+    ),
+    (
+        "Fixed start values beside initial equations (one of a derivative)",
+        "test_fixed_start_values_beside_initial_equations",
+    ),
+    ("`min`, `max`, `abs` and `sign` of time and states", "test_min_max_abs_and_sign"),
+    ("`noEvent` and `smooth` (no event indicators)", "test_no_event_and_smooth"),
+    (
+        "`when` with a vector condition (fires when any element becomes true) and `elsewhen`; "
+        "`pre` of Integer and Boolean variables",
+        "test_when_with_a_vector_condition_elsewhen_and_pre",
+    ),
+    ("`reinit` in a when with a vector condition", "test_reinit_at_two_walls"),
+    ("`sample` with a discrete state", "test_sample_halves_a_discrete_state"),
+    (
+        "`assert` at `AssertionLevel.warning` (the run goes on)",
+        "test_assert_at_warning_level_does_not_stop_the_run",
+    ),
+    ("Functions: default and named arguments", "test_default_and_named_arguments"),
+    ("Functions: records as inputs and outputs", "test_records_into_and_out_of_functions"),
+    (
+        "`der()` of a function with a `derivative` annotation",
+        "test_der_of_a_function_with_a_derivative_annotation",
+    ),
+    (
+        "An unknown inside a function call, solved by Newton from its start value (the "
+        "`inverse` annotation is not used)",
+        "test_unknown_inside_a_function_with_an_inverse",
+    ),
+    (
+        "`stateSelect = always` on a variable whose derivative does not appear: its values "
+        "right, the other variable stays the state",
+        "test_state_select_of_a_variable_whose_derivative_does_not_appear",
+    ),
+    (
+        "SI types declared in the library (`final unit`, `quantity`); their `displayUnit` is "
+        "not written into the model description",
+        "test_units_of_si_types_declared_in_the_library",
+    ),
+]
+
 _MODEL = "  model M\n    Real x(start = 1, fixed = true);\n"
 _EXTERNAL = (
     '  function f\n    input Real u;\n    output Real y;\n  external "C" y = cbrt(u)\n'
@@ -282,6 +364,40 @@ _MISSING_INCLUDE = (
 
 UNSUPPORTED = [
     # (construct, package body using it, words of the error, whether it names file:line:col)
+    (
+        "A redeclared short class with a modification, `redeclare model Law = Q(k = 0.5)` "
+        "(rumoca 0.10 drops the modification; redeclare to `model HalfQ = Q(k = 0.5)`)",
+        "  record R\n    parameter Real m = 1;\n  end R;\n  partial model G\n"
+        "    replaceable record Body = R;\n    parameter Body body;\n"
+        "    Real x(start = 1, fixed = true);\n  equation\n    der(x) = -body.m*x;\n  end G;\n"
+        "  model M\n    extends G(redeclare record Body = R(m = 3));\n  end M;\n",
+        "modification of a redeclared short class ('= R(...)')",
+        True,
+    ),
+    (
+        "Fields of an array of records indexed by a `for` variable, `b[i].m` (rumoca 0.10 "
+        "stops on an internal error; `b.m` as an array expression builds)",
+        "  record R\n    parameter Real m = 1;\n  end R;\n"
+        "  model M\n    parameter R b[2] = {R(m = 1), R(m = 2)};\n"
+        "    Real v[2](each start = 1, each fixed = true);\n  equation\n"
+        "    for i in 1:2 loop\n      b[i].m*der(v[i]) = -v[i];\n    end for;\n  end M;\n",
+        "rumoca 0.10 failed with an internal error",
+        False,
+    ),
+    (
+        "`der()` of an expression, `der(x*x)` (rumoca 0.10)",
+        _MODEL + "  equation\n    der(x*x) = -2*x^2;\n  end M;\n",
+        "'der(...)' of an expression",
+        False,
+    ),
+    (
+        "`reinit` of one state in two when-equations (rumoca 0.10; one `when {c1, c2}` builds)",
+        _MODEL + "    Real v(start = 1, fixed = true);\n  equation\n    der(x) = v;\n"
+        "    der(v) = 0;\n    when x > 2 then\n      reinit(v, -pre(v));\n    end when;\n"
+        "    when x < 0 then\n      reinit(v, -pre(v));\n    end when;\n  end M;\n",
+        "reinit of one state in two when-equations",
+        False,
+    ),
     (
         "`delay` whose delay time no parameter expression bounds (no `delayMax`)",
         _MODEL + "    Real y;\n  equation\n    der(x) = -x;\n    y = delay(x, x);\n  end M;\n",
@@ -404,6 +520,10 @@ def table() -> str:
         "| --- | --- | --- |",
     ]
     lines += [f"| {c} | builds, checked in four variants | `{test}` |" for c, test in SUPPORTED]
+    lines += [
+        f"| {c} | builds, checked in four variants | `test_build_authoring.py::{test}` |"
+        for c, test in AUTHORING
+    ]
     lines += [
         f"| {c} | refused in one line ({'file:line:column, ' if placed else ''}`{words}`) "
         "| `test_unsupported_construct_is_one_line` |"

@@ -32,24 +32,12 @@ from orchestrator.compiler.flat_model import (
     UnsupportedConstructError,
     read_flat,
 )
+from orchestrator.compiler.redeclarations import dropped_modification
+from orchestrator.compiler.tokens import tokens as _tokens
 from orchestrator.errors import BuildError
 
-# One Modelica token: white space, a comment (an unterminated one runs to the end), a string, a
-# quoted name, a name or number, or any other single character.
-TOKEN = re.compile(
-    r"""\s+|//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|[\w.]+|.""", re.S
-)
 OPENING, CLOSING = {"(": ")", "[": "]", "{": "}"}, {")", "]", "}"}
 Sources = dict[int, tuple[str, str]]  # rumoca's source id -> (path, text)
-
-
-def _tokens(text: str, start: int) -> Iterator[tuple[int, str]]:
-    """The Modelica tokens of ``text`` from ``start`` on, with their positions; white space and
-    comments left out."""
-    for match in TOKEN.finditer(text, start):
-        token = match.group()
-        if not token.isspace() and not token.startswith(("//", "/*")):
-            yield match.start(), token
 
 
 def _group(tokens: Iterator[tuple[int, str]], opening: str) -> list[list[str]] | None:
@@ -219,6 +207,18 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
         None,
     ),
     (
+        r"(der)\(\.\.\.\) must have exactly one resolved variable-reference operand",
+        "'der(...)' of an expression (rumoca 0.10 takes the derivative of a variable): give "
+        "the expression a variable of its own, y = x*x and der(y)",
+        None,
+    ),
+    (
+        r"duplicate (reinit)ialization owner definition",
+        "reinit of one state in two when-equations (rumoca 0.10): reinitialize it in one, "
+        "with a vector condition, when {c1, c2}",
+        None,
+    ),
+    (
         r"unsupported Flat semantic owner `(pre) expression`",
         "'pre(...)' of a continuous-time variable outside a when-equation",
         "%s(",
@@ -258,6 +258,27 @@ class RumocaLibrary:
             flat = compiled.to_dict("flat")
         except rumoca.RumocaError as exc:
             raise BuildError(self._explain(model, str(exc))) from None
+        except BaseException as exc:  # a panic in rumoca's Rust code (pyo3's PanicException)
+            if type(exc).__name__ != "PanicException":
+                raise
+            detail = str(exc).splitlines()[0] if str(exc) else "no message"
+            raise BuildError(
+                f"{self._relative(self.entry)}: {model}: rumoca 0.10 failed with an internal "
+                f"error ({detail}); known to happen for fields of an array of records indexed by "
+                "a for-loop variable (bodies[i].m): write them as array expressions (bodies.m)"
+            ) from None
+        sources = self._sources(compiled)
+        dropped = dropped_modification(model, flat, sources)
+        if dropped:
+            place = self._place(
+                {"source": dropped.source, "start": dropped.start}, compiled, sources
+            )
+            raise BuildError(
+                f"{place}{model}: unsupported Modelica construct modification of a redeclared "
+                f"short class ('= {dropped.redeclared}(...)'), which rumoca 0.10 drops: declare "
+                f"a class with it (model My{dropped.redeclared} = {dropped.redeclared}(...)) and "
+                "redeclare that"
+            )
         try:
             roots = [self.folder.parent, *self.path]
             flat_model = read_flat(flat, model, ExternalFunctions(roots, self._locator(compiled)))
@@ -266,7 +287,6 @@ class RumocaLibrary:
             raise BuildError(
                 f"{place}{model}: unsupported Modelica construct {exc.construct}"
             ) from None
-        sources = self._sources(compiled)
         units = declared_units(flat_model.variables, sources)
         flat_model.residual_places = [
             self._place(span, compiled, sources).rstrip(": ") for span in flat_model.residual_spans

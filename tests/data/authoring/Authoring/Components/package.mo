@@ -1,0 +1,4 @@
+within Authoring;
+package Components "Components, one class a file"
+  import Authoring.Interfaces.*;
+end Components;

@@ -1,0 +1,3 @@
+within Authoring;
+package Environments "An environment found through inner/outer, and bodies in it"
+end Environments;
