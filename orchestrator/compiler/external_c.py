@@ -32,6 +32,7 @@ call one, and index reduction, whose choice of dummy derivatives differentiates 
 
 from __future__ import annotations
 
+import ctypes.util
 import hashlib
 import re
 import shutil
@@ -47,6 +48,18 @@ import numpy as np
 FINITE_DIFFERENCES = {"enable_fd": True, "fd_method": "central"}
 C_FLAGS = ["-O2", "-fPIC", "-std=c99", "-w"]
 PREFIX = "mcx_"  # C symbols of the wrappers
+# What the wrappers call of external_runtime.c, in the FMU (not while the model is translated)
+RUNTIME = """#include <setjmp.h>
+#include <stddef.h>
+#ifndef MCX_TRANSLATION
+jmp_buf* external_catch(jmp_buf* handler);
+void external_strings_release(void);
+void* external_slot(int k);
+int external_stale(void* slot, const double* arguments, size_t n);
+int external_keep(void* slot, void* object, void (*destruct)(void*), const double* arguments,
+                  size_t n);
+void* external_object(double k);
+#endif"""
 _MODELICA_NAMES: dict[str, str] = {}  # the Modelica function of each wrapper, by C symbol
 
 
@@ -85,6 +98,9 @@ class ExternalFunctions:
     library_dirs: list[Path] = field(default_factory=list)
     libraries: list[str] = field(default_factory=list)
     included: list[Path] = field(default_factory=list)  # files the Include texts include
+    # Library entries without a prebuilt library, compiled from their C sources instead
+    compiled: dict[str, list[Path]] = field(default_factory=dict)
+    objects: int = 0  # external objects constructed, each in a slot of its own
 
     def call(
         self,
@@ -93,6 +109,7 @@ class ExternalFunctions:
         outputs: list[list[int]],
         arguments: list[tuple[str, object]],
         derivative: tuple[dict, list[tuple[str, object]], list[str]] | None = None,
+        construction: tuple[int, str] | None = None,
     ) -> list[object]:
         """The outputs of the external function ``definition`` applied to the values of its
         ``inputs`` (scalars or object arrays), its outputs of dimensions ``outputs``;
@@ -100,14 +117,29 @@ class ExternalFunctions:
         ``("literal", number)``, and ``("return", k)`` for the output it returns.
         ``derivative`` is its ``derivative`` annotation's function (external in C), that
         function's arguments and, per input, rumoca's ``Differentiate`` or
-        ``ZeroDerivative``: the call's forward derivative (none: finite differences)."""
+        ``ZeroDerivative``: the call's forward derivative (none: finite differences).
+        String inputs (``str`` values) are passed as C string literals. ``construction`` is
+        the slot and the destructor's C name where ``definition`` is an external object's
+        constructor (:mod:`orchestrator.compiler.external_objects`)."""
+        if any(isinstance(v, str) for v in inputs):
+            kept = [k for k, v in enumerate(inputs) if not isinstance(v, str)]
+            arguments = [
+                ("string", inputs[v])
+                if kind == "input" and isinstance(inputs[v], str)
+                else ((kind, kept.index(v)) if kind == "input" else (kind, v))
+                for kind, v in arguments
+            ]
+            definition = {**definition, "inputs": [definition["inputs"][k] for k in kept]}
+            inputs = [inputs[k] for k in kept]
         shapes = [list(v.shape) if isinstance(v, np.ndarray) else [] for v in inputs]
         rate_signature = derivative and (derivative[0]["name"], *derivative[1:])
-        signature = repr((definition["name"], shapes, outputs, arguments, rate_signature))
+        signature = repr(
+            (definition["name"], shapes, outputs, arguments, rate_signature, construction)
+        )
         digest = hashlib.sha256(signature.encode()).hexdigest()[:8]
         name = PREFIX + re.sub(r"\W", "_", definition["name"]) + "_" + digest
         if name not in self.wrappers:
-            include, code = self._code(name, definition, shapes, outputs, arguments)
+            include, code = self._code(name, definition, shapes, outputs, arguments, construction)
             if derivative is not None:
                 rate, rate_arguments, flags = derivative
                 varying = [s for s, f in zip(shapes, flags, strict=True) if f == "Differentiate"]
@@ -142,34 +174,34 @@ class ExternalFunctions:
         shapes: list[list[int]],
         outputs: list[list[int]],
         arguments: list[tuple[str, object]],
+        construction: tuple[int, str] | None = None,
     ) -> tuple[str, str]:
         """The Include text and the C wrapper ``name`` of one call signature of the external
-        function ``definition``."""
+        function ``definition`` (an external object's constructor with ``construction``)."""
         external = definition["external"]
         c_name = str(external.get("function_name") or "")
         if not re.fullmatch(r"[A-Za-z_]\w*", c_name):
             raise ExternalError(f"external function '{definition['name']}' without a C name")
-        types = [d["type_name"] for d in definition["inputs"]]
+        types = [_passed_type(d) for d in definition["inputs"]]
         out_types = [d["type_name"] for d in definition["outputs"]]
+        if construction is not None:
+            out_types = ["Object"]
         for declared, kind in zip(definition["inputs"], types, strict=True):
-            if declared.get("type_class") == "Class":
-                raise ExternalError(
-                    f"external function '{definition['name']}': input '{declared['name']}' "
-                    f"is an external object ({kind}); external objects are not built"
-                )
-            if kind not in ("Real", "Integer", "Boolean"):
+            if kind not in ("Real", "Integer", "Boolean", "Object"):
                 raise ExternalError(
                     f"external function '{definition['name']}': input '{declared['name']}' "
                     f"of type {kind} (Real, Integer and Boolean scalars and arrays are passed)"
                 )
         for declared, dims, kind in zip(definition["outputs"], outputs, out_types, strict=True):
-            if kind not in ("Real", "Integer", "Boolean") or (dims and kind != "Real"):
+            if kind not in ("Real", "Integer", "Boolean", "Object") or (dims and kind != "Real"):
                 raise ExternalError(
                     f"external function '{definition['name']}': output '{declared['name']}' "
                     f"of type {kind} (Real scalars and arrays, Integer and Boolean scalars)"
                 )
         include = self._sources(definition["name"], self._package(definition), external)
-        code = _wrapper_code(name, c_name, shapes, outputs, types, out_types, arguments)
+        code = _wrapper_code(
+            name, c_name, shapes, outputs, types, out_types, arguments, construction
+        )
         return include, code
 
     def _package(self, definition: dict) -> str:
@@ -212,17 +244,32 @@ class ExternalFunctions:
                 if path not in self.included:
                     self.included.append(path)
         libraries = _strings(notes.get("Library"))
-        self.libraries += [lib for lib in libraries if lib not in self.libraries]
-        if libraries:
-            uris = _strings(notes.get("LibraryDirectory")) or [
-                f"modelica://{top}/Resources/Library"
-            ]
-            for uri in uris:
-                folder = self._resolve(uri, function)
-                for candidate in (folder, folder / "linux64" if folder else None):
-                    usable = candidate is not None and candidate.is_dir()
-                    if usable and candidate not in self.library_dirs:
-                        self.library_dirs.append(candidate)
+        uris = _strings(notes.get("LibraryDirectory")) or [f"modelica://{top}/Resources/Library"]
+        folders_of_libraries = []
+        for uri in uris if libraries else []:
+            folder = self._resolve(uri, function)
+            for candidate in (folder, folder / "linux64" if folder else None):
+                if candidate is not None and candidate.is_dir():
+                    folders_of_libraries.append(candidate)
+        sources = [
+            f
+            for f in [*folders, self._resolve(f"modelica://{top}/Resources/C-Sources", function)]
+            if f is not None
+        ]
+        for library in libraries:
+            if library in self.libraries or library in self.compiled:
+                continue
+            if any(_prebuilt(folder, library) for folder in folders_of_libraries):
+                self.libraries.append(library)
+                self.library_dirs += [f for f in folders_of_libraries if f not in self.library_dirs]
+                continue
+            files = _library_sources(library, sources)
+            if files:  # compiled into the FMU from the library's sources
+                self.compiled[library] = files
+            elif _system_library(library):
+                self.libraries.append(library)
+            # else: no library and no sources (zlib beside a MAT-file reader built without
+            # it); a symbol the FMU then lacks fails its link, naming the symbol
         return include
 
     def _resolve(self, uri: str, function: str) -> Path | None:
@@ -248,7 +295,7 @@ class ExternalFunctions:
         instantiation token): it is named by the hash of what it is built from, so the same
         model builds into the same FMU."""
         text = _file_text([include], [code])
-        flags = [*self.compile_flags(), *self.link_flags()]
+        flags = ["-DMCX_TRANSLATION", *self.compile_flags(), *self.link_flags()]
         sources = [text, *flags, *(p.read_text(errors="replace") for p in self.included)]
         digest = hashlib.sha256("\0".join(sources).encode()).hexdigest()[:16]
         folder = Path(tempfile.gettempdir()) / "murcosim-external" / digest
@@ -259,7 +306,8 @@ class ExternalFunctions:
                 source = Path(scratch) / f"{name}.c"
                 source.write_text(text)
                 built = Path(scratch) / library.name
-                command = ["cc", *C_FLAGS, *self.compile_flags(), "-shared", str(source)]
+                command = ["cc", *C_FLAGS, "-DMCX_TRANSLATION", *self.compile_flags()]
+                command += ["-shared", str(source)]
                 done = subprocess.run(
                     [*command, "-o", str(built), *self.link_flags()], capture_output=True, text=True
                 )
@@ -279,9 +327,14 @@ class ExternalFunctions:
         return [flag for folder in self.include_dirs for flag in ("-I", str(folder))]
 
     def link_flags(self) -> list[str]:
-        """Library folders and libraries of the model's external functions, as linker flags."""
+        """Library folders and libraries of the model's external functions, as linker flags
+        (those compiled from their sources are not among them)."""
         flags = [flag for folder in self.library_dirs for flag in ("-L", str(folder))]
         return flags + [f"-l{lib}" for lib in self.libraries]
+
+    def library_sources(self) -> list[Path]:
+        """The C files of the libraries compiled from their sources, each once."""
+        return list(dict.fromkeys(p for files in self.compiled.values() for p in files))
 
     def write_sources(self, folder: Path) -> list[Path]:
         """``model_external.c`` (every wrapper, each Include text once) and copies of the
@@ -291,7 +344,7 @@ class ExternalFunctions:
         target = folder / "model_external.c"
         target.write_text(_file_text(includes, [w.code for w in wrappers]))
         copies = []
-        for path in self.included:
+        for path in [*self.included, *self.library_sources()]:
             copy = folder / path.name
             if copy.exists():  # sources/ is flat: a name taken by the FMU's own or another's
                 raise ExternalError(
@@ -385,6 +438,53 @@ def _literal(value: object) -> object:
     return None
 
 
+def _prebuilt(folder: Path, library: str) -> bool:
+    """Whether ``folder`` holds library ``library`` built (``lib<name>.a`` or ``.so``)."""
+    return any((folder / f"lib{library}{suffix}").is_file() for suffix in (".a", ".so"))
+
+
+def _system_library(library: str) -> bool:
+    """Whether the linker finds ``library`` among the system's (``m`` for libm)."""
+    return ctypes.util.find_library(library) is not None
+
+
+# The files of the MSL's libraries that are not named after them, as the MSL's
+# Resources/C-Sources/readme.txt lists them (Modelica Association, Modelica Standard Library
+# 4.0.0, 2020); any other library L is L.c and the files L<more>.c beside it.
+LIBRARY_MEMBERS = {
+    "ModelicaMatIO": ("snprintf.c",),
+    "ModelicaExternalC": (
+        "ModelicaFFT.c",
+        "ModelicaInternal.c",
+        "ModelicaRandom.c",
+        "ModelicaStrings.c",
+    ),
+}
+
+
+def _library_sources(library: str, folders: list[Path]) -> list[Path]:
+    """The C files of ``library`` in the first of ``folders`` that has them, with the files
+    they include from there (empty where none has them)."""
+    for folder in folders:
+        files = [folder / f"{library}.c", *sorted(folder.glob(f"{library}?*.c"))]
+        files += [folder / name for name in LIBRARY_MEMBERS.get(library, ())]
+        found = [f for f in files if f.is_file()]
+        if found:
+            return list(dict.fromkeys(p for f in found for p in _included_files(f)))
+    return []
+
+
+def _passed_type(declared: dict) -> str:
+    """How an input is passed in C: its type, an external object's as ``Object`` (a
+    ``void*``), an enumeration's as ``Integer``."""
+    kind = declared["type_name"]
+    if declared.get("type_class") == "Class":
+        return "Object"
+    if declared.get("type_class") == "Type" and kind not in ("Real", "Integer", "Boolean"):
+        return "Integer"  # an enumeration: its ordinal as an int (Sec. 12.9.1.1)
+    return kind
+
+
 def _strings(value: object) -> list[str]:
     if isinstance(value, str):
         return [value]
@@ -416,7 +516,13 @@ def _sparsity(count: int) -> str:
 
 
 def _c_type(kind: str) -> str:
-    return "double" if kind == "Real" else "int"
+    return {"Real": "double", "Object": "void*"}.get(kind, "int")
+
+
+def _c_string(text: str) -> str:
+    """``text`` as a C string literal."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
 
 
 def _wrapper_code(
@@ -427,11 +533,20 @@ def _wrapper_code(
     types: list[str],
     out_types: list[str],
     arguments: list[tuple[str, object]],
+    construction: tuple[int, str] | None = None,
 ) -> str:
     """The C wrapper ``name`` of one call signature, with the functions ``casadi.external``
-    reads its interface from."""
+    reads its interface from.
+
+    In the FMU (``external_runtime.c``) the call runs under ``external_catch``: a
+    ``ModelicaError`` in it makes the wrapper report failure. An external object's input is
+    the object in the slot its value names; with ``construction`` (slot, destructor) the
+    wrapper constructs the object in that slot where it is not there with these argument
+    numbers, and gives the slot. While the model is translated there are no instances: such
+    wrappers fail if called (``MCX_TRANSLATION``)."""
     sizes_in = [int(np.prod(s)) if s else 1 for s in shapes]
     sizes_out = [int(np.prod(d)) if d else 1 for d in outputs]
+    objects = construction is not None or "Object" in types
     lines = [f"/* {name}: {c_name} with the arguments of Sec. 12.9 */"]
     for k, size in enumerate(sizes_in):
         lines.append(f"static const long long int {name}_in{k}[3] = {_sparsity(size)};")
@@ -440,30 +555,78 @@ def _wrapper_code(
     lines.append(
         f"int {name}(const double** arg, double** res, long long int* iw, double* w, int mem) {{"
     )
+    if objects:
+        lines += ["#ifdef MCX_TRANSLATION", "    return 1;", "#else"]
+    lines += ["#ifndef MCX_TRANSLATION", "    jmp_buf here;", "    jmp_buf* outer;", "#endif"]
     # each input in its C type; CasADi passes no pointer for one that is structurally zero
     for k, size in enumerate(sizes_in):
-        c_type = _c_type(types[k])
+        c_type = "double" if types[k] == "Object" else _c_type(types[k])  # an object: its slot
         lines.append(f"    {c_type} in{k}[{size}];")
         copy = f"in{k}[i] = arg[{k}] ? ({c_type}) arg[{k}][i] : 0;"
         lines.append(f"    for (int i = 0; i < {size}; i++) {copy}")
+    for k, kind in enumerate(types):
+        if kind == "Object":
+            lines.append(f"    void* object{k} = external_object(in{k}[0]);")
+            lines.append(f"    if (!object{k}) return 1;")
+    if construction is not None:
+        slot, _ = construction
+        total = sum(sizes_in)
+        lines.append(f"    double key[{max(total, 1)}];")
+        offset = 0
+        for k, size in enumerate(sizes_in):
+            lines.append(
+                f"    for (int i = 0; i < {size}; i++) key[{offset} + i] = arg[{k}] ? "
+                f"arg[{k}][i] : 0;"
+            )
+            offset += size
+        lines.append(f"    void* slot = external_slot({slot});")
+        lines.append("    if (!slot) return 1;")
+        lines.append(f"    if (!external_stale(slot, key, {total})) {{")
+        lines.append(f"        if (res[0]) res[0][0] = {slot};")
+        lines.append("        return 0;")
+        lines.append("    }")
     c_args, returned = [], None
     for kind, value in arguments:
         if kind == "input":
             k = int(value)
-            c_args.append(f"in{k}" if shapes[k] else f"in{k}[0]")
+            if types[k] == "Object":
+                c_args.append(f"object{k}")
+            else:
+                c_args.append(f"in{k}" if shapes[k] else f"in{k}[0]")
         elif kind == "output":
             k = int(value)
             lines.append(f"    double out{k}[{sizes_out[k]}];")
             c_args.append(f"out{k}")
         elif kind == "return":
             returned = int(value)
+        elif kind == "string":
+            c_args.append(_c_string(str(value)))
         else:
             c_args.append(str(value))
+    lines += [
+        "#ifndef MCX_TRANSLATION",
+        "    external_strings_release();",
+        "    outer = external_catch(&here);",
+        "    if (setjmp(here)) {",
+        "        external_catch(outer);",
+        "        return 1;",
+        "    }",
+        "#endif",
+    ]
     call = f"{c_name}({', '.join(c_args)})"
     if returned is None:
         lines.append(f"    {call};")
     else:
         lines.append(f"    {_c_type(out_types[returned])} r = {call};")
+    lines += ["#ifndef MCX_TRANSLATION", "    external_catch(outer);", "#endif"]
+    if construction is not None:
+        destructor = construction[1]
+        lines.append(
+            f"    if (external_keep(slot, r, (void (*)(void*)) {destructor}, key, {sum(sizes_in)}))"
+            " return 1;"
+        )
+        lines.append(f"    if (res[0]) res[0][0] = {construction[0]};")
+    elif returned is not None:
         lines.append(f"    if (res[{returned}]) res[{returned}][0] = (double) r;")
     for kind, value in arguments:
         if kind == "output":
@@ -472,7 +635,10 @@ def _wrapper_code(
                 f"    if (res[{k}]) for (int i = 0; i < {sizes_out[k]}; i++) "
                 f"res[{k}][i] = out{k}[i];"
             )
-    lines += ["    return 0;", "}"]
+    lines += ["    return 0;"]
+    if objects:
+        lines.append("#endif")
+    lines.append("}")
     lines.append(f"long long int {name}_n_in(void) {{ return {len(shapes)}; }}")
     lines.append(f"long long int {name}_n_out(void) {{ return {len(outputs)}; }}")
     for io, count in (("in", len(shapes)), ("out", len(outputs))):
@@ -527,16 +693,21 @@ def _forward_code(
 
 def _file_text(includes: list[str], wrappers: list[str]) -> str:
     """One C file: the Include texts, then the wrappers."""
-    head = ["/* External functions of the model; written by murcosim build. */"]
+    head = ["/* External functions of the model; written by murcosim build. */", RUNTIME]
     return "\n".join([*head, *includes, "", *wrappers]) + "\n"
 
 
 def translate_call(
-    translator: object, definition: dict, args: list[object], span: dict | None
+    translator: object,
+    definition: dict,
+    args: list[object],
+    span: dict | None,
+    construction: tuple[int, str] | None = None,
 ) -> list[object]:
     """The outputs of a call of the external C function ``definition`` in a model translated
     by ``translator`` (:class:`~orchestrator.compiler.flat_model.Translator`, whose
-    ``external_c`` collects the wrappers)."""
+    ``external_c`` collects the wrappers); ``construction``: see
+    :meth:`ExternalFunctions.call`."""
     functions: ExternalFunctions | None = translator.external_c
     if functions is None:
         raise ExternalError(f"external function '{definition['name']}' in C (no compiler given)")
@@ -554,7 +725,7 @@ def translate_call(
             rate_env = translator._arguments(rate, inputs + varying, span)
             derivative = (rate, _c_arguments(translator, rate, rate_env), flags)
             break
-    return functions.call(definition, inputs, dims, arguments, derivative)
+    return functions.call(definition, inputs, dims, arguments, derivative, construction)
 
 
 def _c_arguments(translator: object, definition: dict, env: dict) -> list[tuple[str, object]]:

@@ -36,6 +36,7 @@ import numpy as np
 
 from orchestrator.compiler.events import EventRecord, WhenBranch
 from orchestrator.compiler.external_c import ExternalError, ExternalFunctions, translate_call
+from orchestrator.compiler.external_objects import construct, is_constructor, object_variables
 from orchestrator.compiler.records import Record, combine, of_type, scalars
 
 STATE_SELECT = {"Never": 0, "Avoid": 1, "Default": 2, "Prefer": 3, "Always": 4}
@@ -157,6 +158,7 @@ class Translator:
         self.homotopy = ca.SX.sym("homotopy_lambda")  # 1 except while the FMU initializes
         self.homotopy_used = False
         self.external_c: ExternalFunctions | None = None  # where external C calls are kept
+        self.strings: dict[str, dict] = {}  # String parameters' bindings, by name
 
     # -- expressions -------------------------------------------------------------------------
     def expr(self, node: dict, local: dict[str, object] | None = None) -> object:
@@ -354,8 +356,13 @@ class Translator:
 
     def _FunctionCall(self, body: dict, local: dict) -> object:
         name = body["name"]["name"]
-        args = [self.expr(a, local) for a in body["args"]]
         definition = self.functions.get(name)
+        if is_constructor(definition):  # an external object's (String arguments)
+            try:
+                return construct(self, definition, body["args"], local, body.get("span"))
+            except ExternalError as exc:
+                raise UnsupportedConstructError(str(exc), exc.span or body.get("span")) from None
+        args = [self.expr(a, local) for a in body["args"]]
         if body.get("is_constructor") or (definition or {}).get("is_constructor"):
             return self._construct(name, definition, args, body.get("span"))
         if definition is None:
@@ -1344,7 +1351,12 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
     symbols_of: dict[str, object] = {}
     variables: list[FlatVariable] = []
     names = flat.get("variable_type_names", {})  # String variables: labels, no equations
-    raw = {n: v for n, v in flat["variables"].items() if names.get(n) != "String"}
+    objects = object_variables(flat)  # external objects: their constructors' calls
+    raw = {
+        n: v
+        for n, v in flat["variables"].items()
+        if names.get(n) != "String" and n not in objects
+    }
     for declared, variable in raw.items():
         dims = [int(d) for d in variable["dims"]]
         names = _element_names(declared, dims)
@@ -1393,10 +1405,17 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
     translator = Translator(lookup, derivative, flat.get("functions", {}), time, events, steady)
     translator.external_c = external_c
     types = dict(flat.get("variable_type_names", {}))
+    translator.strings = {
+        n: v.get("binding") or v.get("start")
+        for n, v in flat["variables"].items()
+        if types.get(n) == "String" and (v.get("binding") or v.get("start")) is not None
+    }
     enumerations = set(flat.get("enumeration_types", []))
     types.update({n: "Integer" for n, v in raw.items() if v.get("type_id") in enumerations})
     final = {name for name, flag in flat.get("variable_final_flags", {}).items() if flag}
     evaluated = _evaluate_structural(raw, values, translator, types, final)
+    for declared, constructor in objects.items():
+        values[declared] = translator.expr(constructor)
     residuals: list[ca.SX] = []
     spans: list[dict | None] = []
 

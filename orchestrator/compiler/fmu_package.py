@@ -67,9 +67,12 @@ def package_fmus(code: ModelCode, targets: dict[str, Path], compiler: str = "cc"
                 sources += code.external_c.write_sources(work)
             except ExternalError as exc:
                 raise BuildError(f"{code.identifier}: {exc}") from None
+            sources.append(shutil.copy(LAYER / "external_runtime.c", work))
             include += code.external_c.compile_flags()
-            names.append("model_external")
-            link = [*code.external_c.link_flags(), *link]
+            compiled = [p.stem for p in code.external_c.library_sources() if p.suffix == ".c"]
+            names += ["model_external", "external_runtime", *compiled]
+            # a symbol no object and no library defines fails here, not when the FMU loads
+            link = [*code.external_c.link_flags(), *link, "-Wl,--no-undefined"]
         objects = []
         for name in names:
             obj = work / f"{name}.o"

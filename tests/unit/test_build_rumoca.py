@@ -1253,7 +1253,7 @@ def test_external_c_sources_rebuild_the_fmu_binary(external_fmus, tmp_path):
     sources = tmp_path / "unpacked" / "sources"
     binary = tmp_path / "unpacked" / "binaries" / "x86_64-linux" / "Decay.so"
     shipped = simulate_fmu(str(path), stop_time=2.0, output=["v", "x"], output_interval=0.25)
-    units = ["model.c", "model_core.c", "model_external.c", "fmi3_layer.c"]
+    units = ["model.c", "model_core.c", "model_external.c", "external_runtime.c", "fmi3_layer.c"]
     command = ["cc", "-O2", "-fPIC", "-shared", "-std=c99", "-w", "-I", str(sources)]
     command += ["-I", str(Path(fmpy.__file__).parent / "c-code")]
     command += [str(sources / unit) for unit in units] + ["-o", str(binary), "-lm"]

@@ -58,9 +58,11 @@ fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2Str
 }
 
 void fmi2FreeInstance(fmi2Component c) {
+    void* logger;
     if (!c) return;
-    free(CORE(c)->environment);
+    logger = CORE(c)->environment; /* the destructors of external objects may log */
     core_free(CORE(c));
+    free(logger);
 }
 
 fmi2Status fmi2SetupExperiment(fmi2Component c, fmi2Boolean toleranceDefined,

@@ -101,9 +101,11 @@ fmi3Instance fmi3InstantiateScheduledExecution(
 }
 
 void fmi3FreeInstance(fmi3Instance instance) {
+    void* logger;
     if (!instance) return;
-    free(CORE(instance)->environment);
+    logger = CORE(instance)->environment; /* the destructors of external objects may log */
     core_free(CORE(instance));
+    free(logger);
 }
 
 fmi3Status fmi3EnterInitializationMode(fmi3Instance instance, fmi3Boolean toleranceDefined,

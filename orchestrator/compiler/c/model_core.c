@@ -47,7 +47,23 @@ void core_log(Core* m, CoreStatus status, const char* format, ...) {
     m->logger(m->environment, m->instance_name, status, message);
 }
 
+__thread Core* core_running = NULL;
+
+void core_release_objects(Core* m) {
+    int k;
+    core_running = m; /* the destructors' messages are the instance's */
+    for (k = 0; k < m->n_objects; k++) {
+        CoreObject* slot = &m->objects[k];
+        if (slot->object && slot->destruct) slot->destruct(slot->object);
+        free(slot->arguments);
+    }
+    free(m->objects);
+    m->objects = NULL;
+    m->n_objects = 0;
+}
+
 void core_reset(Core* m) {
+    core_release_objects(m);
     memcpy(m->s.v, START, sizeof START);
     memset(m->s.memory, 0, sizeof m->s.memory);
 #if NDELAY > 0
@@ -75,11 +91,16 @@ Core* core_new(const char* instance_name, void* environment, CoreLogger logger, 
     return m;
 }
 
-void core_free(Core* m) { free(m); }
+void core_free(Core* m) {
+    core_release_objects(m);
+    core_running = NULL;
+    free(m);
+}
 
 /* The model functions' arguments (t, x, u, p) and, with events, the discrete states and the
  * relation memories after them. */
 static void arguments(Work* work, Core* m, const double* t, const double* x) {
+    core_running = m;
     work->arg[0] = t;
     work->arg[1] = x;
     work->arg[2] = &m->s.v[VR_U];
@@ -216,6 +237,7 @@ static int knowns(Work* work, Core* m, const double* t, const double* x) {
 static int evaluate(Core* m, double t, const double* x, double* dx, double* w_out) {
     Work work;
     if (m->parameters_changed) {
+        core_running = m;
         work.arg[0] = &m->s.v[VR_P];
         work.res[0] = m->q;
         if (model_parametric(work.arg, work.res, work.iw, work.w, 0)) return 1;
@@ -415,6 +437,7 @@ CoreStatus core_initialize(Core* m) {
     work.arg[3] = &m->s.v[VR_P];
     work.res[0] = x0;
     work.res[1] = &residual;
+    core_running = m;
     if (model_init(work.arg, work.res, work.iw, work.w, 0)) {
         core_log(m, CORE_ERROR, "evaluation of the initial conditions failed");
         return CORE_ERROR;
@@ -636,6 +659,7 @@ CoreStatus core_directional(Core* m, const unsigned int* unknowns, size_t n_unkn
 #endif
     work.res[0] = d_out;
     work.res[1] = d_out + NX;
+    core_running = m;
     if (model_jvp(work.arg, work.res, work.iw, work.w, 0)) {
         core_log(m, CORE_ERROR, "evaluation of the directional derivative failed");
         return CORE_ERROR;

@@ -64,6 +64,16 @@ typedef struct {
     int mode;             /* CoreMode */
 } CoreSnapshot;
 
+/* An external object (Modelica Language Specification 3.6, Sec. 12.9.7) the instance
+ * constructed: the constructor's result, its destructor, and the numbers of the arguments it
+ * was constructed with (it is constructed again only when they change). */
+typedef struct {
+    void* object;
+    void (*destruct)(void* object);
+    double* arguments;
+    size_t n_arguments;
+} CoreObject;
+
 /* An instance: first what every evaluation of the model reads or writes, next to each other,
  * then what only logging and Co-Simulation use. CasADi's work arrays are not here but on the
  * stack of each call (model_core.c): scratch memory, they hold nothing between calls. */
@@ -80,15 +90,27 @@ typedef struct {
     CoreLogger logger;
     int logging_on;
     int co_simulation;
+    /* the external objects, by the slot the build gave each (model_external.c); n_objects 0
+     * until the first is constructed */
+    CoreObject* objects;
+    int n_objects;
     /* Dormand-Prince stages and trial state */
     double k[7][NX > 0 ? NX : 1];
     double x_trial[NX > 0 ? NX : 1];
 } Core;
 
+/* The instance whose model functions run on this thread: the external functions' objects and
+ * their messages (ModelicaError, ...) are its own. Set before each model function runs. */
+extern __thread Core* core_running;
+
 Core* core_new(const char* instance_name, void* environment, CoreLogger logger, int logging_on,
                int co_simulation);
 void core_free(Core* m);
+/* Back to the instantiated state; the external objects are destructed (constructed again by
+ * the first evaluation, with the parameters then set). */
 void core_reset(Core* m);
+/* Destruct the instance's external objects (at core_free and core_reset). */
+void core_release_objects(Core* m);
 void core_log(Core* m, CoreStatus status, const char* format, ...);
 
 /* Solve the initial conditions (initial equations, fixed start values of variables that are
