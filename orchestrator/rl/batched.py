@@ -6,7 +6,9 @@ and results per environment and step; for an environment step of ~150 us that ro
 of the environments and steps the whole slice per message: actions, observations, rewards and
 the terminated and truncated flags live in shared memory (``multiprocessing.shared_memory``,
 read and written through NumPy views), and one short pipe message per worker and step starts
-the batch and returns the slice's infos. A worker polls its pipe for a millisecond before it
+the batch (a single byte) and returns the slice's infos (pickled with ``pickle`` itself:
+``Connection.send`` builds a ``ForkingPickler`` per message, which copies the ``copyreg``
+dispatch table every time). A worker polls its pipe for a millisecond before it
 blocks (:data:`SPIN`), as the caller does for the workers' answers, yielding its core between
 polls (:class:`_Waiting`): between steps that come back to back it is awake when the next one
 starts, and an agent that thinks longer costs it at most that much spinning per step.
@@ -18,9 +20,11 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import pickle
 import select
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection
 from multiprocessing.shared_memory import SharedMemory
@@ -35,6 +39,23 @@ from threadpoolctl import threadpool_limits
 
 _FIELDS = ("observations", "actions", "rewards", "terminations", "truncations")
 SPIN = 0.001  # s: how long a worker polls its pipe for the next command before it blocks
+_STEP = b"s"  # the command to step a slice: the only one of every step, so a single byte
+_OK, _ERROR = b"k", b"e"  # the first byte of an answer: the rest is its pickled payload
+
+
+def _message(status: bytes, payload: object) -> bytes:
+    """``status`` and ``payload`` as one pipe message (see :func:`_payload`)."""
+    return status + pickle.dumps(payload, pickle.HIGHEST_PROTOCOL)
+
+
+def _payload(message: bytes) -> tuple[bytes, Any]:
+    """A message's status and payload (see :func:`_message`)."""
+    return message[:1], pickle.loads(memoryview(message)[1:])
+
+
+def _command(name: str, payload: object) -> bytes:
+    """A command other than a step (``attach``, ``reset``, ``close``) as one pipe message."""
+    return pickle.dumps((name, payload), pickle.HIGHEST_PROTOCOL)
 
 
 def _layout(
@@ -75,12 +96,12 @@ class _Waiting:
         self._poller = select.poll()
         self._poller.register(pipe.fileno(), select.POLLIN)
 
-    def receive(self) -> Any:
+    def receive(self) -> bytes:
         """The next message (EOFError when the other end is gone)."""
         deadline = time.perf_counter() + self.spin
         while not self._poller.poll(0) and time.perf_counter() < deadline:
             os.sched_yield()
-        return self.pipe.recv()
+        return self.pipe.recv_bytes()
 
 
 class _Slice:
@@ -94,21 +115,29 @@ class _Slice:
         self.observations, self.actions, self.rewards, self.terminations, self.truncations = (
             rows[k] for k in _FIELDS
         )
-        self.autoreset = np.zeros(len(envs), dtype=bool)
+        self.ended = [False] * len(envs)  # whose last step ended its episode
 
     def step(self) -> list[dict]:
-        """Step (or reset) each environment with its row of the actions; their infos."""
-        infos = []
+        """Step (or reset) each environment with its row of the actions; their infos. The
+        rewards and flags are gathered in lists and written once per slice."""
+        infos, rewards, terminations, truncations = [], [], [], []
         for i, env in enumerate(self.envs):
-            if self.autoreset[i]:  # the last step ended its episode: this one resets it
+            if self.ended[i]:  # the last step ended its episode: this one resets it
                 self.observations[i], info = env.reset()
-                self.rewards[i], self.terminations[i], self.truncations[i] = 0.0, False, False
+                reward, terminated, truncated = 0.0, False, False
             else:
                 observation, reward, terminated, truncated, info = env.step(self.actions[i])
-                self.observations[i], self.rewards[i] = observation, reward
-                self.terminations[i], self.truncations[i] = terminated, truncated
+                self.observations[i] = observation
             infos.append(info)
-        np.logical_or(self.terminations, self.truncations, out=self.autoreset)
+            rewards.append(reward)
+            terminations.append(terminated)
+            truncations.append(truncated)
+        self.rewards[:], self.terminations[:], self.truncations[:] = (
+            rewards,
+            terminations,
+            truncations,
+        )
+        self.ended = [bool(t or u) for t, u in zip(terminations, truncations, strict=True)]
         return infos
 
     def reset(self, seeds: list[int | None], options: dict | None) -> list[dict]:
@@ -117,7 +146,7 @@ class _Slice:
         for i, env in enumerate(self.envs):
             self.observations[i], info = env.reset(seed=seeds[i], options=options)
             infos.append(info)
-        self.autoreset[:] = False
+        self.ended = [False] * len(self.envs)
         return infos
 
 
@@ -133,24 +162,27 @@ def _serve(env_fns: CloudpickleWrapper, first: int, pipe: Connection) -> None:
     try:
         envs = [make() for make in env_fns.fn]
         declared = [(env.observation_space, env.action_space) for env in envs]
-        pipe.send(("ok", (declared, envs[0].metadata)))
-        command, payload = pipe.recv()  # "attach" (or "close" when the spaces were refused)
+        pipe.send_bytes(_message(_OK, (declared, envs[0].metadata)))
+        # "attach" (or "close" when the spaces were refused)
+        command, payload = pickle.loads(pipe.recv_bytes())
         if command == "attach":
             names, layout = payload
             blocks = {field: SharedMemory(name=name) for field, name in names.items()}
             part = _Slice(envs, _views(blocks, layout), first)
-            pipe.send(("ok", []))
+            pipe.send_bytes(_message(_OK, []))
         waiting = _Waiting(pipe)
         while command != "close":
-            command, payload = waiting.receive()
-            if command == "step":
-                pipe.send(("ok", part.step()))
-            elif command == "reset":
-                pipe.send(("ok", part.reset(*payload)))
+            message = waiting.receive()
+            if message == _STEP:
+                pipe.send_bytes(_message(_OK, part.step()))
+                continue
+            command, payload = pickle.loads(message)
+            if command == "reset":
+                pipe.send_bytes(_message(_OK, part.reset(*payload)))
     except EOFError:  # the caller is gone
         pass
     except Exception as error:  # handed to the caller, which raises it
-        pipe.send(("error", error))
+        pipe.send_bytes(_message(_ERROR, error))
     finally:
         for env in envs:
             env.close()
@@ -276,7 +308,7 @@ class BatchedVectorEnv(VectorEnv):
         self._shared = _views(self._blocks, layout)
         names = {field: block.name for field, block in self._blocks.items()}
         for pipe in self._pipes:
-            pipe.send(("attach", (names, layout)))
+            pipe.send_bytes(_command("attach", (names, layout)))
         for pipe in self._pipes:
             self._receive(pipe)
         self._waiting = {pipe: _Waiting(pipe) for pipe in self._pipes}
@@ -286,22 +318,24 @@ class BatchedVectorEnv(VectorEnv):
         """A worker's answer (``wait``: polled for first, see :class:`_Waiting`); its
         exception raised here (after closing every worker)."""
         try:
-            status, payload = self._waiting[pipe].receive() if wait else pipe.recv()
+            status, payload = _payload(self._waiting[pipe].receive() if wait else pipe.recv_bytes())
         except EOFError:
-            status, payload = "error", RuntimeError("a worker process stopped unexpectedly")
-        if status == "error":
+            status, payload = _ERROR, RuntimeError("a worker process stopped unexpectedly")
+        if status == _ERROR:
             self.close()
             raise payload
         return payload
 
-    def _gather(self, command: str, payloads: Sequence[tuple]) -> dict[str, Any]:
-        """Send each worker its command (``payloads[1:]``), carry out the caller's own
-        (``payloads[0]``) and batch its infos while the workers still run, then batch the
-        infos the workers send, in the order of the sub-environments."""
-        for pipe, payload in zip(self._pipes, payloads[1:], strict=True):
-            pipe.send((command, payload))
+    def _gather(
+        self, messages: Sequence[bytes], own_part: Callable[[], list[dict[str, Any]]]
+    ) -> dict[str, Any]:
+        """Send each worker its message, carry out the caller's own part (``own_part``)
+        while the workers run theirs, then batch the infos of all, in the order of the
+        sub-environments."""
+        for pipe, message in zip(self._pipes, messages, strict=True):
+            pipe.send_bytes(message)
         try:
-            own = getattr(self._part, command)(*payloads[0])
+            own = own_part()
         except BaseException:
             self.close()
             raise
@@ -333,8 +367,9 @@ class BatchedVectorEnv(VectorEnv):
             seeds = list(seed)
         if len(seeds) != self.num_envs:
             raise ValueError(f"seed: expected {self.num_envs} seeds, got {len(seeds)}")
-        payloads = [(seeds[first : first + n], options) for first, n in self._slices]
-        infos = self._gather("reset", payloads)
+        parts = [(seeds[first : first + n], options) for first, n in self._slices]
+        messages = [_command("reset", part) for part in parts[1:]]
+        infos = self._gather(messages, partial(self._part.reset, *parts[0]))
         return self._shared["observations"].copy(), infos
 
     def step(
@@ -343,7 +378,7 @@ class BatchedVectorEnv(VectorEnv):
         """Step every sub-environment with its row of ``actions`` (one whose episode ended
         is reset instead): observations, rewards, terminations, truncations, infos."""
         self._shared["actions"][:] = actions
-        infos = self._gather("step", [()] * len(self._slices))
+        infos = self._gather([_STEP] * len(self._pipes), self._part.step)
         s = self._shared
         return (
             s["observations"].copy(),
@@ -357,7 +392,7 @@ class BatchedVectorEnv(VectorEnv):
         """Stop the workers (their environments are closed) and free the shared memory."""
         for pipe in self._pipes:
             with contextlib.suppress(BrokenPipeError, OSError):
-                pipe.send(("close", None))
+                pipe.send_bytes(_command("close", None))
         for process in self._processes:
             process.join(timeout=10)
             if process.is_alive():
