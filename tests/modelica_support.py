@@ -55,6 +55,20 @@ SUPPORTED = [
         "test_external_c_derivative_annotation_gives_the_directional_derivative",
     ),
     (
+        "External objects (`extends ExternalObject`): the constructor called once per instance "
+        "when its parameter arguments are known (String, matrix, Integer array and enumeration "
+        "arguments; again only when they change), the object passed to external functions, "
+        "the destructor at `fmiFreeInstance` and `fmiReset`, FMU states sharing the object; "
+        "rumoca 0.10 flattens those whose constructor is the MSL's 1-D or time table entry "
+        "point, as a user library may implement it",
+        "test_external_object_tables_interpolate_in_four_variants",
+    ),
+    (
+        "ModelicaUtilities in external C code (`ModelicaFormatMessage` to the FMI logger, "
+        "`ModelicaError` an error status with its message, no exit)",
+        "test_modelica_error_in_c_is_an_error_status_with_its_message",
+    ),
+    (
         "Connectors with `flow` variables (translational, electrical pins)",
         "test_flow_connectors_spring_and_mass",
     ),
@@ -489,9 +503,9 @@ UNSUPPORTED = [
         True,
     ),
     (
-        "External objects (`extends ExternalObject`, constructor and destructor): a user's "
-        "is not flattened by rumoca 0.10; MSL's tables (CombiTable1Ds, CombiTimeTable), which "
-        "it flattens, are refused at their first function taking the object",
+        "External objects whose constructor rumoca 0.10 does not flatten: any other than the "
+        "MSL's `ModelicaStandardTables_CombiTable1D_init2` and `CombiTimeTable_init2` with "
+        "inputs `table` and `columns` (so also MSL's `CombiTable2D`)",
         "  class Counter\n    extends ExternalObject;\n    function constructor\n"
         "      input Real start;\n      output Counter counter;\n"
         '    external "C" counter = counter_new(start);\n    end constructor;\n'

@@ -203,7 +203,8 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
     (
         r"function value type`: `([\w.]+)` has unsupported type",
         "function output '%s' of a class type, as an external object's constructor returns "
-        "(rumoca 0.10 flattens MSL's table objects, not such a constructor)",
+        "(rumoca 0.10 flattens only those calling ModelicaStandardTables_CombiTable1D_init2 or "
+        "ModelicaStandardTables_CombiTimeTable_init2 with inputs table and columns)",
         None,
     ),
     (
