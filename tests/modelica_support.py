@@ -323,8 +323,19 @@ AUTHORING = [
         "test_conditional_component_and_boolean_parameters_choose_equations",
     ),
     (
-        "Enumeration parameters in if-expressions and `Integer(e)`",
+        "Enumeration parameters in if-expressions, compared (`mode > Mode.Linear`), as array "
+        "dimensions (`gain[Lib.Data.Mode]`) and `Integer(e)`",
         "test_enumeration_parameters_in_if_expressions_and_as_integers",
+    ),
+    (
+        "`integer`, `floor`, `div` and `mod` change only at events (indicators where their "
+        "argument crosses an integer, Modelica 3.6 Sec. 3.7.1.1); `change()` of such a variable",
+        "test_integer_functions_change_at_events",
+    ),
+    (
+        "Replaceable functions (`constrainedby`) redeclared, also with a modification of a "
+        "default input (`redeclare function law = linearLaw(k = 3)`)",
+        "test_replaceable_functions_redeclared",
     ),
     (
         "Fixed start values beside initial equations (one of a derivative)",
@@ -396,6 +407,32 @@ UNSUPPORTED = [
         "    Real v[2](each start = 1, each fixed = true);\n  equation\n"
         "    for i in 1:2 loop\n      b[i].m*der(v[i]) = -v[i];\n    end for;\n  end M;\n",
         "rumoca 0.10 failed with an internal error",
+        False,
+    ),
+    (
+        "`terminate()` in a when-equation",
+        _MODEL + "  equation\n    der(x) = 1;\n    when x >= 1.5 then\n"
+        '      terminate("done");\n    end when;\n  end M;\n',
+        "Terminate in a when-equation",
+        True,
+    ),
+    (
+        "A `for` loop over an enumeration type, `for e in E` (rumoca 0.10)",
+        "  type E = enumeration(a, b);\n"
+        + _MODEL
+        + "    Real total;\n  equation\n    der(x) = -x;\n"
+        "    total = sum(Integer(e) for e in E);\n  end M;\n",
+        "'E' is a class, not a variable",
+        False,
+    ),
+    (
+        "An array dimension by an enumeration named relative to an enclosing package, "
+        "`g[Data.Mode]` (rumoca 0.10; the full name, `g[Lib.Data.Mode]`, builds)",
+        "  package Data\n    type Mode = enumeration(a, b);\n  end Data;\n"
+        + _MODEL
+        + "    parameter Real g[Data.Mode] = {1, 2};\n  equation\n"
+        "    der(x) = -g[Data.Mode.a]*x;\n  end M;\n",
+        "unevaluable array dimensions for 'g'",
         False,
     ),
     (

@@ -112,12 +112,17 @@ class EventRecord:
 
     def change(self, value: ca.SX) -> ca.SX:
         """``change(value)``: whether ``value`` differs from its memory."""
+        return ca.logic_not(value == self.held(value))
+
+    def held(self, value: ca.SX) -> ca.SX:
+        """The memory of ``value``, taken at each pass of the event iteration: ``value`` as
+        it was at the last pass, held between events."""
         for memory, known in self.changes:  # the same variable twice shares one memory
             if ca.is_equal(known, value, 3):
-                return ca.logic_not(value == memory)
+                return memory
         memory = ca.SX.sym(f"change[{len(self.changes) + 1}]")
         self.changes.append((memory, ca.SX(value)))
-        return ca.logic_not(value == memory)
+        return memory
 
     def delay(self, expression: ca.SX, delay_time: ca.SX, delay_max: ca.SX) -> ca.SX:
         """The symbol standing for ``delay(expression, delay_time, delay_max)``."""

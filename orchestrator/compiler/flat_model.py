@@ -155,6 +155,7 @@ class Translator:
         self.steady = steady
         self.no_event = 0  # depth of noEvent, smooth and function bodies
         self.in_condition = False  # translating a when-condition
+        self.in_when_body = False  # translating what a when-equation assigns
         self.homotopy = ca.SX.sym("homotopy_lambda")  # 1 except while the FMU initializes
         self.homotopy_used = False
         self.external_c: ExternalFunctions | None = None  # where external C calls are kept
@@ -1198,11 +1199,29 @@ def _linspace(translator: Translator, args: list[object], span: dict | None) -> 
     return np.array(list(np.linspace(x1, x2, int(n))), dtype=object)
 
 
+def _held(translator: Translator, quotient: object, value: object) -> object:
+    """``value``, an integer function of ``quotient`` (``floor``, ``ceil``, ``integer``,
+    ``div``), as Modelica 3.6, Sec. 3.7.1.1 has it outside ``noEvent``: it changes only at
+    events, which come where ``quotient`` crosses an integer. ``value`` is held in a memory
+    taken at each pass of the event iteration (as ``change``'s), and two relations on the
+    memory of ``floor(quotient)``, ``quotient >= f + 1`` and ``quotient < f``, give the event
+    indicators. In functions, under ``noEvent``, in what a when-equation assigns and of
+    parameters, ``value`` itself."""
+    if translator.in_when_body or not translator._event_relation(quotient, 0.0):
+        return value
+    below = translator.events.held(ca.floor(quotient))
+    translator.events.relation("Ge", ca.SX(quotient), below + 1)
+    translator.events.relation("Lt", ca.SX(quotient), below)
+    return translator.events.held(ca.SX(value))
+
+
 def _integer_part(function: Callable[[float], float], casadi: Callable) -> Callable:
     def apply(translator: Translator, args: list[object], span: dict | None) -> object:
         def one(v: object) -> object:
             number = _numeric(v)
-            return float(function(number)) if number is not None else casadi(v)
+            if number is not None:
+                return float(function(number))
+            return _held(translator, v, casadi(v))
 
         return _elementwise(one, args[0])
 
@@ -1211,16 +1230,14 @@ def _integer_part(function: Callable[[float], float], casadi: Callable) -> Calla
 
 def _modulo(translator: Translator, args: list[object], span: dict | None) -> object:
     x, y = args
-    return (
-        x - ca.floor(x / y) * y
-        if _numeric(x) is None or _numeric(y) is None
-        else (x - math.floor(x / y) * y)
-    )
+    if _numeric(x) is not None and _numeric(y) is not None:
+        return x - math.floor(x / y) * y
+    return x - _held(translator, x / y, ca.floor(x / y)) * y
 
 
 def _remainder(translator: Translator, args: list[object], span: dict | None) -> object:
     x, y = args
-    return x - _trunc(x / y) * y
+    return x - _division(translator, args, span) * y
 
 
 def _trunc(value: object) -> object:
@@ -1231,7 +1248,10 @@ def _trunc(value: object) -> object:
 
 
 def _division(translator: Translator, args: list[object], span: dict | None) -> object:
-    return _trunc(args[0] / args[1])
+    quotient = args[0] / args[1]
+    if _numeric(quotient) is not None:
+        return _trunc(quotient)
+    return _held(translator, quotient, _trunc(quotient))
 
 
 def _delay(translator: Translator, args: list[object], span: dict | None) -> object:
@@ -1720,12 +1740,28 @@ def _when_branches(
     (Modelica Language Specification 3.6, Sec. 8.3.5.1), also while another one stays true:
     it gives one branch per element, in the same chain, each with the edge of its own
     element, so that the first of them that fires takes the branch once."""
-    span = branch.get("span")
     translator.in_condition = True
     try:
         condition = translator.expr(branch["condition"])
     finally:
         translator.in_condition = False
+    translator.in_when_body = True
+    try:
+        return _when_assignments(translator, chain, condition, branch, symbols_of, scalar)
+    finally:
+        translator.in_when_body = False
+
+
+def _when_assignments(
+    translator: Translator,
+    chain: int,
+    condition: object,
+    branch: dict,
+    symbols_of: dict[str, object],
+    scalar: dict[str, ca.SX],
+) -> list[WhenBranch]:
+    """The branches of :func:`_when_branches` with what ``branch`` assigns and reinits."""
+    span = branch.get("span")
     assignments: list[tuple[ca.SX, ca.SX]] = []
     reinits: list[tuple[ca.SX, ca.SX]] = []
     for equation in branch["equations"]:

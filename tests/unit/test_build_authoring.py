@@ -147,8 +147,15 @@ def test_conditional_component_and_boolean_parameters_choose_equations(fmus):
 
 
 def test_enumeration_parameters_in_if_expressions_and_as_integers(fmus):
-    check(fmus, "Modes", {"v": 1 / (1 + TIMES), "modeNumber": np.full_like(TIMES, 3)})
-    check(fmus, "LinearMode", {"v": np.exp(-TIMES), "modeNumber": np.full_like(TIMES, 2)})
+    reference = {
+        "v": 1 / (1 + TIMES),
+        "w": np.exp(-2 * TIMES),
+        "modeNumber": np.full_like(TIMES, 3),
+        "strong": np.ones_like(TIMES),
+    }
+    check(fmus, "Modes", reference)
+    reference = {"v": np.exp(-TIMES), "w": np.exp(-TIMES), "modeNumber": np.full_like(TIMES, 2)}
+    check(fmus, "LinearMode", reference | {"strong": np.zeros_like(TIMES)})
 
 
 def test_fixed_start_values_beside_initial_equations(fmus):
@@ -196,6 +203,27 @@ def test_sample_halves_a_discrete_state(fmus):
     fired = np.array([np.sum(samples < t) for t in TIMES])
     reference = {"k": 0.5**fired, "x": np.exp(-np.array([integral(t) for t in TIMES]))}
     check(fmus, "Sampled", reference, events=samples)
+
+
+def test_integer_functions_change_at_events(fmus):
+    # integer(x), floor(2 t), div(3 t, 1.5) and mod(t, 0.5) jump at events (Modelica 3.6,
+    # Sec. 3.7.1.1): at 0.5, 1 and 1.5 s; change(k) sees k = integer(t) change at 1 s
+    half = np.floor(2 * TIMES)
+    reference = {
+        "k": np.floor(TIMES),
+        "steps": half,
+        "quotient": half,
+        "saw": half * 0.125 + np.mod(TIMES, 0.5) ** 2 / 2,
+        "changes": np.floor(TIMES),
+    }
+    check(fmus, "IntegerFunctions", reference, events=[0.5, 1.0, 1.5])
+    assert read_model_description(fmus[("fmi2", "IntegerFunctions")]).numberOfEventIndicators > 0
+
+
+def test_replaceable_functions_redeclared(fmus):
+    check(fmus, "Decay", {"x": np.exp(-TIMES)})
+    check(fmus, "CubicDecay", {"x": 1 / np.sqrt(1 + 2 * TIMES)})
+    check(fmus, "ScaledDecay", {"x": np.exp(-3 * TIMES)})
 
 
 def test_reinit_at_two_walls(fmus):

@@ -55,4 +55,19 @@ package Calls "Functions: defaults, named arguments, records in and out, derivat
   equation
     der(phi) = w;
   end DisplayUnits;
+
+  model Decay "A replaceable function"
+    replaceable function law = Functions.linearLaw constrainedby Functions.partialLaw "Decay law";
+    Real x(start = 1, fixed = true) "x' = -law(x)";
+  equation
+    der(x) = -law(x);
+  end Decay;
+
+  model CubicDecay "The function redeclared: x = 1/sqrt(1 + 2 t)"
+    extends Decay(redeclare function law = Functions.cubicLaw);
+  end CubicDecay;
+
+  model ScaledDecay "The function redeclared with a modification of its default input: x = exp(-3 t)"
+    extends Decay(redeclare function law = Functions.linearLaw(k = 3));
+  end ScaledDecay;
 end Calls;

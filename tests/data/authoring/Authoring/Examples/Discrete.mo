@@ -44,4 +44,19 @@ package Discrete "when, elsewhen, pre, sample, reinit, assert"
     assert(x > 0.5, "x fell below 0.5", AssertionLevel.warning);
     assert(x > 0.01, "x fell below 0.01");
   end Warning;
+
+  model IntegerFunctions "integer, floor, mod and div change at events; change() sees them"
+    Real x(start = 0, fixed = true) "x = t";
+    Integer k = integer(x) "Whole part of x";
+    Real steps = floor(2*time) "Half-second steps";
+    Real saw(start = 0, fixed = true) "Integral of mod(t, 0.5)";
+    Real quotient = div(3*time, 1.5) "Whole part of 2 t";
+    Integer changes(start = 0, fixed = true) "Number of changes of k";
+  equation
+    der(x) = 1;
+    der(saw) = mod(time, 0.5);
+    when change(k) then
+      changes = pre(changes) + 1;
+    end when;
+  end IntegerFunctions;
 end Discrete;

@@ -27,10 +27,14 @@ package Switches "Parameters that choose equations, enumerations, events from mi
 
   model Modes "An enumeration parameter in if-expressions and as an Integer"
     parameter Data.Mode mode = Data.Mode.Quadratic "Damping mode";
+    parameter Real gain[Authoring.Data.Mode] = {0, 1, 2} "Gain of each mode";
     output Integer modeNumber = Integer(mode) "Number of the mode";
     SI.Velocity v(start = 1, fixed = true) "Velocity";
+    SI.Velocity w(start = 1, fixed = true) "w' = -gain[mode] w";
+    Boolean strong = mode > Data.Mode.Linear "Stronger than linear";
   equation
     der(v) = if mode == Data.Mode.Free then 0 elseif mode == Data.Mode.Linear then -v else -v*abs(v);
+    der(w) = -gain[mode]*w;
   end Modes;
 
   model LinearMode "Modes with the linear law"

@@ -41,4 +41,19 @@ package Functions "Functions with defaults, records, derivatives and inverses"
   algorithm
     x := if y >= 0 then y^(1/3) else -(-y)^(1/3);
   end cubeRoot;
+  partial function partialLaw "A decay law"
+    input Real x "State";
+    output Real rate "Its rate of decay";
+  end partialLaw;
+  function linearLaw "k x"
+    extends partialLaw;
+    input Real k = 1 "Gain";
+  algorithm
+    rate := k*x;
+  end linearLaw;
+  function cubicLaw "x^3"
+    extends partialLaw;
+  algorithm
+    rate := x^3;
+  end cubicLaw;
 end Functions;
