@@ -410,6 +410,16 @@ UNSUPPORTED = [
         False,
     ),
     (
+        "Recursive functions (functions are inlined when the model is translated, and an "
+        "if-expression's branches are both translated)",
+        "  function fact\n    input Integer n;\n    output Integer f;\n  algorithm\n"
+        "    f := if n <= 1 then 1 else n*fact(n - 1);\n  end fact;\n"
+        + _MODEL
+        + "    parameter Integer f5 = fact(5);\n  equation\n    der(x) = -f5*x;\n  end M;\n",
+        "recursive function 'Bad.fact'",
+        True,
+    ),
+    (
         "`terminate()` in a when-equation",
         _MODEL + "  equation\n    der(x) = 1;\n    when x >= 1.5 then\n"
         '      terminate("done");\n    end when;\n  end M;\n',

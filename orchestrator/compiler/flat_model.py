@@ -156,6 +156,7 @@ class Translator:
         self.no_event = 0  # depth of noEvent, smooth and function bodies
         self.in_condition = False  # translating a when-condition
         self.in_when_body = False  # translating what a when-equation assigns
+        self.inlining: list[str] = []  # the functions being inlined, outermost first
         self.homotopy = ca.SX.sym("homotopy_lambda")  # 1 except while the FMU initializes
         self.homotopy_used = False
         self.external_c: ExternalFunctions | None = None  # where external C calls are kept
@@ -484,6 +485,13 @@ class Translator:
         external = definition.get("external")
         if external is not None:
             return self._external(definition, external, args, span)
+        if definition["name"] in self.inlining:  # an if-expression evaluates both branches
+            raise UnsupportedConstructError(
+                f"recursive function '{definition['name']}' (functions are inlined when the "
+                "model is translated)",
+                span,
+            )
+        self.inlining.append(definition["name"])
         self.no_event += 1  # relations in functions, defaults included, generate no events
         try:
             env = self._arguments(definition, args, span)
@@ -501,6 +509,7 @@ class Translator:
             Algorithm(self, env).run(definition["body"])
         finally:
             self.no_event -= 1
+            self.inlining.pop()
         outputs = [env[o["name"]] for o in definition["outputs"]]
         if every:
             return outputs
