@@ -28,6 +28,7 @@ from orchestrator.rl.agents import VehicleAgentsEnv
 from orchestrator.rl.batched import BatchedVectorEnv
 from orchestrator.rl.draws import Choice, Normal, Uniform
 from orchestrator.rl.env import ScenarioEnv, vector_env
+from orchestrator.rl.shared_fmus import SharedFMUs
 from orchestrator.rl.station import StationFeatures, station_keeping_env
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "Choice",
     "Normal",
     "ScenarioEnv",
+    "SharedFMUs",
     "StationFeatures",
     "Uniform",
     "VehicleAgentsEnv",

@@ -16,6 +16,7 @@ from orchestrator.errors import ScenarioError
 from orchestrator.rl.batched import BatchedVectorEnv
 from orchestrator.rl.draws import Draw
 from orchestrator.rl.episodes import Bounds, Episodes, Signals
+from orchestrator.rl.shared_fmus import SharedFMUs
 from orchestrator.scenario.model import Scenario
 
 Reward = Callable[[np.ndarray, np.ndarray, dict], float]
@@ -53,7 +54,9 @@ class ScenarioEnv(gymnasium.Env):
     run (the FMUs loaded once are kept, their instances reset in place: see
     :mod:`orchestrator.rl.episodes`), so one seed gives one episode. ``dtype``: of
     observations and actions (float32 as most learners expect). While the environment is
-    open, NumPy's BLAS runs on one thread, as in a run.
+    open, NumPy's BLAS runs on one thread, as in a run. ``shared_fmus``: FMUs loaded once
+    for several environments of a process (:class:`~orchestrator.rl.shared_fmus.SharedFMUs`,
+    as :func:`vector_env` gives its environments; default: loaded for this one alone).
     """
 
     metadata = {"render_modes": []}  # noqa: RUF012 - Gymnasium's class attribute
@@ -75,6 +78,7 @@ class ScenarioEnv(gymnasium.Env):
         source: str | Path | None = None,
         name: str = "agent",
         dtype: type = np.float32,
+        shared_fmus: SharedFMUs | None = None,
     ) -> None:
         from threadpoolctl import threadpool_limits
 
@@ -91,6 +95,7 @@ class ScenarioEnv(gymnasium.Env):
             fmu_dir=fmu_dir,
             source=source,
             name=name,
+            shared_fmus=shared_fmus,
         )
         e = self.episodes
         low = np.array([b[0] for b in e.observation.values()])
@@ -160,9 +165,12 @@ def vector_env(
 ) -> BatchedVectorEnv:
     """``n`` :class:`ScenarioEnv` made with ``args`` and ``kwargs``, stepped in batches by
     ``workers`` processes (default: one per core, at most ``n``;
-    :class:`~orchestrator.rl.batched.BatchedVectorEnv`); ``context``: the multiprocessing start
-    method (default the platform's; with ``spawn`` a reward must pickle)."""
+    :class:`~orchestrator.rl.batched.BatchedVectorEnv`), the environments of each process
+    sharing its loaded FMUs (:class:`~orchestrator.rl.shared_fmus.SharedFMUs`); ``context``:
+    the multiprocessing start method (default the platform's; with ``spawn`` a reward must
+    pickle)."""
     if not isinstance(n, int) or n < 1:
         raise ValueError(f"n: expected a positive number of environments, got {n!r}")
+    kwargs.setdefault("shared_fmus", SharedFMUs())
     make = partial(ScenarioEnv, *args, **kwargs)
     return BatchedVectorEnv([make] * n, workers=workers, context=context)

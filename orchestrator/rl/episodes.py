@@ -26,6 +26,7 @@ from orchestrator.fmi.fmu import FMU
 from orchestrator.fmi.folder import fmu_folder
 from orchestrator.master.stepping import ExternalCommand, SteppedRun
 from orchestrator.rl.draws import Draw, ScenarioDraws
+from orchestrator.rl.shared_fmus import SharedFMUs
 from orchestrator.rl.terminations import terminating_kinds
 from orchestrator.scenario.model import Scenario
 from orchestrator.scenario.reading import load_scenario, validate_scenario
@@ -70,7 +71,9 @@ class Episodes:
     ``parameters``: draws (:mod:`orchestrator.rl.draws`). An episode is started twice at
     construction: built anew, so that a bad name fails here in one line, then on its instances
     reset in place; :attr:`restarts` tells whether both started alike, and so whether the
-    next episodes restart on the same instances.
+    next episodes restart on the same instances. ``shared_fmus``: FMUs loaded once for the
+    environments of a process (:class:`~orchestrator.rl.shared_fmus.SharedFMUs`; default:
+    loaded for these episodes alone).
     """
 
     def __init__(
@@ -88,6 +91,7 @@ class Episodes:
         fmu_dir: str | Path | None = None,
         source: str | Path | None = None,
         name: str = "agent",
+        shared_fmus: SharedFMUs | None = None,
     ) -> None:
         if isinstance(scenario, Scenario):
             self.source = str(source) if source is not None else "<scenario>"
@@ -132,7 +136,10 @@ class Episodes:
         self.action_low = np.array([b[0] for b in self.action.values()])
         self.action_high = np.array([b[1] for b in self.action.values()])
         self._draws = ScenarioDraws(scenario, start or {}, parameters or {})
-        self._loaded: dict[tuple[Path, str], FMU] = {}
+        self._shared_fmus = shared_fmus
+        self._loaded: dict[tuple[Path, str], FMU] = (
+            {} if shared_fmus is None else shared_fmus.acquire()
+        )
         self._run: SteppedRun | None = None
         self._command = ExternalCommand(name, self.sample_time, read, list(self.action))
         self._events_seen = 0
@@ -144,8 +151,12 @@ class Episodes:
         # Every name is checked now, by one episode built anew; the same episode again on its
         # instances reset in place must start where it did, or every episode is built anew.
         self.restarts = True
-        first = self.begin(np.random.default_rng(0))[0].copy()
-        again = self.begin(np.random.default_rng(0))[0]
+        try:
+            first = self.begin(np.random.default_rng(0))[0].copy()
+            again = self.begin(np.random.default_rng(0))[0]
+        except BaseException:
+            self.close()
+            raise
         self.restarts = self._restarted and bool(np.array_equal(first, again, equal_nan=True))
         self._done = True  # the first reset starts the first episode
 
@@ -230,8 +241,12 @@ class Episodes:
             run.close()
 
     def close(self) -> None:
-        """Free the episode's instances and the loaded FMUs."""
+        """Free the episode's instances and the loaded FMUs (shared ones: when the last
+        environment sharing them closes)."""
         self._close_run()
+        if self._shared_fmus is not None:
+            shared, self._shared_fmus, self._loaded = self._shared_fmus, None, {}
+            shared.release()
         for fmu in self._loaded.values():
             fmu.close()
         self._loaded.clear()

@@ -4,6 +4,7 @@ the episodes Gymnasium's serial vector environment gives."""
 from __future__ import annotations
 
 import multiprocessing
+import pickle
 from functools import partial
 
 import gymnasium
@@ -12,7 +13,7 @@ import pytest
 from conftest import ROOT
 
 import murcosim
-from murcosim.gym import BatchedVectorEnv, ScenarioEnv
+from murcosim.gym import BatchedVectorEnv, ScenarioEnv, SharedFMUs
 from orchestrator.rl.station import OBSERVATION, START, TAU_LIMIT, station_reward, station_scenario
 
 SCENARIOS = ROOT / "scenarios"
@@ -50,11 +51,14 @@ def test_same_episodes_as_the_serial_vector_env(fmu_dir, context):
     same five, with the same seeds and actions over 32 steps: every observation, reward, flag
     and info equal bit for bit, across three automatic resets (episodes of 10 steps; the step
     after an ended episode returns the next one's first observation with reward 0), and
-    again after a reset with one int seed (sub-environment i gets seed + i)."""
+    again after a reset with one int seed (sub-environment i gets seed + i). The batched
+    environments of each process share their FMUs (SharedFMUs), the serial ones each load
+    their own."""
     if context not in multiprocessing.get_all_start_methods():
         pytest.skip(f"no '{context}' start method on this platform")
     make = station_env(fmu_dir)
-    batched = BatchedVectorEnv([make] * 5, workers=2, context=context)
+    shared = partial(make, shared_fmus=SharedFMUs())
+    batched = BatchedVectorEnv([shared] * 5, workers=2, context=context)
     serial = gymnasium.vector.SyncVectorEnv([make] * 5)
     rng = np.random.default_rng(0)
     try:
@@ -99,3 +103,25 @@ def test_a_worker_error_is_raised_in_one_line(fmu_dir):
         BatchedVectorEnv([station_env(fmu_dir), bad], workers=2)
     assert "\n" not in str(error.value)
     assert set(multiprocessing.active_children()) == before
+
+
+def test_shared_fmus_are_loaded_once_and_closed_with_the_last_environment(fmu_dir):
+    """Two environments given one SharedFMUs hold the same loaded FMUs (a vehicle and its
+    thruster) and instances of their own: the second steps on after the first is closed, and
+    closing it removes the unpacked FMUs. Pickled, a SharedFMUs arrives empty."""
+    shared = SharedFMUs()
+    first, second = (station_env(fmu_dir)(shared_fmus=shared) for _ in range(2))
+    loaded = first.episodes._loaded
+    assert loaded is second.episodes._loaded and len(loaded) == 2
+    unpacked = [fmu._unpacked for fmu in loaded.values()]
+    assert not set(first.episodes._run.system.instances.values()) & set(
+        second.episodes._run.system.instances.values()
+    )
+    assert pickle.loads(pickle.dumps(shared)).acquire() == {}
+    first.reset(seed=0)
+    second.reset(seed=0)
+    first.close()
+    assert all(path.is_dir() for path in unpacked)
+    assert np.isfinite(second.step(np.zeros(6, np.float32))[0]).all()
+    second.close()
+    assert not any(path.exists() for path in unpacked) and not loaded
