@@ -20,7 +20,8 @@ medians, with the absolute medians for context; nothing here is a test. Parts:
   ``studies.bench_coupling``).
 - ``startup``: wall time of the command ``murcosim run`` (a new interpreter, imports, the
   supervised child, FMU loading, files) on ``bluerov2_heavy_single`` cut to 0.1 s, against
-  the interpreter alone starting and importing NumPy.
+  the interpreter alone starting and importing NumPy; and of the same run supervised from a
+  Python caller that has imported murcosim (a sweep's case), against the run in its process.
 - ``gym``: steps per second of the station-keeping Gymnasium environment on one core and in
   two worker processes, and its overhead over a plain run (see ``studies.bench_gym``).
 - ``swarm``: swarms of 16, 64 and 256 BlueROV2 Heavy vehicles with their thrusters, autopilots
@@ -344,14 +345,43 @@ def startup_rows(fmu_dir: Path, repeats: int) -> list[Row]:
             return time.perf_counter() - start
 
         wall, floor = interleaved(run, interpreter, repeats)
+        supervised, in_process = _child_seconds(path, fmu_dir, folder, repeats)
     return [
         Row(
             "start-up: `murcosim run` of a 0.1 s scenario, wall time",
             f"{wall:.2f} s",
             "< 0.5 s",
             f"median of {repeats}; interpreter + NumPy import alone {floor:.2f} s",
-        )
+        ),
+        Row(
+            "start-up: the same run supervised from Python (a sweep's case), wall time",
+            f"{supervised:.2f} s",
+            "",
+            f"median of {repeats}; in the caller's process {in_process:.2f} s (the difference: "
+            "the child, a new interpreter importing murcosim)",
+        ),
     ]
+
+
+def _child_seconds(path: Path, fmu_dir: Path, folder: Path, repeats: int) -> tuple[float, float]:
+    """Medians (s) of ``run_supervised`` and of ``run_scenario`` of ``path`` from this process,
+    each into a new folder, after one run of each."""
+    from orchestrator.runner.run import run_scenario
+    from orchestrator.runner.supervise import run_supervised
+
+    runs = iter(range(2 * repeats + 2))
+
+    def timed(run: Callable[..., object]) -> Callable[[], float]:
+        def once() -> float:
+            start = time.perf_counter()
+            run(path, folder / f"child_{next(runs)}", fmu_dir, plots=False)
+            return time.perf_counter() - start
+
+        return once
+
+    supervised, in_process = timed(run_supervised), timed(run_scenario)
+    supervised(), in_process()
+    return interleaved(supervised, in_process, repeats)
 
 
 # -- the table -------------------------------------------------------------------------------
