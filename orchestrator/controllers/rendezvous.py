@@ -19,6 +19,7 @@ import numpy as np
 from orchestrator.controllers.base import Controller
 from orchestrator.controllers.fiducial_fix import FiducialFix
 from orchestrator.controllers.mpc.camera import Camera
+from orchestrator.controllers.mpc.compiled import cache_folder
 from orchestrator.controllers.mpc.distributed import CentralizedMPC, DistributedMPC
 from orchestrator.controllers.mpc.model import PlanarModel
 from orchestrator.controllers.mpc.problem import ObservedObject, VehicleSpec
@@ -77,6 +78,7 @@ def rendezvous_mpc(
         config.gamma,
         config.solver,
         budget=config.budget,
+        compiled=cache_folder(),
     )
     return DockingSupervisor(mpc, config.supervisor) if config.supervisor else mpc
 

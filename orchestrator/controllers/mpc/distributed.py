@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 import casadi as ca
 import numpy as np
@@ -58,11 +59,14 @@ class DistributedMPC:
         solver: str = "sqp",
         parallel: bool = True,
         budget: float = float("inf"),
+        compiled: Path | None = None,
     ) -> None:
         """With ``parallel``, the vehicles' local problems of a dual iteration are solved in
         threads at once (CasADi releases the interpreter lock while it solves). ``budget`` (s):
         no further dual iteration starts once a sample has taken this long (the last
-        iterate, warm-started, is used; at least one iteration is made)."""
+        iterate, warm-started, is used; at least one iteration is made). ``compiled``: the
+        cache folder of the local problems' compiled NLP functions (see
+        :class:`LocalProblem`)."""
         if iterations < 1 or horizon < 1:
             raise ValueError(
                 f"MPC: iterations and horizon must be >= 1, got {iterations}, {horizon}"
@@ -79,7 +83,7 @@ class DistributedMPC:
         self.specs = {s.name: s for s in specs}
         self.N, self.L, self.kappa, self.gamma = horizon, iterations, kappa, gamma
         self.budget = budget
-        self.problems = {s.name: LocalProblem(s, horizon, solver) for s in specs}
+        self.problems = {s.name: LocalProblem(s, horizon, solver, compiled) for s in specs}
         ordered = sorted(names)
         self.edges = [(a, b) for k, a in enumerate(ordered) for b in ordered[k + 1 :]]
         self.reset()

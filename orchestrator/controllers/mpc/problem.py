@@ -19,11 +19,13 @@ softened the same way.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import casadi as ca
 import numpy as np
 
 from orchestrator.controllers.mpc.camera import Camera
+from orchestrator.controllers.mpc.compiled import compiled_functions
 from orchestrator.controllers.mpc.in_place import InPlaceCall
 from orchestrator.controllers.mpc.model import PlanarModel
 
@@ -57,12 +59,16 @@ SQP_OPTIONS = {
 SOLVERS = {"ipopt": ("ipopt", IPOPT_OPTIONS), "sqp": ("sqpmethod", SQP_OPTIONS)}
 
 
-def nlp_solver(name: str, nlp: dict, solver: str) -> ca.Function:
-    """A CasADi NLP solver: "ipopt" (interior point, as in Nielsen (2018)) or "sqp"."""
+def nlp_solver(
+    name: str, nlp: dict, solver: str, functions: dict[str, ca.Function] | None = None
+) -> ca.Function:
+    """A CasADi NLP solver: "ipopt" (interior point, as in Nielsen (2018)) or "sqp";
+    ``functions``: its NLP functions by name, to use instead of building them (see
+    :mod:`orchestrator.controllers.mpc.compiled`)."""
     if solver not in SOLVERS:
         raise ValueError(f"unknown NLP solver '{solver}', expected one of {sorted(SOLVERS)}")
     plugin, options = SOLVERS[solver]
-    return ca.nlpsol(name, plugin, nlp, options)
+    return ca.nlpsol(name, plugin, nlp, {**options, "cache": functions} if functions else options)
 
 
 @dataclass(frozen=True)
@@ -123,7 +129,12 @@ class Solution:
 class LocalProblem:
     """Vehicle i's problem of the dual decomposition, built once, solved with new prices."""
 
-    def __init__(self, spec: VehicleSpec, horizon: int, solver: str = "sqp") -> None:
+    def __init__(
+        self, spec: VehicleSpec, horizon: int, solver: str = "sqp", compiled: Path | None = None
+    ) -> None:
+        """``compiled``: a cache folder for the solver's NLP functions compiled to machine
+        code (:mod:`orchestrator.controllers.mpc.compiled`; the same solutions bit for bit),
+        None to leave them to CasADi's virtual machine."""
         self.spec, self.N = spec, horizon
         step = spec.model.step_function()
         X, U, T = (
@@ -157,6 +168,9 @@ class LocalProblem:
         self._shapes = [(6, horizon + 1), (3, horizon), (3, horizon + 1), (n_slack, horizon + 1)]
         nlp = {"x": w, "p": ca.veccat(x0, c_p, c_t), "f": cost, "g": ca.vertcat(*g)}
         self.solver = nlp_solver(f"local_{spec.name}", nlp, solver)
+        functions = compiled_functions(self.solver, compiled) if compiled else None
+        if functions:
+            self.solver = nlp_solver(f"local_{spec.name}", nlp, solver, functions)
         # Interior point as the fallback when the faster SQP does not converge.
         self.fallback = (
             nlp_solver(f"local_{spec.name}_ip", nlp, "ipopt") if solver != "ipopt" else None
