@@ -7,15 +7,17 @@ environment's). Each repeat takes, in turn in one process: one episode on one co
 steps timed apart), a plain run of ``bluerov2_heavy_single`` over the same 20 s (its 400
 samples: the autopilot and allocation at 20 Hz, rows recorded); for each number of environments
 in :data:`ENVS`, one episode of each in a :class:`~orchestrator.rl.batched.BatchedVectorEnv`
-over two processes (the calling one and a worker, each stepping half of them per message), and
-the same in Gymnasium's ``AsyncVectorEnv`` over two environments (a process each, as before),
-counting the 400 transitions of each and its automatic reset; last, as the machine's ceiling at
-that moment, two independent processes each running one episode of an environment of its own at
-the same time (no exchange at all). The ratios are of the medians of a two-process rate and the
-one-core rate with resets. The calling process' CPU time per environment step of a vector
-environment (its own half of the environments, the exchange and the waiting) is set against half
-the CPU time per step on one core: other jobs on the machine change it less than the wall-time
-rates.
+over two processes (the calling one and a worker, each stepping half of them per message, the
+environments of each process sharing their FMUs as :func:`~orchestrator.rl.env.vector_env`
+makes them) and one episode of half as many stepped in turn in this process (what one process
+of the pair does, without the exchange), and the same in Gymnasium's ``AsyncVectorEnv`` over two
+environments (a process each, as before), counting the 400 transitions of each and its
+automatic reset; last, as the machine's ceiling at that moment, two independent processes each
+running one episode of an environment of its own at the same time (no exchange at all). The
+ratios are of the medians of a two-process rate and the one-core rate with resets. The calling
+process' CPU time per environment step of a vector environment (its own half of the
+environments, the exchange and the waiting) is set against half the CPU time per step on one
+core: other jobs on the machine change it less than the wall-time rates.
 """
 
 from __future__ import annotations
@@ -61,11 +63,25 @@ def _independent(
     env.close()
 
 
+def _in_turn(envs: list, batches: np.ndarray, seed: int) -> float:
+    """Seconds for one episode of ``envs`` stepped in turn in this process (reset, then a
+    step of each with its column of ``batches[1:]``), as one process of a vector environment
+    steps its slice."""
+    started = time.perf_counter()
+    for i, env in enumerate(envs):
+        env.reset(seed=seed + i)
+    for batch in batches[1:]:
+        for env, action in zip(envs, batch[: len(envs)], strict=True):
+            env.step(action)
+    return time.perf_counter() - started
+
+
 def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
     """Steps per second on one core and with two workers, and the overhead over a run."""
     import gymnasium
 
     from orchestrator.rl.batched import BatchedVectorEnv
+    from orchestrator.rl.shared_fmus import SharedFMUs
     from orchestrator.rl.station import station_keeping_env
     from orchestrator.runner.run import simulate
     from orchestrator.scenario.reading import load_scenario
@@ -78,7 +94,14 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
     )
     env = station_keeping_env(SCENARIOS, max_time=EPISODE, fmu_dir=fmu_dir)
     make_env = partial(station_keeping_env, SCENARIOS, max_time=EPISODE, fmu_dir=fmu_dir)
-    vectors = {n: BatchedVectorEnv([make_env] * n, workers=WORKERS) for n in ENVS}
+    vectors = {
+        n: BatchedVectorEnv([partial(make_env, shared_fmus=SharedFMUs())] * n, workers=WORKERS)
+        for n in ENVS
+    }
+    in_turn: dict[int, list] = {}  # one process of each pair alone: half its environments
+    for n in ENVS:
+        fmus = SharedFMUs()
+        in_turn[n] = [make_env(shared_fmus=fmus) for _ in range(n // WORKERS)]
     # key 0: as before, Gymnasium's AsyncVectorEnv with a process per environment
     vectors[0] = gymnasium.vector.AsyncVectorEnv([make_env] * WORKERS)
     batches = {n: _actions((STEPS + 1, n or WORKERS), np.random.default_rng(n)) for n in vectors}
@@ -95,6 +118,7 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
     episode_seconds, step_seconds, run_seconds, free_seconds, episode_cpu = [], [], [], [], []
     reset_seconds, step_cpu, run_cpu = [], [], []  # CPU times
     vector_seconds: dict[int, list[float]] = {n: [] for n in vectors}
+    turn_seconds: dict[int, list[float]] = {n: [] for n in in_turn}
     vector_cpu: dict[int, list[float]] = {n: [] for n in vectors}  # the calling process'
 
     try:
@@ -102,6 +126,8 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
             vector.reset(seed=0)
             for batch in batches[n][1:]:  # warm-up: the workers' first episode
                 vector.step(batch)
+        for n, envs in in_turn.items():
+            _in_turn(envs, batches[n], 0)
         for k in range(repeats):
             started, cpu = time.perf_counter(), time.process_time()
             env.reset(seed=k)
@@ -123,6 +149,8 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
                     vector.step(batch)
                 vector_seconds[n].append(time.perf_counter() - started)
                 vector_cpu[n].append(time.process_time() - cpu)
+                if n in in_turn:
+                    turn_seconds[n].append(_in_turn(in_turn[n], batches[n], k))
             start.wait()
             started = time.perf_counter()
             for _ in independent:
@@ -134,6 +162,9 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
         env.close()
         for vector in vectors.values():
             vector.close()
+        for envs in in_turn.values():
+            for each in envs:
+                each.close()
     with_resets = STEPS / statistics.median(episode_seconds)
     steps_alone = STEPS / statistics.median(step_seconds)
     reset = 1e3 * statistics.median(reset_seconds)
@@ -168,17 +199,20 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
                 )
             )
             continue
+        turn = n // WORKERS * STEPS / statistics.median(turn_seconds[n])
         rows.append(
             Row(
                 f"gym: {WORKERS} processes, {n} environments (BatchedVectorEnv) / one core",
                 f"{rate / with_resets:.2f}x",
                 ">= 1.7x",
                 f"{rate:,.0f} steps/s, {rate / free:.0%} of two independent processes' "
-                f"({n // WORKERS} environments per process and message; resets included, "
-                f"median of {repeats} episodes of each, interleaved with the one-core ones); "
-                f"the calling process' CPU {cpu:.0f} us per environment step (its own half "
-                f"of the environments and the exchange; half of one core's CPU per step: "
-                f"{half:.0f} us)",
+                f"({n // WORKERS} environments per process and message, those of a process "
+                f"sharing their FMUs; resets included, median of {repeats} episodes of each, "
+                f"interleaved with the one-core ones); {n // WORKERS} environments stepped in "
+                f"turn in one process, without exchange: {turn:,.0f} steps/s "
+                f"({turn / with_resets:.0%} of one environment's); the calling process' CPU "
+                f"{cpu:.0f} us per environment step (its own half of the environments, the "
+                f"exchange and the waiting; half of one core's CPU per step: {half:.0f} us)",
             )
         )
     rows.append(
