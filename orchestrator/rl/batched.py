@@ -198,27 +198,26 @@ def _info_columns(infos: list[dict[str, Any]]) -> dict[str, Any] | None:
     same keys, none private (``_``-prefixed) or special (``final_obs``), and each key's values
     are of one type that is neither a dict, a NumPy number nor an array: the infos of this
     package's environments. None otherwise."""
-    keys = list(infos[0])
-    if any(list(info) != keys for info in infos[1:]):
+    keys = infos[0].keys()  # the batch's order: the first info's, as Gymnasium's
+    if any(info.keys() != keys for info in infos[1:]):
         return None
     if any(key.startswith("_") or key == "final_obs" for key in keys):
         return None
     columns: dict[str, Any] = {}
-    mask = np.array([True] * len(infos))
+    n = len(infos)
     for key in keys:
         values = [info[key] for info in infos]
-        kind = type(values[0])
-        if any(type(value) is not kind for value in values):
+        kinds = set(map(type, values))
+        if len(kinds) > 1:
             return None
+        kind = kinds.pop()
         if kind in (int, float, bool):
             columns[key] = np.array(values, dtype=kind)
         elif kind is dict or issubclass(kind, np.number | np.ndarray):
             return None
-        else:
-            column = columns[key] = np.empty(len(values), dtype=object)  # of Nones
-            for i, value in enumerate(values):
-                column[i] = value  # the object itself (a list is not spread)
-        columns[f"_{key}"] = mask.copy()
+        else:  # the objects themselves (a list is not spread)
+            columns[key] = np.fromiter(values, dtype=object, count=n)
+        columns[f"_{key}"] = np.ones(n, dtype=bool)
     return columns
 
 

@@ -38,6 +38,7 @@ EVENT = (0.8, "dock", "dock: leader port 2 + follower port 1")
             {"time": 0.0, "events": []},
         ],
         [{"steps": 3, "ok": True, "name": "a"}, {"steps": 4, "ok": False, "name": "b"}],
+        [{"time": 0.05, "events": []}, {"events": [EVENT], "time": 0.1}],  # keys reordered
         [{}, {}],
         [{"events": [EVENT]}],
     ],
