@@ -12,7 +12,8 @@ values, status and wall time) and the table ``sweep.csv`` / ``sweep.parquet`` (d
 status, wall time, the chosen metrics, the message of a failed case). Running the same sweep
 into the same folder again resumes it: finished cases (done or failed) are not run again.
 Cases run in local processes (``workers`` at a time) or on a Dask cluster (``scheduler``), in
-its default configuration too: a daemonic worker starts the case's process as a program. A case
+its default configuration too: the case's process is a new program, which a daemonic worker
+may start as any caller does (``runner/supervise.py``). A case
 whose worker is lost (killed, out of memory) and that Dask cannot rerun stays pending: the sweep
 ends with one line saying so, and running it again resumes it.
 """
