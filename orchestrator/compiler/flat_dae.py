@@ -16,7 +16,12 @@ from dataclasses import replace
 import casadi as ca
 
 from orchestrator.compiler.causalize import Assignment, Loop, causalize
-from orchestrator.compiler.events import EventFunctions, EventRecord, event_functions
+from orchestrator.compiler.events import (
+    EventFunctions,
+    EventRecord,
+    WhenBranch,
+    event_functions,
+)
 from orchestrator.compiler.flat_model import FlatModel, FlatVariable
 from orchestrator.compiler.fmu_export import DeclaredVariable, explicit_dae
 from orchestrator.compiler.homotopy import homotopy_function
@@ -70,6 +75,7 @@ class _Roles:
             target.name() for b in model.events.branches for target, _ in b.assignments
         }
         self.discrete: list[FlatVariable] = []
+        self.free: list[FlatVariable] = []  # fixed = false without a value: initial unknowns
         used = set()
         for residual in model.residuals:
             used.update(s.name() for s in ca.symvar(residual))
@@ -85,6 +91,15 @@ class _Roles:
 
     def _sort(self, var: FlatVariable) -> None:
         name = self.model.name
+        if (
+            var.variability in ("parameter", "discrete")
+            and var.fixed is False
+            and var.binding is None
+            and var.name not in self.when_targets
+        ):  # computed with the states when the FMU leaves initialization mode, then held
+            self.free.append(var)
+            self.discrete.append(var)
+            return
         if var.variability in ("constant", "parameter"):
             binding = var.binding
             if binding is None:
@@ -179,7 +194,9 @@ def flat_dae(
     varying += [v.symbol for v in roles.discrete] + [d.value for d in model.events.delays]
     if model.homotopy is not None:
         varying.append(model.homotopy)
-    record, assignments, steady = _without_steady_relations(model.events, assignments, varying)
+    # constants are numbers in the events too (an assert on a vector that is a constant)
+    events_at = _substituted(model.events, constants, values)
+    record, assignments, steady = _without_steady_relations(events_at, assignments, varying)
     unsolved = [(loop.converged, f"nonlinear algebraic loop did not converge: {loop.text}")
                 for loop in loops]  # fmt: skip
     record = replace(record, asserts=[*record.asserts, *unsolved])
@@ -215,8 +232,17 @@ def flat_dae(
         conditions,
         assignments,
         _held_at_start(record, roles, name, steady, loops),
+        tuple((v.symbol, ca.SX(_free_start(v, name))) for v in roles.free),
+        (
+            [_value(v.start, "start", name) if v.start is not None else 0.0 for v in roles.inputs],
+            [_value(v.binding, f"parameter {v.name}", name) for v in roles.parameters],
+        ),
     )
     calculated = init.calculated if init else frozenset()
+    if init is not None and init.parameters:  # held from the initialization on
+        chain = max((b.chain for b in record.branches), default=-1) + 1
+        found = WhenBranch(chain, record.initial, list(init.parameters), [])
+        record = replace(record, branches=[*record.branches, found])
     events = None
     if record.any:
         events = event_functions(
@@ -302,6 +328,11 @@ def flat_dae(
     return dae, init, events
 
 
+def _free_start(var: FlatVariable, model: str) -> float:
+    """Newton's guess of a parameter with ``fixed = false``: its start value, else 0."""
+    return 0.0 if var.start is None else _value(var.start, f"start value of {var.name}", model)
+
+
 def _discrete_item(var: FlatVariable, model: str) -> dict:
     """A discrete state as the FMU declares it."""
     start = 0.0
@@ -359,42 +390,52 @@ def _actual(
     """``record`` and ``assignments`` with ``homotopy`` at lambda = 1: the actual expressions
     exactly (``1 * a + 0 * s`` simplifies to ``a`` as the expression is rebuilt)."""
     one = ca.SX(1)
+    assignments = [
+        Assignment(a.unknown, ca.substitute(a.expression, lam, one)) for a in assignments
+    ]
+    return _substituted(record, [lam], [one]), assignments
 
-    def at_one(expression: ca.SX) -> ca.SX:
-        return ca.substitute(expression, lam, one)
 
-    relations = [replace(r, crossing=at_one(r.crossing)) for r in record.relations]
+def _substituted(record: EventRecord, symbols: list[ca.SX], values: list[ca.SX]) -> EventRecord:
+    """``record`` with ``values`` in place of ``symbols`` in every expression it holds."""
+    if not symbols:
+        return record
+    old, new = ca.vertcat(*symbols), ca.vertcat(*values)
+
+    def at(expression: ca.SX) -> ca.SX:
+        return ca.substitute(expression, old, new)
+
+    relations = [replace(r, crossing=at(r.crossing)) for r in record.relations]
     branches = [
         replace(
             b,
-            condition=at_one(b.condition),
-            assignments=[(t, at_one(v)) for t, v in b.assignments],
-            reinits=[(x, at_one(v)) for x, v in b.reinits],
+            condition=at(b.condition),
+            assignments=[(t, at(v)) for t, v in b.assignments],
+            reinits=[(x, at(v)) for x, v in b.reinits],
         )
         for b in record.branches
     ]
-    asserts = [(at_one(c), text) for c, text in record.asserts]
+    asserts = [(at(c), text) for c, text in record.asserts]
     delays = [
         replace(
             d,
-            expression=at_one(d.expression),
-            delay_time=at_one(d.delay_time),
-            delay_max=at_one(d.delay_max),
+            expression=at(d.expression),
+            delay_time=at(d.delay_time),
+            delay_max=at(d.delay_max),
         )
         for d in record.delays
     ]
-    samples = [
-        replace(s, start=at_one(s.start), interval=at_one(s.interval)) for s in record.samples
-    ]
-    record = replace(
+    samples = [replace(s, start=at(s.start), interval=at(s.interval)) for s in record.samples]
+    changes = [(memory, at(value)) for memory, value in record.changes]
+    return replace(
         record,
         relations=relations,
         branches=branches,
         asserts=asserts,
         samples=samples,
         delays=delays,
+        changes=changes,
     )
-    return record, [Assignment(a.unknown, at_one(a.expression)) for a in assignments]
 
 
 def _initially_assigned(record: EventRecord) -> dict[str, ca.SX]:
@@ -413,15 +454,16 @@ def _held_at_start(
     """Values held between events, at the start: discrete states at their start values,
     relations decided with their memories at false (``steady`` ones as decided always),
     Newton's guesses at the iteration variables' start values."""
-    symbols = [v.symbol for v in roles.discrete] + list(steady[0])
-    values = [ca.SX(_discrete_item(v, name)["start"]) for v in roles.discrete]
+    discrete = [v for v in roles.discrete if v not in roles.free]  # free: initial unknowns
+    symbols = [v.symbol for v in discrete] + list(steady[0])
+    values = [ca.SX(_discrete_item(v, name)["start"]) for v in discrete]
     at_start = _initially_assigned(record)  # initial algorithms, initial equations
     if at_start:
         starts = ca.vertcat(*values)
         held = ca.vertcat(*symbols[: len(values)])
         values = [
             ca.substitute(at_start[v.name], held, starts) if v.name in at_start else value
-            for v, value in zip(roles.discrete, values, strict=True)
+            for v, value in zip(discrete, values, strict=True)
         ]
     values += list(steady[1])
     symbols += [g for loop in loops for g in loop.guesses]

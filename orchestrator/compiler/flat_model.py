@@ -843,8 +843,9 @@ def _initial_sections(
     variable and no continuous one, linear in it (``pre(count) = 0``), solved for it. Parameters
     with ``fixed = false`` and no value that initial equations name (MSL's ``Blocks.Math.Mean``:
     ``t0 = time``) are such discrete variables; an equation in several is solved for the last
-    one once the others are (``w[i] = i + t0``, ``for`` equations included). Initial
-    algorithms run in order, their relations decided as they are (no events)."""
+    one once the others are (``w[i] = i + t0``, ``for`` equations included); the parameters
+    left stay unknowns of the initial system, solved with the states (``der(w) = 0``).
+    Initial algorithms run in order, their relations decided as they are (no events)."""
     assigned: list[tuple[ca.SX, ca.SX]] = []
     targets = {t.name() for b in model.events.branches for t, _ in b.assignments}
     continuous = {v.name for v in model.variables if v.variability == "continuous"}
@@ -896,6 +897,8 @@ def _initial_sections(
                 continue
             slope = ca.jacobian(residual, which[0])
             if ca.depends_on(slope, which[0]) or not _nonzero(slope):
+                if which[0].name() in computed:  # a parameter: Newton's, in the initial system
+                    continue
                 raise UnsupportedConstructError(
                     f"initial equation of discrete '{which[0].name()}' that is not linear in it",
                     span,
@@ -910,15 +913,8 @@ def _initial_sections(
             del pending[k]
             progress = True
             break
-    for residual, span in pending:
-        unsolved = sorted({s.name() for s in ca.symvar(residual)} & (computed - set(solved)))
-        if unsolved:
-            raise UnsupportedConstructError(
-                f"parameter '{unsolved[0]}' with fixed = false in an initial equation that does "
-                "not give it alone (linear in it, without continuous variables)",
-                span,
-            )
-        model.initial_residuals.append(residual)
+    # the others, with the parameters they leave, are solved with the states
+    model.initial_residuals.extend(residual for residual, _ in pending)
     if assigned:
         chain = max((b.chain for b in model.events.branches), default=-1) + 1
         model.events.branches.append(WhenBranch(chain, model.events.initial, assigned, []))

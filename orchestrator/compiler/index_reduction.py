@@ -350,7 +350,7 @@ def _dummy_derivatives(system: _System) -> set[tuple[int, int]]:
         equations = ca.vertcat(*[system.versions[e][counts[e] - level + 1] for e in rows])
         unknowns = ca.vertcat(*[system.variables[b].chain[k] for b, k in candidates])
         matrix = _evaluate(ca.jacobian(equations, unknowns), rng, values)
-        chosen = [candidates[c] for c in _independent_columns(matrix)]
+        chosen = [candidates[c] for c in independent_columns(matrix)]
         if len(chosen) < len(rows):
             named = "; ".join(_describe(system.versions[e][0]) for e in rows[:5])
             raise CausalizationError(
@@ -387,7 +387,13 @@ def _evaluate(matrix: ca.SX, rng: np.random.Generator, values: dict[int, float])
     return numeric
 
 
-def _independent_columns(matrix: np.ndarray) -> list[int]:
+def generic_jacobian(expressions: ca.SX, unknowns: ca.SX) -> np.ndarray:
+    """The Jacobian of ``expressions`` in ``unknowns`` at the fixed pseudo-random point of
+    :func:`_evaluate` (every symbol drawn from the same seed): its rank is the generic one."""
+    return _evaluate(ca.jacobian(expressions, unknowns), np.random.default_rng(_SEED), {})
+
+
+def independent_columns(matrix: np.ndarray) -> list[int]:
     """Columns of ``matrix``, in order, each taken when it raises the rank of those taken."""
     basis = np.zeros((matrix.shape[0], 0))
     chosen: list[int] = []

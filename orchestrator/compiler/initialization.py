@@ -13,12 +13,24 @@ States whose only condition is their own literal start value stay what they were
 the FMU computes them when it leaves initialization mode, by an exact linear solve where the
 conditions are linear in them, else by Newton's method (CasADi's code-generated
 ``fast_newton``, started from the start values; the FMU reports an error when the residual is
-not below the tolerance). Conditions that are too many, or that leave a state undetermined,
-fail the build with one line naming them.
+not below the tolerance).
+
+Parameters with ``fixed = false`` and no value (MSL's ``InitSpringConstant``: a spring
+constant such that the pendulum rests at the given angle, ``der(w) = 0``) are unknowns of the
+same system beside the states; the FMU computes them when it leaves initialization mode and
+holds them afterwards. Conditions that repeat others (a joint's angle fixed in the joint and
+again in the component holding it) are found by the rank of their Jacobian in the unknowns at
+a fixed pseudo-random point, as index reduction chooses its dummy derivatives: a condition is
+kept when it raises the rank of those kept before it. The others are dropped with a warning
+when they hold at the solution for the parameters' values (the FMU checks them again with its
+own parameters) and fail the build with one line naming them when they do not. Conditions
+that leave a state undetermined fail the build with one line naming them; a state that no
+condition determines keeps its start value.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 import casadi as ca
@@ -28,7 +40,10 @@ from scipy.sparse.csgraph import maximum_bipartite_matching
 
 from orchestrator.compiler import external_c
 from orchestrator.compiler.causalize import Assignment
+from orchestrator.compiler.index_reduction import generic_jacobian, independent_columns
 from orchestrator.errors import BuildError
+
+LOG = logging.getLogger(__name__)
 
 NEWTON_TOLERANCE = 1e-12  # absolute residual at which Newton's iteration stops
 NEWTON_ITERATIONS = 50
@@ -52,6 +67,9 @@ class Initialization:
 
     function: ca.Function
     calculated: frozenset[str]
+    # each parameter with fixed = false and its value in (t, x, u, p), the same the function
+    # computes with the states
+    parameters: tuple[tuple[ca.SX, ca.SX], ...] = ()
 
 
 def explicit_values(assignments: list[Assignment]) -> tuple[list[ca.SX], list[ca.SX]]:
@@ -77,18 +95,17 @@ def initialization(
     conditions: list[Condition],
     assignments: list[Assignment],
     held: tuple[list[ca.SX], list[ca.SX]] = ([], []),
+    free: tuple[tuple[ca.SX, ca.SX], ...] = (),
+    nominal: tuple[list[float], list[float]] | None = None,
 ) -> Initialization | None:
     """The initialization of ``model``, or ``None`` when every state starts at its literal
     start value (the FMU then behaves as before: the states are ``exact`` start values).
 
     ``held`` replaces the symbols of values held between events (discrete states, relation
-    memories) by their values at the start."""
-    n = len(states)
-    if len(conditions) > n:
-        listed = "; ".join(c.text for c in conditions[:6])
-        raise BuildError(
-            f"{model}: {len(conditions)} initial conditions for {n} states, too many: {listed}"
-        )
+    memories) by their values at the start. ``free`` are the parameters with ``fixed =
+    false`` the conditions determine beside the states, each with its start value (Newton's
+    guess). ``nominal``, the inputs' start values and the parameters' values, is where
+    conditions dropped as redundant are checked when the model is built."""
     symbols, values = explicit_values(assignments)
     equations = [c.residual for c in conditions]
     if equations and symbols:
@@ -106,15 +123,17 @@ def initialization(
                 ca.substitute(ca.vertcat(*equations), ca.vertcat(*symbols), ca.vertcat(*values))
             )
     conditions = [Condition(e, c.text, c.state) for e, c in zip(equations, conditions, strict=True)]
-    conditions += _default_starts(model, states, starts, conditions)
+    free_symbols = [symbol for symbol, _ in free]
+    conditions, redundant = _independent(conditions, states + free_symbols)
+    conditions += _default_starts(model, states, starts, conditions, free_symbols)
     exact = {c.state for c in conditions if c.state and _literal(c.residual, states)}
     calculated = [k for k, x in enumerate(states) if x.name() not in exact]
-    if not calculated:
+    if not calculated and not free:
         return None
-    unknowns = ca.vertcat(*[states[k] for k in calculated])
+    unknowns = ca.vertcat(*[states[k] for k in calculated], *free_symbols)
     residual = ca.vertcat(*[c.residual for c in conditions if c.state not in exact])
     knowns = [time, ca.vertcat(*states), ca.vertcat(*inputs), ca.vertcat(*parameters)]
-    guess = ca.vertcat(*[_start(starts[k]) for k in calculated])
+    guess = ca.vertcat(*[_start(starts[k]) for k in calculated], *[ca.SX(s) for _, s in free])
     if symbols:  # a start value given by a dependent parameter (y(start = y_start))
         guess = ca.substitute(guess, ca.vertcat(*symbols), ca.vertcat(*values))
     jacobian = external_c.jacobian(residual, unknowns)
@@ -136,12 +155,71 @@ def initialization(
         )
         solution = newton(guess, *given)
     x0 = _replace(states, calculated, solution)
-    at_solution = ca.substitute(residual, unknowns, solution)
+    # the redundant conditions are checked with the others, at the solution
+    checked = ca.vertcat(residual, *[c.residual for c in redundant])
+    at_solution = ca.substitute(checked, unknowns, solution)
+    if redundant:
+        at_starts = ca.vertcat(*[_start(s) for s in starts])
+        if symbols:
+            at_starts = ca.substitute(at_starts, ca.vertcat(*symbols), ca.vertcat(*values))
+        dropped = at_solution[residual.numel() :]
+        _check_redundant(model, redundant, dropped, knowns, at_starts, nominal)
     worst = ca.mmax(ca.fabs(at_solution)) if at_solution.numel() else ca.SX(0)
     function = ca.Function(
         "model_init", knowns, [x0, worst], ["t", "x", "u", "p"], ["x0", "residual"]
     )
-    return Initialization(function, frozenset(states[k].name() for k in calculated))
+    found = tuple((symbol, solution[len(calculated) + j]) for j, symbol in enumerate(free_symbols))
+    return Initialization(function, frozenset(states[k].name() for k in calculated), found)
+
+
+def _independent(
+    conditions: list[Condition], unknowns: list[ca.SX]
+) -> tuple[list[Condition], list[Condition]]:
+    """The conditions that raise the rank of those before them (kept) and the others
+    (redundant), by their Jacobian in ``unknowns`` at a fixed pseudo-random point; every
+    condition is kept when none repeats another."""
+    if not conditions:
+        return conditions, []
+    residuals = ca.vertcat(*[c.residual for c in conditions])
+    rows = independent_columns(generic_jacobian(residuals, ca.vertcat(*unknowns)).T)
+    if len(rows) == len(conditions):
+        return conditions, []
+    kept = set(rows)
+    return [conditions[k] for k in rows], [c for k, c in enumerate(conditions) if k not in kept]
+
+
+def _check_redundant(
+    model: str,
+    redundant: list[Condition],
+    residuals: ca.SX,
+    knowns: list[ca.SX],
+    starts: ca.SX,
+    nominal: tuple[list[float], list[float]] | None,
+) -> None:
+    """Fail in one line where a redundant condition does not hold at the solution for the
+    nominal inputs and parameters at time 0, the states given by ``starts`` where they are
+    not computed; else say which ones are dropped."""
+    listed = "; ".join(c.text for c in redundant[:6])
+    more = f" and {len(redundant) - 6} more" if len(redundant) > 6 else ""
+    if nominal is not None:
+        time, states, inputs, parameters = knowns
+        at = ca.Function("redundant", [time, states, inputs, parameters], [residuals, starts])
+        u, p = ca.DM(nominal[0]), ca.DM(nominal[1])
+        x = at(0.0, ca.DM.zeros(states.numel()), u, p)[1]
+        value = at(0.0, x, u, p)[0].full().ravel()
+        wrong = [
+            f"{c.text} (residual {r:.3g})"
+            for c, r in zip(redundant, value, strict=True)
+            if np.isfinite(r) and abs(r) > RESIDUAL_TOLERANCE
+        ]
+        if wrong:
+            raise BuildError(
+                f"{model}: too many initial conditions, contradicting the others: "
+                + "; ".join(wrong[:6])
+            )
+    LOG.warning(
+        "%s: initial conditions redundant with the others, dropped: %s%s", model, listed, more
+    )
 
 
 def _replace(states: list[ca.SX], calculated: list[int], solution: ca.SX) -> ca.SX:
@@ -163,14 +241,19 @@ def _literal(residual: ca.SX, states: list[ca.SX]) -> bool:
 
 
 def _default_starts(
-    model: str, states: list[ca.SX], starts: list[ca.SX | None], conditions: list[Condition]
+    model: str,
+    states: list[ca.SX],
+    starts: list[ca.SX | None],
+    conditions: list[Condition],
+    free: list[ca.SX],
 ) -> list[Condition]:
-    """Start-value conditions for the states the given conditions leave undetermined."""
-    n = len(states)
+    """Start-value conditions for the states the given conditions leave undetermined; the
+    ``free`` parameters need a condition each."""
+    n = len(states) + len(free)
     defaults: list[Condition] = []
     given = [c.residual for c in conditions]
     if given:
-        pattern = ca.jacobian_sparsity(ca.vertcat(*given), ca.vertcat(*states))
+        pattern = ca.jacobian_sparsity(ca.vertcat(*given), ca.vertcat(*states, *free))
         rows, cols = pattern.get_triplet()
     else:
         rows, cols = [], []
@@ -186,6 +269,12 @@ def _default_starts(
             f"{model}: initial conditions that determine no state (structurally singular): {listed}"
         )
     taken = {int(j) for j in match}
+    undetermined = [x.name() for k, x in enumerate(free) if len(states) + k not in taken]
+    if undetermined:
+        raise BuildError(
+            f"{model}: no initial condition determines parameter {undetermined[0]} "
+            "(fixed = false, no value)"
+        )
     for k, state in enumerate(states):
         if k not in taken:
             name = state.name()
