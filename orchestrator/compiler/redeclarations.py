@@ -145,11 +145,13 @@ def dropped_modification(
     spans += [e.get("span") or {} for e in flat.get("equations", [])]
     for redeclaration in found:
         where = (redeclaration.source, redeclaration.start)
-        instantiated = _inside(*where, used) or any(
-            "source" in span
-            and _inside(int(span["source"]), int(span["start"]), _enclosing(where, sources))
-            for span in spans
-        )
+        instantiated = _inside(*where, used)
+        if not instantiated:  # the class around it, found once for all spans
+            enclosing = _enclosing(where, sources)
+            instantiated = any(
+                "source" in span and _inside(int(span["source"]), int(span["start"]), enclosing)
+                for span in spans
+            )
         if not instantiated:
             continue
         declared = _closure([redeclaration.redeclared], sources)
