@@ -311,6 +311,12 @@ AUTHORING = [
         "test_inner_outer_and_a_record_bound_two_levels_down",
     ),
     (
+        "Fields of a parameter record passed down (`carrier(data = body)`) follow the record's "
+        "parameters set in the FMU and are not parameters of their own (rumoca 0.10 gives "
+        "the fields an Integer literal set, `body(m = 3)`, as that literal)",
+        "test_record_fields_passed_down_follow_their_parameter",
+    ),
+    (
         "A redeclared record whose type extends records with modifiers",
         "test_redeclared_record_whose_type_extends_one_with_modifiers",
     ),

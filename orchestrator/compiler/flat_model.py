@@ -1459,6 +1459,7 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
         except UnsupportedConstructError as exc:
             raise UnsupportedConstructError(exc.construct, exc.span or span) from None
     used = {s.name() for residual in residuals for s in ca.symvar(residual)}
+    copies = _record_copies(raw)
     for declared, variable in raw.items():
         if _absent(variable, symbols_of[declared], used):
             continue
@@ -1469,6 +1470,8 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
         binding = variable.get("binding")
         start = variable.get("start")
         bound = translator.expr(binding) if binding is not None else None
+        if declared in copies:
+            bound = symbols_of[copies[declared]]
         started = translator.expr(start) if start is not None else None
         dims = [int(d) for d in variable["dims"]]
         if bound is not None and variability in ("continuous", "discrete"):
@@ -1723,6 +1726,39 @@ def _equation_points(flat: dict, initial: bool = False) -> list[tuple[dict, dict
                 points[position] = (body[k], local, span)  # an array body stays whole
                 position += 1
     return points
+
+
+def _record_copies(raw: dict[str, dict]) -> dict[str, str]:
+    """Parameters that a record binding copies from another parameter, by name: the one they
+    copy. rumoca 0.10 gives the fields of ``Sub sub(data = body)`` that ``body(m = 3)`` sets
+    to an Integer literal that literal (``sub.data.m = 3``, the others ``sub.data.d =
+    body.d``), so that ``sub.data.m`` would be a parameter of its own, settable to no effect
+    and not following ``body.m``. Scalar parameters whose literal binding is the same source
+    text are such copies of the one of them nearest the top of the model, where there is one
+    alone (the elements of ``s[2](each data(m = 3))`` are not copies of one another)."""
+    sharing: dict[tuple, list[str]] = {}
+    for name, variable in raw.items():
+        binding = variable.get("binding")
+        if (
+            _variability(variable) == "parameter"
+            and not variable["dims"]
+            and isinstance(binding, dict)
+            and "Literal" in binding
+            and binding["Literal"].get("span")
+        ):
+            span = binding["Literal"]["span"]
+            sharing.setdefault((span["source"], span["start"], span["end"]), []).append(name)
+    copies = {}
+    for names in sharing.values():
+        depth = sorted(names, key=lambda n: _depth(n))
+        if len(depth) > 1 and _depth(depth[0]) < _depth(depth[1]):
+            copies.update({copy: depth[0] for copy in depth[1:]})
+    return copies
+
+
+def _depth(name: str) -> int:
+    """How many components deep a flat variable's name is (``sub.data.m``: 3)."""
+    return name.count(".") + 1
 
 
 def _binder_range(binder: dict) -> list[float]:

@@ -125,6 +125,30 @@ def test_inner_outer_and_a_record_bound_two_levels_down(fmus):
     check(fmus, "Sinking", {"carrier.sinker.w": w})
 
 
+def test_record_fields_passed_down_follow_their_parameter(fmus):
+    # body(m = 3, ...) bound as carrier(data = body), sinker(data = data): with body.m = 6
+    # set in the FMU, the fields passed down are 6 too and cannot be set apart from it
+    w = (0.5 + 1.62 * 6 / 1.5) * (1 - np.exp(-1.5 * TIMES / 6))
+    for variant, interface in VARIANTS:
+        path = fmus[(variant, "Sinking")]
+        outputs = ["carrier.sinker.w", "carrier.sinker.data.m", "carrier.data.m"]
+        result = simulate_fmu(
+            str(path),
+            fmi_type=interface,
+            stop_time=STOP,
+            output_interval=0.01,
+            relative_tolerance=1e-10,
+            output=outputs,
+            start_values={"body.m": 6.0},
+        )
+        got = np.interp(TIMES, result["time"], result["carrier.sinker.w"])
+        assert np.max(np.abs(got - w)) < 1e-6, f"{variant} {interface}"
+        assert set(result["carrier.sinker.data.m"]) == set(result["carrier.data.m"]) == {6.0}
+        causality = {v.name: v.causality for v in read_model_description(path).modelVariables}
+        assert causality["body.m"] == "parameter"
+        assert causality["carrier.data.m"] != "parameter" != causality["carrier.sinker.data.m"]
+
+
 def test_redeclared_record_whose_type_extends_one_with_modifiers(fmus):
     # StiffBody extends HeavyBody(d = 1) extends BodyData(m = 4, d = 2): m = 4, d = 1
     w = 9.81 * 4 * (1 - np.exp(-TIMES / 4))
