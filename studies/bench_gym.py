@@ -23,6 +23,7 @@ core: other jobs on the machine change it less than the wall-time rates.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import statistics
 import time
 from collections.abc import Callable
@@ -121,6 +122,7 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
     turn_seconds: dict[int, list[float]] = {n: [] for n in in_turn}
     vector_cpu: dict[int, list[float]] = {n: [] for n in vectors}  # the calling process'
 
+    load = [os.getloadavg()[0]]  # the machine's 1-minute load average, before and after
     try:
         for n, vector in vectors.items():
             vector.reset(seed=0)
@@ -157,6 +159,7 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
                 done.get()
             free_seconds.append(time.perf_counter() - started)
     finally:
+        load.append(os.getloadavg()[0])
         for process in independent:
             process.join(timeout=60)
         env.close()
@@ -221,7 +224,8 @@ def gym_rows(fmu_dir: Path, repeats: int) -> list[Row]:
             f"{free / with_resets:.2f}x",
             "",
             f"{free:,.0f} steps/s: what the machine gave two processes at the time (shared "
-            "with other jobs)",
+            f"with other jobs: 1-minute load average {load[0]:.1f} before, {load[1]:.1f} after, "
+            "this benchmark's own processes included)",
         )
     )
     return rows
