@@ -62,13 +62,16 @@ class Loop:
     """A nonlinear algebraic loop solved by Newton's method: ``converged`` is 1 where its
     residual at Newton's result is within ``LOOP_TOLERANCE``; ``text`` names its equations;
     Newton starts from the symbols ``guesses`` (one per iteration variable ``unknowns``,
-    whose start values are ``starts``)."""
+    whose start values are ``starts``); ``pieces`` are the relations inside its equations
+    (in ``noEvent``: an op-amp's limits), each as its zero-crossing function (positive where
+    it holds) and whether it is strict."""
 
     converged: ca.SX
     text: str
     unknowns: tuple[ca.SX, ...] = ()
     guesses: tuple[ca.SX, ...] = ()
     starts: tuple[float, ...] = ()
+    pieces: tuple[tuple[ca.SX, bool], ...] = ()
 
 
 def scalarize(equations: list[ca.SX]) -> list[ca.SX]:
@@ -175,18 +178,30 @@ def causalize(
                 ]
             )
             whole = _newton(block_res, block_vars, whole_start, f"loop{number}_whole")
-            torn_ok, whole_ok = (
+            attempts = [values, whole]
+            if loops is not None:
+                # where both fail from the last solution, the root the loop was on has ended
+                # (an op-amp Schmitt trigger at its threshold, its limits in noEvent): Newton
+                # on the tearing variables again, from their start values
+                restart = _newton(ca.vertcat(*left), tears, ca.DM(starts), f"loop{number}_start")
+                attempts.append(ca.substitute(ca.vertcat(*in_tears), tears, restart))
+            solved = [
                 ca.mmax(ca.fabs(ca.substitute(block_res, block_vars, x))) <= LOOP_TOLERANCE
-                for x in (values, whole)
-            )
-            converged = ca.logic_or(torn_ok, whole_ok)
-            solution = ca.if_else(torn_ok, values, ca.if_else(whole_ok, whole, ca.DM.nan(len(eqs))))
+                for x in attempts
+            ]
+            converged = solved[0]
+            solution = ca.DM.nan(len(eqs))
+            for attempt, ok in reversed(list(zip(attempts, solved, strict=True))):
+                solution = ca.if_else(ok, attempt, solution)
+            for ok in solved[1:]:
+                converged = ca.logic_or(converged, ok)
             if loops is not None:
                 known = places or []
                 where = list(dict.fromkeys(known[i] for i in eqs if i < len(known) and known[i]))
                 at = f" at {', '.join(where[:5])}" if where else ""
                 text = f"{len(eqs)} equation(s){at}: {named}"
-                loops.append(Loop(converged, text, tuple(iteration), symbols, starts))
+                pieces = _pieces([residuals[i] for i in eqs])
+                loops.append(Loop(converged, text, tuple(iteration), symbols, starts, pieces))
         elif len(eqs) > TEARING_SIZE:
             solution = torn_solution([residuals[i] for i in eqs], ca.vertsplit(block_vars))
         else:
@@ -195,6 +210,22 @@ def causalize(
         for j, i in enumerate(eqs):
             assignments.append(Assignment(unknowns[match[i]], solution[j]))
     return assignments
+
+
+def _pieces(residuals: list[ca.SX]) -> tuple[tuple[ca.SX, bool], ...]:
+    """The relations ``a < b`` and ``a <= b`` inside ``residuals``, each once: their
+    zero-crossing functions ``b - a`` (positive where they hold) and whether they are
+    strict."""
+    every = ca.Function("pieces", ca.symvar(ca.vertcat(*residuals)), residuals).instructions_sx()
+    found: list[tuple[ca.SX, bool]] = []
+    for k in range(every.numel()):
+        node = every[k]
+        if node.op() not in (ca.OP_LT, ca.OP_LE):
+            continue
+        piece = (node.dep(1) - node.dep(0), node.op() == ca.OP_LT)
+        if not any(ca.is_equal(piece[0], c, 3) and piece[1] == s for c, s in found):
+            found.append(piece)
+    return tuple(found)
 
 
 def _newton(residual: ca.SX, unknowns: ca.SX, start: ca.SX, name: str) -> ca.SX:

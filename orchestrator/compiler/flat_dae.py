@@ -19,6 +19,7 @@ from orchestrator.compiler.causalize import Assignment, Loop, causalize
 from orchestrator.compiler.events import (
     EventFunctions,
     EventRecord,
+    Relation,
     WhenBranch,
     event_functions,
 )
@@ -199,7 +200,17 @@ def flat_dae(
     record, assignments, steady = _without_steady_relations(events_at, assignments, varying)
     unsolved = [(loop.converged, f"nonlinear algebraic loop did not converge: {loop.text}")
                 for loop in loops]  # fmt: skip
-    record = replace(record, asserts=[*record.asserts, *unsolved])
+    # the relations inside a loop's equations (in noEvent) give events too, not memories:
+    # where the root the loop is on ends (an op-amp Schmitt trigger at its threshold) and
+    # Newton finds another on other pieces, the integrator stops there and goes on from it
+    pieces = [piece for loop in loops for piece in loop.pieces]
+    switches = [
+        Relation(ca.SX.sym(f"piece[{k + 1}]"), crossing, strict)
+        for k, (crossing, strict) in enumerate(pieces)
+    ]
+    record = replace(
+        record, relations=[*record.relations, *switches], asserts=[*record.asserts, *unsolved]
+    )
     continuation = (record, assignments)  # with lambda, for the homotopy at initialization
     if model.homotopy is not None:  # lambda = 1 once initialized: the actual expressions
         record, assignments = _actual(record, assignments, model.homotopy)

@@ -40,8 +40,10 @@ def _interfaces(root: ET.Element, code: ModelCode, version: str, co_simulation: 
         f"canSerializeFMU{fmu_state}": "true",
     }
     exchange = dict(common)
-    if version != "2.0" and code.sizes.get("NDELAY"):  # FMI 2.0 calls it unless told not to
-        exchange["needsCompletedIntegratorStep"] = "true"  # the delays' histories grow there
+    # FMI 2.0 calls it unless told not to; there the delays' histories grow and the nonlinear
+    # loops' guesses move to their last solutions
+    if version != "2.0" and (code.sizes.get("NDELAY") or code.sizes.get("NG")):
+        exchange["needsCompletedIntegratorStep"] = "true"
     ET.SubElement(root, "ModelExchange", exchange)
     if co_simulation:
         flags = dict(common, canHandleVariableCommunicationStepSize="true")
