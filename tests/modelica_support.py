@@ -305,6 +305,10 @@ AUTHORING = [
         "`connect` in a `for` loop over a component array",
         "test_connect_in_a_for_loop_over_a_component_array",
     ),
+    (
+        "Flow connectors of component arrays connected in `for` loops (a spring chain)",
+        "test_flow_connectors_connected_in_for_loops",
+    ),
     ("Arrays of records from record constructors", "test_array_of_records_from_constructors"),
     (
         "`inner`/`outer` two levels apart; a parameter record bound two levels down",

@@ -115,6 +115,17 @@ def test_connect_in_a_for_loop_over_a_component_array(fmus):
     check(fmus, "LagChain", {"lag[1].y": y[0], "lag[2].y": y[1], "y": y[2]})
 
 
+def test_flow_connectors_connected_in_for_loops(fmus):
+    # m = 1, 2, 1 in a row, springs c = 4 (from the wall), 2, 3: M s'' = -K s
+    mass = np.array([1.0, 2.0, 1.0])
+    stiffness = np.array([[6.0, -2.0, 0.0], [-2.0, 5.0, -3.0], [0.0, -3.0, 3.0]])
+    y = ode(
+        lambda t, y: np.concatenate([y[3:], -stiffness @ y[:3] / mass]),
+        [0.1, 0.0, -0.2, 0.0, 0.0, 0.0],
+    )
+    check(fmus, "SpringChain", {f"mass[{i + 1}].s": y[i] for i in range(3)})
+
+
 def test_array_of_records_from_constructors(fmus):
     check(fmus, "RecordArray", {"v[1]": np.exp(-TIMES), "v[2]": np.exp(-TIMES / 2)})
 

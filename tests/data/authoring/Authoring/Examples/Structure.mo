@@ -80,4 +80,20 @@ package Structure "Imports, extends, redeclare, arrays, records, inner/outer"
   model StiffMountUsed "StiffMount with its record class redeclared: m = 4, d = 1, c = 16"
     extends StiffMount(redeclare record Body = Data.StiffBody, c = body.c);
   end StiffMountUsed;
+
+  model SpringChain "Masses joined by springs from a wall, connected in a for loop (flow sums)"
+    import Authoring.Components.*;
+    parameter Integer n = 3 "Number of masses";
+    Mass mass[n](m = {1, 2, 1}, s(start = {0.1, 0, -0.2})) "Masses";
+    Spring spring[n](c = {4, 2, 3}) "Springs, the first from the wall";
+    Fixed fixed "Wall";
+  equation
+    connect(fixed.flange, spring[1].flange_a);
+    for i in 1:n loop
+      connect(spring[i].flange_b, mass[i].flange);
+    end for;
+    for i in 1:n - 1 loop
+      connect(mass[i].flange, spring[i + 1].flange_a);
+    end for;
+  end SpringChain;
 end Structure;
