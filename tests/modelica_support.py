@@ -161,6 +161,14 @@ SUPPORTED = [
         "test_homotopy_initializes_from_the_simplified_problem",
     ),
     (
+        "A nonlinear loop whose root ends (an op-amp Schmitt trigger, its limits in `noEvent` "
+        "as in MSL's `IdealizedOpAmpLimited`): Newton from the iteration variables' start "
+        "values where it fails from the last solution, and the relations inside the loop as "
+        "event indicators, the switching instants to 1e-8 s (a multivibrator is checked in "
+        "Model Exchange only: Co-Simulation's integrator slides along its threshold)",
+        "test_inverting_trigger_switches_where_its_root_ends",
+    ),
+    (
         "A homotopy that cannot reach the actual problem: an error naming lambda and the "
         "loop's equations (file:line:column)",
         "test_homotopy_that_cannot_reach_the_actual_problem",
