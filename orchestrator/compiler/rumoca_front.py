@@ -326,8 +326,27 @@ class RumocaLibrary:
         if reference:
             places = self._find(reference.group(1)) or self._find(reference.group(1).split(".")[-1])
             if places:
-                return f"{places[0]}: {model}: {detail}"
+                return f"{places[0]}: {model}: {self._unqualified_import(detail)}"
         return f"{self._relative(self.entry)}: {model}: {detail}"
+
+    def _unqualified_import(self, message: str) -> str:
+        """rumoca's 'unresolved import' of an unqualified import of a package that exists,
+        which rumoca 0.10 resolves only where the model uses one of its classes, in our
+        words; any other message as it is."""
+        found = re.fullmatch(r"unresolved import: '([\w.]+)\.\*'", message)
+        if not found:
+            return message
+        last = found.group(1).split(".")[-1]
+        declared = re.compile(rf"\bpackage\s+{re.escape(last)}\b")
+        for root in (self.folder.parent, *self.path):
+            for path in root.rglob("*.mo"):
+                if declared.search(path.read_text(encoding="utf-8", errors="replace")):
+                    return (
+                        f"unsupported Modelica construct unqualified import '{found.group(1)}.*' "
+                        "where the model uses none of its classes (rumoca 0.10 then cannot "
+                        "resolve it); import the classes by name"
+                    )
+        return message
 
     @staticmethod
     def _sources(compiled: rumoca.Model) -> Sources:
