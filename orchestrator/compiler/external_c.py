@@ -344,7 +344,7 @@ class ExternalFunctions:
         target = folder / "model_external.c"
         target.write_text(_file_text(includes, [w.code for w in wrappers]))
         copies = []
-        for path in [*self.included, *self.library_sources()]:
+        for path in dict.fromkeys([*self.included, *self.library_sources()]):
             copy = folder / path.name
             if copy.exists():  # sources/ is flat: a name taken by the FMU's own or another's
                 raise ExternalError(
