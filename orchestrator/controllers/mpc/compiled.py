@@ -7,9 +7,9 @@ C compiler into a shared library and handed back to a solver built with them (th
 ``cache`` option), which then calls the compiled code through ``casadi.external``.
 
 The library lives in a cache folder (:func:`cache_folder`), named by a hash of its source,
-the compiler's flags and CasADi's version: it is built once (some seconds for a horizon of
-30) and reused by every later problem with the same functions. The C code performs the
-virtual machine's floating-point operations in the same order (no contraction into fused
+the compiler's flags and CasADi's version: it is built once (about 8 s of CPU time for a
+horizon of 30) and reused by every later problem with the same functions. The C code performs
+the virtual machine's floating-point operations in the same order (no contraction into fused
 multiply-adds, no reassociation: ``-ffp-contract=off`` and no ``-ffast-math``), so a solver
 with the compiled functions returns the same numbers bit for bit. When the compiler is
 missing or fails, one line is logged and the caller keeps the interpreted functions.
@@ -59,7 +59,8 @@ def compiled_functions(solver: ca.Function, folder: Path) -> dict[str, ca.Functi
             _build(source, library)
         return {name: ca.external(name, str(library)) for name in names}
     except (CompileError, OSError, RuntimeError) as error:
-        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        lines = str(error).strip().splitlines()
+        reason = lines[0] if lines else type(error).__name__
         LOG.warning(
             "%s: NLP functions left to CasADi's virtual machine (not compiled: %s)",
             solver.name(),
