@@ -132,11 +132,9 @@ class _Slice:
             rewards.append(reward)
             terminations.append(terminated)
             truncations.append(truncated)
-        self.rewards[:], self.terminations[:], self.truncations[:] = (
-            rewards,
-            terminations,
-            truncations,
-        )
+        self.rewards[:] = rewards
+        self.terminations[:] = terminations
+        self.truncations[:] = truncations
         self.ended = [bool(t or u) for t, u in zip(terminations, truncations, strict=True)]
         return infos
 
