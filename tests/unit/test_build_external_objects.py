@@ -9,6 +9,7 @@ meets them to 1e-6 (the kink at t = 1 is not an event).
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +41,12 @@ def test_external_object_tables_interpolate_in_four_variants(table_fmus):
     late = TIMES - 1.0
     x = np.where(TIMES <= 1.0, TIMES**2, 1.0 + 2.0 * late + late**2 / 2.0)
     check(table_fmus, "Profiles", {"y": ramp(TIMES), "z": 1.0 - TIMES, "x": x})
+    # the library "LinearTables" has no prebuilt binary: compiled from its source into the
+    # FMU, which ships it with the header the Include names and the runtime
+    with zipfile.ZipFile(table_fmus[("me", "Profiles")]) as archive:
+        names = set(archive.namelist())
+    shipped = {"LinearTables.c", "linear_table.h", "external_runtime.c", "model_external.c"}
+    assert {f"sources/{name}" for name in shipped} <= names
 
 
 def _instance(path: Path, messages: list[str]) -> tuple[FMU3Model, dict[str, int]]:

@@ -21,14 +21,14 @@ package TableLib "An interpolation table kept in C as an external object, as the
     external "C" linearTable = ModelicaStandardTables_CombiTable1D_init2(fileName, tableName,
         table, size(table, 1), size(table, 2), columns, size(columns, 1), smoothness,
         extrapolation, verboseRead)
-      annotation (Include = "#include \"linear_table.c\"",
+      annotation (Include = "#include \"linear_table.h\"", Library = "LinearTables",
         IncludeDirectory = "modelica://TableLib/Resources/C-Sources");
     end constructor;
 
     function destructor "Free the copy"
       input LinearTable linearTable;
     external "C" ModelicaStandardTables_CombiTable1D_close(linearTable)
-      annotation (Include = "#include \"linear_table.c\"",
+      annotation (Include = "#include \"linear_table.h\"", Library = "LinearTables",
         IncludeDirectory = "modelica://TableLib/Resources/C-Sources");
     end destructor;
   end LinearTable;
@@ -39,7 +39,7 @@ package TableLib "An interpolation table kept in C as an external object, as the
     input Real u;
     output Real y;
   external "C" y = linear_table_value(table, k, u)
-    annotation (Include = "#include \"linear_table.c\"",
+    annotation (Include = "#include \"linear_table.h\"", Library = "LinearTables",
       IncludeDirectory = "modelica://TableLib/Resources/C-Sources");
   end interpolate;
 

@@ -1,11 +1,11 @@
 /* A table of rows (u, y1, y2, ...) interpolated linearly in u: the external object of
- * TableLib.LinearTable, with the C interface of the MSL's 1-D tables. Messages through
- * ModelicaUtilities: construction and destruction (when verbose), and an error outside the
- * table where the table allows no extrapolation. */
-#ifndef LINEAR_TABLE_C
-#define LINEAR_TABLE_C
-
+ * TableLib.LinearTable, with the C interface of the MSL's 1-D tables; the library
+ * "LinearTables", which the build compiles from this file (there is no prebuilt one). Messages
+ * through ModelicaUtilities: construction and destruction (when verbose), and an error outside
+ * the table where the table allows no extrapolation. */
 #include <stdlib.h>
+
+#include "linear_table.h"
 
 #include "ModelicaUtilities.h"
 
@@ -64,4 +64,3 @@ double linear_table_value(void* object, int k, double u) {
     return (1 - s) * t->y[i * t->columns + k - 1] + s * t->y[(i + 1) * t->columns + k - 1];
 }
 
-#endif
