@@ -5,7 +5,8 @@ action signals with bounds, one step per control sample, a reward of your own,
 terminated on events and limits, truncated at a time limit, and ``reset(seed=...)`` drawing
 start values and parameters from distributions (:class:`Uniform`, :class:`Normal`,
 :class:`Choice`). :func:`vector_env` runs several in worker processes, each stepping a batch
-of them per message (:class:`BatchedVectorEnv`);
+of them per message (:class:`BatchedVectorEnv`), the environments of a process sharing their
+loaded FMUs (:class:`SharedFMUs`);
 :class:`VehicleAgentsEnv` is a PettingZoo parallel environment with one agent per vehicle.
 
     from murcosim.gym import ScenarioEnv, Uniform
