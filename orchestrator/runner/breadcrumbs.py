@@ -65,7 +65,8 @@ class Breadcrumbs:
 
     @classmethod
     def mapped(cls, memory: mmap.mmap, fresh: bool) -> Breadcrumbs:
-        """Breadcrumbs over ``memory`` (``MAPPED_BYTES``, a shared mapping of a file)."""
+        """Breadcrumbs over ``memory`` (``MAPPED_BYTES``, a shared mapping: of a file both map, or
+        anonymous and inherited by a fork)."""
         values = (ctypes.c_double * 6).from_buffer(memory)
         names = (ctypes.c_char * NAMES_BYTES).from_buffer(memory, ctypes.sizeof(values))
         return cls(values, names, fresh)

@@ -9,12 +9,25 @@ the first one is made: start-up and loading are not timed) and name the call of 
 in C when the user presses Ctrl-C (or the supervisor gets SIGTERM). The child dies with its
 caller, however the caller dies (even SIGKILL): no orphan FMU goes on computing.
 
-The child is a new program, ``python -m orchestrator.runner.supervised_child``, started by
-``subprocess`` from any caller (the command, a thread of a sweep, a daemonic Dask worker); it maps
-the breadcrumbs from a file both share. It is not forked: a fork would copy the caller's whole
-state into the child, the FMU libraries it has loaded included, and an FMU calling ``exit()`` in
-the child would then run the static destructors of those copies (one that joins its library's
-worker thread, as pythonfmu's does, waits forever for a thread that fork did not copy).
+How the child starts (``child_start``): forked from the caller when that is safe, else a new
+program, ``python -m orchestrator.runner.supervised_child``, started by ``subprocess``, which maps
+the breadcrumbs from a file both share. A fork starts in milliseconds (the run's modules are
+imported once, before it); a new interpreter costs some 0.3 s of CPU. Forking is safe when the
+caller
+- is not daemonic (``multiprocessing`` starts no child from one, as a Dask worker is by default),
+- runs one Python thread (another thread may hold a lock the child would wait for forever: a
+  sweep's worker threads start programs), and
+- has no FMU binary loaded: no shared object under an unpacked FMU's ``binaries/`` folder is
+  mapped in it (``/proc/self/maps``, whoever loaded it: murcosim, FMPy, the user's ctypes). A
+  fork copies the caller's libraries; an FMU calling ``exit()`` in the child then runs the static
+  destructors of those copies, and one that joins its library's worker thread (as pythonfmu's
+  does) waits forever for a thread that fork did not copy. The look costs about 0.1 ms of CPU.
+Other shared objects with threads do not count: a forked child runs no static destructor unless
+C code in it calls ``exit()`` (it ends with ``os._exit``), the FMUs it runs are loaded after the
+fork, and the one threaded library a ``murcosim run`` holds, NumPy's OpenBLAS, stops its threads
+before a fork and starts them anew in the child (``pthread_atfork``). A caller holding another
+library that waits in a destructor for its threads sets ``MURCOSIM_SUPERVISED_CHILD=program``;
+the variable (``fork`` or ``program``) overrides the choice.
 """
 
 from __future__ import annotations
@@ -22,10 +35,12 @@ from __future__ import annotations
 import csv
 import fcntl
 import functools
+import gc
 import json
 import mmap
 import multiprocessing.connection
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -45,6 +60,14 @@ from orchestrator.runner.interrupts import Interrupted, signal_name, signal_of
 GRACE_SECONDS = 5.0
 # How often (s) the supervisor looks at the child.
 POLL_SECONDS = 0.1
+# The environment variable that chooses how the child starts: "fork" or "program" (unset or
+# empty: chosen by child_start).
+START_VARIABLE = "MURCOSIM_SUPERVISED_CHILD"
+STARTS = ("fork", "program")
+# A /proc/self/maps line (address, permissions, offset, device, inode, path) mapping a file of an
+# unpacked FMU's binaries, .../binaries/<platform>/<library> (" (deleted)" after it once the
+# unpacked folder is removed); the group is the path.
+_FMU_BINARY = re.compile(rb"^(?:\S+ +){5}(/.*/binaries/[^/\n]+/[^/\n]+)$", re.MULTILINE)
 
 
 def run_child(
@@ -56,12 +79,15 @@ def run_child(
     crumbs: Breadcrumbs,
     sender: Any,
     formats: tuple[str, ...],
-    watched: int,
+    watched: int | None,
 ) -> None:  # noqa: ANN401
     """The run in the child; ``sender``: the connection its one message goes through;
-    ``watched``: the read end of a pipe whose write end only the caller holds."""
+    ``watched``: the read end of a pipe whose write end only the caller holds (None: the one
+    ``multiprocessing`` gives a forked child)."""
     from orchestrator.runner.run import run_scenario
 
+    if watched is None:
+        watched = multiprocessing.parent_process().sentinel  # nothing is ever written to it
     _die_with_caller(watched)
     if progress:
         from tqdm import tqdm
@@ -136,9 +162,10 @@ def run_supervised(
     ``crashed`` (``interrupted``) row and a ``stop`` row. A ``KeyboardInterrupt`` here (Ctrl-C,
     or :class:`~orchestrator.runner.interrupts.Interrupted` for SIGTERM) stops the child with the
     signal named in its row, and is raised again. Setting ``stop`` (from another thread) ends
-    the run as Ctrl-C does. The child, a new program (``python -m
-    orchestrator.runner.supervised_child``), is killed when the caller's process ends.
+    the run as Ctrl-C does. The child, forked or a new program (``child_start``), is killed
+    when the caller's process ends.
     """
+    start = _forked_child if child_start() == "fork" else _program_child
     arguments = (
         Path(path),
         Path(out_dir),
@@ -152,7 +179,7 @@ def run_supervised(
     # imports is the supervisor's alone, as later
     held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        child, receiver, crumbs = _start_child(arguments)
+        child, receiver, crumbs = start(arguments)
     except BaseException:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
         raise
@@ -170,7 +197,8 @@ def run_supervised(
         raise
     finally:
         receiver.close()
-        child.close()
+        if isinstance(child, Child):
+            child.close()
     kind, value = outcome
     if kind == "done":
         return value
@@ -183,6 +211,60 @@ def run_supervised(
         f"{path}: run crashed at t = {crumbs.time():.6g} s: {value} in {crumbs.where()} "
         f"(results so far in {out_dir})"
     )
+
+
+def child_start() -> str:
+    """How the next supervised child starts: "fork" or "program" (module docstring);
+    ``MURCOSIM_SUPERVISED_CHILD`` overrides the choice."""
+    given = os.environ.get(START_VARIABLE, "")
+    daemonic = multiprocessing.current_process().daemon
+    if given not in ("", *STARTS):
+        raise MurcosimError(f"{START_VARIABLE}: expected 'fork' or 'program' (got {given!r})")
+    if given == "fork" and daemonic:
+        raise MurcosimError(f"{START_VARIABLE}: a daemonic process cannot fork; expected 'program'")
+    if given:
+        return given
+    if daemonic or threading.active_count() > 1 or loaded_fmu_binaries():
+        return "program"
+    return "fork"
+
+
+def loaded_fmu_binaries() -> list[str]:
+    """The files under an unpacked FMU's ``binaries/`` folder mapped in this process, whoever
+    loaded them (``/proc/self/maps``); ["/proc/self/maps"] where that cannot be read (not
+    Linux): unknown is taken as loaded."""
+    try:
+        with open("/proc/self/maps", "rb") as maps:
+            mapped = maps.read()
+    except OSError:
+        return ["/proc/self/maps"]
+    if b"/binaries/" not in mapped:  # the common case, found at once
+        return []
+    return sorted({path.decode(errors="replace") for path in _FMU_BINARY.findall(mapped)})
+
+
+def _forked_child(arguments: tuple) -> tuple[Any, Any, Breadcrumbs]:  # noqa: ANN401
+    """The child forked with ``multiprocessing``, started; (child, receiver, breadcrumbs)."""
+    import orchestrator.runner.run  # noqa: F401 - imported once, before the fork
+
+    context = multiprocessing.get_context("fork")
+    crumbs = Breadcrumbs.mapped(mmap.mmap(-1, MAPPED_BYTES), fresh=True)
+    receiver, sender = context.Pipe(duplex=False)
+    path, out_dir, fmu_dir, progress, plots, formats = arguments
+    child = context.Process(
+        target=run_child,
+        args=(path, out_dir, fmu_dir, progress, plots, crumbs, sender, formats, None),
+    )
+    # A forked child's garbage collections leave the objects it inherits alone (Python's advice
+    # for fork without exec: no pass over, and no copy of, the parent's memory); the parent
+    # collects as before.
+    gc.freeze()
+    try:
+        child.start()
+    finally:
+        gc.unfreeze()
+    sender.close()
+    return child, receiver, crumbs
 
 
 class Child:
@@ -249,8 +331,8 @@ def _child_environment() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
 
 
-def _start_child(arguments: tuple) -> tuple[Child, Any, Breadcrumbs]:  # noqa: ANN401
-    """The child, started; (child, receiver of its message, breadcrumbs)."""
+def _program_child(arguments: tuple) -> tuple[Child, Any, Breadcrumbs]:  # noqa: ANN401
+    """The child as a new program, started; (child, receiver of its message, breadcrumbs)."""
     with tempfile.TemporaryFile() as crumbs_file:
         crumbs_file.truncate(MAPPED_BYTES)
         memory = mmap.mmap(crumbs_file.fileno(), MAPPED_BYTES)
@@ -270,7 +352,7 @@ def _start_child(arguments: tuple) -> tuple[Child, Any, Breadcrumbs]:  # noqa: A
 
 
 def _wait(
-    child: Child,
+    child: Any,  # noqa: ANN401 - a Child or a multiprocessing Process
     receiver: Any,
     crumbs: Breadcrumbs,
     stall_seconds: float | None,
@@ -301,7 +383,7 @@ def _wait(
             return "crashed", f"hung (no progress for {stall_seconds:g} s)"
 
 
-def _join(child: Child, timeout: float | None = None) -> bool:
+def _join(child: Any, timeout: float | None = None) -> bool:
     """Wait at most ``timeout`` s (None: as long as it takes) for the child to end, and read its
     exit status; whether it ended."""
     if not multiprocessing.connection.wait([child.sentinel], timeout):

@@ -8,6 +8,7 @@ supervised child process of ``murcosim run``; error statuses and NaN are caught 
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -26,7 +27,12 @@ from orchestrator.errors import MurcosimError
 from orchestrator.fmi.fmu import FMU
 from orchestrator.recording.tables import read_events, read_timeseries
 from orchestrator.runner.run import run_scenario
-from orchestrator.runner.supervise import run_supervised
+from orchestrator.runner.supervise import (
+    START_VARIABLE,
+    child_start,
+    loaded_fmu_binaries,
+    run_supervised,
+)
 
 X0, V0 = 1.0, 0.5  # m, m/s
 
@@ -145,23 +151,147 @@ def test_crash_ends_the_run_with_one_line(tmp_path, capsys, function, kind, afte
     assert_kept(out, "crashed")
 
 
-@pytest.mark.parametrize(
-    ("function", "kind", "said"),
-    [
-        ("fmi2GetDerivatives", "SEGV", "SIGSEGV in fmi2GetDerivatives of instance 'spring'"),
-        ("fmi3DoStep", "HANG", "hung (no progress for 1 s) in fmi3DoStep of instance 'spring'"),
-        ("fmi2GetDerivatives", "ERROR", "spring (SpringMass_me.fmu): fmi2GetDerivatives returned"),
-    ],
-)
-def test_run_supervised_from_python_reports_in_one_line(tmp_path, function, kind, said):
-    """``run_supervised`` called from Python (as a sweep or a Dask worker calls it): the same
-    one-line reports as the command, naming the instance and the FMI call, and the same closed
-    events.csv."""
-    path, out = faulty_run(tmp_path, function, kind, 30)
-    with pytest.raises(MurcosimError) as error:
-        run_supervised(path, out, tmp_path, plots=False, stall_seconds=1.0)
-    assert said in str(error.value) and len(str(error.value).splitlines()) == 1, error.value
-    assert_kept(out, "error" if kind == "ERROR" else "crashed")
+# A fresh Python caller of run_supervised (as a script or a sweep's case calls it): each
+# (scenario, results folder) given runs with a 1 s stall timeout; prints how its child starts
+# and, per run, "done" or the one-line error.
+FRESH_CALLER = """
+import json, sys
+from orchestrator.errors import MurcosimError
+from orchestrator.runner.supervise import child_start, run_supervised
+
+reports = [child_start()]
+for path, out in json.loads(sys.argv[1]):
+    try:
+        run_supervised(path, out, sys.argv[2], plots=False, stall_seconds=1.0)
+        reports.append("done")
+    except MurcosimError as error:
+        reports.append(str(error))
+print(json.dumps(reports))
+"""
+# FMI function, fault, good calls before it, [simulation] line added, what the report says
+# (None: the run ends), the next-to-last row of events.csv.
+SUPERVISED_CASES = {
+    "ends": ("fmi2GetDerivatives", "ERROR", 10**9, "", None, "start"),
+    "segfault": (
+        "fmi2GetDerivatives",
+        "SEGV",
+        30,
+        "",
+        "killed by SIGSEGV in fmi2GetDerivatives of instance 'spring'",
+        "crashed",
+    ),
+    "abort": (
+        "fmi3GetContinuousStateDerivatives",
+        "ABORT",
+        30,
+        "",
+        "killed by SIGABRT in fmi3GetContinuousStateDerivatives of instance 'spring'",
+        "crashed",
+    ),
+    "exit": (
+        "fmi2SetContinuousStates",
+        "EXIT",
+        30,
+        "",
+        "process exited with status 3 in fmi2SetContinuousStates of instance 'spring'",
+        "crashed",
+    ),
+    "hang": (
+        "fmi3DoStep",
+        "HANG",
+        30,
+        "",
+        "hung (no progress for 1 s) in fmi3DoStep of instance 'spring'",
+        "crashed",
+    ),
+    "error": (
+        "fmi2GetDerivatives",
+        "ERROR",
+        30,
+        "",
+        "spring (SpringMass_me.fmu): fmi2GetDerivatives returned 'error'",
+        "error",
+    ),
+    "wall": (
+        "fmi2GetDerivatives",
+        "ERROR",
+        10**9,
+        "wall_time_limit = 1e-6",
+        "simulation.wall_time_limit",
+        "error",
+    ),
+}
+# how the child starts: chosen by the fresh caller (a fork), or a new program by the variable
+STARTS = {"chosen": None, "program": "program"}
+
+
+@pytest.fixture(scope="module")
+def supervised_runs(tmp_path_factory) -> dict[str, tuple[Path, list[str]]]:
+    """Per start: its folder (one results folder per case) and the fresh caller's reports."""
+    runs = {}
+    for start, variable in STARTS.items():
+        folder = tmp_path_factory.mktemp(start)
+        paths = []
+        for case, (function, kind, after, line, _, _) in SUPERVISED_CASES.items():
+            path, _ = faulty_run(folder / case, function, kind, after)
+            path.write_text(path.read_text().replace("[simulation]", f"[simulation]\n{line}"))
+            paths.append((str(path), str(folder / case / "out")))
+        env = {k: v for k, v in os.environ.items() if k != START_VARIABLE}
+        env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+        if variable is not None:
+            env[START_VARIABLE] = variable
+        command = [sys.executable, "-c", FRESH_CALLER, json.dumps(paths), str(folder)]
+        done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+        assert done.returncode == 0, done.stderr
+        runs[start] = folder, json.loads(done.stdout)
+    return runs
+
+
+def test_a_fresh_caller_forks_its_child(supervised_runs):
+    """A Python caller with one thread and no FMU loaded forks its child (the fast start);
+    the variable makes it start a new program."""
+    assert supervised_runs["chosen"][1][0] == "fork"
+    assert supervised_runs["program"][1][0] == "program"
+
+
+@pytest.mark.parametrize("start", STARTS)
+@pytest.mark.parametrize("case", SUPERVISED_CASES)
+def test_run_supervised_from_python_reports_in_one_line(supervised_runs, start, case):
+    """Forked or a new program, the child's run ends with the same one-line report naming the
+    instance and the FMI call (or the scenario key), and the same closed events.csv."""
+    folder, reports = supervised_runs[start]
+    report = reports[1 + list(SUPERVISED_CASES).index(case)]
+    said, row = SUPERVISED_CASES[case][4:]
+    out = folder / case / "out"
+    if said is None:
+        assert report == "done"
+        assert [e["event"] for e in read_events(out / "events.csv")[-2:]] == [row, "stop"]
+        return
+    assert said in report and len(report.splitlines()) == 1, report
+    assert_kept(out, row)
+
+
+def test_forked_and_program_children_give_the_same_runs(supervised_runs):
+    """The two starts give bit-identical time series and the same reports (their folders
+    aside; the wall time limit's report states the wall time reached)."""
+    (forked, fork_reports), (program, program_reports) = supervised_runs.values()
+    for case, fork_report, program_report in zip(
+        SUPERVISED_CASES, fork_reports[1:], program_reports[1:], strict=True
+    ):
+        fork_cols = read_timeseries(forked / case / "out" / "timeseries.csv")
+        program_cols = read_timeseries(program / case / "out" / "timeseries.csv")
+        assert fork_cols.keys() == program_cols.keys()
+        for name in fork_cols:
+            assert np.array_equal(fork_cols[name], program_cols[name]), (case, name)
+        if case != "wall":
+            assert fork_report.replace(str(forked), "") == program_report.replace(str(program), "")
+
+
+def test_a_bad_start_variable_is_one_line(tmp_path, capsys, monkeypatch):
+    path, out = faulty_run(tmp_path, "fmi2GetDerivatives", "ERROR", 10**9)
+    monkeypatch.setenv(START_VARIABLE, "spawn")
+    err = cli_run(path, out, capsys)
+    assert err == f"murcosim: error: {START_VARIABLE}: expected 'fork' or 'program' (got 'spawn')"
 
 
 @pytest.mark.slow
@@ -229,11 +359,14 @@ class IdleSlave(Fmi2Slave):
 EXIT_WITHIN = 30.0
 
 
-def test_exit_in_an_fmu_ends_the_child_though_the_caller_holds_a_threaded_fmu(tmp_path):
+def test_exit_in_an_fmu_ends_the_child_though_the_caller_holds_a_threaded_fmu(
+    tmp_path, monkeypatch
+):
     """The caller has loaded pythonfmu's library, whose static destructor joins the worker
-    thread it starts; then an FMU of the supervised run calls exit(). The child, a new program,
-    holds no copy of that library, so its exit runs no destructor waiting for a thread that
-    is not there: the run ends with its one-line report, not a hang."""
+    thread it starts; then an FMU of the supervised run calls exit(). The caller has an FMU
+    binary mapped, so its child is a new program, which holds no copy of that library: its
+    exit runs no destructor waiting for a thread that is not there, and the run ends with its
+    one-line report, not a hang (a forked child hung here)."""
     threaded = FMU(python_fmu(tmp_path, "idle_slave", IDLE_SLAVE))
     instance = threaded.instantiate("idle")
     instance.setup_experiment(0.0, 1.0)
@@ -241,6 +374,11 @@ def test_exit_in_an_fmu_ends_the_child_though_the_caller_holds_a_threaded_fmu(tm
     instance.do_step(0.0, 0.1)
     instance.terminate()
     threaded.close()
+    # its library stays mapped: the child is a new program, not a fork of this process
+    binaries = loaded_fmu_binaries()
+    assert any("/binaries/linux64/IdleSlave.so" in binary for binary in binaries), binaries
+    monkeypatch.delenv(START_VARIABLE, raising=False)
+    assert child_start() == "program"
     path, out = faulty_run(tmp_path, "fmi2SetContinuousStates", "EXIT", 30)
     stop = threading.Event()
     previous = signal.signal(signal.SIGALRM, lambda signum, frame: stop.set())
