@@ -22,6 +22,7 @@ from foreign import spring_mass_fmu
 from test_faults import assert_kept, faulty_run, scenario
 
 from orchestrator.recording.tables import read_events
+from orchestrator.runner.supervise import START_VARIABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 STEP = 0.01  # s, the RK4 step of the scenarios
@@ -198,7 +199,6 @@ def test_interrupted_run_in_process_counts_its_right_hand_sides(tmp_path, ctrl_c
     assert_plausible(float(rows[-1]["time"]), stop_row_counts(rows[-1])[0])
 
 
-
 def sigint_blocked_or_ignored(pid: int) -> bool | None:
     """Whether SIGINT is blocked or ignored in process ``pid`` (/proc/<pid>/status); None once
     it has ended."""
@@ -211,31 +211,44 @@ def sigint_blocked_or_ignored(pid: int) -> bool | None:
     return bool((int(masks["SigBlk"], 16) | int(masks["SigIgn"], 16)) & bit)
 
 
-def test_ctrl_c_while_the_child_starts_reaches_the_supervisor_alone(tmp_path, ctrl_c):
+# how the command's child starts: chosen (a fork: the command has one thread and no FMU loaded)
+# or a new program, by the variable; the module its command line runs
+CHILD_PROGRAMS = {"chosen": "orchestrator.cli", "program": "orchestrator.runner.supervised_child"}
+
+
+@pytest.mark.parametrize("start", CHILD_PROGRAMS)
+def test_ctrl_c_while_the_child_starts_reaches_the_supervisor_alone(tmp_path, ctrl_c, start):
     """Ctrl-C at a terminal goes to the command and its child (one process group). The child,
-    a new interpreter, has SIGINT blocked from its start (while it imports) and then ignored:
-    seen in /proc at every look from its start to the run's, so a Ctrl-C never raises in it.
-    Ctrl-C then ends the command with one line and exit status 130."""
+    forked from the command (its command line is the command's) or a new interpreter, has
+    SIGINT blocked from its start (while it imports) and then ignored: seen in /proc at every
+    look from its start to the run's, so a Ctrl-C never raises in it. Ctrl-C then ends the
+    command with one line and exit status 130."""
     fmu = spring_mass_fmu(tmp_path, ("ModelExchange",))
     path = scenario(tmp_path, fmu, co_simulation=False)
     path.write_text(path.read_text().replace("stop_time = 1.0", "stop_time = 1e5"))
     out = tmp_path / "out"
+    environment = {k: v for k, v in os.environ.items() if k != START_VARIABLE}
+    if start == "program":
+        environment[START_VARIABLE] = "program"
     command = [sys.executable, "-m", "orchestrator.cli", "run", str(path), "--out", str(out)]
     process = subprocess.Popen(
         [*command, "--quiet", "--no-plots", "--fmu-dir", str(tmp_path)],
         stderr=subprocess.PIPE,
         text=True,
         cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**environment, "PYTHONPATH": str(ROOT)},
         start_new_session=True,  # its own process group, as a terminal's foreground job
     )
     deadline = time.monotonic() + 60
     while not (children := descendants(process.pid)):
         assert time.monotonic() < deadline and process.poll() is None, process.stderr.read()
-    looks = []
+    looks = [sigint_blocked_or_ignored(children[0])]
     while not (out / "events.csv").exists() and time.monotonic() < deadline:
         looks.append(sigint_blocked_or_ignored(children[0]))
-    assert looks and all(looks), looks
+    assert all(looks), looks
+    # events.csv is the child's: a new program has replaced the command's image by then
+    program = Path(f"/proc/{children[0]}/cmdline").read_bytes().split(b"\0")
+    assert program[1:3] == [b"-m", CHILD_PROGRAMS[start].encode()], program
     os.killpg(process.pid, signal.SIGINT)
     _, err = process.communicate(timeout=30)
     assert process.returncode == 130, err
