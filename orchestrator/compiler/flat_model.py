@@ -1524,7 +1524,7 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
             text = str(next(iter(message["Literal"]["value"].values())))
         events.asserts.append((ca.SX(condition), text))
     if evaluated:
-        residuals, spans = _constant_variables(residuals, spans, variables)
+        residuals, spans = _constant_variables(residuals, spans, variables, derivatives)
         # a derivative whose terms an evaluated parameter cancelled: no state
         appearing = {s.name() for residual in residuals for s in ca.symvar(residual)}
         derivatives = {k: d for k, d in derivatives.items() if d.name() in appearing}
@@ -1547,12 +1547,17 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
 
 
 def _constant_variables(
-    residuals: list[ca.SX], spans: list[dict | None], variables: list[FlatVariable]
+    residuals: list[ca.SX],
+    spans: list[dict | None],
+    variables: list[FlatVariable],
+    derivatives: dict[str, ca.SX],
 ) -> tuple[list[ca.SX], list[dict | None]]:
     """Residuals and their spans without the equations that make a continuous variable a
     number (``Capcjc = Cje*powlin(...)`` once Cje = 0 is evaluated), that number substituted
     in the others until none is left; such a variable becomes a constant of the FMU. Where a
-    product with it (``Capcjc*der(vbe)``) cancels, so does the state it held."""
+    product with it (``Capcjc*der(vbe)``) cancels, so does the state it held. The
+    derivative of such a variable is 0 (a MultiBody body whose frame a joint holds at the
+    world's origin: ``v_0 = der(r_0)`` makes its velocity a constant too)."""
     by_name = {v.name: v for v in variables}
     while True:
         found: dict[int, tuple[FlatVariable, float]] = {}
@@ -1573,6 +1578,9 @@ def _constant_variables(
             return residuals, spans
         symbols = [var.symbol for var, _ in found.values()]
         values = [ca.SX(value) for _, value in found.values()]
+        rates = [derivatives[v.name] for v, _ in found.values() if v.name in derivatives]
+        symbols += rates
+        values += [ca.SX(0)] * len(rates)
         for var, value in found.values():
             var.variability, var.binding = "constant", ca.SX(value)
         kept = [k for k in range(len(residuals)) if k not in found]

@@ -14,7 +14,10 @@ FMPy for Model Exchange; the FMUs' Dormand-Prince at 1e-9 for Co-Simulation):
   that holds it, MSL's ``RollingWheelSetDriving``) are dropped with a warning naming them;
   a repeated condition that contradicts the others, and a ``fixed = false`` parameter no
   condition determines, fail the build in one line naming them;
-- the spring's direction vector is a constant in an ``assert`` (MSL's ``RollingWheel``).
+- the spring's direction vector is a constant in an ``assert`` (MSL's ``RollingWheel``);
+- a body whose frame the hinge holds at the world's origin: its position, a constant once an
+  ``Evaluate = true`` parameter is evaluated, has the derivative 0 (MSL's
+  ``InitSpringConstant`` and ``DoublePendulumInitTip``: the body at the first joint).
 """
 
 from __future__ import annotations
@@ -48,7 +51,9 @@ MASS, IZZ, G = 2.0, 0.03, 9.81
 ANCHOR = np.array([0.6, 0.8])
 S_UNSTRETCHED = 0.1
 PHI0, W0 = 0.3, 0.5
-C_FIXED = 40.0  # N/m: the spring constant of RepeatedAngle
+C_FIXED = 40.0  # N/m: the spring constant of RepeatedAngle and HubAtHinge
+# HubAtHinge's hub: mass (kg), centre of mass from the hinge (m), inertia about z (kg m^2)
+HUB_MASS, HUB_OFFSET, HUB_IZZ = 1.0, 0.1, 0.03
 
 
 def spring_torque(phi: float, c: float) -> float:
@@ -71,12 +76,15 @@ def steady_spring_constant() -> float:
     return -gravity_torque(PHI0) / spring_torque(PHI0, 1.0)
 
 
-def swing(c: float) -> dict[str, np.ndarray]:
-    """The rod's angle and rate at TIMES from PHI0, W0: J phi'' = torques."""
-    inertia = MASS * 1.0**2 + IZZ
+def swing(c: float, hub: bool = False) -> dict[str, np.ndarray]:
+    """The rod's angle and rate at TIMES from PHI0, W0: J phi'' = torques (with the hub of
+    HubAtHinge: its inertia about the hinge and the torque of its weight added)."""
+    inertia = MASS * 1.0**2 + IZZ + hub * (HUB_MASS * HUB_OFFSET**2 + HUB_IZZ)
 
     def rate(_t, z):
-        return [z[1], (gravity_torque(z[0]) + spring_torque(z[0], c)) / inertia]
+        torque = gravity_torque(z[0]) + spring_torque(z[0], c)
+        torque -= hub * HUB_MASS * G * HUB_OFFSET * math.cos(z[0])
+        return [z[1], torque / inertia]
 
     sol = solve_ivp(rate, (0, TIMES[-1]), [PHI0, W0], t_eval=TIMES, rtol=1e-12, atol=1e-12)
     return {"rev.phi": sol.y[0], "rev.w": sol.y[1]}
@@ -104,7 +112,7 @@ def built(tmp_path_factory):
             backend="rumoca",
             report=lambda _: None,
             library_path=[MODELICA_PATH],
-            models=["SteadySpring", "SteadySpringEquation", "RepeatedAngle"],
+            models=["SteadySpring", "SteadySpringEquation", "RepeatedAngle", "HubAtHinge"],
         )
     finally:
         logger.removeHandler(warnings)
@@ -143,6 +151,14 @@ def test_repeated_initial_conditions_are_dropped_with_a_warning(built):
     dropped = [line for line in warnings if "RepeatedAngle" in line]
     assert len(dropped) == 1, warnings
     assert "angle = " in dropped[0] and "rate = " in dropped[0]
+
+
+def test_body_held_at_the_origin_has_constant_position_and_velocity(built):
+    """The hub's frame is the world's origin, a constant once ``hub_offset`` (Evaluate =
+    true) is evaluated; ``v_0 = der(r_0)`` makes its velocity 0 (a constant of the FMU, not
+    a variable), not a derivative the FMU would lack."""
+    fmus, _ = built
+    check(fmus, "HubAtHinge", swing(C_FIXED, hub=True))
 
 
 @pytest.mark.parametrize(

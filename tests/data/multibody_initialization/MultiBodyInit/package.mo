@@ -83,4 +83,14 @@ package MultiBodyInit "Initialization of MultiBody models as the MSL's examples 
   equation
     angle = rev.phi;
   end ContradictedAngle;
+
+  model HubAtHinge "A body at the hinge, whose frame the joint holds at the world's origin"
+    extends SpringPendulum(spring(c = 40));
+    parameter SI.Length hub_offset = 0.1 "Centre of mass of the hub from the hinge"
+      annotation (Evaluate = true);
+    Modelica.Mechanics.MultiBody.Parts.Body hub(
+      m = 1, r_CM = {hub_offset, 0, 0}, I = diagonal({0.01, 0.02, 0.03})) "Hub on the hinge";
+  equation
+    connect(rev.frame_b, hub.frame_a);
+  end HubAtHinge;
 end MultiBodyInit;
