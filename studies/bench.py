@@ -19,9 +19,10 @@ medians, with the absolute medians for context; nothing here is a test. Parts:
   shipped systems of mixed joints, compiled against the Python path (see
   ``studies.bench_coupling``).
 - ``startup``: wall time of the command ``murcosim run`` (a new interpreter, imports, the
-  supervised child, FMU loading, files) on ``bluerov2_heavy_single`` cut to 0.1 s, against
-  the interpreter alone starting and importing NumPy; and of the same run supervised from a
-  Python caller that has imported murcosim (a sweep's case), against the run in its process.
+  supervised child, forked, FMU loading, files) on ``bluerov2_heavy_single`` cut to 0.1 s,
+  against the same command with its child a new program and the interpreter alone starting and
+  importing NumPy; and CPU time of the same run supervised from a Python caller that has
+  imported murcosim (a sweep's case, its child a new program), against the run in its process.
 - ``gym``: steps per second of the station-keeping Gymnasium environment on one core and in
   two worker processes, and its overhead over a plain run (see ``studies.bench_gym``).
 - ``swarm``: swarms of 16, 64 and 256 BlueROV2 Heavy vehicles with their thrusters, autopilots
@@ -31,6 +32,7 @@ medians, with the absolute medians for context; nothing here is a test. Parts:
 
 from __future__ import annotations
 
+import os
 import resource
 import statistics
 import subprocess
@@ -327,25 +329,34 @@ def _ticks_row(fmu_dir: Path, repeats: int) -> Row:
 
 
 def startup_rows(fmu_dir: Path, repeats: int) -> list[Row]:
-    """Median wall time of ``murcosim run`` on a 0.1 s scenario, as a user starts it."""
+    """Median wall time of ``murcosim run`` on a 0.1 s scenario, as a user starts it (its
+    child forked), against the same command with its child a new program and the interpreter
+    alone importing NumPy, taken in turn; and the CPU time of a sweep's case."""
+    from orchestrator.runner.supervise import START_VARIABLE
+
     with tempfile.TemporaryDirectory(prefix="murcosim-bench-") as folder:
         folder = Path(folder)
         path = _scenario_file("bluerov2_heavy_single", folder, stop_time=0.1)
         command = [sys.executable, "-m", "orchestrator.cli", "run", str(path)]
         command += ["--fmu-dir", str(fmu_dir), "--out", str(folder / "out"), "--no-plots"]
         command += ["--quiet", "--overwrite"]  # each repeat replaces the one before
-
-        def run() -> float:
-            start = time.perf_counter()
-            subprocess.run(command, check=True, capture_output=True)
-            return time.perf_counter() - start
-
-        def interpreter() -> float:
-            start = time.perf_counter()
-            subprocess.run([sys.executable, "-c", "import numpy"], check=True)
-            return time.perf_counter() - start
-
-        wall, floor = interleaved(run, interpreter, repeats)
+        interpreter = [sys.executable, "-c", "import numpy"]
+        environment = {k: v for k, v in os.environ.items() if k != START_VARIABLE}
+        starts = {
+            "chosen": (command, environment),
+            "program": (command, {**environment, START_VARIABLE: "program"}),
+            "interpreter": (interpreter, environment),
+        }
+        walls: dict[str, list[float]] = {start: [] for start in starts}
+        cpus: dict[str, list[float]] = {start: [] for start in starts}
+        for _ in range(repeats):
+            for start, (arguments, env) in starts.items():
+                wall, cpu = time.perf_counter(), _cpu_seconds()
+                subprocess.run(arguments, check=True, capture_output=True, env=env)
+                cpus[start].append(_cpu_seconds() - cpu)
+                walls[start].append(time.perf_counter() - wall)
+        wall, program, floor = (statistics.median(walls[start]) for start in starts)
+        cpu, program_cpu, floor_cpu = (statistics.median(cpus[start]) for start in starts)
         (supervised, in_process), (supervised_cpu, in_process_cpu) = _child_seconds(
             path, fmu_dir, folder, repeats
         )
@@ -354,14 +365,16 @@ def startup_rows(fmu_dir: Path, repeats: int) -> list[Row]:
             "start-up: `murcosim run` of a 0.1 s scenario, wall time",
             f"{wall:.2f} s",
             "< 0.5 s",
-            f"median of {repeats}; interpreter + NumPy import alone {floor:.2f} s",
+            f"median of {repeats}, the child forked; with the child a new program "
+            f"({START_VARIABLE}=program) {program:.2f} s; interpreter + NumPy import alone "
+            f"{floor:.2f} s; CPU time {cpu:.2f} s, {program_cpu:.2f} s and {floor_cpu:.2f} s",
         ),
         Row(
             "start-up: the same run supervised from Python (a sweep's case), CPU time",
             f"{supervised_cpu:.2f} s",
             "",
             f"median of {repeats}; in the caller's process {in_process_cpu:.2f} s (the "
-            "difference: the child, a new interpreter importing murcosim); wall time "
+            "difference: the child, a new program, as from a sweep's threads); wall time "
             f"{supervised:.2f} s vs {in_process:.2f} s",
         ),
     ]
@@ -378,10 +391,11 @@ def _cpu_seconds() -> float:
 def _child_seconds(
     path: Path, fmu_dir: Path, folder: Path, repeats: int
 ) -> tuple[tuple[float, float], tuple[float, float]]:
-    """Medians (s) of the wall and of the CPU time of ``run_supervised`` and of ``run_scenario``
-    of ``path`` from this process, each into a new folder, after one run of each."""
+    """Medians (s) of the wall and of the CPU time of ``run_supervised`` (its child a new
+    program, as a sweep's case) and of ``run_scenario`` of ``path`` from this process, each into
+    a new folder, after one run of each."""
     from orchestrator.runner.run import run_scenario
-    from orchestrator.runner.supervise import run_supervised
+    from orchestrator.runner.supervise import START_VARIABLE, run_supervised
 
     runs = iter(range(2 * repeats + 2))
     spent: dict[Callable[..., object], list[float]] = {run_supervised: [], run_scenario: []}
@@ -396,8 +410,16 @@ def _child_seconds(
         return once
 
     supervised, in_process = timed(run_supervised), timed(run_scenario)
-    supervised(), in_process()
-    walls = interleaved(supervised, in_process, repeats)
+    given = os.environ.get(START_VARIABLE)
+    os.environ[START_VARIABLE] = "program"  # as a sweep's case: its threads start programs
+    try:
+        supervised(), in_process()
+        walls = interleaved(supervised, in_process, repeats)
+    finally:
+        if given is None:
+            del os.environ[START_VARIABLE]
+        else:
+            os.environ[START_VARIABLE] = given
     cpus = tuple(statistics.median(spent[run][1:]) for run in (run_supervised, run_scenario))
     return walls, cpus
 
