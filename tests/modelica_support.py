@@ -290,6 +290,11 @@ SUPPORTED = [
         "delay and the time",
         "test_delay_time_past_delay_max_ends_the_run",
     ),
+    (
+        "`return` in functions: in a branch that depends on the inputs, in one decided when "
+        "the model is translated, as the last statement (MSL's `OpAmpDetailed` limiters)",
+        "test_return_ends_the_function_in_four_variants",
+    ),
 ]
 
 # Forms as library authors combine them (``tests/data/authoring``), each checked in four
@@ -584,6 +589,99 @@ UNSUPPORTED = [
         "    y = value(c);\n  end M;\n",
         "function output 'Counter.counter' of a class type, as an external object's "
         "constructor returns",
+        False,
+    ),
+    (
+        "Two classes' own functions of one short name (`A.position` beside `B.position`, each "
+        "called as `position`): rumoca 0.10 keeps one definition for both calls; the call it "
+        "resolved to the other class's function is refused, never computed by it",
+        "  package A\n    function position\n      input Real q[2];\n      output Real p;\n"
+        "    algorithm\n      p := q[1];\n    end position;\n    partial model UseA\n"
+        "      Real ya = position({time, 1});\n    end UseA;\n  end A;\n"
+        "  package B\n    function position\n      input Real q[2];\n      output Real p;\n"
+        "    algorithm\n      p := q[1] + q[2];\n    end position;\n    partial model UseB\n"
+        "      Real yb = position({time, 1});\n    end UseB;\n  end B;\n"
+        "  model M\n    extends A.UseA;\n    extends B.UseB;\n  end M;\n",
+        "call of 'position', one of two functions of that name in different classes",
+        True,
+    ),
+    (
+        "The same with inputs of different shapes (rumoca 0.10 refuses the call's shape; "
+        "MSL's `GenerationOfFMUs`, `Move_w.position` beside `Move.position`)",
+        "  package A\n    function position\n      input Real q[2];\n      output Real p;\n"
+        "    algorithm\n      p := q[1];\n    end position;\n    partial model UseA\n"
+        "      Real ya = position({time, 1});\n    end UseA;\n  end A;\n"
+        "  package B\n    function position\n      input Real q[3];\n      output Real p;\n"
+        "    algorithm\n      p := q[3];\n    end position;\n    partial model UseB\n"
+        "      Real yb = position({time, 1, 2});\n    end UseB;\n  end B;\n"
+        "  model M\n    extends A.UseA;\n    extends B.UseB;\n  end M;\n",
+        "call whose argument does not have the shape of function input 'q'",
+        True,
+    ),
+    (
+        "A parameter binding over another bound to a call of a function with several outputs "
+        "(rumoca 0.10 evaluates the call to an array; MSL's `LossyGear`)",
+        "  function scaled\n    input Real u;\n    output Real y;\n    output Integer n = 1;\n"
+        "  algorithm\n    y := 2*u;\n    n := 2;\n  end scaled;\n"
+        + _MODEL
+        + "    parameter Real a = scaled(1);\n    parameter Real b = if a > 1 then 1 else 2;\n"
+        "  equation\n    der(x) = -b*x;\n  end M;\n",
+        "binding of parameter 'b' that rumoca 0.10 cannot evaluate",
+        True,
+    ),
+    (
+        "`return` inside a loop of a function (rumoca 0.10; MSL's "
+        "`BooleanVectors.firstTrueIndex` in the `Blocks` networks)",
+        "  function firstPositive\n    input Real u[:];\n    output Integer k;\n  algorithm\n"
+        "    k := 0;\n    for i in 1:size(u, 1) loop\n      if u[i] > 0 then\n        k := i;\n"
+        "        return;\n      end if;\n    end for;\n  end firstPositive;\n"
+        + _MODEL
+        + "    Integer k;\n  equation\n    der(x) = -x;\n    k = firstPositive({x - 0.5, x});\n"
+        "  end M;\n",
+        "'return' inside a loop or a nested branch of one of the model's functions",
+        False,
+    ),
+    (
+        "A while loop in an if-branch of a function whose other branch the call takes "
+        "(rumoca 0.10; MSL's `Vectors.interpolate` on the one-row friction tables of "
+        "`BearingFriction`, `Clutch`, `Brake`, `OneWayClutch`)",
+        "  function lookup\n    input Real x[:];\n    input Real y[size(x, 1)];\n"
+        "    input Real xi;\n    output Real yi;\n    output Integer iNew = 1;\n  protected\n"
+        "    Integer i;\n    Integer nx = size(x, 1);\n  algorithm\n    if nx == 1 then\n"
+        "      yi := y[1];\n    else\n      i := 1;\n      if xi >= x[i] then\n"
+        "        while i < nx and xi >= x[i] loop\n          i := i + 1;\n"
+        "        end while;\n      end if;\n      yi := y[i];\n      iNew := i;\n    end if;\n"
+        "  end lookup;\n"
+        "  model M\n    parameter Real table[:, 2] = [0, 1];\n"
+        "    Real x(start = 0, fixed = true);\n"
+        "  equation\n    der(x) = lookup(table[:, 1], table[:, 2], x);\n  end M;\n",
+        "function whose output rumoca 0.10 finds undefined on a path of its algorithm",
+        False,
+    ),
+    (
+        "An array sized by a parameter from a function of nested while loops (rumoca 0.10; "
+        "MSL's `RealFFT`, `realFFTsamplePoints`)",
+        "  function evenPoints\n    input Real f;\n    output Integer n;\n  protected\n"
+        "    Integer m;\n  algorithm\n    n := 2*integer(ceil(f));\n    while true loop\n"
+        "      m := n;\n      while mod(m, 2) == 0 loop\n        m := div(m, 2);\n"
+        "      end while;\n      if m == 1 then\n        break;\n      end if;\n"
+        "      n := n + 2;\n    end while;\n  end evenPoints;\n"
+        "  model M\n    parameter Real f = 5;\n    final parameter Integer n = evenPoints(f);\n"
+        "    Real x[n](each start = 1, each fixed = true);\n  equation\n    der(x) = -x;\n"
+        "  end M;\n",
+        "array 'x' whose size rumoca 0.10 cannot evaluate",
+        True,
+    ),
+    (
+        "A class declared inside the class that extends it (rumoca 0.10 takes the nested "
+        "class's variables for the enclosing class's; MSL's `MassWithStopAndFriction`)",
+        "  partial model Rigid\n    Real s(start = 0, fixed = true);\n"
+        "    Real v(start = 1, fixed = true);\n  end Rigid;\n  model M\n"
+        "    extends PartialStop;\n    encapsulated partial model PartialStop\n"
+        "      import Bad.Rigid;\n      extends Rigid;\n      parameter Real smax = 2;\n"
+        "      Boolean hit;\n    equation\n      hit = s > smax;\n    end PartialStop;\n"
+        "  equation\n    der(s) = v;\n    der(v) = 0;\n  end M;\n",
+        "class declared inside the class that extends it",
         False,
     ),
 ]

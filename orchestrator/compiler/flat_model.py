@@ -160,6 +160,7 @@ class Translator:
         self.homotopy = ca.SX.sym("homotopy_lambda")  # 1 except while the FMU initializes
         self.homotopy_used = False
         self.external_c: ExternalFunctions | None = None  # where external C calls are kept
+        self.call_targets: dict[str, set[int]] = {}  # function name -> classes its calls name
         self.strings: dict[str, dict] = {}  # String parameters' bindings, by name
 
     # -- expressions -------------------------------------------------------------------------
@@ -372,7 +373,23 @@ class Translator:
             if builtin is not None:
                 return builtin(self, args, body.get("span"))
             raise UnsupportedConstructError(f"call of unknown function '{name}'", body.get("span"))
-        return self.call(definition, args, body.get("span"))
+        return self.call(self.called(body["name"], body.get("span")), args, body.get("span"))
+
+    def called(self, name: dict, span: dict | None) -> dict:
+        """The definition of the function a call names (``name``, the call's name).
+        rumoca 0.10 keeps one definition per name: two classes' own functions of one short
+        name (``A.position`` and ``B.position``, each called as ``position``) leave one of
+        them for the calls of both, which the classes the calls resolved to
+        (:data:`call_targets`) tell apart; such a call is refused rather than computed by
+        the other function."""
+        definition = self.functions[name["name"]]
+        if len(self.call_targets.get(name["name"], ())) > 1:
+            raise UnsupportedConstructError(
+                f"call of '{name['name']}', one of two functions of that name in different "
+                "classes, which rumoca 0.10 merges into one; give them different names",
+                span,
+            )
+        return definition
 
     def _tuple_equation(
         self, targets: dict, value: dict, local: dict, span: dict | None
@@ -383,6 +400,7 @@ class Translator:
         definition = self.functions.get(call["name"]["name"]) if kind == "FunctionCall" else None
         if definition is None or definition.get("external") is not None:
             raise UnsupportedConstructError("tuple equation of anything but a function", span)
+        definition = self.called(call["name"], call.get("span"))
         args = [self.expr(a, local) for a in call["args"]]
         outputs = self.call(definition, args, call.get("span"), every=True)
         if len(targets["elements"]) > len(outputs):
@@ -640,6 +658,7 @@ class Algorithm:
             raise UnsupportedConstructError(
                 f"call statement of '{body['comp']['name']}' in {self.where}", body.get("span")
             )
+        definition = self.translator.called(body["comp"], body.get("span"))
         args = [self.translator.expr(a, self.env) for a in body["args"]]
         outputs = self.translator.call(definition, args, body.get("span"), every=True)
         for target, value in zip(body["outputs"], outputs, strict=False):
@@ -751,6 +770,25 @@ class Algorithm:
                 self.env[name] = a
             else:
                 self.env[name] = _elementwise2(lambda x, y: ca.if_else(test, x, y), a, b)
+
+
+def _call_targets(node: object, found: dict[str, set[int]] | None = None) -> dict[str, set[int]]:
+    """The classes (rumoca's ``def_id``) that the calls of each function name in ``node``
+    (a flat model, or any part of it) resolved to."""
+    found = {} if found is None else found
+    if isinstance(node, dict):
+        call = node.get("FunctionCall")
+        name = call.get("name") if isinstance(call, dict) else None
+        if isinstance(name, dict) and "component_ref" in name:
+            parts = (name["component_ref"] or {}).get("parts") or [{}]
+            if parts[-1].get("def_id") is not None:
+                found.setdefault(name["name"], set()).add(parts[-1]["def_id"])
+        for value in node.values():
+            _call_targets(value, found)
+    elif isinstance(node, list):
+        for value in node:
+            _call_targets(value, found)
+    return found
 
 
 def _assigned(comp: dict, where: str) -> tuple[str, list]:
@@ -1429,6 +1467,7 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
 
     translator = Translator(lookup, derivative, flat.get("functions", {}), time, events, steady)
     translator.external_c = external_c
+    translator.call_targets = _call_targets(flat)
     types = dict(flat.get("variable_type_names", {}))
     translator.strings = {
         n: v.get("binding") or v.get("start")

@@ -162,13 +162,11 @@ def library_path(extra: list[Path] | None = None) -> list[Path]:
     return entries
 
 
-# rumoca's refusals that name a construct in its own terms -> (pattern, construct); the
-# pattern's group is the function's name, placed in the sources by a search.
 # rumoca's refusals that name a construct in its own terms: (pattern of its message, the
-# construct in ours, what to look for in the sources to place it). %s stands for the
-# pattern's group (a function's name) in the last two.
-# (pattern of rumoca's message, the construct refused, the text whose first use in the sources
-# places it, None where no text places it)
+# construct in ours, the text whose first use in the sources places it, or DECLARED where the
+# declaration of the component it names does, None where nothing places it). %s stands for
+# the pattern's group (a function's or a component's name) in the last two.
+DECLARED = "declaration"
 RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
     (
         r"`([\w.]+)` contains a statement without a checked DAE owner",
@@ -223,6 +221,48 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
         r"unsupported Flat semantic owner `(pre) expression`",
         "'pre(...)' of a continuous-time variable outside a when-equation",
         "%s(",
+    ),
+    (
+        r"`parameter binding`: `([\w.]+)` cannot be evaluated: type mismatch: expected \w+, "
+        "got Array",
+        "binding of parameter '%s' that rumoca 0.10 cannot evaluate: a call of a function "
+        "with several outputs used as a value gives it an array (MSL's LossyGear, "
+        "Vectors.interpolate)",
+        DECLARED,
+    ),
+    (
+        r"`function shape proof`: `(\w+)`: axis \d+ requires extent \d+ but the call site "
+        "proves",
+        "call whose argument does not have the shape of function input '%s': rumoca 0.10 "
+        "keeps one function per name, so two classes' own functions of one short name (MSL's "
+        "Move_w.position beside Move.position) become one; give them different names",
+        DECLARED,
+    ),
+    (
+        r"`function (return)`: a non-guarded nested return",
+        "'return' inside a loop or a nested branch of one of the model's functions (rumoca "
+        "0.10 translates a return only in a branch at a function's top level; MSL's "
+        "BooleanVectors.firstTrueIndex)",
+        None,
+    ),
+    (
+        r"missing function (value) definition for identity",
+        "function whose output rumoca 0.10 finds undefined on a path of its algorithm: a "
+        "while loop in an if-branch (MSL's Vectors.interpolate on a one-row table)",
+        None,
+    ),
+    (
+        r"unevaluable array dimensions for '([\w.]+)'",
+        "array '%s' whose size rumoca 0.10 cannot evaluate from its parameters (a function "
+        "with nested while loops, as MSL's FastFourierTransform.realFFTsamplePoints)",
+        None,
+    ),
+    (
+        r"reference to non-constant variable '(\w+)' from a lexically nested class",
+        "class declared inside the class that extends it (MSL's "
+        "MassWithStopAndFriction.PartialFrictionWithStop): rumoca 0.10 takes '%s', the "
+        "nested class's own, for a variable of the enclosing class",
+        None,
     ),
 )
 
@@ -312,14 +352,24 @@ class RumocaLibrary:
         # "todae failed: <model> failed in ToDae: ..." (or in Typecheck, ...): the line names
         # the model already
         detail = re.sub(r"^\w+ failed: \S+ failed in \w+: ", "rumoca 0.10: ", detail)
+        # a place rumoca gives in its message (the declaration of an array it cannot size)
+        given = re.search(r"\[([^\]\s]+\.mo):(\d+):(\d+)\]", detail)
+        if given:
+            place = f"{self._relative(Path(given.group(1)))}:{given.group(2)}:{given.group(3)}"
+            detail = re.sub(r"\s*\[[^\]\s]+\.mo:\d+:\d+\]", "", detail.split("; ", 1)[0])
+        else:
+            place = self._relative(self.entry)
         for pattern, construct, token in RUMOCA_LIMITS:
             found = re.search(pattern, detail)
             if found:
                 name = found.group(1)
-                places = self._find(token.replace("%s", name)) if token else []
+                if token == DECLARED:
+                    places = self._declaration(name)
+                else:
+                    places = self._find(token.replace("%s", name)) if token else []
                 if not places and token == "%s" and "." in name:
                     places = self._definition(name)
-                where = places[0] if places else self._relative(self.entry)
+                where = places[0] if places else place
                 construct = construct.replace("%s", found.group(1))
                 return f"{where}: {model}: unsupported Modelica construct {construct}"
         reference = re.search(r"unresolved [a-z ]+: '([^']+)'", detail)
@@ -327,7 +377,7 @@ class RumocaLibrary:
             places = self._find(reference.group(1)) or self._find(reference.group(1).split(".")[-1])
             if places:
                 return f"{places[0]}: {model}: {self._unqualified_import(detail)}"
-        return f"{self._relative(self.entry)}: {model}: {detail}"
+        return f"{place}: {model}: {detail}"
 
     def _unqualified_import(self, message: str) -> str:
         """rumoca's 'unresolved import' of an unqualified import of a package that exists,
@@ -413,6 +463,26 @@ class RumocaLibrary:
                         if column:
                             place = f"{self._relative(path)}:{number}:{column.start() + 1}"
                             return [place]
+        return []
+
+    def _declaration(self, name: str) -> list[str]:
+        """``file:line:column`` of the declaration of a component named as the last part of
+        ``name`` (``gear.tau_bf_a_0``: ``parameter SI.Torque tau_bf_a_0 = ...``; ``q_qd``:
+        ``input Real q_qd[2]``), the first in the library, else on its path."""
+        last = name.split(".")[-1]
+        declared = re.compile(
+            rf"\b(?:parameter|constant|input|output|Real|Integer|Boolean)\b[^;\"=]*?"
+            rf"\b({re.escape(last)})\s*[\[=(]"
+        )
+        for root in (self.folder, *self.path):
+            for path in sorted(root.rglob("*.mo")):
+                text = path.read_text(encoding="utf-8", errors="replace")
+                if last not in text:
+                    continue
+                for number, line in enumerate(text.splitlines(), 1):
+                    found = declared.search(line.split("//")[0])
+                    if found:
+                        return [f"{self._relative(path)}:{number}:{found.start(1) + 1}"]
         return []
 
     def _find(self, identifier: str) -> list[str]:

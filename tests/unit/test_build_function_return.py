@@ -10,6 +10,7 @@ for Co-Simulation, each far below it on this smooth-but-for-two-kinks integrand.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -84,3 +85,57 @@ def test_return_in_an_algorithm_section_is_refused_in_one_line(tmp_path):
         build_library(folder, tmp_path / "out", report=lambda _: None, variants=("me",))
     message = str(refused.value)
     assert "\n" not in message and "Bad.M" in message and "return" in message, message
+
+
+SAME_NAMES = """package Twins "two blocks, each with a protected function named position"
+  block First "y = u[1]"
+    input Real u[2];
+    output Real y;
+  protected
+    function position
+      input Real q[2];
+      output Real p;
+    algorithm
+      p := q[1];
+    end position;
+  equation
+    y = position(u);
+  end First;
+  block Sum "y = u[1] + u[2]"
+    input Real u[2];
+    output Real y;
+  protected
+    function position
+      input Real q[2];
+      output Real p;
+    algorithm
+      p := q[1] + q[2];
+    end position;
+  equation
+    y = position(u);
+  end Sum;
+  model M
+    First first(u = {time, 1});
+    Sum total(u = {time, 1});
+  end M;
+end Twins;
+"""
+
+
+def test_functions_of_one_name_in_two_classes_are_refused_not_merged(tmp_path):
+    """rumoca 0.10 keeps one definition per function name: ``first.y`` came out as
+    ``time + 1``, computed by ``Sum``'s ``position``, in a silently wrong FMU. The call
+    resolved to the other class's function is refused in one line, at its place."""
+    folder = tmp_path / "Twins"
+    folder.mkdir()
+    (folder / "package.mo").write_text(SAME_NAMES)
+    with pytest.raises(BuildError) as refused:
+        build_library(
+            folder, tmp_path / "out", report=lambda _: None, variants=("me",), models=["M"]
+        )
+    message = str(refused.value)
+    assert "\n" not in message, message
+    assert re.match(
+        r"Twins/package\.mo:\d+:\d+: Twins\.M: unsupported Modelica construct ", message
+    )
+    assert "'position', one of two functions of that name in different classes" in message
