@@ -323,8 +323,11 @@ class ExternalFunctions:
         return ca.external(name, str(library), FINITE_DIFFERENCES if differences else {})
 
     def compile_flags(self) -> list[str]:
-        """The include folders of the model's external functions, as C compiler flags."""
-        return [flag for folder in self.include_dirs for flag in ("-I", str(folder))]
+        """The include folders of the model's external functions, as C compiler flags; with
+        libraries compiled from their sources, the MSL's switch for the placeholder of a
+        user's ``usertab`` (``ModelicaStandardTablesUsertab.c``), which its tables call."""
+        flags = [flag for folder in self.include_dirs for flag in ("-I", str(folder))]
+        return flags + (["-DDUMMY_FUNCTION_USERTAB"] if self.compiled else [])
 
     def link_flags(self) -> list[str]:
         """Library folders and libraries of the model's external functions, as linker flags
@@ -720,7 +723,12 @@ def translate_call(
         rate = translator.functions.get(entry["derivative_function"]["name"])
         usable = rate is not None and (rate.get("external") or {}).get("language") == "C"
         if entry.get("order", 1) == 1 and usable:
-            flags = list(entry["inputs"])
+            # only Real inputs have derivatives (Sec. 12.7.1): an Integer column index or an
+            # external object passes none, whatever rumoca's flag for it
+            flags = [
+                f if _passed_type(d) == "Real" else "NoDerivative"
+                for f, d in zip(entry["inputs"], definition["inputs"], strict=True)
+            ]
             varying = [v for v, f in zip(inputs, flags, strict=True) if f == "Differentiate"]
             rate_env = translator._arguments(rate, inputs + varying, span)
             derivative = (rate, _c_arguments(translator, rate, rate_env), flags)

@@ -47,7 +47,9 @@ def _run(command: list[str], model: str) -> None:
         raise BuildError(f"{model}: C compiler '{command[0]}' not found on PATH")
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode:
-        first = (done.stderr.strip().splitlines() or ["(no message)"])[0]
+        lines = done.stderr.strip().splitlines() or ["(no message)"]
+        # the first error, not a warning or the linker's "in function" before it
+        first = next((ln for ln in lines if "error" in ln or "undefined reference" in ln), lines[0])
         raise BuildError(f"{model}: C compilation failed: {first}")
 
 
