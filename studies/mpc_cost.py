@@ -1,0 +1,92 @@
+"""CPU time of the rendezvous MPC's local solves: CasADi's interpreted NLP functions against
+the compiled ones (:mod:`orchestrator.controllers.mpc.compiled`), and the check that both
+give the same inputs bit for bit.
+
+The distributed MPC of a scenario's ``rendezvous_mpc`` entry runs in closed loop with its
+planar model as the plant (as in :mod:`studies.rendezvous_study`) from the scenario's start
+states, once with each kind of functions, the runs interleaved (a slow spell of a shared
+machine falls on both), the local problems solved one after the other in this thread.
+Reported: the MPC's CPU time per local solve (the samples' whole steps, dual updates
+included, over their solves; median over the repeats), the ratio, and whether every sample's
+inputs agreed bit for bit.
+
+    python -m studies.mpc_cost [SCENARIO] [--samples N] [--repeats R]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from orchestrator.controllers.mpc.distributed import DistributedMPC
+from orchestrator.controllers.rendezvous import vehicle_specs
+from orchestrator.scenario.model import RendezvousConfig
+from orchestrator.scenario.reading import load_scenario
+from studies.rendezvous_study import initial_planar_states
+
+SCENARIO = Path(__file__).resolve().parents[1] / "scenarios" / "docking_realistic.toml"
+
+
+def closed_loop(
+    config: RendezvousConfig,
+    initial: dict[str, np.ndarray],
+    samples: int,
+    compiled: Path | None,
+) -> tuple[float, np.ndarray]:
+    """CPU seconds per local solve of ``samples`` samples, and every sample's inputs
+    (samples, vehicles, 3)."""
+    specs = vehicle_specs(config)
+    mpc = DistributedMPC(
+        specs,
+        config.horizon,
+        config.iterations,
+        config.kappa,
+        config.gamma,
+        config.solver,
+        parallel=False,
+        compiled=compiled,
+    )
+    step = specs[0].model.step_function()
+    x = {s.name: np.asarray(initial[s.name], dtype=float) for s in specs}
+    inputs = []
+    started = time.process_time()
+    for _ in range(samples):
+        report = mpc.step(x)
+        inputs.append([report.inputs[s.name] for s in specs])
+        x = {s.name: np.asarray(step(x[s.name], report.inputs[s.name])).ravel() for s in specs}
+    solves = samples * config.iterations * len(specs)
+    return (time.process_time() - started) / solves, np.array(inputs)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m studies.mpc_cost", description=__doc__)
+    parser.add_argument("scenario", nargs="?", type=Path, default=SCENARIO)
+    parser.add_argument("--samples", type=int, default=100)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args(argv)
+    scenario = load_scenario(args.scenario)
+    [config] = [c for c in scenario.controllers.values() if isinstance(c, RendezvousConfig)]
+    initial = initial_planar_states(scenario, config)
+    seconds: dict[str, list[float]] = {"interpreted": [], "compiled": []}
+    identical = True
+    with tempfile.TemporaryDirectory(prefix="murcosim-nlp-") as folder:
+        closed_loop(config, initial, 1, Path(folder))  # builds the libraries once
+        for _ in range(args.repeats):
+            interpreted, reference = closed_loop(config, initial, args.samples, None)
+            compiled, inputs = closed_loop(config, initial, args.samples, Path(folder))
+            seconds["interpreted"].append(interpreted)
+            seconds["compiled"].append(compiled)
+            identical = identical and np.array_equal(inputs, reference)
+    slow, fast = (1e3 * statistics.median(seconds[k]) for k in ("interpreted", "compiled"))
+    print(f"{args.scenario.name}: {args.samples} samples, {args.repeats} repeats interleaved")
+    print(f"MPC CPU per local solve: interpreted {slow:.3f} ms, compiled {fast:.3f} ms ", end="")
+    print(f"({slow / fast:.2f}x); inputs identical bit for bit: {identical}")
+
+
+if __name__ == "__main__":
+    main()
