@@ -109,9 +109,9 @@ def test_multivibrator_switches_where_its_root_ends(fmus):
     start = np.array([0.0, THRESHOLD, -THRESHOLD])[segment]
     since = TIMES - np.array([0.0, *switches])[segment]
     expected_c = target + (start - target) * np.exp(-since / tau)
-    # Model Exchange only: the embedded Dormand-Prince integrator of Co-Simulation slides
-    # along the threshold (it locates the event a hysteresis margin before the root ends,
-    # where Newton still converges on it, and steps on with the root changing inside a step)
+    # Model Exchange only: in Co-Simulation the embedded Dormand-Prince integrator slides
+    # along the threshold (a step's inner stages pass it and land on the other root, which
+    # pulls the step's end back before it, where the indicators it checks keep their sign)
     exchange = [(v, i) for v, i in VARIANTS if i == "ModelExchange"]
     for variant, interface, result in _runs(fmus, "Multivibrator", ["v_out", "v_c"], exchange):
         got_out, got_c = _on_grid(result, "v_out"), _on_grid(result, "v_c")
