@@ -401,6 +401,36 @@ AUTHORING = [
     ),
 ]
 
+# Initialization of MultiBody models as the MSL's examples write it
+# (``tests/data/multibody_initialization``), each checked in four variants, or refused in
+# one line, by the test of ``test_build_multibody_init.py`` it names
+MULTIBODY_INITIALIZATION = [
+    (
+        "`fixed = false` parameters without a value solved with the states from a fixed start "
+        "acceleration or `der(w) = 0` (MSL 4's `InitSpringConstant`)",
+        "test_fixed_false_spring_constant_from_steady_start",
+    ),
+    (
+        "Initial conditions that repeat others (a joint's angle fixed again by the model "
+        "holding it, MSL 4's `RollingWheelSetDriving`): dropped with a warning naming them",
+        "test_repeated_initial_conditions_are_dropped_with_a_warning",
+    ),
+    (
+        "A body whose frame a joint holds at the world's origin (its position a constant, "
+        "its velocity `der(r_0) = 0`)",
+        "test_body_held_at_the_origin_has_constant_position_and_velocity",
+    ),
+]
+MULTIBODY_REFUSED = [
+    (
+        "Initial conditions that contradict the others, a `fixed = false` parameter that no "
+        "condition determines",
+        "`too many initial conditions, contradicting the others: ...`, `no initial condition "
+        "determines parameter ...`",
+        "test_bad_initial_conditions_fail_in_one_line",
+    ),
+]
+
 _MODEL = "  model M\n    Real x(start = 1, fixed = true);\n"
 _EXTERNAL = (
     '  function f\n    input Real u;\n    output Real y;\n  external "C" y = cbrt(u)\n'
@@ -701,6 +731,14 @@ def table() -> str:
     lines += [
         f"| {c} | builds, checked in four variants | `test_build_authoring.py::{test}` |"
         for c, test in AUTHORING
+    ]
+    lines += [
+        f"| {c} | builds, checked in four variants | `test_build_multibody_init.py::{test}` |"
+        for c, test in MULTIBODY_INITIALIZATION
+    ]
+    lines += [
+        f"| {c} | refused in one line ({words}) | `test_build_multibody_init.py::{test}` |"
+        for c, words, test in MULTIBODY_REFUSED
     ]
     lines += [
         f"| {c} | refused in one line ({'file:line:column, ' if placed else ''}`{words}`) "

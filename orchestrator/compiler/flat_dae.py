@@ -49,16 +49,23 @@ def _value(expression: object, what: str, model: str) -> float:
     return float(ca.evalf(sx))
 
 
-def _at_defaults(expression: object, roles: _Roles) -> float | None:
-    """The number ``expression`` (a start value) has at the parameters' own values, its
-    parameters replaced by their bindings as long as they depend on others
-    (``Q(start = Q_start)`` with ``Q_start = from_T(R_start.T)``); None when it depends on
-    anything else. Newton's first guess of a loop: a guess, exact for the defaults."""
-    value = ca.SX(expression)
+def _bindings(roles: _Roles) -> tuple[ca.SX, ca.SX]:
+    """The symbols of the constants and parameters and their bindings, as two vectors."""
     given = roles.constants + roles.parameters + roles.dependent
     symbols = ca.vertcat(*[v.symbol for v in given]) if given else ca.SX(0, 1)
     bindings = ca.vertcat(*[ca.SX(v.binding) for v in given]) if given else ca.SX(0, 1)
-    for _ in range(len(given) + 1):
+    return symbols, bindings
+
+
+def _at_defaults(expression: object, bound: tuple[ca.SX, ca.SX]) -> float | None:
+    """The number ``expression`` (a start value) has at the parameters' own values, its
+    parameters replaced by their ``bound`` bindings (:func:`_bindings`) as long as they
+    depend on others (``Q(start = Q_start)`` with ``Q_start = from_T(R_start.T)``); None
+    when it depends on anything else. Newton's first guess of a loop: a guess, exact for the
+    defaults."""
+    value = ca.SX(expression)
+    symbols, bindings = bound
+    for _ in range(symbols.numel() + 1):
         if value.is_constant():
             return float(ca.evalf(value))
         if not ca.depends_on(value, symbols):
@@ -174,10 +181,11 @@ def flat_dae(
         residuals, states, derivatives, algebraics, model.time, priority, name, inputs=inputs
     )
     loops: list[Loop] = []
+    bound = _bindings(roles)  # once: a MultiBody model has thousands of start values
     first_guesses = {
         v.name: guess
         for v in roles.states + roles.algebraics
-        if v.start is not None and (guess := _at_defaults(v.start, roles)) is not None
+        if v.start is not None and (guess := _at_defaults(v.start, bound)) is not None
     }
     # the residuals keep their order through index reduction, which appends its own
     places = model.residual_places

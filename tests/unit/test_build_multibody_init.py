@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from fmpy import simulate_fmu
+from modelica_support import MULTIBODY_INITIALIZATION, MULTIBODY_REFUSED
 from scipy.integrate import solve_ivp
 
 from orchestrator.compiler import build_library
@@ -181,3 +182,9 @@ def test_bad_initial_conditions_fail_in_one_line(tmp_path, model, expected):
         )
     message = str(failure.value)
     assert "\n" not in message and expected in message, message
+
+
+def test_readme_rows_name_tests_of_this_file():
+    tests = {name for name in globals() if name.startswith("test_")}
+    named = {t for _, t in MULTIBODY_INITIALIZATION} | {t for *_, t in MULTIBODY_REFUSED}
+    assert named <= tests
