@@ -69,6 +69,12 @@ SUPPORTED = [
         "test_modelica_error_in_c_is_an_error_status_with_its_message",
     ),
     (
+        "The equations of one `when` branch hold together: a value that reads a variable the "
+        "branch assigns reads its new value, `pre(v)` the value before (the MSL's time "
+        "tables' `nextTimeEvent`)",
+        "test_when_equation_reads_the_new_values_it_assigns",
+    ),
+    (
         "Connectors with `flow` variables (translational, electrical pins)",
         "test_flow_connectors_spring_and_mass",
     ),

@@ -156,6 +156,8 @@ class Translator:
         self.no_event = 0  # depth of noEvent, smooth and function bodies
         self.in_condition = False  # translating a when-condition
         self.in_when_body = False  # translating what a when-equation assigns
+        # pre(v) in a when-equation's body: a placeholder per variable, with the variable
+        self.pre_marks: dict[str, tuple[ca.SX, ca.SX]] = {}
         self.inlining: list[str] = []  # the functions being inlined, outermost first
         self.homotopy = ca.SX.sym("homotopy_lambda")  # 1 except while the FMU initializes
         self.homotopy_used = False
@@ -264,6 +266,17 @@ class Translator:
     def _Index(self, body: dict, local: dict) -> object:
         base = self.expr(body["base"], local)
         return self._subscript(base, body["subscripts"], local, body.get("span"))
+
+    def _pre_mark(self, value: object) -> object:
+        """``value`` with each variable replaced by its pre(...) placeholder."""
+        if _numeric(value) is not None:
+            return value
+        symbols = ca.symvar(ca.SX(value))
+        for symbol in symbols:
+            mark = ca.SX.sym(f"pre({symbol.name()})")
+            self.pre_marks.setdefault(symbol.name(), (mark, symbol))
+        marks = [self.pre_marks[s.name()][0] for s in symbols]
+        return ca.substitute(ca.SX(value), ca.vertcat(*symbols), ca.vertcat(*marks))
 
     def _Unary(self, body: dict, local: dict) -> object:
         operand = self.expr(body["rhs"], local)
@@ -439,7 +452,9 @@ class Translator:
         if self.events is None:
             raise UnsupportedConstructError(f"'{function.lower()}(...)' (events)", span)
         if function == "Pre":  # the value when the event update starts: the argument itself
-            return self.expr(args[0], local)
+            value = self.expr(args[0], local)
+            # in a when-equation's body marked, so that its branch's new values leave it be
+            return _elementwise(self._pre_mark, value) if self.in_when_body else value
         if function == "Initial":
             return self.events.initial
         if not self.in_condition:
@@ -1416,9 +1431,7 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
     names = flat.get("variable_type_names", {})  # String variables: labels, no equations
     objects = object_variables(flat)  # external objects: their constructors' calls
     raw = {
-        n: v
-        for n, v in flat["variables"].items()
-        if names.get(n) != "String" and n not in objects
+        n: v for n, v in flat["variables"].items() if names.get(n) != "String" and n not in objects
     }
     for declared, variable in raw.items():
         dims = [int(d) for d in variable["dims"]]
@@ -1872,5 +1885,38 @@ def _when_assignments(
             reinits.append((state, ca.SX(translator.expr(body["value"]))))
         else:
             raise UnsupportedConstructError(f"{kind} in a when-equation", span)
+    assignments, reinits = _simultaneous(translator, assignments, reinits, span)
     elements = np.asarray(condition, dtype=object).ravel() if _is_array(condition) else [condition]
     return [WhenBranch(chain, ca.SX(c), assignments, reinits) for c in elements]
+
+
+def _simultaneous(
+    translator: Translator,
+    assignments: list[tuple[ca.SX, ca.SX]],
+    reinits: list[tuple[ca.SX, ca.SX]],
+    span: dict | None,
+) -> tuple[list[tuple[ca.SX, ca.SX]], list[tuple[ca.SX, ca.SX]]]:
+    """The equations of one when-branch hold together (Modelica Language Specification 3.6,
+    Sec. 8.3.5): a value that reads a variable the branch assigns reads its new value
+    (``a = time + 1; b = 2*a``), ``pre(a)`` the value when the event update started."""
+    count = len(assignments)
+    values = ca.vertcat(*[v for _, v in assignments + reinits])
+    if count:
+        targets = ca.vertcat(*[s for s, _ in assignments])
+        for _ in range(count + 1):
+            if not ca.depends_on(values, targets):
+                break
+            values = ca.substitute(values, targets, values[:count])
+        else:
+            raise UnsupportedConstructError(
+                "when-equation whose equations give their variables from one another in a loop",
+                span,
+            )
+    if translator.pre_marks and values.numel():
+        marks, originals = zip(*translator.pre_marks.values(), strict=True)
+        values = ca.substitute(values, ca.vertcat(*marks), ca.vertcat(*originals))
+    new = ca.vertsplit(values) if values.numel() else []
+    return (
+        [(s, new[k]) for k, (s, _) in enumerate(assignments)],
+        [(s, new[count + k]) for k, (s, _) in enumerate(reinits)],
+    )

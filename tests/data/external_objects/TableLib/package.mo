@@ -71,4 +71,15 @@ package TableLib "An interpolation table kept in C as an external object, as the
   equation
     y = interpolate(t, 1, time);
   end OutOfRange;
+
+  model NextEvent "The when-equation of the MSL's time tables: the next event and a value from it"
+    parameter Real interval = 0.7 "Time between events (s)";
+    discrete Real next(start = 0, fixed = true) "Time of the next event (s)";
+    discrete Real doubled(start = 0, fixed = true) "Twice next, from its new value";
+  equation
+    when {time >= pre(next), initial()} then
+      next = time + interval;
+      doubled = 2 * next;
+    end when;
+  end NextEvent;
 end TableLib;
