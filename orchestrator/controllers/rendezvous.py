@@ -78,7 +78,7 @@ def rendezvous_mpc(
         config.gamma,
         config.solver,
         budget=config.budget,
-        compiled=cache_folder(),
+        compiled=cache_folder() if config.compile_nlp else None,
     )
     return DockingSupervisor(mpc, config.supervisor) if config.supervisor else mpc
 

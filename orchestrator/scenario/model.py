@@ -15,6 +15,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    StrictBool,
     field_validator,
 )
 
@@ -409,6 +410,19 @@ class RendezvousConfig(_Strict):
         allow_inf_nan=True,  # the default: no budget
         description="s per sample: no dual iteration starts after it",
     )
+    compile_nlp: StrictBool = Field(
+        False,
+        description="Compile the local problems' NLP functions to machine code with the "
+        "system's cc, cached by their source (the same solutions; a first run builds them: "
+        "seconds of CPU per vehicle)",
+    )
+
+    @field_validator("compile_nlp")
+    @classmethod
+    def _distributed_only(cls, compile_nlp: bool, info: Any) -> bool:  # noqa: ANN401
+        if compile_nlp and info.data.get("method") != "distributed":
+            raise ValueError("compiled NLP functions are made for the distributed MPC only")
+        return compile_nlp
 
     @field_validator("supervisor")
     @classmethod

@@ -61,6 +61,16 @@ def test_bad_mpc_settings_give_clear_errors(tmp_path, capsys, fmu_dir):
             "half_angle: Input should be less than 90",
         ),
         ("horizon = 30", "horizon = 0", "horizon: Input should be greater than or equal to 1"),
+        (
+            "horizon = 30",
+            "horizon = 30\ncompile_nlp = 1",
+            "compile_nlp: Input should be a valid boolean",
+        ),
+        (
+            'method = "distributed"',
+            'method = "centralized"\ncompile_nlp = true',
+            "compiled NLP functions are made for the distributed MPC only",
+        ),
     ]
     for old, new, expected in cases:
         path = tmp_path / "bad.toml"

@@ -9,13 +9,18 @@ import logging
 import casadi as ca
 import numpy as np
 import pytest
+from conftest import ROOT
 
 from orchestrator.controllers.mpc import compiled
 from orchestrator.controllers.mpc.camera import Camera
 from orchestrator.controllers.mpc.in_place import InPlaceCall
 from orchestrator.controllers.mpc.model import PlanarModel
 from orchestrator.controllers.mpc.problem import LocalProblem, ObservedObject, VehicleSpec
+from orchestrator.controllers.mpc.supervisor import DockingSupervisor
+from orchestrator.controllers.rendezvous import RendezvousController
+from orchestrator.scenario.reading import load_scenario
 
+DOCKING = ROOT / "scenarios" / "docking_mpc.toml"
 HORIZON = 4  # small: the test compiles its own library (about a second)
 
 
@@ -131,6 +136,42 @@ def test_a_missing_or_failing_compiler_leaves_the_functions_interpreted(
     got = problem.solve(x0, *prices, problem.initial_guess(x0))
     expected = reference.solve(x0, *prices, reference.initial_guess(x0))
     assert got.success and np.array_equal(got.U, expected.U)
+
+
+def _local_problems(controller: RendezvousController) -> list[LocalProblem]:
+    mpc = controller.mpc
+    return list((mpc.mpc if isinstance(mpc, DockingSupervisor) else mpc).problems.values())
+
+
+def test_the_docking_demo_compiles_nothing(tmp_path, monkeypatch):
+    """docking_mpc.toml (``make demo``) leaves compile_nlp at its default: its local problems
+    keep CasADi's interpreted functions, no compiler runs and the cache folder stays empty."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+
+    def no_compiler(source, library):
+        raise AssertionError("compiled")
+
+    monkeypatch.setattr(compiled, "_build", no_compiler)
+    config = load_scenario(DOCKING).controllers["rendezvous"]
+    assert config.compile_nlp is False
+    problems = _local_problems(RendezvousController("rendezvous", config))
+    assert [p.spec.name for p in problems] == ["leader", "follower"]
+    for problem in problems:
+        assert problem.solver.get_function("nlp_jac_fg").class_name() == "SXFunction"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_compile_nlp_builds_each_vehicles_library_in_the_cache_folder(tmp_path, monkeypatch):
+    """compile_nlp = true: each vehicle's solver calls its compiled functions, from one
+    library per vehicle in ``$XDG_CACHE_HOME/murcosim/nlp``."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    config = load_scenario(DOCKING).controllers["rendezvous"]
+    config = config.model_copy(update={"compile_nlp": True, "horizon": HORIZON})
+    problems = _local_problems(RendezvousController("rendezvous", config))
+    for problem in problems:
+        assert problem.solver.get_function("nlp_jac_fg").class_name() == "External"
+    libraries = sorted(p.name for p in (tmp_path / "murcosim" / "nlp").glob("*.so"))
+    assert [name.split("_")[1] for name in libraries] == ["follower", "leader"]
 
 
 def test_in_place_call_equals_an_ordinary_call():
