@@ -8,7 +8,10 @@ states, once with each kind of functions, the runs interleaved (a slow spell of 
 machine falls on both), the local problems solved one after the other in this thread.
 Reported: the MPC's CPU time per local solve (the samples' whole steps, dual updates
 included, over their solves; median over the repeats), the ratio, and whether every sample's
-inputs agreed bit for bit.
+inputs agreed bit for bit; and what the compiled functions cost first: the CPU time (this
+process and the compilers it runs) and wall time of making the MPC with libraries built into
+an empty cache folder, less the same for the interpreted MPC, and the simulated seconds of
+MPC after which the faster solves have paid it back.
 
     python -m studies.mpc_cost [SCENARIO] [--samples N] [--repeats R]
 """
@@ -16,6 +19,7 @@ inputs agreed bit for bit.
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import tempfile
 import time
@@ -41,16 +45,7 @@ def closed_loop(
     """CPU seconds per local solve of ``samples`` samples, and every sample's inputs
     (samples, vehicles, 3)."""
     specs = vehicle_specs(config)
-    mpc = DistributedMPC(
-        specs,
-        config.horizon,
-        config.iterations,
-        config.kappa,
-        config.gamma,
-        config.solver,
-        parallel=False,
-        compiled=compiled,
-    )
+    mpc = _mpc(config, compiled)
     step = specs[0].model.step_function()
     x = {s.name: np.asarray(initial[s.name], dtype=float) for s in specs}
     inputs = []
@@ -61,6 +56,40 @@ def closed_loop(
         x = {s.name: np.asarray(step(x[s.name], report.inputs[s.name])).ravel() for s in specs}
     solves = samples * config.iterations * len(specs)
     return (time.process_time() - started) / solves, np.array(inputs)
+
+
+def _mpc(config: RendezvousConfig, compiled: Path | None) -> DistributedMPC:
+    return DistributedMPC(
+        vehicle_specs(config),
+        config.horizon,
+        config.iterations,
+        config.kappa,
+        config.gamma,
+        config.solver,
+        parallel=False,
+        compiled=compiled,
+    )
+
+
+def _cpu_seconds() -> float:
+    """CPU time (user and system) of this process and of its waited-for children (s)."""
+    own, children = (
+        resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    )
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def first_build(config: RendezvousConfig, folder: Path) -> tuple[float, float]:
+    """CPU and wall seconds of making the MPC with its libraries built into the empty
+    ``folder``, less those of making the interpreted MPC."""
+    _mpc(config, None)  # CasADi's solver plugins loaded before either is measured
+    costs = []
+    for compiled in (None, folder):
+        cpu, wall = _cpu_seconds(), time.perf_counter()
+        _mpc(config, compiled)
+        costs.append((_cpu_seconds() - cpu, time.perf_counter() - wall))
+    (cpu_plain, wall_plain), (cpu_built, wall_built) = costs
+    return cpu_built - cpu_plain, wall_built - wall_plain
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -75,7 +104,7 @@ def main(argv: list[str] | None = None) -> None:
     seconds: dict[str, list[float]] = {"interpreted": [], "compiled": []}
     identical = True
     with tempfile.TemporaryDirectory(prefix="murcosim-nlp-") as folder:
-        closed_loop(config, initial, 1, Path(folder))  # builds the libraries once
+        build_cpu, build_wall = first_build(config, Path(folder))
         for _ in range(args.repeats):
             interpreted, reference = closed_loop(config, initial, args.samples, None)
             compiled, inputs = closed_loop(config, initial, args.samples, Path(folder))
@@ -86,6 +115,14 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{args.scenario.name}: {args.samples} samples, {args.repeats} repeats interleaved")
     print(f"MPC CPU per local solve: interpreted {slow:.3f} ms, compiled {fast:.3f} ms ", end="")
     print(f"({slow / fast:.2f}x); inputs identical bit for bit: {identical}")
+    solves_per_second = config.iterations * len(config.vehicles) / config.sample_time
+    payback = build_cpu / ((slow - fast) * 1e-3 * solves_per_second)
+    print(
+        f"first build ({len(config.vehicles)} libraries, empty cache): {build_cpu:.1f} s CPU, ",
+        end="",
+    )
+    print(f"{build_wall:.1f} s wall; paid back after {payback:.0f} s of MPC ", end="")
+    print(f"({solves_per_second:.0f} local solves per simulated s)")
 
 
 if __name__ == "__main__":
