@@ -313,8 +313,10 @@ class Translator:
         return operation(lhs, rhs)
 
     def _event_relation(self, lhs: object, rhs: object) -> bool:
-        """Whether a relation between ``lhs`` and ``rhs`` generates events."""
-        if self.events is None or self.no_event:
+        """Whether a relation between ``lhs`` and ``rhs`` generates events: not in a
+        when-equation's body, which is evaluated at events only (and reads the values its
+        branch assigns, :func:`_simultaneous`)."""
+        if self.events is None or self.no_event or self.in_when_body:
             return False
         for side in (lhs, rhs):
             for value in np.asarray(side, dtype=object).ravel():

@@ -140,6 +140,8 @@ def test_when_equation_reads_the_new_values_it_assigns(table_fmus):
     # the MSL's time tables compute their next event and the values that depend on it in one
     # when-equation (Sec. 8.3.5: its equations hold together): next = t_event + 0.7 and
     # doubled = 2 next from next's new value, at t = 0 and then each time t reaches next;
-    # with next's old value doubled would lag one event behind (0 at the start)
+    # with next's old value doubled would lag one event behind (0 at the start); a relation in
+    # the body (capped = next if next < 1.5, else 1.5) is evaluated there, on next's new value
     next_time = 0.7 * (np.floor(TIMES / 0.7) + 1.0)
-    check(table_fmus, "NextEvent", {"next": next_time, "doubled": 2.0 * next_time})
+    reference = {"next": next_time, "doubled": 2.0 * next_time}
+    check(table_fmus, "NextEvent", reference | {"capped": np.minimum(next_time, 1.5)})

@@ -76,10 +76,12 @@ package TableLib "An interpolation table kept in C as an external object, as the
     parameter Real interval = 0.7 "Time between events (s)";
     discrete Real next(start = 0, fixed = true) "Time of the next event (s)";
     discrete Real doubled(start = 0, fixed = true) "Twice next, from its new value";
+    discrete Real capped(start = 0, fixed = true) "next, at most 1.5 s";
   equation
     when {time >= pre(next), initial()} then
       next = time + interval;
       doubled = 2 * next;
+      capped = if next < 1.5 then next else 1.5;
     end when;
   end NextEvent;
 end TableLib;
