@@ -11,24 +11,30 @@ included, over their solves; median over the repeats), the ratio, and whether ev
 inputs agreed bit for bit; and what the compiled functions cost first: the CPU time (this
 process and the compilers it runs) and wall time of making the MPC with libraries built into
 an empty cache folder, less the same for the interpreted MPC, and the simulated seconds of
-MPC after which the faster solves have paid it back.
+MPC after which the faster solves have paid it back. With ``--runs R``, the whole scenario
+is run R times with ``compile_nlp`` false and true in turn (the library built beforehand),
+and the medians of the run loops' CPU time are reported.
 
-    python -m studies.mpc_cost [SCENARIO] [--samples N] [--repeats R]
+    python -m studies.mpc_cost [SCENARIO] [--samples N] [--repeats R] [--runs R]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import statistics
 import tempfile
 import time
+import tomllib
 from pathlib import Path
 
 import numpy as np
+import tomli_w
 
 from orchestrator.controllers.mpc.distributed import DistributedMPC
 from orchestrator.controllers.rendezvous import vehicle_specs
+from orchestrator.runner.run import run_scenario
 from orchestrator.scenario.model import RendezvousConfig
 from orchestrator.scenario.reading import load_scenario
 from studies.rendezvous_study import initial_planar_states
@@ -92,11 +98,42 @@ def first_build(config: RendezvousConfig, folder: Path) -> tuple[float, float]:
     return cpu_built - cpu_plain, wall_built - wall_plain
 
 
+def whole_runs(path: Path, runs: int, folder: Path) -> dict[bool, float]:
+    """Median CPU seconds of the run loop of the scenario at ``path`` by ``compile_nlp``, its
+    ``runs`` runs of each taken in turn after one that builds the libraries (into a cache
+    folder in ``folder``)."""
+    document = tomllib.loads(path.read_text(encoding="utf-8"))
+    [entry] = [c for c in document["controllers"].values() if c["type"] == "rendezvous_mpc"]
+    files = {}
+    for compile_nlp in (False, True):
+        entry["compile_nlp"] = compile_nlp
+        files[compile_nlp] = folder / f"compile_nlp_{compile_nlp}.toml"
+        files[compile_nlp].write_text(tomli_w.dumps(document), encoding="utf-8")
+    fmu_dir = Path(__file__).resolve().parents[1] / "fmus"
+    seconds: dict[bool, list[float]] = {False: [], True: []}
+    cache = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(folder / "cache")
+    try:
+        for count in range(-1, runs):
+            for compile_nlp in (False, True):
+                out = folder / f"run_{compile_nlp}_{count}"
+                result = run_scenario(files[compile_nlp], out, fmu_dir, plots=False)
+                if count >= 0:
+                    seconds[compile_nlp].append(result.statistics.cpu_seconds)
+    finally:
+        if cache is None:
+            del os.environ["XDG_CACHE_HOME"]
+        else:
+            os.environ["XDG_CACHE_HOME"] = cache
+    return {key: statistics.median(values) for key, values in seconds.items()}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m studies.mpc_cost", description=__doc__)
     parser.add_argument("scenario", nargs="?", type=Path, default=SCENARIO)
     parser.add_argument("--samples", type=int, default=100)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=0, help="whole runs of each kind")
     args = parser.parse_args(argv)
     scenario = load_scenario(args.scenario)
     [config] = [c for c in scenario.controllers.values() if isinstance(c, RendezvousConfig)]
@@ -123,6 +160,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     print(f"{build_wall:.1f} s wall; paid back after {payback:.0f} s of MPC ", end="")
     print(f"({solves_per_second:.0f} local solves per simulated s)")
+    if args.runs:
+        with tempfile.TemporaryDirectory(prefix="murcosim-runs-") as folder:
+            cpu = whole_runs(args.scenario, args.runs, Path(folder))
+        print(f"whole runs ({args.runs} of each, interleaved), run loop's CPU: ", end="")
+        print(f"interpreted {cpu[False]:.2f} s, compiled {cpu[True]:.2f} s")
 
 
 if __name__ == "__main__":
