@@ -88,6 +88,7 @@ class _Roles:
         for residual in model.residuals:
             used.update(s.name() for s in ca.symvar(residual))
         self.used = used
+        self.needed = _needed(model, used)
         self.constants: list[FlatVariable] = []
         self.parameters: list[FlatVariable] = []
         self.dependent: list[FlatVariable] = []
@@ -113,7 +114,11 @@ class _Roles:
             if binding is None:
                 raise BuildError(f"{name}: parameter {var.name} has no value")
             if not ca.SX(binding).is_constant():
-                self.dependent.append(var)
+                if var.type_name == "Real" or var.name in self.needed:
+                    self.dependent.append(var)
+                # else an Integer or Boolean bound to another that only chose components
+                # (MultiBody's angles_fixed = body.angles_fixed): the other is not declared
+                return
             elif var.variability == "constant" or (var.protected and var.name in self.used):
                 self.constants.append(var)
             elif var.type_name == "Real" or var.name in self.used:
@@ -128,6 +133,28 @@ class _Roles:
             self.inputs.append(var)
         else:
             self.algebraics.append(var)
+
+
+def _needed(model: FlatModel, used: set[str]) -> set[str]:
+    """The names ``used`` in the equations and those the bindings of dependent parameters
+    among them (and of the Real ones, which are always kept) refer to, transitively."""
+    bindings = {
+        v.name: ca.SX(v.binding)
+        for v in model.variables
+        if v.variability in ("constant", "parameter")
+        and v.binding is not None
+        and not ca.SX(v.binding).is_constant()
+    }
+    reals = {v.name for v in model.variables if v.type_name == "Real"}
+    needed = set(used)
+    frontier = [name for name in bindings if name in needed or name in reals]
+    while frontier:
+        for symbol in ca.symvar(bindings[frontier.pop()]):
+            if symbol.name() not in needed:
+                needed.add(symbol.name())
+                if symbol.name() in bindings:
+                    frontier.append(symbol.name())
+    return needed
 
 
 def _substitute(expressions: list[ca.SX], symbols: list[ca.SX], values: list[ca.SX]) -> list:

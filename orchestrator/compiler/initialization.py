@@ -73,15 +73,20 @@ class Initialization:
 
 
 def explicit_values(assignments: list[Assignment]) -> tuple[list[ca.SX], list[ca.SX]]:
-    """Each causalized unknown and its value in states, inputs, parameters and time only."""
+    """Each causalized unknown and its value in states, inputs, parameters and time only.
+    Each expression gets the values of the unknowns it contains (substituting all those
+    before it, in each, took minutes for the thousands of a MultiBody model)."""
     symbols: list[ca.SX] = []
     values: list[ca.SX] = []
+    value_of: dict[int, ca.SX] = {}  # by the unknown's symbol
     for item in assignments:
         value = item.expression
-        if symbols:
-            value = ca.substitute([value], symbols, values)[0]
+        inner = [s for s in ca.symvar(value) if s.element_hash() in value_of]
+        if inner:
+            value = ca.substitute([value], inner, [value_of[s.element_hash()] for s in inner])[0]
         symbols.append(item.unknown)
         values.append(value)
+        value_of[item.unknown.element_hash()] = value
     return symbols, values
 
 

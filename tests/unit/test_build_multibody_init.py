@@ -15,6 +15,8 @@ FMPy for Model Exchange; the FMUs' Dormand-Prince at 1e-9 for Co-Simulation):
   a repeated condition that contradicts the others, and a ``fixed = false`` parameter no
   condition determines, fail the build in one line naming them;
 - the spring's direction vector is a constant in an ``assert`` (MSL's ``RollingWheel``);
+- a Boolean parameter bound to another that nothing uses (the spring's ``showLine =
+  animation``, as MultiBody's bodies pass ``angles_fixed`` down) is left out with it;
 - a body whose frame the hinge holds at the world's origin: its position, a constant once an
   ``Evaluate = true`` parameter is evaluated, has the derivative 0 (MSL's
   ``InitSpringConstant`` and ``DoublePendulumInitTip``: the body at the first joint).

@@ -8,6 +8,8 @@ package MultiBodyInit "Initialization of MultiBody models as the MSL's examples 
     Interfaces.Frame_b frame_b "Frame at the other end";
     parameter SI.TranslationalSpringConstant c "Spring constant";
     parameter SI.Length s_unstretched = 0 "Unstretched length";
+    parameter Boolean animation = true "= true, if the spring is shown (no shapes here)";
+    parameter Boolean showLine = animation "= true, if its line is shown: bound to another";
     SI.Length length "Distance between the origins of frame_a and frame_b";
     SI.Force f "Tension of the spring";
     Real e_rel_0[3](each final unit = "1") "Unit vector from frame_a to frame_b, in the world frame";
