@@ -64,9 +64,13 @@ class Breadcrumbs:
             self.values[SIGNAL] = signal.SIGTERM  # a SIGTERM sent to the child itself
 
     @classmethod
+    def shared(cls, context: Any) -> Breadcrumbs:  # noqa: ANN401 - a multiprocessing context
+        """Fresh breadcrumbs in shared memory that ``context``'s children inherit."""
+        return cls(context.RawArray("d", 6), context.RawArray("c", NAMES_BYTES))
+
+    @classmethod
     def mapped(cls, memory: mmap.mmap, fresh: bool) -> Breadcrumbs:
-        """Breadcrumbs over ``memory`` (``MAPPED_BYTES``, a shared mapping: of a file both map, or
-        anonymous and inherited by a fork)."""
+        """Breadcrumbs over ``memory`` (``MAPPED_BYTES``, a shared mapping of a file)."""
         values = (ctypes.c_double * 6).from_buffer(memory)
         names = (ctypes.c_char * NAMES_BYTES).from_buffer(memory, ctypes.sizeof(values))
         return cls(values, names, fresh)

@@ -9,25 +9,32 @@ the first one is made: start-up and loading are not timed) and name the call of 
 in C when the user presses Ctrl-C (or the supervisor gets SIGTERM). The child dies with its
 caller, however the caller dies (even SIGKILL): no orphan FMU goes on computing.
 
-How the child starts (``child_start``): forked from the caller when that is safe, else a new
-program, ``python -m orchestrator.runner.supervised_child``, started by ``subprocess``, which maps
-the breadcrumbs from a file both share. A fork starts in milliseconds (the run's modules are
-imported once, before it); a new interpreter costs some 0.3 s of CPU. Forking is safe when the
-caller
-- is not daemonic (``multiprocessing`` starts no child from one, as a Dask worker is by default),
-- runs one Python thread (another thread may hold a lock the child would wait for forever: a
-  sweep's worker threads start programs), and
-- has no FMU binary loaded: no shared object under an unpacked FMU's ``binaries/`` folder is
-  mapped in it (``/proc/self/maps``, whoever loaded it: murcosim, FMPy, the user's ctypes). A
-  fork copies the caller's libraries; an FMU calling ``exit()`` in the child then runs the static
-  destructors of those copies, and one that joins its library's worker thread (as pythonfmu's
-  does) waits forever for a thread that fork did not copy. The look costs about 0.1 ms of CPU.
+How the child starts (``child_start``), one of three ways:
+- "fork": forked from the caller (``multiprocessing``), when that is safe: the caller runs one
+  Python thread (another thread may hold a lock the child would wait for forever) and has no
+  FMU binary loaded: no shared object under an unpacked FMU's ``binaries/`` folder is mapped in
+  it (``/proc/self/maps``, whoever loaded it: murcosim, FMPy, the user's ctypes; the look costs
+  about 0.1 ms of CPU). A fork copies the caller's libraries; an FMU calling ``exit()`` in the
+  child then runs the static destructors of those copies, and one that joins its library's
+  worker thread (as pythonfmu's does) waits forever for a thread that fork did not copy. The
+  run's modules are imported once, before the fork: the child starts in milliseconds.
+- "forkserver": forked from ``multiprocessing``'s forkserver, when the caller runs a second
+  thread (a sweep starts its cases from threads) or has an FMU binary loaded. The forkserver is
+  a new interpreter started once per caller, which imports the run's modules once and loads no
+  FMU and no thread of the caller, so its children are as safe as new programs and start
+  almost as fast as forks. A script calling ``run_supervised`` must do so under
+  ``if __name__ == "__main__":`` (each child imports the caller's main module, as with any
+  ``multiprocessing`` start method but fork).
+- "program": a new program, ``python -m orchestrator.runner.supervised_child``, started by
+  ``subprocess``, which maps the breadcrumbs from a file both share: from a daemonic caller
+  (``multiprocessing`` starts no child from one, as a Dask worker is by default). It costs a new
+  interpreter's imports per child (some 0.4 s of CPU).
 Other shared objects with threads do not count: a forked child runs no static destructor unless
 C code in it calls ``exit()`` (it ends with ``os._exit``), the FMUs it runs are loaded after the
 fork, and the one threaded library a ``murcosim run`` holds, NumPy's OpenBLAS, stops its threads
 before a fork and starts them anew in the child (``pthread_atfork``). A caller holding another
-library that waits in a destructor for its threads sets ``MURCOSIM_SUPERVISED_CHILD=program``;
-the variable (``fork`` or ``program``) overrides the choice.
+library that waits in a destructor for its threads sets ``MURCOSIM_SUPERVISED_CHILD=forkserver``;
+the variable (``fork``, ``forkserver`` or ``program``) overrides the choice.
 """
 
 from __future__ import annotations
@@ -60,10 +67,15 @@ from orchestrator.runner.interrupts import Interrupted, signal_name, signal_of
 GRACE_SECONDS = 5.0
 # How often (s) the supervisor looks at the child.
 POLL_SECONDS = 0.1
-# The environment variable that chooses how the child starts: "fork" or "program" (unset or
-# empty: chosen by child_start).
+# The environment variable that chooses how the child starts: "fork", "forkserver" or "program"
+# (unset or empty: chosen by child_start).
 START_VARIABLE = "MURCOSIM_SUPERVISED_CHILD"
-STARTS = ("fork", "program")
+STARTS = ("fork", "forkserver", "program")
+# multiprocessing reads a forkserver child's exit status from a pipe that every thread's
+# Process.start() reads too (it polls all the process's children): two threads reading it at
+# once leave one without the status, taken as exit status 255 (CPython issue 130895). The
+# supervisors' starts and status reads take turns.
+_STATUS = threading.Lock()
 # A /proc/self/maps line (address, permissions, offset, device, inode, path) mapping a file of an
 # unpacked FMU's binaries, .../binaries/<platform>/<library> (" (deleted)" after it once the
 # unpacked folder is removed); the group is the path.
@@ -83,7 +95,7 @@ def run_child(
 ) -> None:  # noqa: ANN401
     """The run in the child; ``sender``: the connection its one message goes through;
     ``watched``: the read end of a pipe whose write end only the caller holds (None: the one
-    ``multiprocessing`` gives a forked child)."""
+    ``multiprocessing`` gives its children)."""
     from orchestrator.runner.run import run_scenario
 
     if watched is None:
@@ -128,13 +140,16 @@ def _interrupt_once(crumbs: Breadcrumbs, signum: int, frame: object) -> None:
 def _die_with_caller(watched: int) -> None:
     """Have the kernel kill this child (SIGKILL) when its caller ends, however it ends.
 
-    The caller holds the write end of the pipe whose read end is ``watched``; the kernel
-    closes it when the caller exits, is killed or crashes. With O_ASYNC and F_SETSIG the kernel
-    sends SIGKILL, not SIGIO, to this process when that happens: no thread of the child has to
-    run (a Python thread would wait for the interpreter lock held by an FMU stuck in C).
-    PR_SET_PDEATHSIG would not do: it follows the thread that started the child (a sweep's
-    worker thread), not the caller's process. A caller gone before the watch is set is seen at
-    once. Linux only; elsewhere the child is not watched.
+    The caller holds the write end of the pipe whose read end is ``watched`` (the one that
+    multiprocessing gives the child as ``parent_process().sentinel``, or one made for a child
+    started as a program); the kernel closes it when the caller exits, is killed or crashes.
+    With O_ASYNC and F_SETSIG the kernel sends SIGKILL, not SIGIO, to this process when that
+    happens: no thread of the child has to run (a Python thread would wait for the interpreter
+    lock held by an FMU stuck in C). PR_SET_PDEATHSIG would not do: it follows the thread that
+    started the child (a sweep's worker thread), not the caller's process, and a process forked
+    from the forkserver is the forkserver's child, which outlives the caller while children use
+    it. A caller gone before the watch is set is seen at once. Linux only; elsewhere the child
+    is not watched.
     """
     if not hasattr(fcntl, "F_SETSIG"):
         return
@@ -162,10 +177,11 @@ def run_supervised(
     ``crashed`` (``interrupted``) row and a ``stop`` row. A ``KeyboardInterrupt`` here (Ctrl-C,
     or :class:`~orchestrator.runner.interrupts.Interrupted` for SIGTERM) stops the child with the
     signal named in its row, and is raised again. Setting ``stop`` (from another thread) ends
-    the run as Ctrl-C does. The child, forked or a new program (``child_start``), is killed
-    when the caller's process ends.
+    the run as Ctrl-C does. The child, forked from the caller or from its forkserver or a new
+    program (``child_start``), is killed when the caller's process ends.
     """
-    start = _forked_child if child_start() == "fork" else _program_child
+    how = child_start()
+    start = _program_child if how == "program" else functools.partial(_forked_child, how)
     arguments = (
         Path(path),
         Path(out_dir),
@@ -214,18 +230,25 @@ def run_supervised(
 
 
 def child_start() -> str:
-    """How the next supervised child starts: "fork" or "program" (module docstring);
-    ``MURCOSIM_SUPERVISED_CHILD`` overrides the choice."""
+    """How the next supervised child starts (module docstring): "program" from a daemonic
+    caller, "forkserver" from one running a second thread or with an FMU binary loaded, else
+    "fork"; ``MURCOSIM_SUPERVISED_CHILD`` overrides the choice."""
     given = os.environ.get(START_VARIABLE, "")
     daemonic = multiprocessing.current_process().daemon
     if given not in ("", *STARTS):
-        raise MurcosimError(f"{START_VARIABLE}: expected 'fork' or 'program' (got {given!r})")
-    if given == "fork" and daemonic:
-        raise MurcosimError(f"{START_VARIABLE}: a daemonic process cannot fork; expected 'program'")
+        raise MurcosimError(
+            f"{START_VARIABLE}: expected 'fork', 'forkserver' or 'program' (got {given!r})"
+        )
+    if given in ("fork", "forkserver") and daemonic:
+        raise MurcosimError(
+            f"{START_VARIABLE}: a daemonic process starts no {given} child; expected 'program'"
+        )
     if given:
         return given
-    if daemonic or threading.active_count() > 1 or loaded_fmu_binaries():
+    if daemonic:
         return "program"
+    if threading.active_count() > 1 or loaded_fmu_binaries():
+        return "forkserver"
     return "fork"
 
 
@@ -243,12 +266,16 @@ def loaded_fmu_binaries() -> list[str]:
     return sorted({path.decode(errors="replace") for path in _FMU_BINARY.findall(mapped)})
 
 
-def _forked_child(arguments: tuple) -> tuple[Any, Any, Breadcrumbs]:  # noqa: ANN401
-    """The child forked with ``multiprocessing``, started; (child, receiver, breadcrumbs)."""
-    import orchestrator.runner.run  # noqa: F401 - imported once, before the fork
+def _forked_child(how: str, arguments: tuple) -> tuple[Any, Any, Breadcrumbs]:  # noqa: ANN401
+    """The child as a ``multiprocessing`` process forked from the caller (``how`` "fork") or
+    from its forkserver ("forkserver"), started; (child, receiver, breadcrumbs)."""
+    if how == "fork":
+        import orchestrator.runner.run  # noqa: F401 - imported once, before the fork
 
-    context = multiprocessing.get_context("fork")
-    crumbs = Breadcrumbs.mapped(mmap.mmap(-1, MAPPED_BYTES), fresh=True)
+        context = multiprocessing.get_context("fork")
+    else:
+        context = _forkserver()
+    crumbs = Breadcrumbs.shared(context)
     receiver, sender = context.Pipe(duplex=False)
     path, out_dir, fmu_dir, progress, plots, formats = arguments
     child = context.Process(
@@ -257,14 +284,27 @@ def _forked_child(arguments: tuple) -> tuple[Any, Any, Breadcrumbs]:  # noqa: AN
     )
     # A forked child's garbage collections leave the objects it inherits alone (Python's advice
     # for fork without exec: no pass over, and no copy of, the parent's memory); the parent
-    # collects as before.
-    gc.freeze()
+    # collects as before. A forkserver's child inherits nothing of the caller's.
+    frozen = how == "fork"
+    if frozen:
+        gc.freeze()
     try:
-        child.start()
+        with _STATUS:
+            child.start()
     finally:
-        gc.unfreeze()
+        if frozen:
+            gc.unfreeze()
     sender.close()
     return child, receiver, crumbs
+
+
+@functools.cache
+def _forkserver() -> Any:  # noqa: ANN401 - a multiprocessing context
+    """The forkserver's context; the server, started at its first child, imports the run's
+    modules once."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["orchestrator.runner.run"])
+    return context
 
 
 class Child:
@@ -384,11 +424,12 @@ def _wait(
 
 
 def _join(child: Any, timeout: float | None = None) -> bool:
-    """Wait at most ``timeout`` s (None: as long as it takes) for the child to end, and read its
-    exit status; whether it ended."""
+    """Wait at most ``timeout`` s (None: as long as it takes) for the child to end; whether it
+    ended. Its exit status is then read under ``_STATUS``, the wait itself is not."""
     if not multiprocessing.connection.wait([child.sentinel], timeout):
         return False
-    child.join()
+    with _STATUS:
+        child.join()
     return True
 
 

@@ -221,8 +221,9 @@ SUPERVISED_CASES = {
         "error",
     ),
 }
-# how the child starts: chosen by the fresh caller (a fork), or a new program by the variable
-STARTS = {"chosen": None, "program": "program"}
+# how the child starts: chosen by the fresh caller (a fork), or by the variable forked from the
+# forkserver or a new program
+STARTS = {"chosen": None, "forkserver": "forkserver", "program": "program"}
 
 
 @pytest.fixture(scope="module")
@@ -249,16 +250,18 @@ def supervised_runs(tmp_path_factory) -> dict[str, tuple[Path, list[str]]]:
 
 def test_a_fresh_caller_forks_its_child(supervised_runs):
     """A Python caller with one thread and no FMU loaded forks its child (the fast start);
-    the variable makes it start a new program."""
+    the variable makes it start the child from the forkserver or as a new program."""
     assert supervised_runs["chosen"][1][0] == "fork"
+    assert supervised_runs["forkserver"][1][0] == "forkserver"
     assert supervised_runs["program"][1][0] == "program"
 
 
 @pytest.mark.parametrize("start", STARTS)
 @pytest.mark.parametrize("case", SUPERVISED_CASES)
 def test_run_supervised_from_python_reports_in_one_line(supervised_runs, start, case):
-    """Forked or a new program, the child's run ends with the same one-line report naming the
-    instance and the FMI call (or the scenario key), and the same closed events.csv."""
+    """Forked, forked from the forkserver or a new program, the child's run ends with the same
+    one-line report naming the instance and the FMI call (or the scenario key), and the same
+    closed events.csv."""
     folder, reports = supervised_runs[start]
     report = reports[1 + list(SUPERVISED_CASES).index(case)]
     said, row = SUPERVISED_CASES[case][4:]
@@ -271,27 +274,31 @@ def test_run_supervised_from_python_reports_in_one_line(supervised_runs, start, 
     assert_kept(out, row)
 
 
-def test_forked_and_program_children_give_the_same_runs(supervised_runs):
-    """The two starts give bit-identical time series and the same reports (their folders
-    aside; the wall time limit's report states the wall time reached)."""
-    (forked, fork_reports), (program, program_reports) = supervised_runs.values()
-    for case, fork_report, program_report in zip(
-        SUPERVISED_CASES, fork_reports[1:], program_reports[1:], strict=True
+@pytest.mark.parametrize("start", ["forkserver", "program"])
+def test_every_start_gives_the_forked_childs_runs(supervised_runs, start):
+    """Forked from the forkserver or a new program, the child gives the forked child's time
+    series bit for bit and the same reports (their folders aside; the wall time limit's report
+    states the wall time reached)."""
+    forked, fork_reports = supervised_runs["chosen"]
+    other, other_reports = supervised_runs[start]
+    for case, fork_report, other_report in zip(
+        SUPERVISED_CASES, fork_reports[1:], other_reports[1:], strict=True
     ):
         fork_cols = read_timeseries(forked / case / "out" / "timeseries.csv")
-        program_cols = read_timeseries(program / case / "out" / "timeseries.csv")
-        assert fork_cols.keys() == program_cols.keys()
+        other_cols = read_timeseries(other / case / "out" / "timeseries.csv")
+        assert fork_cols.keys() == other_cols.keys()
         for name in fork_cols:
-            assert np.array_equal(fork_cols[name], program_cols[name]), (case, name)
+            assert np.array_equal(fork_cols[name], other_cols[name]), (case, name)
         if case != "wall":
-            assert fork_report.replace(str(forked), "") == program_report.replace(str(program), "")
+            assert fork_report.replace(str(forked), "") == other_report.replace(str(other), "")
 
 
 def test_a_bad_start_variable_is_one_line(tmp_path, capsys, monkeypatch):
     path, out = faulty_run(tmp_path, "fmi2GetDerivatives", "ERROR", 10**9)
     monkeypatch.setenv(START_VARIABLE, "spawn")
     err = cli_run(path, out, capsys)
-    assert err == f"murcosim: error: {START_VARIABLE}: expected 'fork' or 'program' (got 'spawn')"
+    expected = "expected 'fork', 'forkserver' or 'program' (got 'spawn')"
+    assert err == f"murcosim: error: {START_VARIABLE}: {expected}"
 
 
 @pytest.mark.slow
@@ -364,9 +371,9 @@ def test_exit_in_an_fmu_ends_the_child_though_the_caller_holds_a_threaded_fmu(
 ):
     """The caller has loaded pythonfmu's library, whose static destructor joins the worker
     thread it starts; then an FMU of the supervised run calls exit(). The caller has an FMU
-    binary mapped, so its child is a new program, which holds no copy of that library: its
-    exit runs no destructor waiting for a thread that is not there, and the run ends with its
-    one-line report, not a hang (a forked child hung here)."""
+    binary mapped, so its child is forked from the forkserver, which never loaded that library:
+    its exit runs no destructor waiting for a thread that is not there, and the run ends with
+    its one-line report, not a hang (a child forked from this caller hangs here)."""
     threaded = FMU(python_fmu(tmp_path, "idle_slave", IDLE_SLAVE))
     instance = threaded.instantiate("idle")
     instance.setup_experiment(0.0, 1.0)
@@ -374,11 +381,11 @@ def test_exit_in_an_fmu_ends_the_child_though_the_caller_holds_a_threaded_fmu(
     instance.do_step(0.0, 0.1)
     instance.terminate()
     threaded.close()
-    # its library stays mapped: the child is a new program, not a fork of this process
+    # its library stays mapped: the child comes from the forkserver, not a fork of this process
     binaries = loaded_fmu_binaries()
     assert any("/binaries/linux64/IdleSlave.so" in binary for binary in binaries), binaries
     monkeypatch.delenv(START_VARIABLE, raising=False)
-    assert child_start() == "program"
+    assert child_start() == "forkserver"
     path, out = faulty_run(tmp_path, "fmi2SetContinuousStates", "EXIT", 30)
     stop = threading.Event()
     previous = signal.signal(signal.SIGALRM, lambda signum, frame: stop.set())
