@@ -21,8 +21,10 @@ medians, with the absolute medians for context; nothing here is a test. Parts:
 - ``startup``: wall time of the command ``murcosim run`` (a new interpreter, imports, the
   supervised child, forked, FMU loading, files) on ``bluerov2_heavy_single`` cut to 0.1 s,
   against the same command with its child a new program and the interpreter alone starting and
-  importing NumPy; and CPU time of the same run supervised from a Python caller that has
-  imported murcosim (a sweep's case, its child a new program), against the run in its process.
+  importing NumPy; CPU time of the same run supervised from a Python caller that has imported
+  murcosim with its child forked from the forkserver (a sweep's case) and a new program, against
+  the run in its process; and ``murcosim sweep`` of 8 cases of the scenario cut to 1 s, its
+  cases forked from the forkserver against new programs.
 - ``gym``: steps per second of the station-keeping Gymnasium environment on one core and in
   two worker processes, and its overhead over a plain run (see ``studies.bench_gym``).
 - ``swarm``: swarms of 16, 64 and 256 BlueROV2 Heavy vehicles with their thrusters, autopilots
@@ -32,6 +34,7 @@ medians, with the absolute medians for context; nothing here is a test. Parts:
 
 from __future__ import annotations
 
+import ctypes
 import os
 import resource
 import statistics
@@ -331,7 +334,7 @@ def _ticks_row(fmu_dir: Path, repeats: int) -> Row:
 def startup_rows(fmu_dir: Path, repeats: int) -> list[Row]:
     """Median wall time of ``murcosim run`` on a 0.1 s scenario, as a user starts it (its
     child forked), against the same command with its child a new program and the interpreter
-    alone importing NumPy, taken in turn; and the CPU time of a sweep's case."""
+    alone importing NumPy, taken in turn; the CPU time of a sweep's case; and a sweep."""
     from orchestrator.runner.supervise import START_VARIABLE
 
     with tempfile.TemporaryDirectory(prefix="murcosim-bench-") as folder:
@@ -357,9 +360,12 @@ def startup_rows(fmu_dir: Path, repeats: int) -> list[Row]:
                 walls[start].append(time.perf_counter() - wall)
         wall, program, floor = (statistics.median(walls[start]) for start in starts)
         cpu, program_cpu, floor_cpu = (statistics.median(cpus[start]) for start in starts)
-        (supervised, in_process), (supervised_cpu, in_process_cpu) = _child_seconds(
-            path, fmu_dir, folder, repeats
+        walls_cpus = _child_seconds(path, fmu_dir, folder, repeats)
+        (served, program_case, in_process), (served_cpu, program_case_cpu, in_process_cpu) = (
+            walls_cpus
         )
+        sweep_path = _scenario_file("bluerov2_heavy_single", folder, stop_time=1.0)
+        sweeps = _sweep_seconds(sweep_path, fmu_dir, folder, repeats)
     return [
         Row(
             "start-up: `murcosim run` of a 0.1 s scenario, wall time",
@@ -370,14 +376,79 @@ def startup_rows(fmu_dir: Path, repeats: int) -> list[Row]:
             f"{floor:.2f} s; CPU time {cpu:.2f} s, {program_cpu:.2f} s and {floor_cpu:.2f} s",
         ),
         Row(
-            "start-up: the same run supervised from Python (a sweep's case), CPU time",
-            f"{supervised_cpu:.2f} s",
+            "start-up: the same run supervised from Python, its child from the forkserver "
+            "(a sweep's case), CPU time",
+            f"{served_cpu:.2f} s",
             "",
-            f"median of {repeats}; in the caller's process {in_process_cpu:.2f} s (the "
-            "difference: the child, a new program, as from a sweep's threads); wall time "
-            f"{supervised:.2f} s vs {in_process:.2f} s",
+            f"median of {repeats}; with the child a new program {program_case_cpu:.2f} s; in "
+            f"the caller's process {in_process_cpu:.2f} s; wall time {served:.2f} s, "
+            f"{program_case:.2f} s and {in_process:.2f} s",
+        ),
+        Row(
+            f"start-up: `murcosim sweep` of {SWEEP_CASES} cases of the scenario cut to 1 s "
+            f"({SWEEP_WORKERS} workers), cases from the forkserver / new programs, CPU time",
+            f"{sweeps['forkserver'][1] / sweeps['program'][1]:.2f}",
+            "",
+            f"median of {repeats}, taken in turn; {sweeps['forkserver'][1]:.2f} s vs "
+            f"{sweeps['program'][1]:.2f} s CPU (the command and all its processes); wall time "
+            f"{sweeps['forkserver'][0]:.2f} s vs {sweeps['program'][0]:.2f} s",
         ),
     ]
+
+
+SWEEP_CASES, SWEEP_WORKERS = 8, 2
+PR_SET_CHILD_SUBREAPER = 36  # prctl option (linux/prctl.h)
+
+
+def _sweep_seconds(
+    path: Path, fmu_dir: Path, folder: Path, repeats: int
+) -> dict[str, tuple[float, float]]:
+    """Per start of the cases ("forkserver", as chosen, and "program"): medians (s) of the wall
+    and CPU time of ``murcosim sweep`` of ``path``, taken in turn. The CPU time counts every
+    process of the command, the forkserver and its children too: this process adopts them
+    (a child subreaper) and waits for them when the command has ended."""
+    from orchestrator.runner.supervise import START_VARIABLE
+
+    environment = {k: v for k, v in os.environ.items() if k != START_VARIABLE}
+    starts = {"forkserver": environment, "program": {**environment, START_VARIABLE: "program"}}
+    spent: dict[str, list[tuple[float, float]]] = {start: [] for start in starts}
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    try:
+        for repeat in range(repeats):
+            for start, env in starts.items():
+                out = folder / f"sweep_{start}_{repeat}"
+                command = [sys.executable, "-m", "orchestrator.cli", "sweep", str(path)]
+                command += ["--runs", str(SWEEP_CASES), "--vary", "rov.p[3]=0.5:1.5"]
+                command += ["--workers", str(SWEEP_WORKERS), "--fmu-dir", str(fmu_dir)]
+                command += ["--out", str(out), "--quiet"]
+                wall, cpu, before = time.perf_counter(), _cpu_seconds(), _children()
+                subprocess.run(command, check=True, capture_output=True, env=env)
+                for orphan in _children() - before:  # adopted when the command ended
+                    os.waitpid(orphan, 0)
+                spent[start].append((time.perf_counter() - wall, _cpu_seconds() - cpu))
+    finally:
+        libc.prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+    return {
+        start: tuple(statistics.median(column) for column in zip(*runs, strict=True))
+        for start, runs in spent.items()
+    }
+
+
+def _children() -> set[int]:
+    """This process's children (``/proc/PID/stat``)."""
+    return {pid for pid, parent in _parents().items() if parent == os.getpid()}
+
+
+def _parents() -> dict[int, int]:
+    """The parent of every process (``/proc/PID/stat``)."""
+    parents = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except OSError:  # ended meanwhile
+            continue
+    return parents
 
 
 def _cpu_seconds() -> float:
@@ -390,38 +461,58 @@ def _cpu_seconds() -> float:
 
 def _child_seconds(
     path: Path, fmu_dir: Path, folder: Path, repeats: int
-) -> tuple[tuple[float, float], tuple[float, float]]:
-    """Medians (s) of the wall and of the CPU time of ``run_supervised`` (its child a new
-    program, as a sweep's case) and of ``run_scenario`` of ``path`` from this process, each into
-    a new folder, after one run of each."""
+) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+    """Medians (s) of the wall and of the CPU time of ``run_supervised`` with its child forked
+    from the forkserver (as a sweep's case) and a new program, and of ``run_scenario`` of
+    ``path`` in this process, taken in turn, each into a new folder, after one run of each (the
+    forkserver's start). CPU time counts the forkserver's and its ended children's (``/proc``,
+    in clock ticks of 10 ms)."""
     from orchestrator.runner.run import run_scenario
     from orchestrator.runner.supervise import START_VARIABLE, run_supervised
 
-    runs = iter(range(2 * repeats + 2))
-    spent: dict[Callable[..., object], list[float]] = {run_supervised: [], run_scenario: []}
-
-    def timed(run: Callable[..., object]) -> Callable[[], float]:
-        def once() -> float:
-            start, cpu = time.perf_counter(), _cpu_seconds()
-            run(path, folder / f"child_{next(runs)}", fmu_dir, plots=False)
-            spent[run].append(_cpu_seconds() - cpu)
-            return time.perf_counter() - start
-
-        return once
-
-    supervised, in_process = timed(run_supervised), timed(run_scenario)
+    runs = iter(range(3 * repeats + 3))
     given = os.environ.get(START_VARIABLE)
-    os.environ[START_VARIABLE] = "program"  # as a sweep's case: its threads start programs
+
+    def supervised(start: str) -> Callable[..., object]:
+        def run(*arguments: object, **options: object) -> object:
+            os.environ[START_VARIABLE] = start
+            return run_supervised(*arguments, **options)
+
+        return run
+
+    ways = {"forkserver": supervised("forkserver"), "program": supervised("program")}
+    ways["in_process"] = run_scenario
+    spent: dict[str, list[tuple[float, float]]] = {way: [] for way in ways}
     try:
-        supervised(), in_process()
-        walls = interleaved(supervised, in_process, repeats)
+        for repeat in range(repeats + 1):
+            for way, run in ways.items():
+                wall, cpu = time.perf_counter(), _cpu_seconds() + _forkserver_cpu_seconds()
+                run(path, folder / f"child_{next(runs)}", fmu_dir, plots=False)
+                cpu = _cpu_seconds() + _forkserver_cpu_seconds() - cpu
+                if repeat:
+                    spent[way].append((time.perf_counter() - wall, cpu))
     finally:
         if given is None:
-            del os.environ[START_VARIABLE]
+            os.environ.pop(START_VARIABLE, None)
         else:
             os.environ[START_VARIABLE] = given
-    cpus = tuple(statistics.median(spent[run][1:]) for run in (run_supervised, run_scenario))
+    medians = [tuple(statistics.median(c) for c in zip(*spent[w], strict=True)) for w in ways]
+    walls, cpus = zip(*medians, strict=True)
     return walls, cpus
+
+
+def _forkserver_cpu_seconds() -> float:
+    """CPU time (s) of this process's forkserver and of its children that have ended
+    (``/proc/PID/stat``: utime, stime, cutime, cstime); 0 while there is none."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            command = (stat.parent / "cmdline").read_bytes()
+        except OSError:  # ended meanwhile
+            continue
+        if int(fields[1]) == os.getpid() and b"multiprocessing.forkserver" in command:
+            return sum(map(int, fields[11:15])) / os.sysconf("SC_CLK_TCK")
+    return 0.0
 
 
 # -- the table -------------------------------------------------------------------------------
