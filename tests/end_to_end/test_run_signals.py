@@ -199,6 +199,14 @@ def test_interrupted_run_in_process_counts_its_right_hand_sides(tmp_path, ctrl_c
     assert_plausible(float(rows[-1]["time"]), stop_row_counts(rows[-1])[0])
 
 
+def _command(pid: int) -> list[bytes]:
+    """The command line of process ``pid`` ([] once it has ended)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return []
+
+
 def sigint_blocked_or_ignored(pid: int) -> bool | None:
     """Whether SIGINT is blocked or ignored in process ``pid`` (/proc/<pid>/status); None once
     it has ended."""
@@ -240,15 +248,18 @@ def test_ctrl_c_while_the_child_starts_reaches_the_supervisor_alone(tmp_path, ct
         start_new_session=True,  # its own process group, as a terminal's foreground job
     )
     deadline = time.monotonic() + 60
-    while not (children := descendants(process.pid)):
+    # every process below the command, looked at from its start (the command may run others
+    # first, such as ctypes' ldconfig), until the run's child writes events.csv
+    looks: dict[int, list[bool | None]] = {}
+    while not (out / "events.csv").exists():
         assert time.monotonic() < deadline and process.poll() is None, process.stderr.read()
-    looks = [sigint_blocked_or_ignored(children[0])]
-    while not (out / "events.csv").exists() and time.monotonic() < deadline:
-        looks.append(sigint_blocked_or_ignored(children[0]))
-    assert all(looks), looks
-    # events.csv is the child's: a new program has replaced the command's image by then
-    program = Path(f"/proc/{children[0]}/cmdline").read_bytes().split(b"\0")
-    assert program[1:3] == [b"-m", CHILD_PROGRAMS[start].encode()], program
+        for pid in descendants(process.pid):
+            looks.setdefault(pid, []).append(sigint_blocked_or_ignored(pid))
+    # the child: the process below the command that runs the expected module (a new program
+    # has replaced the command's image by the time it writes events.csv)
+    module = [b"-m", CHILD_PROGRAMS[start].encode()]
+    (child,) = [pid for pid in descendants(process.pid) if _command(pid)[1:3] == module]
+    assert looks.get(child) and all(looks[child]), looks
     os.killpg(process.pid, signal.SIGINT)
     _, err = process.communicate(timeout=30)
     assert process.returncode == 130, err
