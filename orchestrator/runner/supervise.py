@@ -301,9 +301,10 @@ def _forked_child(how: str, arguments: tuple) -> tuple[Any, Any, Breadcrumbs]:  
 @functools.cache
 def _forkserver() -> Any:  # noqa: ANN401 - a multiprocessing context
     """The forkserver's context; the server, started at its first child, imports the run's
-    modules once."""
+    modules once and blocks SIGINT (``forkserver_setup.py``): its children, also those of other
+    users of the forkserver in this process, start with SIGINT blocked."""
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["orchestrator.runner.run"])
+    context.set_forkserver_preload(["orchestrator.runner.forkserver_setup"])
     return context
 
 

@@ -220,14 +220,20 @@ def sigint_blocked_or_ignored(pid: int) -> bool | None:
 
 
 # how the command's child starts: chosen (a fork: the command has one thread and no FMU loaded)
-# or a new program, by the variable; the module its command line runs
-CHILD_PROGRAMS = {"chosen": "orchestrator.cli", "program": "orchestrator.runner.supervised_child"}
+# or, by the variable, forked from the forkserver or a new program; what its parent's and its
+# own command lines run
+CHILD_PROGRAMS = {
+    "chosen": (b"", b"-m orchestrator.cli"),
+    "forkserver": (b"multiprocessing.forkserver", b"multiprocessing.forkserver"),
+    "program": (b"", b"-m orchestrator.runner.supervised_child"),
+}
 
 
 @pytest.mark.parametrize("start", CHILD_PROGRAMS)
 def test_ctrl_c_while_the_child_starts_reaches_the_supervisor_alone(tmp_path, ctrl_c, start):
     """Ctrl-C at a terminal goes to the command and its child (one process group). The child,
-    forked from the command (its command line is the command's) or a new interpreter, has
+    forked from the command (its command line is the command's), from the forkserver (which
+    the command starts with SIGINT blocked, so its children start so) or a new interpreter, has
     SIGINT blocked from its start (while it imports) and then ignored: seen in /proc at every
     look from its start to the run's, so a Ctrl-C never raises in it. Ctrl-C then ends the
     command with one line and exit status 130."""
@@ -236,8 +242,8 @@ def test_ctrl_c_while_the_child_starts_reaches_the_supervisor_alone(tmp_path, ct
     path.write_text(path.read_text().replace("stop_time = 1.0", "stop_time = 1e5"))
     out = tmp_path / "out"
     environment = {k: v for k, v in os.environ.items() if k != START_VARIABLE}
-    if start == "program":
-        environment[START_VARIABLE] = "program"
+    if start != "chosen":
+        environment[START_VARIABLE] = start
     command = [sys.executable, "-m", "orchestrator.cli", "run", str(path), "--out", str(out)]
     process = subprocess.Popen(
         [*command, "--quiet", "--no-plots", "--fmu-dir", str(tmp_path)],
@@ -255,10 +261,15 @@ def test_ctrl_c_while_the_child_starts_reaches_the_supervisor_alone(tmp_path, ct
         assert time.monotonic() < deadline and process.poll() is None, process.stderr.read()
         for pid in descendants(process.pid):
             looks.setdefault(pid, []).append(sigint_blocked_or_ignored(pid))
-    # the child: the process below the command that runs the expected module (a new program
-    # has replaced the command's image by the time it writes events.csv)
-    module = [b"-m", CHILD_PROGRAMS[start].encode()]
-    (child,) = [pid for pid in descendants(process.pid) if _command(pid)[1:3] == module]
+    # the child: the process below the command that runs the expected code, as its parent
+    # does (a new program has replaced the command's image by the time it writes events.csv)
+    parents, (parent_runs, runs) = _parents(), CHILD_PROGRAMS[start]
+    below = descendants(process.pid)
+    (child,) = [
+        pid
+        for pid in below
+        if runs in b" ".join(_command(pid)) and parent_runs in b" ".join(_command(parents[pid]))
+    ]
     assert looks.get(child) and all(looks[child]), looks
     os.killpg(process.pid, signal.SIGINT)
     _, err = process.communicate(timeout=30)
