@@ -19,7 +19,10 @@ from __future__ import annotations
 
 import os
 import re
+import sys
+import tempfile
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -267,6 +270,37 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
 )
 
 
+@contextmanager
+def _rust_stderr() -> Iterator[list[str]]:
+    """The process' standard error (file descriptor 2) led into a temporary file while
+    rumoca runs: its Rust code writes a panic's text there directly ("thread ... panicked
+    at ...", a note on RUST_BACKTRACE), above the one line the build gives. The descriptor is
+    restored however the call ends; the text written is the list's one element after it.
+    Only rumoca's calls are inside: the project's own log lines reach the user as before."""
+    written: list[str] = []
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as capture:
+        os.dup2(capture.fileno(), 2)
+        try:
+            yield written
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            capture.seek(0)
+            written.append(capture.read().decode("utf-8", errors="replace"))
+
+
+def _panic_detail(message: str, written: str) -> str:
+    """The first line of a rumoca panic's message, or of what its Rust code wrote after
+    "panicked at ...:" when the exception has none."""
+    if message.strip():
+        return message.strip().splitlines()[0]
+    lines = [ln.strip() for ln in written.splitlines() if ln.strip()]
+    after = [lines[i + 1] for i, ln in enumerate(lines[:-1]) if " panicked at " in ln]
+    return after[0] if after else "no message"
+
+
 @dataclass
 class RumocaLibrary:
     """A Modelica library folder (a package with ``package.mo``) and its library path."""
@@ -295,14 +329,15 @@ class RumocaLibrary:
     def flatten(self, model: str) -> FlatModel:
         """The flat scalar model of ``model`` (its full Modelica name)."""
         try:
-            compiled = self._session.load(str(self.entry), model=model)
-            flat = compiled.to_dict("flat")
+            with _rust_stderr() as written:
+                compiled = self._session.load(str(self.entry), model=model)
+                flat = compiled.to_dict("flat")
         except rumoca.RumocaError as exc:
             raise BuildError(self._explain(model, str(exc))) from None
         except BaseException as exc:  # a panic in rumoca's Rust code (pyo3's PanicException)
             if type(exc).__name__ != "PanicException":
                 raise
-            detail = str(exc).splitlines()[0] if str(exc) else "no message"
+            detail = _panic_detail(str(exc), written[0])
             raise BuildError(
                 f"{self._relative(self.entry)}: {model}: rumoca 0.10 failed with an internal "
                 f"error ({detail}); known to happen for fields of an array of records indexed by "
@@ -339,7 +374,9 @@ class RumocaLibrary:
     def _explain(self, model: str, message: str) -> str:
         """One line of a rumoca failure, with the place of the first diagnostic if it has
         one."""
-        for diagnostic in rumoca.validate(str(self.entry), model=model):
+        with _rust_stderr():
+            diagnostics = rumoca.validate(str(self.entry), model=model)
+        for diagnostic in diagnostics:
             if diagnostic.level != "error":
                 continue
             text = diagnostic.message
