@@ -437,6 +437,18 @@ MULTIBODY_REFUSED = [
     ),
 ]
 
+# Sources as the MSL's Blocks.Sources and Analog.Sources write them
+# (``tests/data/pulse_sources``), each checked in four variants by the test of
+# ``test_build_pulse_sources.py`` it names
+SOURCES = [
+    (
+        "A pulse source counting its periods with `integer((time - startTime)/period)` in an "
+        "initial algorithm and a when-equation, inside a voltage source that passes `nperiod` "
+        "down as a `final` modification (MSL's `PulseVoltage`, `TrapezoidVoltage`)",
+        "test_pulse_count_and_voltage",
+    ),
+]
+
 _MODEL = "  model M\n    Real x(start = 1, fixed = true);\n"
 _EXTERNAL = (
     '  function f\n    input Real u;\n    output Real y;\n  external "C" y = cbrt(u)\n'
@@ -741,6 +753,10 @@ def table() -> str:
     lines += [
         f"| {c} | builds, checked in four variants | `test_build_multibody_init.py::{test}` |"
         for c, test in MULTIBODY_INITIALIZATION
+    ]
+    lines += [
+        f"| {c} | builds, checked in four variants | `test_build_pulse_sources.py::{test}` |"
+        for c, test in SOURCES
     ]
     lines += [
         f"| {c} | refused in one line ({words}) | `test_build_multibody_init.py::{test}` |"

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from fmpy import simulate_fmu
+from modelica_support import SOURCES
 
 from orchestrator.compiler import build_library
 
@@ -64,3 +65,7 @@ def test_pulse_count_and_voltage(fmus, variant, interface):
     np.testing.assert_allclose(result["v"][away], want[:, 0], atol=1e-9)
     np.testing.assert_allclose(result["count"][away], want[:, 1], atol=1e-9)
     assert max(result["v"]) == AMPLITUDE  # the pulses came
+
+
+def test_construct_table_names_these_tests():
+    assert {test for _, test in SOURCES} <= {n for n in globals() if n.startswith("test_")}
