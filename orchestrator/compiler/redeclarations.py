@@ -108,7 +108,9 @@ def _span(expression: object) -> dict | None:
     return None
 
 
-def _closure(names: list[str], sources: dict[int, tuple[str, str]]) -> list[tuple[int, int, int]]:
+def class_closure(
+    names: list[str], sources: dict[int, tuple[str, str]]
+) -> list[tuple[int, int, int]]:
     """(source, start, end) of the definitions of the classes ``names`` (last names) and of
     the classes they extend, by name."""
     regions, seen = [], set()
@@ -124,7 +126,7 @@ def _closure(names: list[str], sources: dict[int, tuple[str, str]]) -> list[tupl
     return regions
 
 
-def _inside(source: int, start: int, regions: list[tuple[int, int, int]]) -> bool:
+def inside(source: int, start: int, regions: list[tuple[int, int, int]]) -> bool:
     return any(source == s and a <= start < b for s, a, b in regions)
 
 
@@ -140,21 +142,21 @@ def dropped_modification(
     if not found:
         return None
     variables = flat["variables"].values()
-    used = _closure([model.split(".")[-1]], sources)
+    used = class_closure([model.split(".")[-1]], sources)
     spans = [v.get("source_span") or {} for v in variables]
     spans += [e.get("span") or {} for e in flat.get("equations", [])]
     for redeclaration in found:
         where = (redeclaration.source, redeclaration.start)
-        instantiated = _inside(*where, used)
+        instantiated = inside(*where, used)
         if not instantiated:  # the class around it, found once for all spans
-            enclosing = _enclosing(where, sources)
+            enclosing = enclosing_class(where, sources)
             instantiated = any(
-                "source" in span and _inside(int(span["source"]), int(span["start"]), enclosing)
+                "source" in span and inside(int(span["source"]), int(span["start"]), enclosing)
                 for span in spans
             )
         if not instantiated:
             continue
-        declared = _closure([redeclaration.redeclared], sources)
+        declared = class_closure([redeclaration.redeclared], sources)
         for variable in variables:
             parts = re.sub(r"\[[^\]]*\]", "", variable["name"]).split(".")
             span = variable.get("source_span") or {}
@@ -162,7 +164,7 @@ def dropped_modification(
                 continue
             if redeclaration.component and redeclaration.component not in parts[:-1]:
                 continue
-            if not _inside(int(span["source"]), int(span["start"]), declared):
+            if not inside(int(span["source"]), int(span["start"]), declared):
                 continue
             binding = _span(variable.get("binding")) or {}
             from_it = (
@@ -174,7 +176,7 @@ def dropped_modification(
     return None
 
 
-def _enclosing(
+def enclosing_class(
     where: tuple[int, int], sources: dict[int, tuple[str, str]]
 ) -> list[tuple[int, int, int]]:
     """The innermost class definition around offset ``where[1]`` of source ``where[0]``."""

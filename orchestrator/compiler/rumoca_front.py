@@ -35,6 +35,7 @@ from orchestrator.compiler.flat_model import (
     UnsupportedConstructError,
     read_flat,
 )
+from orchestrator.compiler.outer_modifications import dropped_outer_modification
 from orchestrator.compiler.redeclarations import dropped_modification
 from orchestrator.compiler.tokens import tokens as _tokens
 from orchestrator.errors import BuildError
@@ -354,6 +355,17 @@ class RumocaLibrary:
                 f"short class ('= {dropped.redeclared}(...)'), which rumoca 0.10 drops: declare "
                 f"a class with it (model My{dropped.redeclared} = {dropped.redeclared}(...)) and "
                 "redeclare that"
+            )
+        outer = dropped_outer_modification(model, flat, sources)
+        if outer:
+            place = self._place({"source": outer.source, "start": outer.start}, compiled, sources)
+            element = ".".join(outer.path)
+            raise BuildError(
+                f"{place}{model}: unsupported Modelica construct modification of attributes "
+                f"and value of '{element}' in an extends clause or nested modification "
+                f"('{outer.path[-1]}(...) = ...'), which rumoca 0.10 drops: give the value "
+                f"alone ('{outer.path[-1]} = ...') or modify the component where it is "
+                "declared"
             )
         try:
             roots = [self.folder.parent, *self.path]
