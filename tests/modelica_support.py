@@ -401,8 +401,7 @@ AUTHORING = [
         "test_state_select_of_a_variable_whose_derivative_does_not_appear",
     ),
     (
-        "SI types declared in the library (`final unit`, `quantity`); their `displayUnit` is "
-        "not written into the model description",
+        "SI types declared in the library (`final unit`, `quantity`)",
         "test_units_of_si_types_declared_in_the_library",
     ),
 ]
@@ -440,6 +439,15 @@ MULTIBODY_REFUSED = [
 # Sources as the MSL's Blocks.Sources and Analog.Sources write them
 # (``tests/data/pulse_sources``), each checked in four variants by the test of
 # ``test_build_pulse_sources.py`` it names
+DISPLAY_UNITS = [
+    (
+        "`displayUnit` (degC, rev/min, bar, km/h, deg) in the model description: the unit's "
+        "`<DisplayUnit>` with its factor and offset; one with no affine conversion from the "
+        "unit left out with a warning naming the variable",
+        "test_descriptions_declare_display_units_with_their_conversions",
+    ),
+]
+
 SOURCES = [
     (
         "A pulse source counting its periods with `integer((time - startTime)/period)` in an "
@@ -757,6 +765,10 @@ def table() -> str:
     lines += [
         f"| {c} | builds, checked in four variants | `test_build_pulse_sources.py::{test}` |"
         for c, test in SOURCES
+    ]
+    lines += [
+        f"| {c} | builds, checked in four variants | `test_build_display_units.py::{test}` |"
+        for c, test in DISPLAY_UNITS
     ]
     lines += [
         f"| {c} | refused in one line ({words}) | `test_build_multibody_init.py::{test}` |"

@@ -10,6 +10,7 @@ gives, so code generation and the FMI layer are shared.
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import replace
 
@@ -33,7 +34,10 @@ from orchestrator.compiler.initialization import (
     explicit_values,
     initialization,
 )
+from orchestrator.compiler.units import display_scale
 from orchestrator.errors import BuildError
+
+LOG = logging.getLogger(__name__)
 
 
 def _value(expression: object, what: str, model: str) -> float:
@@ -327,6 +331,8 @@ def flat_dae(
         opts: dict = {}
         if var.unit:
             opts["unit"] = var.unit
+        if shown := _display_unit(var, name):
+            opts["display_unit"] = shown
         if var.description:
             opts["description"] = var.description
         return opts | _finite_bounds(var)
@@ -389,10 +395,31 @@ def _discrete_item(var: FlatVariable, model: str) -> dict:
         name=var.name,
         start=start,
         unit=var.unit,
+        display_unit=_display_unit(var, model),
         description=var.description,
         causality=causality,
         bounds=var.bounds,
     )
+
+
+def _display_unit(var: FlatVariable, model: str) -> str:
+    """The display unit the FMU declares for ``var``: its ``displayUnit`` where that differs
+    from its unit and converts from it by a factor and an offset; none otherwise, with a
+    warning naming the variable (a display unit equal to the unit is the default)."""
+    if not var.display_unit or var.display_unit == var.unit:
+        return ""
+    scale = display_scale(var.unit, var.display_unit) if var.unit else "the variable has no unit"
+    if isinstance(scale, tuple):
+        return var.display_unit
+    LOG.warning(
+        "%s: display unit '%s' of %s (unit '%s') left out of the FMU: %s",
+        model,
+        var.display_unit,
+        var.name,
+        var.unit,
+        scale,
+    )
+    return ""
 
 
 def _finite_bounds(var: FlatVariable) -> dict[str, float]:

@@ -61,7 +61,8 @@ class FlatVariable:
     parameters); ``start`` the start expression; ``state_select`` Modelica's stateSelect as
     0 (never) to 4 (always); ``bounds`` its ``min`` and ``max`` (in its unit) where the
     declaration or its type gives them as numbers, infinite where it gives none or bounds
-    that depend on parameters.
+    that depend on parameters; ``display_unit`` the unit its values are shown in (Modelica's
+    ``displayUnit``, empty where none is given).
     """
 
     name: str
@@ -79,6 +80,7 @@ class FlatVariable:
     state_select: int
     span: dict | None
     bounds: tuple[float, float] = (-math.inf, math.inf)
+    display_unit: str = ""
 
 
 @dataclass
@@ -1554,6 +1556,7 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
                     state_select=STATE_SELECT.get(variable.get("state_select", "Default"), 2),
                     span=span,
                     bounds=(lowest[k], highest[k]),
+                    display_unit=variable.get("display_unit") or "",
                 )
             )
     starts = {v.name: v.start for v in variables}

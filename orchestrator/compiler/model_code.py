@@ -34,9 +34,10 @@ SOLVER_MAX_STEP = 0.01  # s, upper bound of one internal step
 class FmuVariable:
     """One scalar Float64 variable as both FMI versions declare it.
 
-    ``bounds`` are its ``min`` and ``max`` (in its unit; infinite where the model gives none).
-    The instantiation token leaves them out: it identifies the binary's variables and
-    equations, and the binary does not check bounds (the importer does).
+    ``bounds`` are its ``min`` and ``max`` (in its unit; infinite where the model gives none),
+    ``display_unit`` the unit an importer shows it in. The instantiation token leaves both
+    out: it identifies the binary's variables and equations, and the binary neither checks
+    bounds (the importer does) nor converts units.
     """
 
     name: str
@@ -50,6 +51,7 @@ class FmuVariable:
     derivative_of: int | None = None  # value reference of the state, for derivatives
     dependencies: tuple[int, ...] = ()  # value references of the states and inputs it uses
     bounds: tuple[float, float] = field(default=(-math.inf, math.inf), repr=False)
+    display_unit: str = field(default="", repr=False)
 
 
 @dataclass
@@ -114,7 +116,12 @@ def _hoisted(p: ca.SX, outputs: list[ca.SX]) -> tuple[ca.SX, ca.SX, list[ca.SX]]
 
 def _meta(dae: ca.DaeBuilder, name: str) -> dict:
     bounds = (float(dae.min(name)), float(dae.max(name)))
-    return dict(unit=dae.unit(name), description=dae.description(name), bounds=bounds)
+    return dict(
+        unit=dae.unit(name),
+        description=dae.description(name),
+        bounds=bounds,
+        display_unit=dae.display_unit(name),
+    )
 
 
 def model_code(
@@ -322,6 +329,7 @@ def _event_variables(events: EventFunctions, blocks: dict[str, int]) -> list[Fmu
             unit=item["unit"],
             description=item["description"],
             bounds=item["bounds"],
+            display_unit=item["display_unit"],
         )
         for k, item in enumerate(events.discrete)
     ]

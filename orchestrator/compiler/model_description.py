@@ -2,10 +2,10 @@
 (the binary always has both; the description may offer Model Exchange alone).
 
 Both versions are written from the same variable table (:class:`ModelCode`): units with their
-SI base units, descriptions, ``min`` and ``max`` where the model gives them as numbers, a
-default experiment, and a model structure that lists outputs, state derivatives and initial
-unknowns with the states and inputs each depends on. FMI 2.0 leaves the independent variable
-``time`` implicit.
+SI base units and display units, descriptions, ``min`` and ``max`` where the model gives them as
+numbers, a default experiment, and a model structure that lists outputs, state derivatives and
+initial unknowns with the states and inputs each depends on. FMI 2.0 leaves the independent
+variable ``time`` implicit.
 """
 
 from __future__ import annotations
@@ -86,8 +86,12 @@ def _root(code: ModelCode, version: str) -> ET.Element:
 
 def _units(root: ET.Element, code: ModelCode) -> None:
     units = sorted({v.unit for v in code.variables if v.unit})
+    display: dict[str, set[str]] = {}
+    for var in code.variables:
+        if var.display_unit:
+            display.setdefault(var.unit, set()).add(var.display_unit)
     if units:
-        root.append(unit_definitions(units))
+        root.append(unit_definitions(units, display))
 
 
 def _bounds(var: FmuVariable) -> dict[str, str]:
@@ -118,6 +122,7 @@ def fmi3_description(code: ModelCode, co_simulation: bool) -> ET.ElementTree:
             start=repr(var.start) if var.start is not None else "",
             derivative=str(var.derivative_of) if var.derivative_of is not None else "",
             unit=var.unit,
+            displayUnit=var.display_unit,
             **_bounds(var),
         )
         ET.SubElement(variables, "Float64", {k: v for k, v in attributes.items() if v})
@@ -178,6 +183,7 @@ def fmi2_description(code: ModelCode, co_simulation: bool) -> ET.ElementTree:
         )
         real = dict(
             unit=var.unit,
+            displayUnit=var.display_unit,
             start=repr(var.start) if var.start is not None else "",
             derivative=str(index[var.derivative_of]) if var.derivative_of is not None else "",
             **_bounds(var),

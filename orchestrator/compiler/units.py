@@ -4,7 +4,10 @@
 FMI requires every ``unit`` attribute to name a ``<Unit>`` element; each gets the exponents of
 FMI's base units (``<BaseUnit kg="1" m="1" s="-2"/>`` for ``N``) and the ``factor`` and
 ``offset`` that take a value to them, ``value_SI = factor*value + offset`` (``factor="1e-06"``
-for ``us``, ``offset="273.15"`` for ``degC``).
+for ``us``, ``offset="273.15"`` for ``degC``). A variable's ``displayUnit`` becomes a
+``<DisplayUnit>`` of its unit with the ``factor`` and ``offset`` that take a value in the unit to
+the display unit, ``display = factor*value + offset`` (``offset="-273.15"`` for ``degC`` of
+``K``).
 
 Unit strings follow the grammar of the Modelica Language Specification (section "Unit
 Expressions")::
@@ -271,11 +274,41 @@ def parse_unit(unit: str) -> UnitScale:
     )
 
 
-def unit_definitions(units: list[str]) -> ET.Element:
+def display_scale(unit: str, display: str) -> tuple[float, float] | str:
+    """``(factor, offset)`` with ``display = factor*value + offset`` for a value in ``unit``
+    shown in ``display`` (FMI 2.0 Sec. 2.2.2, FMI 3.0 Sec. 2.4.3): ``("rad/s", "rev/min")``
+    gives ``(30/pi, 0)``, ``("K", "degC")`` gives ``(1, -273.15)``.
+
+    The factor is exact up to one rounding (rational factors and powers of pi are kept apart
+    until the end). Where no such conversion exists, the reason is returned instead: a display
+    unit that cannot be read, of another dimension (a reciprocal such as ``"Hz"`` of ``"s"`` is
+    not affine), or of a unit with no SI form.
+    """
+    if parse_unit(unit).dims is None or display in WITHOUT_SI_FORM:
+        return "a unit with no SI form converts to no other unit"
+    try:
+        shown = _Parser(display).parse()
+    except BuildError as exc:
+        return str(exc)
+    value = _Parser(unit).parse()
+    if shown.dims != value.dims:
+        return "it is of another dimension than the unit"
+    ratio = value / shown  # display = ratio*value + (offset_unit - offset_display)/shown
+    offset = (OFFSETS.get(unit, 0) - OFFSETS.get(display, 0)) / shown.ratio
+    return (
+        float(ratio.ratio) * math.pi**ratio.pi_power,
+        float(offset) * math.pi**-shown.pi_power,
+    )
+
+
+def unit_definitions(units: list[str], display: dict[str, set[str]] | None = None) -> ET.Element:
     """A ``<UnitDefinitions>`` element declaring each of ``units`` (FMI 2 and FMI 3 alike).
 
     Each ``<Unit>`` has a ``<BaseUnit>`` with the nonzero exponents and, where they differ from
-    their defaults, ``factor`` (1) and ``offset`` (0); a unit with no SI form has none.
+    their defaults, ``factor`` (1) and ``offset`` (0); a unit with no SI form has none. Then
+    a ``<DisplayUnit>`` for each display unit that ``display`` lists for it, with its
+    ``factor`` and ``offset`` (:func:`display_scale`; display units without one must have been
+    left out before).
     """
     root = ET.Element("UnitDefinitions")
     for unit in units:
@@ -289,4 +322,12 @@ def unit_definitions(units: list[str]) -> ET.Element:
         if scale.offset != 0.0:
             attributes["offset"] = repr(scale.offset)
         ET.SubElement(element, "BaseUnit", attributes)
+        for name in sorted((display or {}).get(unit, ())):
+            factor, offset = display_scale(unit, name)
+            shown = {"name": name}
+            if factor != 1.0:
+                shown["factor"] = repr(factor)
+            if offset != 0.0:
+                shown["offset"] = repr(offset)
+            ET.SubElement(element, "DisplayUnit", shown)
     return root
