@@ -32,6 +32,8 @@ RESERVED_WORDS = (
 )
 RESERVED = frozenset(RESERVED_WORDS.split())
 NAME = re.compile(r"[A-Za-z_][\w.]*")
+# the end of a modification ``name(...) =`` (and of many equations): where statements are read
+CLOSING = re.compile(r"\)\s*=(?!=)")
 Token = tuple[int, str]
 
 
@@ -47,20 +49,55 @@ class OuterModification:
 
 def outer_modifications(source: int, text: str) -> list[OuterModification]:
     """The modifications of attributes and value that rumoca 0.10 drops in one source text:
-    in ``extends`` clauses, nested in a component's modification, or of dotted names."""
-    if not re.search(r"\)\s*=[^=]", text):
-        return []
-    listed = list(tokens(text))
+    in ``extends`` clauses, nested in a component's modification, or of dotted names. Only
+    the statements with a :data:`CLOSING` are read as tokens: a library path's files are
+    many and long."""
     found: list[OuterModification] = []
-    k = 0
-    while k < len(listed):
-        if listed[k][1] == "(":
-            opened = _declaration(listed, k)
-            if opened is not None:
+    scanned = -1  # the end of the statement read last
+    cursor = [0, 0]  # an offset and the count of quotes before it
+    for closing in CLOSING.finditer(text):
+        if closing.start() < scanned:
+            continue
+        listed = []
+        for position, token in tokens(text, _statement_start(text, closing.start(), cursor)):
+            listed.append((position, token))
+            if token == ";" and position > closing.end():
+                break
+        scanned = listed[-1][0] if listed else len(text)
+        k = 0
+        while k < len(listed):
+            opened = _declaration(listed, k) if listed[k][1] == "(" else None
+            if opened is None:
+                k += 1
+            else:
                 k = _arguments(listed, k, opened, 0, source, found)
-                continue
-        k += 1
     return found
+
+
+def _statement_start(text: str, offset: int, cursor: list[int]) -> int:
+    """The offset just past the last ``;`` before ``offset`` that ends a statement: one in
+    no string (an even number of unescaped double quotes before it) and no line comment.
+    ``cursor`` holds an offset and the count of quotes before it, moved to each ``;``
+    looked at, so that a text is counted about once."""
+    end = offset
+    while True:
+        end = text.rfind(";", 0, end)
+        if end < 0:
+            return 0
+        known, count = cursor
+        if end >= known:
+            count += _quotes(text, known, end)
+        else:
+            count -= _quotes(text, end, known)
+        cursor[:] = [end, count]
+        line = text[text.rfind("\n", 0, end) + 1 : end]
+        if "//" not in line and count % 2 == 0:
+            return end + 1
+
+
+def _quotes(text: str, start: int, end: int) -> int:
+    """The number of double quotes in ``text[start:end]`` that are not escaped."""
+    return text.count('"', start, end) - text.count('\\"', start, end)
 
 
 def _declaration(listed: list[Token], k: int) -> tuple[str, ...] | None:
@@ -140,6 +177,18 @@ def _argument_end(listed: list[Token], k: int) -> int:
     return k
 
 
+_SCANNED: dict[tuple[int, int], list[OuterModification]] = {}
+
+
+def _cached(source: int, text: str) -> list[OuterModification]:
+    """:func:`outer_modifications` of a source text, scanned once per process (a library
+    path's files are read again for every model built)."""
+    key = (source, hash(text))
+    if key not in _SCANNED:
+        _SCANNED[key] = outer_modifications(source, text)
+    return _SCANNED[key]
+
+
 def _spans(expression: object) -> list[dict]:
     """Every source span in a rumoca expression."""
     if isinstance(expression, dict):
@@ -157,12 +206,12 @@ def dropped_outer_modification(
     not follow: one written in a class the model instantiates, whose element is a variable of
     the flat model with a value that does not come from the modification; None when there is
     none."""
-    found = [m for source, (_, text) in sources.items() for m in outer_modifications(source, text)]
+    found = [m for source, (_, text) in sources.items() for m in _cached(source, text)]
     if not found:
         return None
     variables = list(flat["variables"].values())
     paths = [tuple(re.sub(r"\[[^\]]*\]", "", v["name"]).split(".")) for v in variables]
-    used = class_closure([model.split(".")[-1]], sources)
+    used: list[tuple[int, int, int]] | None = None
     for modification in found:
         size = len(modification.path)
         matching = [
@@ -170,6 +219,8 @@ def dropped_outer_modification(
         ]
         if not matching:
             continue
+        if used is None:
+            used = class_closure([model.split(".")[-1]], sources)
         where = (modification.source, modification.start)
         if not inside(*where, used):
             around = enclosing_class(where, sources)
