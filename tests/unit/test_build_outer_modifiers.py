@@ -49,6 +49,7 @@ REFUSED = {
     "BothNested": "c(fixed = true) = 40",
     "BothDotted": "spring.c(fixed = true) = 40",
     "StartInExtends": "m(start = 2) = 4",
+    "CommentedInExtends": "c(fixed = true) = 40",
 }
 
 

@@ -48,4 +48,9 @@ package SpringLib "Outer modifications of a spring constant computed at initiali
   model StartInExtends "A start value and a value in an extends clause: refused"
     extends Preloaded(m(start = 2) = 4);
   end StartInExtends;
+
+  model CommentedInExtends "Attributes and value after a comment with a semicolon: refused"
+    extends Preloaded( // stiffer; and fixed
+      c(fixed = true) = 40);
+  end CommentedInExtends;
 end SpringLib;
