@@ -301,6 +301,13 @@ SUPPORTED = [
         "the model is translated, as the last statement (MSL's `OpAmpDetailed` limiters)",
         "test_return_ends_the_function_in_four_variants",
     ),
+    (
+        "Outer modifications of a parameter computed at initialization "
+        "(`parameter Real c(fixed = false) = 20`): attributes and value on the component's own "
+        "declaration (`spring(c(fixed = true) = 40)`), a value alone in `extends` or nested "
+        "(`holder(spring(c = 40))`), an attribute alone, `each` in a component array",
+        "test_outer_modification_of_a_parameter_computed_at_initialization",
+    ),
 ]
 
 # Forms as library authors combine them (``tests/data/authoring``), each checked in four
@@ -469,6 +476,17 @@ _MISSING_INCLUDE = (
 
 UNSUPPORTED = [
     # (construct, package body using it, words of the error, whether it names file:line:col)
+    (
+        "A modification of attributes and value, `c(fixed = true) = 40`, in `extends`, nested "
+        "in another component's modification or by a dotted name (rumoca 0.10 drops it "
+        "whole; give the value alone, or modify the component where it is declared)",
+        "  partial model P\n    parameter Real c(fixed = false) = 20;\n"
+        "    Real s(start = 1, fixed = true);\n    Real v(start = 0, fixed = true);\n"
+        "  equation\n    der(s) = v;\n    der(v) = -c*s;\n  end P;\n"
+        "  model M\n    extends P(c(fixed = true) = 40);\n  end M;\n",
+        "modification of attributes and value of 'c' in an extends clause",
+        True,
+    ),
     (
         "A redeclared short class with a modification, `redeclare model Law = Q(k = 0.5)` "
         "(rumoca 0.10 drops the modification; redeclare to `model HalfQ = Q(k = 0.5)`)",
