@@ -379,9 +379,8 @@ def test_exit_in_an_fmu_ends_the_child_though_the_caller_holds_a_threaded_fmu(
     instance.setup_experiment(0.0, 1.0)
     instance.initialize(0.0)
     instance.do_step(0.0, 0.1)
-    instance.terminate()
-    threaded.close()
-    # its library stays mapped: the child comes from the forkserver, not a fork of this process
+    # the instance is held (its library mapped) while the run's child starts: the child comes
+    # from the forkserver, not a fork of this process
     binaries = loaded_fmu_binaries()
     assert any("/binaries/linux64/IdleSlave.so" in binary for binary in binaries), binaries
     monkeypatch.delenv(START_VARIABLE, raising=False)
@@ -398,6 +397,8 @@ def test_exit_in_an_fmu_ends_the_child_though_the_caller_holds_a_threaded_fmu(
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0.0)
         signal.signal(signal.SIGALRM, previous)
+        instance.terminate()
+        threaded.close()
     said = "process exited with status 3 in fmi2SetContinuousStates of instance 'spring'"
     assert said in str(error.value) and len(str(error.value).splitlines()) == 1, error.value
     assert_kept(out, "crashed")
