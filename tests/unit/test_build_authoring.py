@@ -25,29 +25,20 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from build_variants import VARIANTS, built_fmus
 from fmpy import read_model_description, simulate_fmu
 from modelica_support import AUTHORING
 from scipy.integrate import solve_ivp
-
-from orchestrator.compiler import build_library
 
 LIBRARY = Path(__file__).parents[1] / "data" / "authoring" / "Authoring"
 STOP = 2.0
 # points between events (every event of the library lies off this grid), on the output grid
 TIMES = np.arange(0.02, STOP, 0.1)
-VARIANTS = [
-    ("me", "ModelExchange"),
-    ("fmi3", "CoSimulation"),
-    ("fmi2", "ModelExchange"),
-    ("fmi2", "CoSimulation"),
-]
 
 
 @pytest.fixture(scope="module")
 def fmus(tmp_path_factory):
-    out = tmp_path_factory.mktemp("authoring")
-    built = build_library(LIBRARY, out, backend="rumoca", report=lambda _: None)
-    return {(p.parent.name if p.parent != out else "me", p.stem): p for p in built}
+    return built_fmus(LIBRARY, tmp_path_factory.mktemp("authoring"))
 
 
 def simulate(path: Path, interface: str, outputs: list[str]) -> np.ndarray:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from build_variants import VARIANTS
 from fmpy import read_model_description, simulate_fmu
 from fmpy.validation import validate_fmu
 from modelica_support import DISPLAY_UNITS
@@ -29,12 +30,6 @@ from orchestrator.compiler import build_library
 from orchestrator.compiler.units import display_scale
 
 LIBRARY = Path(__file__).parents[1] / "data" / "display_units" / "DisplayLib"
-VARIANTS = [
-    ("me", "ModelExchange"),
-    ("fmi3", "CoSimulation"),
-    ("fmi2", "ModelExchange"),
-    ("fmi2", "CoSimulation"),
-]
 TAU, T_AMB, T0, W0, P0, V = 0.5, 283.15, 303.15, 100.0, 2e5, 1.5  # the model's values
 STOP = 2.0
 TIMES = np.linspace(0.05, STOP, 40)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from build_variants import VARIANTS, built_fmus
 from fmpy import simulate_fmu
 
 from orchestrator.compiler import build_library
@@ -22,19 +23,13 @@ from orchestrator.errors import BuildError
 
 LIBRARY = Path(__file__).parents[1] / "data" / "function_return" / "ReturnLib"
 TIMES = np.linspace(0.0, 2.0, 9)
-VARIANTS = [
-    ("me", "ModelExchange"),
-    ("fmi3", "CoSimulation"),
-    ("fmi2", "ModelExchange"),
-    ("fmi2", "CoSimulation"),
-]
 
 
 @pytest.fixture(scope="module")
 def fmus(tmp_path_factory):
-    out = tmp_path_factory.mktemp("returns")
-    built = build_library(LIBRARY, out, backend="rumoca", report=lambda _: None)
-    return {p.parent.name if p.parent != out else "me": p for p in built}
+    """The library's one model, by variant."""
+    built = built_fmus(LIBRARY, tmp_path_factory.mktemp("returns"))
+    return {variant: fmu for (variant, _), fmu in built.items()}
 
 
 def clipped_integral(t: float) -> float:

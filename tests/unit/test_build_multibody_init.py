@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from build_variants import VARIANTS
 from fmpy import simulate_fmu
 from modelica_support import MULTIBODY_INITIALIZATION, MULTIBODY_REFUSED
 from scipy.integrate import solve_ivp
@@ -41,12 +42,6 @@ DATA = Path(__file__).parents[1] / "data"
 LIBRARY = DATA / "multibody_initialization" / "MultiBodyInit"
 MODELICA_PATH = DATA / "modelica_path"
 TIMES = np.linspace(0.0, 2.0, 9)
-VARIANTS = [
-    ("me", "ModelExchange"),
-    ("fmi3", "CoSimulation"),
-    ("fmi2", "ModelExchange"),
-    ("fmi2", "CoSimulation"),
-]
 # the pendulum of SpringPendulum: mass (kg) at the end of a rod of length 1 m, its own
 # inertia about z (kg m^2), gravity (m/s^2) along -y, the spring's anchor (m) and
 # unstretched length (m), the initial angle (rad) and rate (rad/s)

@@ -23,18 +23,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from build_variants import VARIANTS, built_fmus
 from fmpy import read_model_description, simulate_fmu
 
 from orchestrator.compiler import build_library
 from orchestrator.errors import BuildError
 
 LIBRARY = Path(__file__).parents[1] / "data" / "outer_modifications" / "SpringLib"
-VARIANTS = [
-    ("me", "ModelExchange"),
-    ("fmi3", "CoSimulation"),
-    ("fmi2", "ModelExchange"),
-    ("fmi2", "CoSimulation"),
-]
 # model: (the springs' path prefixes, the spring constant the FMU must have, N/m)
 BUILT = {
     "OwnDeclaration": (["spring."], 40.0),
@@ -55,9 +50,7 @@ REFUSED = {
 
 @pytest.fixture(scope="module")
 def fmus(tmp_path_factory):
-    out = tmp_path_factory.mktemp("springs")
-    built = build_library(LIBRARY, out, backend="rumoca", report=lambda _: None, models=list(BUILT))
-    return {(p.parent.name if p.parent != out else "me", p.stem): p for p in built}
+    return built_fmus(LIBRARY, tmp_path_factory.mktemp("springs"), models=list(BUILT))
 
 
 @pytest.mark.parametrize("model", list(BUILT))

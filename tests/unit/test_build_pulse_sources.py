@@ -19,27 +19,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from build_variants import VARIANTS, built_fmus
 from fmpy import simulate_fmu
 from modelica_support import SOURCES
 
-from orchestrator.compiler import build_library
-
 LIBRARY = Path(__file__).parents[1] / "data" / "pulse_sources" / "PulseLib"
-VARIANTS = [
-    ("me", "ModelExchange"),
-    ("fmi3", "CoSimulation"),
-    ("fmi2", "ModelExchange"),
-    ("fmi2", "CoSimulation"),
-]
 START, PERIOD, WIDTH, PULSES, AMPLITUDE = 0.3, 0.4, 0.1, 3, 2.0
 EDGES = [START + k * PERIOD + d for k in range(5) for d in (0.0, WIDTH)]
 
 
 @pytest.fixture(scope="module")
 def fmus(tmp_path_factory):
-    out = tmp_path_factory.mktemp("pulses")
-    built = build_library(LIBRARY, out, backend="rumoca", report=lambda _: None)
-    return {(p.parent.name if p.parent != out else "me", p.stem): p for p in built}
+    return built_fmus(LIBRARY, tmp_path_factory.mktemp("pulses"))
 
 
 def expected(t: float) -> tuple[float, float]:

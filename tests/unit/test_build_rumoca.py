@@ -23,6 +23,7 @@ from pathlib import Path
 import fmpy
 import numpy as np
 import pytest
+from build_variants import VARIANTS
 from conftest import cli_error
 from fmpy import extract, read_model_description, simulate_fmu
 from fmpy.fmi2 import FMU2Model
@@ -41,13 +42,6 @@ LIBRARY = DATA / "user_library" / "UserLib"
 MODELICA_PATH = DATA / "modelica_path"
 G_N = 9.80665
 TIMES = np.linspace(0.0, 2.0, 9)
-# (FMU file variant, FMI interface) of the four variants
-VARIANTS = [
-    ("me", "ModelExchange"),
-    ("fmi3", "CoSimulation"),
-    ("fmi2", "ModelExchange"),
-    ("fmi2", "CoSimulation"),
-]
 
 
 @pytest.fixture(scope="module")

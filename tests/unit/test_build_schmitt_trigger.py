@@ -19,8 +19,9 @@ import math
 
 import numpy as np
 import pytest
+from build_variants import VARIANTS
 from fmpy import simulate_fmu
-from test_build_rumoca import LIBRARY, MODELICA_PATH, VARIANTS
+from test_build_rumoca import LIBRARY, MODELICA_PATH
 
 from orchestrator.compiler import build_library
 
