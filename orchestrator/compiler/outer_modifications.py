@@ -15,6 +15,7 @@ Spring(c(fixed = true))``) are kept.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -177,16 +178,11 @@ def _argument_end(listed: list[Token], k: int) -> int:
     return k
 
 
-_SCANNED: dict[tuple[int, int], list[OuterModification]] = {}
-
-
-def _cached(source: int, text: str) -> list[OuterModification]:
+@functools.lru_cache(maxsize=8192)
+def _cached(source: int, text: str) -> tuple[OuterModification, ...]:
     """:func:`outer_modifications` of a source text, scanned once per process (a library
-    path's files are read again for every model built)."""
-    key = (source, hash(text))
-    if key not in _SCANNED:
-        _SCANNED[key] = outer_modifications(source, text)
-    return _SCANNED[key]
+    path's files are read again for every model built); keyed by the text itself."""
+    return tuple(outer_modifications(source, text))
 
 
 def _spans(expression: object) -> list[dict]:
