@@ -15,8 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from build_variants import VARIANTS, built_fmus
-from fmpy import simulate_fmu
+from build_variants import assert_agrees_in_four_variants, built_fmus
 
 from orchestrator.compiler import build_library
 from orchestrator.errors import BuildError
@@ -52,19 +51,7 @@ def test_return_ends_the_function_in_four_variants(fmus):
         "s": 3 * TIMES,
         "none": 0 * TIMES,
     }
-    for variant, interface in VARIANTS:
-        result = simulate_fmu(
-            str(fmus[variant]),
-            fmi_type=interface,
-            stop_time=TIMES[-1],
-            output_interval=TIMES[1] - TIMES[0],
-            relative_tolerance=1e-10,
-            output=list(reference),
-        )
-        for name, expected in reference.items():
-            got = np.interp(TIMES, result["time"], result[name])
-            error = np.max(np.abs(got - expected))
-            assert error < 1e-6, f"{variant} {interface} {name}: error {error:.2e}"
+    assert_agrees_in_four_variants(fmus.get, reference, TIMES, "ReturnLib")
 
 
 def test_return_in_an_algorithm_section_is_refused_in_one_line(tmp_path):

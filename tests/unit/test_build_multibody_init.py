@@ -30,8 +30,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from build_variants import VARIANTS
-from fmpy import simulate_fmu
+from build_variants import assert_agrees_in_four_variants
 from modelica_support import MULTIBODY_INITIALIZATION, MULTIBODY_REFUSED
 from scipy.integrate import solve_ivp
 
@@ -119,19 +118,7 @@ def built(tmp_path_factory):
 
 
 def check(fmus, model: str, reference: dict[str, np.ndarray]) -> None:
-    for variant, interface in VARIANTS:
-        result = simulate_fmu(
-            str(fmus[(variant, model)]),
-            fmi_type=interface,
-            stop_time=TIMES[-1],
-            output_interval=TIMES[1] - TIMES[0],
-            relative_tolerance=1e-10,
-            output=list(reference),
-        )
-        for name, expected in reference.items():
-            got = np.interp(TIMES, result["time"], result[name])
-            error = np.max(np.abs(got - expected))
-            assert error < 1e-6, f"{model} {variant} {interface} {name}: error {error:.2e}"
+    assert_agrees_in_four_variants(lambda variant: fmus[(variant, model)], reference, TIMES, model)
 
 
 @pytest.mark.parametrize("model", ["SteadySpring", "SteadySpringEquation"])
