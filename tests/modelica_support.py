@@ -455,6 +455,29 @@ DISPLAY_UNITS = [
     ),
 ]
 
+ALGORITHM_WHEN = [
+    (
+        "`when`-statements in algorithm sections: statements run in order at the event from "
+        "the values the section holds there, `pre`, a statement before it outside (a sampled "
+        "PI controller on a plant)",
+        "test_sampled_pi_controller_on_a_first_order_plant",
+    ),
+    (
+        "Two `when`-statements in one algorithm section, `elsewhen` (the first branch alone "
+        "fires when both conditions become true at one instant)",
+        "test_two_when_statements_and_elsewhen",
+    ),
+    (
+        "A `when`-statement with a vector condition (fires on each element's rising edge), "
+        "an `if`-statement inside it, state events",
+        "test_vector_condition_fires_on_each_elements_edge",
+    ),
+    (
+        "A `when`-statement in a block in a file of a sub-package (`within`), used as a component",
+        "test_when_statement_in_a_block_of_another_file",
+    ),
+]
+
 SOURCES = [
     (
         "A pulse source counting its periods with `integer((time - startTime)/period)` in an "
@@ -787,6 +810,10 @@ def table() -> str:
     lines += [
         f"| {c} | builds, checked in four variants | `test_build_display_units.py::{test}` |"
         for c, test in DISPLAY_UNITS
+    ]
+    lines += [
+        f"| {c} | builds, checked in four variants | `test_build_algorithm_when.py::{test}` |"
+        for c, test in ALGORITHM_WHEN
     ]
     lines += [
         f"| {c} | refused in one line ({words}) | `test_build_multibody_init.py::{test}` |"

@@ -104,6 +104,11 @@ class EventRecord:
         self.relations.append(Relation(memory, crossing, op in ("Gt", "Lt")))
         return memory
 
+    def new_chain(self) -> int:
+        """The number of a when-chain after those recorded (a chain's branches exclude one
+        another: ``elsewhen``, the elements of a vector condition)."""
+        return max((branch.chain for branch in self.branches), default=-1) + 1
+
     def sample(self, start: ca.SX, interval: ca.SX) -> ca.SX:
         """The symbol standing for 'sample(start, interval) fires now'."""
         fires = ca.SX.sym(f"sample[{len(self.samples) + 1}]")

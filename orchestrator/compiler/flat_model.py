@@ -160,6 +160,8 @@ class Translator:
         self.in_when_body = False  # translating what a when-equation assigns
         # pre(v) in a when-equation's body: a placeholder per variable, with the variable
         self.pre_marks: dict[str, tuple[ca.SX, ca.SX]] = {}
+        # the model variables an algorithm section's statements hold values of: pre(v) reads v
+        self.section: frozenset[str] = frozenset()
         self.inlining: list[str] = []  # the functions being inlined, outermost first
         self.homotopy = ca.SX.sym("homotopy_lambda")  # 1 except while the FMU initializes
         self.homotopy_used = False
@@ -456,7 +458,8 @@ class Translator:
         if self.events is None:
             raise UnsupportedConstructError(f"'{function.lower()}(...)' (events)", span)
         if function == "Pre":  # the value when the event update starts: the argument itself
-            value = self.expr(args[0], local)
+            # (the variable, not a value an algorithm section's statements assigned it)
+            value = self.expr(args[0], {k: v for k, v in local.items() if k not in self.section})
             # in a when-equation's body marked, so that its branch's new values leave it be
             return _elementwise(self._pre_mark, value) if self.in_when_body else value
         if function == "Initial":
@@ -732,6 +735,49 @@ class Algorithm:
             held = ca.logic_or(held, ca.SX(self.env.get(RETURNED, 0.0)))
             self.translator.events.asserts.append((held, text))
 
+    def _When(self, body: dict) -> None:
+        """A when-statement of a model's algorithm section (Modelica Language Specification
+        3.6, Sec. 11.2.7): a chain of when-branches of the model's events, one per branch
+        and element of a vector condition. A branch's new values are what its statements
+        leave, run from the values the section holds where the when-statement stands, each
+        variable it assigns first holding its value before the event (``pre``), relations
+        decided as they are (the statements run at the event only). Past it, those variables
+        hold their discrete values, as before it."""
+        if self.where != "an algorithm section":
+            raise UnsupportedConstructError(f"when-statement in {self.where}", body.get("span"))
+        events = self.translator.events
+        chain = events.new_chain()
+        for block in body["blocks"]:
+            self.translator.in_condition = True
+            try:
+                condition = self.translator.expr(block["cond"], self.env)
+            finally:
+                self.translator.in_condition = False
+            branch = Algorithm(self.translator, dict(self.env), "a when-statement")
+            checks = len(events.asserts)
+            self.translator.no_event += 1
+            try:
+                branch.run(block["stmts"])
+            finally:
+                self.translator.no_event -= 1
+            if len(events.asserts) > checks:  # FMUs check asserts at every evaluation
+                raise UnsupportedConstructError(
+                    "assert in a when-statement (or in a function it calls)", body.get("span")
+                )
+            assignments = [
+                (symbol, ca.SX(value))
+                for name in dict.fromkeys(
+                    _assigned(comp, self.where)[0] for comp in _assignments(block["stmts"])
+                )
+                for symbol, value in zip(
+                    np.asarray(self.env[name], dtype=object).ravel(),
+                    _broadcast(branch.env[name], list(np.shape(self.env[name]))),
+                    strict=True,
+                )
+            ]
+            elements = np.asarray(condition, dtype=object).ravel()
+            events.branches += [WhenBranch(chain, ca.SX(c), assignments, []) for c in elements]
+
     def _For(self, body: dict) -> None:
         (index,) = body["indices"]
         values = self.translator.expr(index["range"], self.env)
@@ -842,7 +888,21 @@ def _assignments(statements: list) -> list[dict]:
             for block in body["cond_blocks"]:
                 found += _assignments(block["stmts"])
             found += _assignments(body.get("else_block") or [])
+        elif kind == "When":
+            for block in body["blocks"]:
+                found += _assignments(block["stmts"])
     return found
+
+
+def _when_targets(statements: list) -> set[str]:
+    """The variables that the when-statements among ``statements`` assign."""
+    return {
+        _assigned(comp, "a model")[0]
+        for statement in statements
+        if isinstance(statement, dict) and _kind(statement)[0] == "When"
+        for block in statement["When"]["blocks"]
+        for comp in _assignments(block["stmts"])
+    }
 
 
 def _run_algorithm(
@@ -852,19 +912,35 @@ def _run_algorithm(
     starts: dict[str, object],
 ) -> dict[str, object]:
     """The values an algorithm section leaves in the variables it assigns: its statements
-    run in order, each assigned variable first holding its start value (0 without one), as
-    the language defines an algorithm's entry."""
-    names = dict.fromkeys(_assigned(comp, "a model")[0] for comp in _assignments(
-        algorithm["statements"]))  # fmt: skip
+    run in order, each assigned variable first holding its start value (0 without one), or,
+    where a when-statement assigns it (a discrete variable), its value before the event, as
+    the language defines an algorithm's entry (Modelica Language Specification 3.6, Sec.
+    11.1.2). Its when-statements become when-branches of the model's events."""
+    statements = algorithm["statements"]
+    names = dict.fromkeys(_assigned(comp, "a model")[0] for comp in _assignments(statements))
+    held = _when_targets(statements)
+    outside = [
+        s for s in statements if not (isinstance(s, dict) and _kind(s)[0] == "When")
+    ]  # fmt: skip
+    both = held & {_assigned(comp, "a model")[0] for comp in _assignments(outside)}
+    if both:
+        raise UnsupportedConstructError(
+            f"'{sorted(both)[0]}' assigned both in a when-statement and outside one",
+            algorithm.get("span"),
+        )
     env: dict[str, object] = {}
     for name in names:
         symbols = symbols_of.get(name)
         if symbols is None:
             raise UnsupportedConstructError(f"assignment to '{name}'", None)
-        env[name] = _elementwise(
+        env[name] = symbols if name in held else _elementwise(
             lambda s: starts.get(s.name()) if starts.get(s.name()) is not None else 0.0, symbols
-        )
-    Algorithm(translator, env, "an algorithm section").run(algorithm["statements"])
+        )  # fmt: skip
+    translator.section = frozenset(names)
+    try:
+        Algorithm(translator, env, "an algorithm section").run(statements)
+    finally:
+        translator.section = frozenset()
     return env
 
 
@@ -874,11 +950,15 @@ def _algorithm_residuals(
     symbols_of: dict[str, object],
     starts: dict[str, object],
 ) -> list[object]:
-    """A model's algorithm section as equations: each variable it assigns equals what the
-    section left in it. Relations in it give events, as in equations."""
+    """A model's algorithm section as equations: each variable it assigns outside
+    when-statements equals what the section left in it. Relations in it give events, as in
+    equations."""
     env = _run_algorithm(translator, algorithm, symbols_of, starts)
+    held = _when_targets(algorithm["statements"])
     return [
-        _elementwise2(lambda a, b: a - b, symbols_of[name], value) for name, value in env.items()
+        _elementwise2(lambda a, b: a - b, symbols_of[name], value)
+        for name, value in env.items()
+        if name not in held
     ]
 
 
@@ -973,7 +1053,7 @@ def _initial_sections(
     # the others, with the parameters they leave, are solved with the states
     model.initial_residuals.extend(residual for residual, _ in pending)
     if assigned:
-        chain = max((b.chain for b in model.events.branches), default=-1) + 1
+        chain = model.events.new_chain()
         model.events.branches.append(WhenBranch(chain, model.events.initial, assigned, []))
 
 
@@ -1564,7 +1644,8 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
         for residual in _algorithm_residuals(translator, algorithm, symbols_of, starts):
             add(residual, None)
     scalar = {v.name: v.symbol for v in variables}
-    for chain, when in enumerate(flat.get("when_chains", [])):
+    for when in flat.get("when_chains", []):
+        chain = events.new_chain()
         for branch in [when["first"], *when.get("else_when", [])]:
             events.branches += _when_branches(translator, chain, branch, symbols_of, scalar)
     for check in flat.get("assert_equations", []):

@@ -1,0 +1,3 @@
+within WhenLib;
+package Controllers "Discrete blocks"
+end Controllers;
