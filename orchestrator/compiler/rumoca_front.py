@@ -28,6 +28,7 @@ from pathlib import Path
 
 import rumoca
 
+from orchestrator.compiler.algorithm_sections import Rewritten, entry_dependent_discrete
 from orchestrator.compiler.external_c import ExternalFunctions
 from orchestrator.compiler.flat_model import (
     FlatModel,
@@ -166,6 +167,12 @@ def library_path(extra: list[Path] | None = None) -> list[Path]:
     return entries
 
 
+# rumoca's refusals of algorithm sections that it translates inside a when-statement
+ALGORITHM_REFUSALS = (
+    r"algorithm section that (assigns several variables|reads '[\w.\[\]]+' after assigning)"
+    r"|unsupported model algorithm in canonical DAE"
+)
+
 # rumoca's refusals that name a construct in its own terms: (pattern of its message, the
 # construct in ours, the text whose first use in the sources places it, or DECLARED where the
 # declaration of the component it names does, None where nothing places it). %s stands for
@@ -192,8 +199,18 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
     ),
     (
         r"a multi-output (algorithm) requires",
-        "algorithm section that assigns several variables (rumoca 0.10); give each variable "
-        "a section of its own",
+        "algorithm section that assigns several variables and uses pre, edge, change, "
+        "sample, initial, terminal, reinit or a when-statement (rumoca 0.10); give the "
+        "when-statement a section of its own, compute the others in one without them",
+        None,
+    ),
+    (
+        r"(event tensor loop must cover every target axis exactly once|an event tensor loop "
+        r"requires only total element assignments|range and subscript must cover one declared "
+        r"array axis exactly)",
+        "for-loop in an algorithm section that does more than assign each element of arrays "
+        "indexed by the loop over their whole range, 'w[i] := ...' (rumoca 0.10): write sums "
+        "and running values as array expressions (sum(w)), branches as if-expressions",
         None,
     ),
     (
@@ -321,20 +338,26 @@ class RumocaLibrary:
         # nothing of that path entry's other packages when it is.
         own = [] if self.folder.parent in self.path else [self.folder]
         self._session = rumoca.Session(roots=[*map(str, own), *map(str, self.path)])
+        self._rewritten: Rewritten | None = None  # made at the first section that needs it
 
     @property
     def entry(self) -> Path:
         """The file rumoca starts from: the package's ``package.mo``."""
         return self.folder / "package.mo"
 
-    def flatten(self, model: str) -> FlatModel:
-        """The flat scalar model of ``model`` (its full Modelica name)."""
+    def _load(self, model: str, rewritten: Rewritten | None) -> tuple[rumoca.Model, dict]:
+        """rumoca's compiled model and flat form of ``model``, from the library or from its
+        ``rewritten`` copy."""
+        session, entry = self._session, self.entry
+        if rewritten is not None:
+            session = rumoca.Session(roots=[str(rewritten.folder), *map(str, self.path)])
+            entry = rewritten.folder / "package.mo"
         try:
             with _rust_stderr() as written:
-                compiled = self._session.load(str(self.entry), model=model)
-                flat = compiled.to_dict("flat")
+                compiled = session.load(str(entry), model=model)
+                return compiled, compiled.to_dict("flat")
         except rumoca.RumocaError as exc:
-            raise BuildError(self._explain(model, str(exc))) from None
+            raise BuildError(self._explain(model, str(exc), rewritten)) from None
         except BaseException as exc:  # a panic in rumoca's Rust code (pyo3's PanicException)
             if type(exc).__name__ != "PanicException":
                 raise
@@ -344,6 +367,33 @@ class RumocaLibrary:
                 f"error ({detail}); known to happen for fields of an array of records indexed by "
                 "a for-loop variable (bodies[i].m): write them as array expressions (bodies.m)"
             ) from None
+
+    def flatten(self, model: str) -> FlatModel:
+        """The flat scalar model of ``model`` (its full Modelica name).
+
+        An algorithm section that rumoca 0.10 does not translate (several variables assigned,
+        a variable read after it is assigned) is built from a copy of the library in which
+        rumoca is given the section inside a when-statement, taken off again in the flat form
+        (:mod:`orchestrator.compiler.algorithm_sections`)."""
+        try:
+            compiled, flat = self._load(model, None)
+        except BuildError as exc:
+            if self.folder.parent in self.path or not re.search(ALGORITHM_REFUSALS, str(exc)):
+                raise
+            if self._rewritten is None:
+                self._rewritten = Rewritten(self.folder)
+            compiled, flat = self._load(model, self._rewritten)
+            path_of = {k: path for k, (path, _) in self._sources(compiled).items()}
+            for algorithm in self._rewritten.unwrap(flat, path_of):
+                kept = entry_dependent_discrete(algorithm, flat)
+                if kept:
+                    place = self._place(kept[1], compiled)
+                    raise BuildError(
+                        f"{place}{model}: unsupported Modelica construct algorithm section "
+                        f"that reads discrete variable '{kept[0]}' before assigning it, or "
+                        f"leaves it unassigned on a path (its value there is pre({kept[0]}), "
+                        "kept only in when-statements): assign it first, on every path"
+                    ) from None
         sources = self._sources(compiled)
         dropped = dropped_modification(model, flat, sources)
         if dropped:
@@ -383,11 +433,20 @@ class RumocaLibrary:
             var.unit = units.get(var.name, var.unit)
         return flat_model
 
-    def _explain(self, model: str, message: str) -> str:
+    def _explain(self, model: str, message: str, rewritten: Rewritten | None = None) -> str:
         """One line of a rumoca failure, with the place of the first diagnostic if it has
-        one."""
+        one (in the user's file where rumoca read the ``rewritten`` copy)."""
+        entry = rewritten.folder / "package.mo" if rewritten else self.entry
+
+        def placed(found: re.Match) -> str:
+            path, line, column = Path(found.group(1)), int(found.group(2)), int(found.group(3))
+            if rewritten:
+                line, column = rewritten.user_line_column(path, line, column)
+                path = rewritten.user_path(path)
+            return f"{self._relative(path)}:{line}:{column}"
+
         with _rust_stderr():
-            diagnostics = rumoca.validate(str(self.entry), model=model)
+            diagnostics = rumoca.validate(str(entry), model=model)
         for diagnostic in diagnostics:
             if diagnostic.level != "error":
                 continue
@@ -395,8 +454,7 @@ class RumocaLibrary:
             where = re.search(r"\[([^\]\s]+\.mo):(\d+):(\d+)\]", text)
             first = next((ln.strip(" ×") for ln in text.splitlines() if ln.strip(" ×")), "")
             if where:
-                place = f"{self._relative(Path(where.group(1)))}:{where.group(2)}:{where.group(3)}"
-                return f"{place}: {model}: {first}"
+                return f"{placed(where)}: {model}: {first}"
         detail = message.split("could not be compiled: ", 1)[-1].splitlines()[0]
         # "todae failed: <model> failed in ToDae: ..." (or in Typecheck, ...): the line names
         # the model already
@@ -404,7 +462,7 @@ class RumocaLibrary:
         # a place rumoca gives in its message (the declaration of an array it cannot size)
         given = re.search(r"\[([^\]\s]+\.mo):(\d+):(\d+)\]", detail)
         if given:
-            place = f"{self._relative(Path(given.group(1)))}:{given.group(2)}:{given.group(3)}"
+            place = placed(given)
             detail = re.sub(r"\s*\[[^\]\s]+\.mo:\d+:\d+\]", "", detail.split("; ", 1)[0])
         else:
             place = self._relative(self.entry)
@@ -467,6 +525,8 @@ class RumocaLibrary:
             if not sources:
                 sources.update(self._sources(compiled))
             path = sources.get(int(span["source"]), ("", ""))[0]
+            if path and self._rewritten:
+                path = str(self._rewritten.user_path(Path(path)))
             return Path(path).resolve() if path else None
 
         return locate
@@ -482,7 +542,12 @@ class RumocaLibrary:
         path, text = sources.get(int(span["source"]), ("", ""))
         if not path:
             return ""
-        start = min(int(span.get("start", 0)), len(text))
+        start = int(span.get("start", 0))
+        if self._rewritten and self._rewritten.user_path(Path(path)) != Path(path):
+            start = self._rewritten.user_offset(Path(path), start)
+            path = str(self._rewritten.user_path(Path(path)))
+            text = Path(path).read_text(encoding="utf-8")
+        start = min(start, len(text))
         line = text.count("\n", 0, start) + 1
         column = start - (text.rfind("\n", 0, start) + 1) + 1
         return f"{self._relative(Path(path))}:{line}:{column}: "

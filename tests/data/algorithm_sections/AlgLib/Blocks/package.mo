@@ -1,0 +1,3 @@
+within AlgLib;
+package Blocks "Blocks computed by algorithm sections"
+end Blocks;
