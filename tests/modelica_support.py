@@ -478,6 +478,17 @@ ALGORITHM_WHEN = [
     ),
 ]
 
+# Algorithm sections that assign several variables (``test_build_algorithm_sections.py``)
+ALGORITHM_SECTIONS = [
+    (
+        "Algorithm sections in models and blocks that assign several variables and read a "
+        "variable after assigning it (statements in order, each assigned variable entering "
+        "with its start value, relations giving events; a block exported with its inputs and "
+        "outputs, a `for` loop over array elements, an Integer, classes in files of a package)",
+        "test_algorithm_sections_assigning_several_variables_in_four_variants",
+    ),
+]
+
 SOURCES = [
     (
         "A pulse source counting its periods with `integer((time - startTime)/period)` in an "
@@ -601,21 +612,43 @@ UNSUPPORTED = [
         True,
     ),
     (
-        "Algorithm sections in models that read a variable after assigning it a value the "
-        "section does not keep (rumoca 0.10)",
+        "Algorithm sections in models with an `assert` (or a condition deciding a discrete "
+        "variable) that reads a variable the section assigned before it (rumoca 0.10)",
         _MODEL
-        + "    Real y;\n  equation\n    der(x) = -x;\n  algorithm\n    y := x;\n"
-        + "    if y > 1 then\n      y := 1;\n    end if;\n  end M;\n",
-        "algorithm section that reads 'y' after assigning it",
+        + "    Real y;\n    Real z;\n  equation\n    der(x) = -x;\n  algorithm\n"
+        + '    y := 2*x;\n    assert(y < 10, "big");\n    z := y;\n  end M;\n',
+        "algorithm section that reads 'y' after assigning it where rumoca 0.10",
         True,
     ),
     (
-        "Algorithm sections in models that assign several variables (rumoca 0.10)",
+        "Algorithm sections in models that assign several variables and use `pre`, `edge`, "
+        "`change`, `sample`, `initial`, `terminal` or a when-statement beside other "
+        "statements (rumoca 0.10)",
         _MODEL
-        + "    Real y;\n    Real z;\n  equation\n    der(x) = -x;\n  algorithm\n"
-        + "    y := 2*x;\n    z := 3*x;\n  end M;\n",
-        "algorithm section that assigns several variables",
+        + "    Integer n(start = 0, fixed = true);\n    Real y;\n    Real z;\n  equation\n"
+        + "    der(x) = -x;\n    when x < 0.5 then\n      n = pre(n) + 1;\n    end when;\n"
+        + "  algorithm\n    y := pre(n);\n    z := y + 1;\n  end M;\n",
+        "algorithm section that assigns several variables and uses pre",
         False,
+    ),
+    (
+        "`for`-loops in such algorithm sections that do more than assign array elements "
+        "indexed by the loop over their whole range (an if-statement inside; rumoca 0.10)",
+        _MODEL
+        + "    Real w[3];\n    Real last;\n  equation\n    der(x) = -x;\n  algorithm\n"
+        + "    for i in 1:3 loop\n      if i > 1 then\n        w[i] := i*x;\n      else\n"
+        + "        w[i] := 0;\n      end if;\n    end for;\n    last := w[3];\n  end M;\n",
+        "for-loop in an algorithm section that does more than assign each element",
+        False,
+    ),
+    (
+        "Algorithm sections in models that read a discrete variable before assigning it or "
+        "leave it unassigned on a path (its value there would be its `pre` value)",
+        _MODEL
+        + "    Real y;\n    Boolean b;\n  equation\n    der(x) = -x;\n  algorithm\n"
+        + "    y := 2*time;\n    if y > 1 then\n      b := true;\n    end if;\n  end M;\n",
+        "algorithm section that reads discrete variable 'b' before assigning it",
+        True,
     ),
     (
         "`while` loops in functions (rumoca 0.10)",
@@ -814,6 +847,10 @@ def table() -> str:
     lines += [
         f"| {c} | builds, checked in four variants | `test_build_algorithm_when.py::{test}` |"
         for c, test in ALGORITHM_WHEN
+    ]
+    lines += [
+        f"| {c} | builds, checked in four variants | `test_build_algorithm_sections.py::{test}` |"
+        for c, test in ALGORITHM_SECTIONS
     ]
     lines += [
         f"| {c} | refused in one line ({words}) | `test_build_multibody_init.py::{test}` |"

@@ -193,8 +193,10 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
     ),
     (
         r"sequential read of `([\w.]+)`, whose value where it is read differs",
-        "algorithm section that reads '%s' after assigning it a value it does not keep "
-        "(rumoca 0.10); assign each variable once, or compute through a local expression",
+        "algorithm section that reads '%s' after assigning it where rumoca 0.10 cannot "
+        "order the read (an assert, a condition deciding a discrete variable): write the "
+        "assert in an equation section, decide the discrete variable from the section's "
+        "inputs",
         "%s :=",
     ),
     (
