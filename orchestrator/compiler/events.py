@@ -79,6 +79,22 @@ class WhenBranch:
     condition: ca.SX
     assignments: list[tuple[ca.SX, ca.SX]]  # discrete variable, new value
     reinits: list[tuple[ca.SX, ca.SX]]  # state, new value
+    # where the values call external C functions: the symbol of their calls' guard, which
+    # stands for 'the branch fires' (a call whose guard is 0 is not made)
+    guard: ca.SX | None = None
+
+    def fired(self, fire: ca.SX | float) -> tuple[list, list]:
+        """The assignments and reinits with the external calls made where ``fire`` is 1."""
+        if self.guard is None:
+            return self.assignments, self.reinits
+
+        def at(value: ca.SX) -> ca.SX:
+            return ca.substitute(value, self.guard, ca.SX(fire))
+
+        return (
+            [(target, at(value)) for target, value in self.assignments],
+            [(state, at(value)) for state, value in self.reinits],
+        )
 
 
 @dataclass
@@ -254,10 +270,11 @@ def event_functions(
     index_d = {v.name(): k for k, v in enumerate(discrete)}
     index_x = {v.name(): k for k, v in enumerate(states)}
     for j, branch in enumerate(record.branches):
-        for target, value in branch.assignments:
+        assignments, reinits = branch.fired(fired[j])  # no external call where it does not
+        for target, value in assignments:
             k = index_d[target.name()]
             d_new[k] = ca.if_else(fired[j], known([value]), d_new[k])
-        for state, value in branch.reinits:
+        for state, value in reinits:
             if state.name() not in index_x:
                 raise ValueError(f"reinit of '{state.name()}', which is not a state")
             k = index_x[state.name()]

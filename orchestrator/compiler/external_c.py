@@ -60,6 +60,8 @@ int external_keep(void* slot, void* object, void (*destruct)(void*), const doubl
                   size_t n);
 void* external_object(double k);
 #endif"""
+# the input a guarded call (see ExternalFunctions.call) takes after the function's own
+GUARD_INPUT = {"name": "when_fires", "type_name": "Real"}
 _MODELICA_NAMES: dict[str, str] = {}  # the Modelica function of each wrapper, by C symbol
 
 
@@ -110,6 +112,7 @@ class ExternalFunctions:
         arguments: list[tuple[str, object]],
         derivative: tuple[dict, list[tuple[str, object]], list[str]] | None = None,
         construction: tuple[int, str] | None = None,
+        guard: ca.SX | None = None,
     ) -> list[object]:
         """The outputs of the external function ``definition`` applied to the values of its
         ``inputs`` (scalars or object arrays), its outputs of dimensions ``outputs``;
@@ -120,7 +123,11 @@ class ExternalFunctions:
         ``ZeroDerivative``: the call's forward derivative (none: finite differences).
         String inputs (``str`` values) are passed as C string literals. ``construction`` is
         the slot and the destructor's C name where ``definition`` is an external object's
-        constructor (:mod:`orchestrator.compiler.external_objects`)."""
+        constructor (:mod:`orchestrator.compiler.external_objects`). With ``guard`` (a
+        symbol) the wrapper takes it as one more input and calls the C function only where it
+        is not 0, giving 0 for each output otherwise: a when-equation's body calls its
+        functions only when the branch fires (an external object may change its own state at
+        each call, as the MSL's time tables advance their event interval)."""
         if any(isinstance(v, str) for v in inputs):
             kept = [k for k, v in enumerate(inputs) if not isinstance(v, str)]
             arguments = [
@@ -131,6 +138,10 @@ class ExternalFunctions:
             ]
             definition = {**definition, "inputs": [definition["inputs"][k] for k in kept]}
             inputs = [inputs[k] for k in kept]
+        if guard is not None:
+            definition = {**definition, "inputs": [*definition["inputs"], GUARD_INPUT]}
+            inputs = [*inputs, guard]
+            derivative = None  # a when-equation's values are not differentiated
         shapes = [list(v.shape) if isinstance(v, np.ndarray) else [] for v in inputs]
         rate_signature = derivative and (derivative[0]["name"], *derivative[1:])
         signature = repr(
@@ -139,7 +150,9 @@ class ExternalFunctions:
         digest = hashlib.sha256(signature.encode()).hexdigest()[:8]
         name = PREFIX + re.sub(r"\W", "_", definition["name"]) + "_" + digest
         if name not in self.wrappers:
-            include, code = self._code(name, definition, shapes, outputs, arguments, construction)
+            include, code = self._code(
+                name, definition, shapes, outputs, arguments, construction, guard is not None
+            )
             if derivative is not None:
                 rate, rate_arguments, flags = derivative
                 varying = [s for s, f in zip(shapes, flags, strict=True) if f == "Differentiate"]
@@ -175,9 +188,11 @@ class ExternalFunctions:
         outputs: list[list[int]],
         arguments: list[tuple[str, object]],
         construction: tuple[int, str] | None = None,
+        guarded: bool = False,
     ) -> tuple[str, str]:
         """The Include text and the C wrapper ``name`` of one call signature of the external
-        function ``definition`` (an external object's constructor with ``construction``)."""
+        function ``definition`` (an external object's constructor with ``construction``, its
+        last input a guard with ``guarded``)."""
         external = definition["external"]
         c_name = str(external.get("function_name") or "")
         if not re.fullmatch(r"[A-Za-z_]\w*", c_name):
@@ -200,7 +215,7 @@ class ExternalFunctions:
                 )
         include = self._sources(definition["name"], self._package(definition), external)
         code = _wrapper_code(
-            name, c_name, shapes, outputs, types, out_types, arguments, construction
+            name, c_name, shapes, outputs, types, out_types, arguments, construction, guarded
         )
         return include, code
 
@@ -537,9 +552,11 @@ def _wrapper_code(
     out_types: list[str],
     arguments: list[tuple[str, object]],
     construction: tuple[int, str] | None = None,
+    guarded: bool = False,
 ) -> str:
     """The C wrapper ``name`` of one call signature, with the functions ``casadi.external``
-    reads its interface from.
+    reads its interface from. With ``guarded`` its last input is a guard: where it is 0 the
+    C function is not called and the outputs are 0.
 
     In the FMU (``external_runtime.c``) the call runs under ``external_catch``: a
     ``ModelicaError`` in it makes the wrapper report failure. An external object's input is
@@ -567,6 +584,11 @@ def _wrapper_code(
         lines.append(f"    {c_type} in{k}[{size}];")
         copy = f"in{k}[i] = arg[{k}] ? ({c_type}) arg[{k}][i] : 0;"
         lines.append(f"    for (int i = 0; i < {size}; i++) {copy}")
+    if guarded:
+        lines.append(f"    if (in{len(shapes) - 1}[0] == 0) {{ /* the when-branch does not fire */")
+        for k, size in enumerate(sizes_out):
+            lines.append(f"        if (res[{k}]) for (int i = 0; i < {size}; i++) res[{k}][i] = 0;")
+        lines += ["        return 0;", "    }"]
     for k, kind in enumerate(types):
         if kind == "Object":
             lines.append(f"    void* object{k} = external_object(in{k}[0]);")
@@ -733,7 +755,8 @@ def translate_call(
             rate_env = translator._arguments(rate, inputs + varying, span)
             derivative = (rate, _c_arguments(translator, rate, rate_env), flags)
             break
-    return functions.call(definition, inputs, dims, arguments, derivative, construction)
+    guard = translator.when_guard if construction is None else None  # constructors: no state
+    return functions.call(definition, inputs, dims, arguments, derivative, construction, guard)
 
 
 def _c_arguments(translator: object, definition: dict, env: dict) -> list[tuple[str, object]]:

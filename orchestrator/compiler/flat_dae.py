@@ -517,7 +517,7 @@ def _initially_assigned(record: EventRecord) -> dict[str, ca.SX]:
         target.name(): value
         for branch in record.branches
         if ca.is_equal(branch.condition, record.initial)
-        for target, value in branch.assignments
+        for target, value in branch.fired(1.0)[0]
     }
 
 

@@ -158,6 +158,8 @@ class Translator:
         self.no_event = 0  # depth of noEvent, smooth and function bodies
         self.in_condition = False  # translating a when-condition
         self.in_when_body = False  # translating what a when-equation assigns
+        # there, the symbol standing for 'the branch fires', which guards its external calls
+        self.when_guard: ca.SX | None = None
         # pre(v) in a when-equation's body: a placeholder per variable, with the variable
         self.pre_marks: dict[str, tuple[ca.SX, ca.SX]] = {}
         # the model variables an algorithm section's statements hold values of: pre(v) reads v
@@ -1933,10 +1935,12 @@ def _when_branches(
     finally:
         translator.in_condition = False
     translator.in_when_body = True
+    translator.when_guard = ca.SX.sym(f"when_fires[{chain}]")
     try:
         return _when_assignments(translator, chain, condition, branch, symbols_of, scalar)
     finally:
         translator.in_when_body = False
+        translator.when_guard = None
 
 
 def _when_assignments(
@@ -1973,7 +1977,10 @@ def _when_assignments(
             raise UnsupportedConstructError(f"{kind} in a when-equation", span)
     assignments, reinits = _simultaneous(translator, assignments, reinits, span)
     elements = np.asarray(condition, dtype=object).ravel() if _is_array(condition) else [condition]
-    return [WhenBranch(chain, ca.SX(c), assignments, reinits) for c in elements]
+    guard = translator.when_guard  # kept where the branch's values call external functions
+    if not any(ca.depends_on(v, guard) for _, v in assignments + reinits):
+        guard = None
+    return [WhenBranch(chain, ca.SX(c), assignments, reinits, guard) for c in elements]
 
 
 def _simultaneous(
