@@ -355,33 +355,45 @@ static int take(double* old, const double* new_values, int n) {
     return changed;
 }
 
+#if HAS_EVENTS
+/* One pass of the event iteration at the instance's time and states into x_new, d_new and
+ * memory_new; initial, terminal: 1 in the update on leaving initialization mode, on
+ * termination. */
+static CoreStatus event_pass(Core* m, double initial, double terminal, double* x_new,
+                             double* d_new, double* memory_new) {
+    Work work;
+    if (knowns(&work, m, &m->s.v[VR_TIME], &m->s.v[VR_X])) {
+        core_log(m, CORE_ERROR, "evaluation of the delays failed");
+        return CORE_ERROR;
+    }
+    work.arg[6] = m->s.memory + N_CMEM;
+    work.arg[7] = m->s.memory + N_CMEM + NWHEN;
+    work.arg[8] = &initial;
+    work.arg[9] = &terminal;
+    work.res[0] = x_new;
+    work.res[1] = d_new;
+    work.res[2] = memory_new;
+    work.res[3] = memory_new + N_CMEM;
+    work.res[4] = memory_new + N_CMEM + NWHEN;
+    if (model_event(work.arg, work.res, work.iw, work.w, 0)) {
+        core_log(m, CORE_ERROR, "evaluation of the event update failed");
+        return CORE_ERROR;
+    }
+    return CORE_OK;
+}
+#endif
+
 /* The event iteration of core_event_update; terminal: the update on termination. */
 static CoreStatus event_iteration(Core* m, int initial, int terminal, int* states_changed,
                                   int* next_defined, double* next_time) {
 #if HAS_EVENTS
-    Work work;
     double x_new[NX > 0 ? NX : 1], d_new[ND > 0 ? ND : 1], memory_new[N_MEMORY > 0 ? N_MEMORY : 1];
     double flag = initial ? 1.0 : 0.0, final_flag = terminal ? 1.0 : 0.0;
     int pass, changed = 1, i;
     *states_changed = 0;
     for (pass = 0; pass < 100 && changed; pass++) {
-        if (knowns(&work, m, &m->s.v[VR_TIME], &m->s.v[VR_X])) {
-            core_log(m, CORE_ERROR, "evaluation of the delays failed");
+        if (event_pass(m, flag, final_flag, x_new, d_new, memory_new) != CORE_OK)
             return CORE_ERROR;
-        }
-        work.arg[6] = m->s.memory + N_CMEM;
-        work.arg[7] = m->s.memory + N_CMEM + NWHEN;
-        work.arg[8] = &flag;
-        work.arg[9] = &final_flag;
-        work.res[0] = x_new;
-        work.res[1] = d_new;
-        work.res[2] = memory_new;
-        work.res[3] = memory_new + N_CMEM;
-        work.res[4] = memory_new + N_CMEM + NWHEN;
-        if (model_event(work.arg, work.res, work.iw, work.w, 0)) {
-            core_log(m, CORE_ERROR, "evaluation of the event update failed");
-            return CORE_ERROR;
-        }
         if (take(&m->s.v[VR_X], x_new, NX)) *states_changed = 1;
         changed = take(&m->s.v[VR_D], d_new, ND) | take(m->s.memory, memory_new, N_MEMORY);
         changed |= pass == 0 && initial; /* one more pass once the start is settled */
@@ -857,11 +869,30 @@ CoreSnapshot* core_save(Core* m) {
     return state;
 }
 
+/* After an FMU state is restored, its external objects meet the restored time: the
+ * when-equations that fire at initial() (the MSL's time tables' among them) are evaluated once
+ * at the restored time and states, their results dropped, so that the external calls they
+ * make see that time. An object keeping its own event interval (the MSL's CombiTimeTable, which
+ * finds it again from the table when called at an earlier time than before) then holds the
+ * interval of the restored state, not the one of a later time it had reached. */
+static CoreStatus objects_at_restored_time(Core* m) {
+#if HAS_EVENTS
+    double x_new[NX > 0 ? NX : 1], d_new[ND > 0 ? ND : 1], memory_new[N_MEMORY > 0 ? N_MEMORY : 1];
+    if (m->n_objects == 0 || m->s.mode == MODE_INSTANTIATED ||
+        m->s.mode == MODE_INITIALIZATION || m->s.mode == MODE_TERMINATED)
+        return CORE_OK; /* no objects yet, or the initial event update still to come */
+    return event_pass(m, 1.0, 0.0, x_new, d_new, memory_new);
+#else
+    (void)m;
+    return CORE_OK;
+#endif
+}
+
 CoreStatus core_restore(Core* m, const CoreSnapshot* state) {
     if (!state) return CORE_ERROR;
     m->s = *state; /* its parameters may differ from the instance's */
     m->parameters_changed = 1;
-    return CORE_OK;
+    return objects_at_restored_time(m);
 }
 
 CoreStatus core_serialize(const CoreSnapshot* state, unsigned char* bytes, size_t size) {
