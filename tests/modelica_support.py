@@ -403,8 +403,8 @@ AUTHORING = [
         "test_unknown_inside_a_function_with_an_inverse",
     ),
     (
-        "`stateSelect = always` on a variable whose derivative does not appear: its values "
-        "right, the other variable stays the state",
+        "`stateSelect = always` on a variable whose derivative does not appear: it becomes "
+        "the state (the equation giving it differentiated), the other variable is demoted",
         "test_state_select_of_a_variable_whose_derivative_does_not_appear",
     ),
     (
@@ -440,6 +440,26 @@ MULTIBODY_REFUSED = [
         "`too many initial conditions, contradicting the others: ...`, `no initial condition "
         "determines parameter ...`",
         "test_bad_initial_conditions_fail_in_one_line",
+    ),
+]
+
+# State selection steered by stateSelect (``tests/data/state_selection``), each checked in
+# four variants by the test of ``test_build_state_selection.py`` it names
+STATE_SELECTION = [
+    (
+        "`stateSelect = always` on an angle and on a rate with no `der` in the model (a "
+        "pendulum in Cartesian coordinates released where its positions cannot give the angle)",
+        "test_angle_and_a_rate_without_der_are_the_states_where_positions_are_singular",
+    ),
+    (
+        "`stateSelect = prefer` / `avoid` / `never` choosing among the candidates of index "
+        "reduction (the same pendulum with its horizontal position and velocity the states)",
+        "test_preferred_positions_are_the_states",
+    ),
+    (
+        "`stateSelect` on aliases (`x = joint.x`, MSL's `Parts.RollingWheel`): an alias class "
+        "takes its highest stateSelect; a rolling disc with two non-holonomic constraints",
+        "test_rolling_disc_keeps_the_always_aliases_of_its_joint_as_states",
     ),
 ]
 
@@ -835,6 +855,10 @@ def table() -> str:
     lines += [
         f"| {c} | builds, checked in four variants | `test_build_multibody_init.py::{test}` |"
         for c, test in MULTIBODY_INITIALIZATION
+    ]
+    lines += [
+        f"| {c} | builds, checked in four variants | `test_build_state_selection.py::{test}` |"
+        for c, test in STATE_SELECTION
     ]
     lines += [
         f"| {c} | builds, checked in four variants | `test_build_pulse_sources.py::{test}` |"

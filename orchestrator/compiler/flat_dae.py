@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import casadi as ca
 
-from orchestrator.compiler.causalize import Assignment, Loop, causalize
+from orchestrator.compiler.causalize import Assignment, CausalizationError, Loop, causalize
 from orchestrator.compiler.events import (
     EventFunctions,
     EventRecord,
@@ -24,10 +24,10 @@ from orchestrator.compiler.events import (
     WhenBranch,
     event_functions,
 )
-from orchestrator.compiler.flat_model import FlatModel, FlatVariable
+from orchestrator.compiler.flat_model import STATE_SELECT, FlatModel, FlatVariable
 from orchestrator.compiler.fmu_export import DeclaredVariable, explicit_dae
 from orchestrator.compiler.homotopy import homotopy_function
-from orchestrator.compiler.index_reduction import reduce_index
+from orchestrator.compiler.index_reduction import ReducedSystem, alias_classes, reduce_index
 from orchestrator.compiler.initialization import (
     Condition,
     Initialization,
@@ -38,6 +38,7 @@ from orchestrator.compiler.units import display_scale
 from orchestrator.errors import BuildError
 
 LOG = logging.getLogger(__name__)
+ALWAYS = STATE_SELECT["Always"]
 
 
 def _value(expression: object, what: str, model: str) -> float:
@@ -168,6 +169,84 @@ def _substitute(expressions: list[ca.SX], symbols: list[ca.SX], values: list[ca.
     return list(ca.vertsplit(joined))
 
 
+def _reduce(
+    model: FlatModel,
+    roles: _Roles,
+    residuals: list[ca.SX],
+    inputs: list[ca.SX],
+    rates: dict[str, ca.SX],
+    selected: dict[str, int],
+) -> ReducedSystem:
+    """Index reduction of ``residuals`` with ``roles.states`` as the candidate states
+    (``rates`` their derivative symbols, ``selected`` their stateSelect)."""
+    # stateSelect first; among equal ones a state with a fixed start value stays a state, so
+    # that its initial value needs no initial system.
+    return reduce_index(
+        residuals,
+        [v.symbol for v in roles.states],
+        [rates[v.name] for v in roles.states],
+        [v.symbol for v in roles.algebraics] + [v.symbol for v in roles.dependent],
+        model.time,
+        [2 * selected[v.name] + bool(v.fixed) for v in roles.states],
+        model.name,
+        inputs=inputs,
+    )
+
+
+def _reduce_with_state_select(
+    model: FlatModel,
+    roles: _Roles,
+    residuals: list[ca.SX],
+    inputs: list[ca.SX],
+    rates: dict[str, ca.SX],
+) -> ReducedSystem:
+    """Index reduction that honors ``stateSelect`` (Modelica Language Specification 3.6,
+    section 4.9.4.1) as written on aliases: a variable tied to others by equations
+    ``a = b`` or ``a = -b`` is one variable, whose stateSelect is the highest of its
+    aliases (MSL's ``Parts.RollingWheel`` declares ``x`` and ``angles`` always, aliases of
+    its joint's variables that are avoid). An alias class with a variable that is always but
+    no variable whose derivative appears (``der_angles``) makes that variable a candidate
+    state: its derivative, a new symbol added to ``rates``, is an unknown only
+    differentiated equations determine, so Pantelides' algorithm differentiates the
+    equations that give it, and the dummy derivatives, chosen lowest priority first, leave
+    it a state where another candidate can be demoted. The variables promoted move from
+    ``roles.algebraics`` to ``roles.states``; where their equations cannot be differentiated
+    (an input, a function without derivative) they stay algebraic, with a warning."""
+    members = roles.states + roles.algebraics
+    classes = alias_classes(residuals, [v.symbol for v in members])
+    highest: dict[int, int] = {}
+    for c, v in zip(classes, members, strict=True):
+        highest[c] = max(highest.get(c, 0), v.state_select)
+    selected = {v.name: highest[c] for c, v in zip(classes, members, strict=True)}
+    declared_names = {v.name for v in roles.states}
+    with_state = {c for c, v in zip(classes, members, strict=True) if v.name in declared_names}
+    promoted, seen = [], set()
+    for c, v in zip(classes, members, strict=True):
+        if v.state_select == ALWAYS and c not in with_state and c not in seen:
+            promoted.append(v)
+            seen.add(c)
+    if not promoted:
+        return _reduce(model, roles, residuals, inputs, rates, selected)
+    added = {v.name: ca.SX.sym(f"der({v.name})") for v in promoted}
+    declared, algebraics = roles.states, roles.algebraics
+    roles.states = declared + promoted
+    roles.algebraics = [v for v in algebraics if v.name not in added]
+    try:
+        reduced = _reduce(model, roles, residuals, inputs, rates | added, selected)
+    except CausalizationError as error:
+        roles.states, roles.algebraics = declared, algebraics
+        names = ", ".join(v.name for v in promoted[:5]) + (", ..." if len(promoted) > 5 else "")
+        LOG.warning(
+            "%s: stateSelect = always of %s not honored (their derivatives cannot be found): %s",
+            model.name,
+            names,
+            str(error).removeprefix(f"{model.name}: "),
+        )
+        return _reduce(model, roles, residuals, inputs, rates, selected)
+    rates.update(added)
+    return reduced
+
+
 def _conditions(
     model: FlatModel, roles: _Roles, kept: list[FlatVariable], dummy: set[str]
 ) -> list[Condition]:
@@ -201,16 +280,9 @@ def flat_dae(
     residuals = list(model.residuals) + [v.symbol - v.binding for v in roles.dependent]
     # initial() is false in the continuous equations; constants are numbers
     residuals = _substitute(residuals, [*constants, model.events.initial], [*values, ca.SX(0)])
-    states = [v.symbol for v in roles.states]
-    derivatives = [model.derivatives[v.name] for v in roles.states]
-    algebraics = [v.symbol for v in roles.algebraics] + [v.symbol for v in roles.dependent]
-    # stateSelect first; among equal ones a state with a fixed start value stays a state, so
-    # that its initial value needs no initial system.
-    priority = [2 * v.state_select + bool(v.fixed) for v in roles.states]
     inputs = [v.symbol for v in roles.inputs]
-    reduced = reduce_index(
-        residuals, states, derivatives, algebraics, model.time, priority, name, inputs=inputs
-    )
+    rates = dict(model.derivatives)
+    reduced = _reduce_with_state_select(model, roles, residuals, inputs, rates)
     loops: list[Loop] = []
     bound = _bindings(roles)  # once: a MultiBody model has thousands of start values
     first_guesses = {
@@ -375,7 +447,7 @@ def flat_dae(
         declared.append(
             DeclaredVariable(unknown.name(), causality, "continuous", symbol(unknown.name()), opts)
         )
-    state_of = {model.derivatives[v.name].name(): symbol(v.name) for v in kept_states}
+    state_of = {rates[v.name].name(): symbol(v.name) for v in kept_states}
     dae = explicit_dae(name.split(".")[-1], declared, assignments, state_of)
     return dae, init, events
 

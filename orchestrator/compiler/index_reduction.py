@@ -135,7 +135,9 @@ class _System:
         b, k = candidate
         variable = self.variables[b]
         free = variable.state and k == 1  # it may stay the derivative of a declared state
-        return free, variable.priority if free else 0, -b
+        # a higher derivative of a state, made a dummy here, makes the one below it a
+        # candidate at the next level: its state's priority counts already
+        return free, variable.priority if variable.state else 0, -b
 
     def note(self, e: int, b: int, k: int) -> None:
         """Record that the newest version of equation ``e`` contains ``b``'s derivative ``k``."""
@@ -369,6 +371,35 @@ def _dummy_derivatives(system: _System) -> set[tuple[int, int]]:
                     "as a state; only declared states can be states"
                 )
     return dummies
+
+
+def alias_classes(residuals: Sequence[ca.SX], variables: Sequence[ca.SX]) -> list[int]:
+    """Per variable, the first variable of its alias class: the variables that equations of
+    the form ``0 = a - b`` or ``0 = a + b`` between two of ``variables`` tie together, as a
+    connection or a component's ``x = joint.x`` writes them (transitively)."""
+    index = {v.element_hash(): i for i, v in enumerate(variables)}
+    parent = list(range(len(variables)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for residual in residuals:
+        symbols = ca.symvar(residual)
+        if len(symbols) != 2 or any(s.element_hash() not in index for s in symbols):
+            continue
+        pair = ca.vertcat(*symbols)
+        gradient = ca.jacobian(residual, pair)
+        if not gradient.is_constant():
+            continue
+        unit = np.array_equal(np.abs(ca.evalf(gradient).full()).ravel(), [1.0, 1.0])
+        if not unit or float(ca.evalf(ca.substitute(residual, pair, ca.DM.zeros(2)))) != 0.0:
+            continue
+        first, second = (root(index[s.element_hash()]) for s in symbols)
+        parent[max(first, second)] = min(first, second)
+    return [root(i) for i in range(len(variables))]
 
 
 def _evaluate(matrix: ca.SX, rng: np.random.Generator, values: dict[int, float]) -> np.ndarray:
