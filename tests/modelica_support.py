@@ -496,6 +496,12 @@ ALGORITHM_WHEN = [
         "A `when`-statement in a block in a file of a sub-package (`within`), used as a component",
         "test_when_statement_in_a_block_of_another_file",
     ),
+    (
+        "Call statements of functions without outputs that only assert (MSL's "
+        "`BooleanTable.isValidTable(table)` in an initial algorithm): their asserts checked, "
+        "an error status with the message",
+        "test_call_statement_of_a_function_that_only_asserts",
+    ),
 ]
 
 # Algorithm sections that assign several variables (``test_build_algorithm_sections.py``)
@@ -629,6 +635,63 @@ UNSUPPORTED = [
         "`terminal()` outside a when-condition",
         _MODEL + "    Boolean b;\n  equation\n    der(x) = -x;\n    b = terminal();\n  end M;\n",
         "'terminal(...)' outside a when-condition",
+        True,
+    ),
+    (
+        "`reinit`, `terminate` and call statements of functions without outputs in a model's "
+        "algorithm section (rumoca 0.10; in initial algorithms they build, `reinit` in "
+        "when-equations)",
+        _MODEL + "    Real v(start = 0, fixed = true);\n  equation\n    der(x) = v;\n"
+        "    der(v) = -9.81;\n  algorithm\n    when x < 0 then\n"
+        "      reinit(v, -0.8*pre(v));\n    end when;\n  end M;\n",
+        "call statement in a model's algorithm section",
+        True,
+    ),
+    (
+        "A `when`-statement inside an `if`-, `for`- or `while`-statement (Modelica 3.6, Sec. "
+        "11.2.7.1)",
+        _MODEL + "    Integer n(start = 0, fixed = true);\n  equation\n    der(x) = 1;\n"
+        "  algorithm\n    if x > 1.5 then\n      when x > 2 then\n        n := pre(n) + 1;\n"
+        "      end when;\n    end if;\n  end M;\n",
+        "when-statement inside an if-, for- or while-statement",
+        True,
+    ),
+    (
+        "An algorithm section in the elements of a component array (rumoca 0.10; the same "
+        "as a when-equation builds)",
+        "  model M\n    Tick c[2](period = {0.25, 0.5});\n  end M;\n"
+        "  block Tick\n    parameter Real period;\n"
+        "    output Integer n(start = 0, fixed = true);\n  algorithm\n"
+        "    when sample(period, period) then\n      n := pre(n) + 1;\n    end when;\n"
+        "  end Tick;\n",
+        "algorithm section in an element of a component array, assigning 'n'",
+        True,
+    ),
+    (
+        "A variable assigned both inside a `when`-statement and outside one in one algorithm "
+        "section",
+        _MODEL + "    Real y(start = 0, fixed = true);\n  equation\n    der(x) = -x;\n"
+        "  algorithm\n    y := x;\n    when x < 0.5 then\n      y := 1;\n    end when;\n"
+        "  end M;\n",
+        "'y' assigned both in a when-statement and outside one",
+        True,
+    ),
+    (
+        "`assert` in a `when`-statement, or in a function a `when`-statement calls (an FMU "
+        "checks asserts at every evaluation, not at the event alone)",
+        _MODEL + "    Integer n(start = 0, fixed = true);\n  equation\n    der(x) = -x;\n"
+        "  algorithm\n    when x < 0.5 then\n      n := pre(n) + 1;\n"
+        '      assert(x > 0, "x positive");\n    end when;\n  end M;\n',
+        "assert in a when-statement",
+        True,
+    ),
+    (
+        "Call statements of external functions without outputs (`print`-like; an FMU makes "
+        "no call for its effect alone)",
+        '  function show\n    input Real v;\n  external "C" show_value(v);\n  end show;\n'
+        + _MODEL
+        + "  initial algorithm\n    show(x);\n  equation\n    der(x) = -x;\n  end M;\n",
+        "call statement of external function 'show'",
         True,
     ),
     (

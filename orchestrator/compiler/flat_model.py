@@ -676,15 +676,28 @@ class Algorithm:
         self._store(body["comp"], value)
 
     def _FunctionCall(self, body: dict) -> None:
-        """``(a, b) := f(...)``: each output of ``f`` into its place, empty places skipped."""
-        definition = self.translator.functions.get(body["comp"]["name"])
-        if definition is None or definition.get("external") is not None or not body["outputs"]:
+        """``(a, b) := f(...)``: each output of ``f`` into its place, empty places skipped.
+        ``f(...)`` alone (a function that only checks its inputs, MSL's
+        ``BooleanTable.isValidTable``) is inlined for its asserts, which hold where these
+        statements do not run; an external function's is refused: an FMU makes no call for
+        its effect alone."""
+        name = body["comp"]["name"]
+        definition = self.translator.functions.get(name)
+        if definition is None or definition.get("external") is not None:
+            kind = "external function" if definition else "function"
             raise UnsupportedConstructError(
-                f"call statement of '{body['comp']['name']}' in {self.where}", body.get("span")
+                f"call statement of {kind} '{name}' in {self.where}", body.get("span")
             )
         definition = self.translator.called(body["comp"], body.get("span"))
         args = [self.translator.expr(a, self.env) for a in body["args"]]
+        events = self.translator.events
+        checks = len(events.asserts) if events is not None else 0
         outputs = self.translator.call(definition, args, body.get("span"), every=True)
+        if events is not None and _numeric(self.guard) is None:
+            events.asserts[checks:] = [
+                (ca.logic_or(ca.logic_not(ca.SX(self.guard)), held), text)
+                for held, text in events.asserts[checks:]
+            ]
         for target, value in zip(body["outputs"], outputs, strict=False):
             if target.get("parts"):
                 self._store(target, value)

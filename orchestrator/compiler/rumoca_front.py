@@ -38,6 +38,7 @@ from orchestrator.compiler.flat_model import (
 )
 from orchestrator.compiler.outer_modifications import dropped_outer_modification
 from orchestrator.compiler.redeclarations import dropped_modification
+from orchestrator.compiler.statement_places import refused_statement
 from orchestrator.compiler.tokens import tokens as _tokens
 from orchestrator.errors import BuildError
 
@@ -178,6 +179,8 @@ ALGORITHM_REFUSALS = (
 # declaration of the component it names does, None where nothing places it). %s stands for
 # the pattern's group (a function's or a component's name) in the last two.
 DECLARED = "declaration"
+# or the first statement of an algorithm section that rumoca 0.10 refuses (statement_places)
+CALL_STATEMENT, NESTED_WHEN = "call statement", "nested when-statement"
 RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
     (
         r"`([\w.]+)` contains a statement without a checked DAE owner",
@@ -227,6 +230,31 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
         "(rumoca 0.10 flattens only those calling ModelicaStandardTables_CombiTable1D_init2 or "
         "ModelicaStandardTables_CombiTimeTable_init2 with inputs table and columns)",
         None,
+    ),
+    (
+        r"function-call assignment (must) retain at least one output",
+        "call statement in a model's algorithm section: reinit, terminate or a function "
+        "without outputs (rumoca 0.10 translates such calls in initial algorithms only); "
+        "write reinit and terminate in a when-equation",
+        CALL_STATEMENT,
+    ),
+    (
+        r"the call statement to `(?:[\w.]+\.)?(\w+)` has no checked initialization owner",
+        "call statement of external function '%s' without outputs (rumoca 0.10; an FMU "
+        "makes no call for its effect alone)",
+        "%s(",
+    ),
+    (
+        r"(when)-statements cannot appear inside while/for/if in algorithms",
+        "when-statement inside an if-, for- or while-statement (Modelica Language "
+        "Specification 3.6, Sec. 11.2.7.1): put the if-statement inside the when-statement",
+        NESTED_WHEN,
+    ),
+    (
+        r"algorithm assignment target `(?:[\w.\[\]]+\.)?(\w+)` is not a whole writable coordinate",
+        "algorithm section in an element of a component array, assigning '%s' (rumoca 0.10): "
+        "write it as equations (a when-statement as a when-equation)",
+        "%s :=",
     ),
     (
         r"(der)\(\.\.\.\) must have exactly one resolved variable-reference operand",
@@ -474,6 +502,8 @@ class RumocaLibrary:
                 name = found.group(1)
                 if token == DECLARED:
                     places = self._declaration(name)
+                elif token in (CALL_STATEMENT, NESTED_WHEN):
+                    places = self._statement(token == NESTED_WHEN)
                 else:
                     places = self._find(token.replace("%s", name)) if token else []
                 if not places and token == "%s" and "." in name:
@@ -579,6 +609,18 @@ class RumocaLibrary:
                         if column:
                             place = f"{self._relative(path)}:{number}:{column.start() + 1}"
                             return [place]
+        return []
+
+    def _statement(self, nested_when: bool) -> list[str]:
+        """``file:line:column`` of the first statement in the library's sources that
+        :func:`refused_statement` finds (with ``nested_when``: a nested when-statement)."""
+        for path in sorted(self.folder.rglob("*.mo")):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            position = refused_statement(text, nested_when)
+            if position is not None:
+                line = text.count("\n", 0, position) + 1
+                column = position - (text.rfind("\n", 0, position) + 1) + 1
+                return [f"{self._relative(path)}:{line}:{column}"]
         return []
 
     def _declaration(self, name: str) -> list[str]:

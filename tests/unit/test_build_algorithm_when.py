@@ -8,8 +8,10 @@ variables keep their values.
 error computed by a statement outside the when-statement (``SampledPI``); two when-statements
 in one section, one with ``elsewhen`` (``Counters``); a vector condition at state events
 (``Thresholds``); a sample-and-hold block in a file of a sub-package, fed back to an
-integrator (``HoldLoop``). References are the difference equations of each model solved by
-hand in NumPy, with the plant's exact solution between samples; every model in all four
+integrator (``HoldLoop``); a call statement of a function without outputs that only
+asserts, in an initial algorithm (``CheckedDecay``). References are the difference equations
+of each model solved by hand in NumPy, with the plant's exact solution between samples (the
+decay's exp(-k t)); every model in all four
 variants (FMI 3.0 and 2.0, Model Exchange and Co-Simulation) to 1e-6 (the solver's relative
 tolerance is 1e-10), state-event times to 1e-8 s. The output grid (0.0131 s) meets no sample
 instant, where discrete values jump.
@@ -122,6 +124,28 @@ def test_when_statement_in_a_block_of_another_file(fmus):
     assert_agrees_in_four_variants(
         lambda variant: fmus[(variant, "HoldLoop")], reference, times, "HoldLoop"
     )
+
+
+def test_call_statement_of_a_function_that_only_asserts(fmus):
+    """``checkPositive(k)`` in an initial algorithm (as MSL's BooleanTable calls
+    ``isValidTable``): with k = 2 the model runs (x = exp(-2 t)); with k = -1 each variant
+    fails when it leaves initialization, with the assert's message."""
+    times = grid(1.0)
+    reference = {"x": np.exp(-2.0 * times)}
+    assert_agrees_in_four_variants(
+        lambda variant: fmus[(variant, "CheckedDecay")], reference, times, "CheckedDecay"
+    )
+    for variant, interface in VARIANTS:
+        logged: list[bytes] = []
+        with pytest.raises(Exception, match="ExitInitializationMode failed"):
+            simulate_fmu(
+                str(fmus[(variant, "CheckedDecay")]),
+                fmi_type=interface,
+                stop_time=1.0,
+                start_values={"k": -1.0},
+                logger=lambda *message, into=logged: into.append(message[-1]),
+            )
+        assert b"assert failed at t = 0 s: v must be positive" in logged, (variant, logged)
 
 
 def test_construct_table_names_these_tests():

@@ -67,4 +67,19 @@ package WhenLib "When-statements in algorithm sections, as discrete controllers 
     der(x) = 1 - hold.y;
     hold.u = x;
   end HoldLoop;
+
+  function checkPositive "Checks its input, returns nothing"
+    input Real v "Value that must be positive";
+  algorithm
+    assert(v > 0, "v must be positive");
+  end checkPositive;
+
+  model CheckedDecay "A rate checked by a call statement in an initial algorithm"
+    parameter Real k = 2 "Decay rate (1/s)";
+    Real x(start = 1, fixed = true) "Decays as exp(-k time)";
+  initial algorithm
+    checkPositive(k);
+  equation
+    der(x) = -k*x;
+  end CheckedDecay;
 end WhenLib;
