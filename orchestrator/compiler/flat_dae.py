@@ -124,7 +124,9 @@ class _Roles:
                 # else an Integer or Boolean bound to another that only chose components
                 # (MultiBody's angles_fixed = body.angles_fixed): the other is not declared
                 return
-            elif var.variability == "constant" or (var.protected and var.name in self.used):
+            elif var.variability == "constant" or var.protected:
+                # a protected parameter is no part of the interface (Modelica 3.6, Sec.
+                # 4.1): a number of the FMU, as a constant is, not a parameter to set
                 self.constants.append(var)
             elif var.type_name == "Real" or var.name in self.used:
                 self.parameters.append(var)
@@ -377,9 +379,12 @@ def flat_dae(
             explicit_values(assignments),
             guesses,
         )
+        # the start values of discrete variables computed at initialization (fixed = false
+        # parameters, initial algorithms, when initial()) are no initial values to set
+        computed = set(_initially_assigned(record)) | {v.name for v in roles.free}
         events = replace(
             events,
-            discrete=[_discrete_item(v, name) for v in roles.discrete],
+            discrete=[_discrete_item(v, name, v.name in computed) for v in roles.discrete],
             iteration=[v.name() for loop in loops for v in loop.unknowns],
             guess_starts=[g for loop in loops for g in loop.starts],
         )
@@ -420,7 +425,10 @@ def flat_dae(
         if var.start is not None:
             start = _value(var.start, f"start value of input {var.name}", name)
         opts = dict(start=start, **meta(var))
-        declared.append(DeclaredVariable(var.name, "input", "continuous", symbol(var.name), opts))
+        # an Integer, Boolean or enumeration input changes at events only: importers hold it
+        # between them instead of interpolating (FMI 3.0, Sec. 2.4.7.4)
+        variability = "discrete" if var.variability == "discrete" else "continuous"
+        declared.append(DeclaredVariable(var.name, "input", variability, symbol(var.name), opts))
     for var, start in zip(kept_states, starts, strict=True):
         causality = "output" if var.causality == "output" else "local"
         if var.name in calculated:
@@ -457,8 +465,9 @@ def _free_start(var: FlatVariable, model: str) -> float:
     return 0.0 if var.start is None else _value(var.start, f"start value of {var.name}", model)
 
 
-def _discrete_item(var: FlatVariable, model: str) -> dict:
-    """A discrete state as the FMU declares it."""
+def _discrete_item(var: FlatVariable, model: str, computed: bool = False) -> dict:
+    """A discrete state as the FMU declares it: its start an exact initial value, unless
+    the initialization ``computed`` it (then ``calculated``: a set would be overwritten)."""
     start = 0.0
     if var.start is not None:
         start = _value(var.start, f"start value of {var.name}", model)
@@ -471,6 +480,7 @@ def _discrete_item(var: FlatVariable, model: str) -> dict:
         description=var.description,
         causality=causality,
         bounds=var.bounds,
+        initial="calculated" if computed else "exact",
     )
 
 

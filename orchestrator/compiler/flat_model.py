@@ -37,6 +37,7 @@ import numpy as np
 from orchestrator.compiler.events import EventRecord, WhenBranch
 from orchestrator.compiler.external_c import ExternalError, ExternalFunctions, translate_call
 from orchestrator.compiler.external_objects import construct, is_constructor, object_variables
+from orchestrator.compiler.pre_values import unheld_pre
 from orchestrator.compiler.records import Record, combine, of_type, scalars
 
 STATE_SELECT = {"Never": 0, "Avoid": 1, "Default": 2, "Prefer": 3, "Always": 4}
@@ -1224,6 +1225,20 @@ BINARY: dict[str, Callable[[object, object], object]] = {
 }
 
 
+def _semi_linear(translator: Translator, args: list[object], span: dict | None) -> object:
+    """``semiLinear(x, k_positive, k_negative)``: ``x*k_positive`` where ``x >= 0``, else
+    ``x*k_negative``, elementwise; continuous in ``x``, so no event (Modelica Language
+    Specification 3.6, Sec. 3.7.4: ``smooth(0, ...)``)."""
+
+    def one(x: object, positive: object, negative: object) -> ca.SX:
+        x = ca.SX(x)
+        return ca.if_else(x >= 0, x * ca.SX(positive), x * ca.SX(negative))
+
+    if any(_is_array(a) for a in args):
+        return np.vectorize(one, otypes=[object])(*args)
+    return one(*args)
+
+
 def _unary(function: Callable[[object], object]) -> Callable:
     def apply(translator: Translator, args: list[object], span: dict | None) -> object:
         return _elementwise(
@@ -1471,6 +1486,7 @@ BUILTINS: dict[str, Callable[[Translator, list[object], dict | None], object]] =
     "Skew": _skew,
     "Size": _size,
     "Homotopy": _homotopy,
+    "SemiLinear": _semi_linear,
     "Vector": _vector,
     "Scalar": _scalar,
     "Cat": _cat,
@@ -1522,6 +1538,13 @@ def _causality(variable: dict, connectors: set[str]) -> str:
 def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None) -> FlatModel:
     """Build the scalar :class:`FlatModel` of rumoca's flat dictionary of model ``name``
     (``external_c`` compiles the external C functions it calls)."""
+    unheld = unheld_pre(flat)
+    if unheld is not None:
+        raise UnsupportedConstructError(
+            f"pre({unheld.name}) of a discrete variable no when-equation assigns (its value "
+            "before the event is not kept: assign it in a when-equation)",
+            unheld.span,
+        )
     time = ca.SX.sym("time")
     connectors = {n.split("[")[0] for n in flat.get("top_level_connectors", [])}
     values: dict[str, object] = {}
@@ -1589,7 +1612,8 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
     enumerations = set(flat.get("enumeration_types", []))
     types.update({n: "Integer" for n, v in raw.items() if v.get("type_id") in enumerations})
     final = {name for name, flag in flat.get("variable_final_flags", {}).items() if flag}
-    evaluated = _evaluate_structural(raw, values, translator, types, final)
+    copies = _record_copies(raw)
+    evaluated = _evaluate_structural(raw, values, translator, types, final, copies)
     for declared, constructor in objects.items():
         values[declared] = translator.expr(constructor)
     residuals: list[ca.SX] = []
@@ -1610,7 +1634,6 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
         except UnsupportedConstructError as exc:
             raise UnsupportedConstructError(exc.construct, exc.span or span) from None
     used = {s.name() for residual in residuals for s in ca.symvar(residual)}
-    copies = _record_copies(raw)
     for declared, variable in raw.items():
         if _absent(variable, symbols_of[declared], used):
             continue
@@ -1624,6 +1647,8 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
         if declared in copies:
             bound = symbols_of[copies[declared]]
         started = translator.expr(start) if start is not None else None
+        if started is None and variable.get("type_id") in enumerations:
+            started = ca.SX(1)  # its first literal (Modelica 3.6, Sec. 4.9.5.1)
         dims = [int(d) for d in variable["dims"]]
         if bound is not None and variability in ("continuous", "discrete"):
             add(_elementwise2(lambda a, b: a - b, symbols_of[declared], bound), span)
@@ -1791,6 +1816,7 @@ def _evaluate_structural(
     translator: Translator,
     types: dict[str, str],
     final: set[str],
+    copies: dict[str, str],
 ) -> set[str]:
     """Replace Integer, Boolean and enumeration parameters and constants by their values, and
     the Real parameters that ``annotation(Evaluate = true)`` marks; returns the names of
@@ -1803,8 +1829,12 @@ def _evaluate_structural(
     binds (MSL's ``C(final C = CapVal)``, whose binding rumoca gives as CapVal's value): terms
     their values cancel drop before the equations are sorted (a zero capacitance leaves no
     state). rumoca marks both ``evaluate``, and also a ``final parameter`` declared with its
-    own value, which stays tunable as before. Bindings may refer to one another, so passes
-    repeat while one more becomes known.
+    own value, which stays tunable as before. A ``final`` modification that copies a
+    parameter set further up (``ramp(final k = k)`` where the outer ``k`` is modified by a
+    literal, which rumoca gives as that literal: ``copies``) is evaluated only where that
+    parameter is: otherwise the outer one stays a tunable parameter of the FMU whose set the
+    equations would ignore. Bindings may refer to one another, so passes repeat while one
+    more becomes known.
     """
     steady = [
         (name, variable)
@@ -1819,6 +1849,7 @@ def _evaluate_structural(
         and _variability(variable) == "parameter"
         and variable.get("evaluate")
         and (name not in final or variable.get("binding_from_modification"))
+        and (name not in copies or raw[copies[name]].get("evaluate"))
     ]
     pending = [
         (name, variable)

@@ -210,7 +210,13 @@ def model_code(
         start = float(dae.start(name)[0])
         variables.append(
             FmuVariable(
-                name, blocks["u"] + k, "input", "continuous", None, start, **_meta(dae, name)
+                name,
+                blocks["u"] + k,
+                "input",
+                dae.variability(name),
+                None,
+                start,
+                **_meta(dae, name),
             )
         )
     calculated = initialization.calculated if initialization else frozenset()
@@ -324,7 +330,7 @@ def _event_variables(events: EventFunctions, blocks: dict[str, int]) -> list[Fmu
             blocks["d"] + k,
             item["causality"],
             "discrete",
-            "exact",
+            item["initial"],
             item["start"],
             unit=item["unit"],
             description=item["description"],

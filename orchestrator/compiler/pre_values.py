@@ -1,0 +1,81 @@
+"""``pre(v)`` of discrete variables whose value before an event the FMU does not keep.
+
+The FMU keeps the values of the variables when-equations and when-statements assign between
+events (its discrete states), so ``pre`` of them is the value before the event. A discrete
+variable given by an ordinary equation or set by the importer (a Boolean, Integer or
+enumeration variable or input, a ``discrete Real``) has no such memory: ``pre(y)`` of it
+would be read as ``y`` itself, and the MSL's hysteresis ``y = u > uHigh or pre(y) and u >=
+uLow`` would turn into an equation in ``y`` alone, switched off at the wrong time (Modelica
+Language Specification 3.6, Sec. 3.7.5: ``pre(y)`` is the left limit of ``y`` at the event,
+the event iteration runs until ``y == pre(y)``). Such a ``pre`` is refused in one line
+instead of building a wrong FMU; initial equations (``pre(y) = false``) are left alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class UnheldPre:
+    """A ``pre(v)`` the FMU cannot give: the variable's name and the call's span."""
+
+    name: str
+    span: dict | None
+
+
+def _nodes(tree: object) -> Iterator[dict]:
+    """Every dictionary inside ``tree`` (rumoca's flat form: nested dicts and lists)."""
+    if isinstance(tree, dict):
+        yield tree
+        for value in tree.values():
+            yield from _nodes(value)
+    elif isinstance(tree, list):
+        for value in tree:
+            yield from _nodes(value)
+
+
+def _when_targets(flat: dict) -> set[str]:
+    """Names (without subscripts) of the variables when-equations and when-statements
+    assign."""
+    targets: set[str] = set()
+    for chain in flat.get("when_chains", []):
+        for node in _nodes(chain):
+            assign = node.get("Assign")
+            if isinstance(assign, dict) and isinstance(assign.get("target"), str):
+                targets.add(assign["target"].split("[")[0])
+    for node in _nodes(flat.get("algorithms", [])):
+        if "When" in node:
+            for inner in _nodes(node["When"]):
+                comp = inner.get("Assignment", {}).get("comp") if "Assignment" in inner else None
+                if comp:
+                    targets.add(".".join(part["ident"] for part in comp["parts"]))
+    return targets
+
+
+def _discrete(variable: dict) -> bool:
+    declared = variable.get("variability")
+    kind = next(iter(declared)) if isinstance(declared, dict) else declared
+    return kind == "Discrete" or bool(variable.get("is_discrete_type"))
+
+
+def unheld_pre(flat: dict) -> UnheldPre | None:
+    """The first ``pre(v)`` in the equations, when-equations and algorithms of ``flat``
+    whose ``v`` is a discrete variable that no when-equation or when-statement assigns."""
+    variables = flat.get("variables", {})
+    held = _when_targets(flat)
+    sections = [flat.get(k, []) for k in ("equations", "when_chains", "algorithms")]
+    for node in _nodes(sections):
+        call = node.get("BuiltinCall")
+        if not isinstance(call, dict) or call.get("function") != "Pre":
+            continue
+        for argument in call.get("args", []):
+            ref = argument.get("VarRef") if isinstance(argument, dict) else None
+            if not ref:
+                continue
+            name = ref["name"]["name"].split("[")[0]
+            variable = variables.get(name)
+            if variable is not None and _discrete(variable) and name not in held:
+                return UnheldPre(name, call.get("span"))
+    return None
