@@ -467,6 +467,9 @@ class Translator:
             return _elementwise(self._pre_mark, value) if self.in_when_body else value
         if function == "Initial":
             return self.events.initial
+        if function == "Sample" and not self.in_condition:
+            start, interval = self._sample_times(args, local, span)
+            return self.events.sampled(start, interval)
         if not self.in_condition:
             raise UnsupportedConstructError(
                 f"'{function.lower()}(...)' outside a when-condition", span
@@ -480,10 +483,14 @@ class Translator:
             if _is_array(value):
                 raise UnsupportedConstructError("'change(...)' of an array", span)
             return self.events.change(value)
+        return self.events.sample(*self._sample_times(args, local, span))
+
+    def _sample_times(self, args: list[dict], local: dict, span: dict | None) -> tuple:
+        """The start and the interval of ``sample(start, interval)``."""
         start, interval = (self.expr(a, local) for a in args)
         if _numeric(interval) is not None and _numeric(interval) <= 0:
             raise UnsupportedConstructError("sample(...) with an interval <= 0", span)
-        return self.events.sample(start, interval)
+        return start, interval
 
     def _der(self, argument: dict, local: dict, span: dict | None) -> object:
         value = self.expr(argument, local)
