@@ -502,6 +502,11 @@ ALGORITHM_WHEN = [
         "an error status with the message",
         "test_call_statement_of_a_function_that_only_asserts",
     ),
+    (
+        "`sample(start, interval)` as a Boolean value outside a when-condition (MSL's "
+        "`SampleTrigger`): true in the event iterations at its instants, false between them",
+        "test_sample_as_a_boolean_is_true_at_its_instants_only",
+    ),
 ]
 
 # Algorithm sections that assign several variables (``test_build_algorithm_sections.py``)
@@ -521,6 +526,58 @@ SOURCES = [
         "initial algorithm and a when-equation, inside a voltage source that passes `nperiod` "
         "down as a `final` modification (MSL's `PulseVoltage`, `TrapezoidVoltage`)",
         "test_pulse_count_and_voltage",
+    ),
+]
+
+# Time tables keeping their event interval in C as the MSL's CombiTimeTable does
+# (``tests/data/time_tables``), checked by the tests of ``test_build_time_tables.py`` named
+TIME_TABLES = [
+    (
+        "A time table kept in C that moves to its next segment at each call of its "
+        "`nextTimeEvent` (MSL's `CombiTimeTable`: `when {time >= pre(nextTimeEvent), "
+        "initial()}`), ConstantSegments and LinearSegments with a jump, beside other events: "
+        "a when-equation's external calls made only when its branch fires",
+        "test_time_table_drives_a_mass_in_four_variants",
+    ),
+]
+
+# Idioms of model libraries (``tests/data/idioms``), each checked in four variants by the test
+# of ``test_build_idioms.py`` it names
+IDIOMS = [
+    (
+        "Stream connectors (`stream`, `inStream`, `actualStream`) with flow reversal; a medium "
+        "package with constants and functions (`replaceable package Medium`, `Medium.cp`) "
+        "redeclared in components and in `extends`",
+        "test_stream_connectors_with_flow_reversal",
+    ),
+    (
+        "`inStream` of a connection of three ports (rumoca 0.10's regularization: each port "
+        "taking fluid in weighs 1e-7 kg/s, the specification's `positiveMax`)",
+        "test_in_stream_of_three_ports_mixes_the_inflows",
+    ),
+    (
+        "`der` of a vector and of a matrix, `J*der(w) = -cross(w, J*w)`, `skew`, `transpose`, "
+        "`identity`; a function of the library's own with a default and named arguments",
+        "test_euler_equations_with_cross_skew_and_transpose",
+    ),
+    (
+        "A matrix equation whose right-hand side switches at a time event (`diagonal`, an "
+        "if-expression of vectors)",
+        "test_matrix_equation_with_a_torque_switched_on",
+    ),
+    (
+        "`initial equation der(x) = zeros(2)` of a matrix system `M*der(x) = A*x + B*u`",
+        "test_steady_start_of_a_matrix_system",
+    ),
+    (
+        "Boolean and Integer outputs of blocks, `String` parameters, enumerations compared, "
+        "`semiLinear`, a hysteresis with `when`/`elsewhen`",
+        "test_boolean_and_integer_outputs_and_semi_linear",
+    ),
+    (
+        "Integer, Boolean and enumeration inputs declared discrete (importers hold them "
+        "between points), an enumeration starting at its first literal",
+        "test_enumeration_input_is_discrete_and_starts_at_its_first_literal",
     ),
 ]
 
@@ -897,6 +954,28 @@ UNSUPPORTED = [
         "class declared inside the class that extends it",
         False,
     ),
+    (
+        "`pre(y)` of a discrete variable that no when-equation assigns (the MSL's "
+        "`Hysteresis`: `y = u > uHigh or pre(y) and u >= uLow`; its value before the event "
+        "is not kept, and it was read as `y` itself: write the switching as `when` / "
+        "`elsewhen`)",
+        "  model M\n    Real u = sin(6*time);\n    Boolean y;\n  initial equation\n"
+        "    pre(y) = false;\n  equation\n    y = u > 0.5 or pre(y) and u >= -0.5;\n  end M;\n",
+        "pre(y) of a discrete variable no when-equation assigns",
+        True,
+    ),
+    (
+        "Operator records (`operator record Complex` with `operator '+'`, `'*'`, "
+        "`'constructor'`; rumoca 0.10)",
+        "  operator record C\n    Real re;\n    Real im;\n"
+        "    encapsulated operator function '+'\n      import Bad.C;\n      input C a;\n"
+        "      input C b;\n      output C c;\n    algorithm\n"
+        "      c := C(a.re + b.re, a.im + b.im);\n    end '+';\n  end C;\n"
+        "  model M\n    parameter C a = C(1, 2);\n    C s = a + C(time, 0);\n"
+        "    output Real y = s.re;\n  end M;\n",
+        "rumoca 0.10: ",
+        False,
+    ),
 ]
 
 README = Path(__file__).parents[1] / "README.md"
@@ -938,6 +1017,14 @@ def table() -> str:
     lines += [
         f"| {c} | builds, checked in four variants | `test_build_algorithm_sections.py::{test}` |"
         for c, test in ALGORITHM_SECTIONS
+    ]
+    lines += [
+        f"| {c} | builds, checked in four variants | `test_build_time_tables.py::{test}` |"
+        for c, test in TIME_TABLES
+    ]
+    lines += [
+        f"| {c} | builds, checked in four variants | `test_build_idioms.py::{test}` |"
+        for c, test in IDIOMS
     ]
     lines += [
         f"| {c} | refused in one line ({words}) | `test_build_multibody_init.py::{test}` |"
