@@ -27,6 +27,7 @@ from build_variants import VARIANTS, assert_agrees_in_four_variants, built_fmus
 from fmpy import extract, read_model_description, simulate_fmu
 from fmpy.fmi2 import FMU2Slave
 from fmpy.fmi3 import FMU3Slave
+from modelica_support import TIME_TABLES
 
 LIBRARY = Path(__file__).parents[1] / "data" / "time_tables" / "TimeTableLib"
 MASS = 2.0  # kg
@@ -153,3 +154,7 @@ def test_restored_fmu_state_gives_the_table_its_segment_again(fmus, version):
     expected = driven(np.array([1.25]), SEGMENTS["DrivenMass"])
     assert abs(again[0] - expected["x"][0]) < 1e-6 and abs(again[1] - expected["v"][0]) < 1e-6
     assert again[2] == -2.0
+
+
+def test_construct_table_names_these_tests():
+    assert {test for _, test in TIME_TABLES} <= {n for n in globals() if n.startswith("test_")}
