@@ -100,6 +100,13 @@ def _bounds(var: FmuVariable) -> dict[str, str]:
     return {k: repr(v) for k, v in (("min", low), ("max", high)) if math.isfinite(v)}
 
 
+def _start(var: FmuVariable) -> str:
+    """The ``start`` attribute of ``var``: none where it is calculated (FMI 2.0 Sec. 2.2.7,
+    FMI 3.0 Sec. 2.4.7.5 forbid it), though the binary starts the value there before the
+    initialization computes it."""
+    return repr(var.start) if var.start is not None and var.initial != "calculated" else ""
+
+
 def _text(values: tuple[int, ...] | list[int]) -> str:
     return " ".join(str(v) for v in values)
 
@@ -119,7 +126,7 @@ def fmi3_description(code: ModelCode, co_simulation: bool) -> ET.ElementTree:
             causality=var.causality,
             variability=var.variability,
             initial=var.initial or "",
-            start=repr(var.start) if var.start is not None else "",
+            start=_start(var),
             derivative=str(var.derivative_of) if var.derivative_of is not None else "",
             unit=var.unit,
             displayUnit=var.display_unit,
@@ -184,7 +191,7 @@ def fmi2_description(code: ModelCode, co_simulation: bool) -> ET.ElementTree:
         real = dict(
             unit=var.unit,
             displayUnit=var.display_unit,
-            start=repr(var.start) if var.start is not None else "",
+            start=_start(var),
             derivative=str(index[var.derivative_of]) if var.derivative_of is not None else "",
             **_bounds(var),
         )
