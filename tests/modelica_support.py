@@ -978,6 +978,28 @@ UNSUPPORTED = [
     ),
 ]
 
+# Parameters as an importer sets them (``tests/data/parameter_settings``), checked in four
+# variants by the tests of ``test_fmu_parameter_settings.py`` named
+PARAMETER_SETTINGS = [
+    (
+        "Every parameter and exact start value an FMU lists as settable, set alone, moves its "
+        "outputs to the analytic solution at the new value: bindings over other parameters, a "
+        "`final` modification copying an outer parameter set by a literal (`ramp(final k = "
+        "k)`), record fields passed down and modified, `fixed = false` with and without a "
+        "binding, start values and initial equations over parameters, sample times and "
+        "relations; parameters bound to others, computed at initialization, protected or "
+        "structural (Boolean, Integer, enumeration, String, `Evaluate = true`) are not listed "
+        "as settable",
+        "test_every_settable_variable_takes_effect",
+    ),
+    (
+        "A set of a variable that is not settable (a parameter computed at initialization, "
+        "bound to another, copied by a `final` modification) returns an error status and logs "
+        "which value reference cannot be set",
+        "test_a_set_of_what_is_not_settable_is_an_error",
+    ),
+]
+
 README = Path(__file__).parents[1] / "README.md"
 BEGIN, END = "<!-- modelica-support: begin -->", "<!-- modelica-support: end -->"
 
@@ -1025,6 +1047,10 @@ def table() -> str:
     lines += [
         f"| {c} | builds, checked in four variants | `test_build_idioms.py::{test}` |"
         for c, test in IDIOMS
+    ]
+    lines += [
+        f"| {c} | builds, checked in four variants | `test_fmu_parameter_settings.py::{test}` |"
+        for c, test in PARAMETER_SETTINGS
     ]
     lines += [
         f"| {c} | refused in one line ({words}) | `test_build_multibody_init.py::{test}` |"

@@ -33,6 +33,7 @@ import pytest
 from build_variants import VARIANTS, built_fmus
 from fmpy import extract, instantiate_fmu, read_model_description, simulate_fmu
 from fmpy.fmi1 import FMICallException
+from modelica_support import PARAMETER_SETTINGS
 
 LIBRARY = Path(__file__).parents[1] / "data" / "parameter_settings" / "ParamLib"
 STOP = 2.0
@@ -222,3 +223,9 @@ def test_a_set_of_what_is_not_settable_is_an_error(fmus, tmp_path, variant, mode
     finally:
         instance.freeInstance()
     assert any(f"{variable.valueReference} cannot be set".encode() in m for m in messages)
+
+
+def test_construct_table_names_these_tests():
+    assert {test for _, test in PARAMETER_SETTINGS} <= {
+        n for n in globals() if n.startswith("test_")
+    }
