@@ -131,6 +131,16 @@ class EventRecord:
         self.samples.append(Sample(fires, ca.SX(start), ca.SX(interval)))
         return fires
 
+    def sampled(self, start: ca.SX, interval: ca.SX) -> ca.SX:
+        """``sample(start, interval)`` as a Boolean value, outside a when-condition: a memory
+        that takes, at each pass of the event iteration, whether the sample fires in that
+        pass; true from the pass that fires it to the next, false between events (Modelica
+        Language Specification 3.6, Sec. 3.7.5)."""
+        fires = self.sample(start, interval)
+        memory = ca.SX.sym(f"change[{len(self.changes) + 1}]")
+        self.changes.append((memory, fires))
+        return memory
+
     def change(self, value: ca.SX) -> ca.SX:
         """``change(value)``: whether ``value`` differs from its memory."""
         return ca.logic_not(value == self.held(value))
@@ -246,6 +256,9 @@ def event_functions(
         conditions = ca.substitute(conditions, memories, decided)
     if record.samples and conditions.numel():
         conditions = ca.substitute(conditions, fires, due * (1 - initial) * (1 - terminal))
+    watched = known([v for _, v in record.changes])
+    if record.samples and watched.numel():  # the samples taken as values (sampled)
+        watched = ca.substitute(watched, fires, due * (1 - initial) * (1 - terminal))
     flags = ca.vertcat(initial, terminal)
 
     def at(values: list[float]) -> ca.SX:
@@ -299,7 +312,7 @@ def event_functions(
             [
                 ca.vertcat(*x_new),
                 ca.vertcat(*d_new),
-                ca.vertcat(decided, *guesses, known([v for _, v in record.changes]), *delayed),
+                ca.vertcat(decided, *guesses, watched, *delayed),
                 running,
                 s_new,
             ],

@@ -9,7 +9,8 @@ error computed by a statement outside the when-statement (``SampledPI``); two wh
 in one section, one with ``elsewhen`` (``Counters``); a vector condition at state events
 (``Thresholds``); a sample-and-hold block in a file of a sub-package, fed back to an
 integrator (``HoldLoop``); a call statement of a function without outputs that only
-asserts, in an initial algorithm (``CheckedDecay``). References are the difference equations
+asserts, in an initial algorithm (``CheckedDecay``); ``sample()`` as a Boolean value
+(``Ticks``). References are the difference equations
 of each model solved by hand in NumPy, with the plant's exact solution between samples (the
 decay's exp(-k t)); every model in all four
 variants (FMI 3.0 and 2.0, Model Exchange and Co-Simulation) to 1e-6 (the solver's relative
@@ -123,6 +124,22 @@ def test_when_statement_in_a_block_of_another_file(fmus):
         reference["hold.y"][i], reference["hold.count"][i] = y_n, n
     assert_agrees_in_four_variants(
         lambda variant: fmus[(variant, "HoldLoop")], reference, times, "HoldLoop"
+    )
+
+
+def test_sample_as_a_boolean_is_true_at_its_instants_only(fmus):
+    """``tick = sample(0.25, 0.25)`` (MSL's SampleTrigger): a when-statement on it fires at
+    each instant; it and ``level = if tick then 1 else 0`` are false (0) between events."""
+    times = grid(1.5)
+    count = np.floor(times / 0.25)
+    reference = {
+        "n": count,
+        "seen": 0.25 * count,
+        "tick": np.zeros_like(times),
+        "level": np.zeros_like(times),
+    }
+    assert_agrees_in_four_variants(
+        lambda variant: fmus[(variant, "Ticks")], reference, times, "Ticks"
     )
 
 

@@ -68,6 +68,20 @@ package WhenLib "When-statements in algorithm sections, as discrete controllers 
     hold.u = x;
   end HoldLoop;
 
+  model Ticks "sample() as a Boolean value, true at its instants only (as MSL's SampleTrigger)"
+    Boolean tick = sample(0.25, 0.25) "True in the event iterations at the instants";
+    Integer n(start = 0, fixed = true) "Instants seen through tick";
+    Real seen(start = 0, fixed = true) "Time of the last instant (s)";
+    Real level "1 while tick is true";
+  equation
+    level = if tick then 1 else 0;
+  algorithm
+    when tick then
+      n := pre(n) + 1;
+      seen := time;
+    end when;
+  end Ticks;
+
   function checkPositive "Checks its input, returns nothing"
     input Real v "Value that must be positive";
   algorithm
