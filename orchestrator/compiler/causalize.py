@@ -34,6 +34,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components, maximum_bipartite_matching
 
 from orchestrator.compiler.external_c import jacobian, refuse_in_jacobian
+from orchestrator.compiler.piecewise import held_relations, piecewise_solution
 from orchestrator.compiler.tearing import torn_loop, torn_solution
 from orchestrator.errors import BuildError
 
@@ -43,6 +44,12 @@ _STEP_TOLERANCE = 1e-14  # Newton stops when its residual or its step is this sm
 # linear blocks above this size are torn (tearing.py); smaller ones, MurCoSim's among them
 # (a vehicle's 6 accelerations), are solved whole
 TEARING_SIZE = 12
+_OPTIONS = {  # of CasADi's fast_newton
+    "abstol": _STEP_TOLERANCE,
+    "abstolStep": _STEP_TOLERANCE,
+    "max_iter": LOOP_ITERATIONS,
+    "error_on_fail": False,  # judged by the residual
+}
 
 
 class CausalizationError(BuildError):
@@ -189,6 +196,21 @@ def causalize(
                 ca.mmax(ca.fabs(ca.substitute(block_res, block_vars, x))) <= LOOP_TOLERANCE
                 for x in attempts
             ]
+            # where all those fail on a loop with relations (an op-amp limiter in noEvent),
+            # Katzenelson's method from the point the tearing variables' guesses give
+            held = held_relations([residuals[i] for i in eqs], f"loop{number}")
+            if held is not None:
+                failed = ca.logic_not(ca.mmax(ca.vertcat(*solved)))
+                consistent = ca.substitute(ca.vertcat(*in_tears), tears, start)
+                attempts.append(
+                    piecewise_solution(
+                        held, block_vars, consistent, failed, f"loop{number}", _OPTIONS
+                    )
+                )
+                solved.append(
+                    ca.mmax(ca.fabs(ca.substitute(block_res, block_vars, attempts[-1])))
+                    <= LOOP_TOLERANCE
+                )
             converged = solved[0]
             solution = ca.DM.nan(len(eqs))
             for attempt, ok in reversed(list(zip(attempts, solved, strict=True))):
@@ -234,15 +256,5 @@ def _newton(residual: ca.SX, unknowns: ca.SX, start: ca.SX, name: str) -> ca.SX:
     knowns = [s for s in ca.symvar(residual) if not ca.depends_on(s, unknowns)]
     given = ca.vertcat(*knowns) if knowns else ca.SX(0, 1)
     problem = ca.Function(name, [unknowns, given], [residual])
-    newton = ca.rootfinder(
-        f"{name}_newton",
-        "fast_newton",
-        problem,
-        {
-            "abstol": _STEP_TOLERANCE,
-            "abstolStep": _STEP_TOLERANCE,
-            "max_iter": LOOP_ITERATIONS,
-            "error_on_fail": False,  # judged by the residual
-        },
-    )
+    newton = ca.rootfinder(f"{name}_newton", "fast_newton", problem, _OPTIONS)
     return newton(start, given)
