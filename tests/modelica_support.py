@@ -1000,6 +1000,29 @@ PARAMETER_SETTINGS = [
     ),
 ]
 
+VARIABLE_TYPES = [
+    (
+        "Integer, Boolean and enumeration variables typed in the FMU (FMI 2.0 `Integer`, "
+        "`Boolean`, `Enumeration` with its `SimpleType`; FMI 3.0 `Int32`, `Boolean`, "
+        "`Enumeration` with its `EnumerationType`), discrete also where an equation outside a "
+        "`when` decides them by relations (`high = level > 0.5`), starts in their syntax; "
+        "`discrete Real` and Real variables of when-equations discrete",
+        "test_model_description_declares_the_types",
+    ),
+    (
+        "Boolean, Integer and enumeration outputs of relations and an Integer counter of a "
+        "when-equation read as typed results, exact between events; their exact start values "
+        "and Boolean, Integer and enumeration inputs set through their types' setters",
+        "test_tank_outputs_are_typed_and_exact",
+    ),
+    (
+        "Each type read and set through its own FMI functions only (FMI 3.0 enumerations as "
+        "Int64); a call of another type's function returns an error status and logs the value "
+        "reference and the type",
+        "test_fmi2_getters_and_setters_of_each_type",
+    ),
+]
+
 README = Path(__file__).parents[1] / "README.md"
 BEGIN, END = "<!-- modelica-support: begin -->", "<!-- modelica-support: end -->"
 
@@ -1051,6 +1074,10 @@ def table() -> str:
     lines += [
         f"| {c} | builds, checked in four variants | `test_fmu_parameter_settings.py::{test}` |"
         for c, test in PARAMETER_SETTINGS
+    ]
+    lines += [
+        f"| {c} | builds, checked in four variants | `test_fmu_variable_types.py::{test}` |"
+        for c, test in VARIABLE_TYPES
     ]
     lines += [
         f"| {c} | refused in one line ({words}) | `test_build_multibody_init.py::{test}` |"

@@ -42,9 +42,14 @@ if TYPE_CHECKING:
     from orchestrator.compiler.external_c import ExternalFunctions
     from orchestrator.compiler.initialization import Initialization
     from orchestrator.compiler.modelica import ModelicaLibrary
+    from orchestrator.compiler.value_types import ValueType
 
     Explicit = tuple[
-        ca.DaeBuilder, Initialization | None, EventFunctions | None, ExternalFunctions | None
+        ca.DaeBuilder,
+        Initialization | None,
+        EventFunctions | None,
+        ExternalFunctions | None,
+        dict[str, ValueType],
     ]
 
 STAMP = ".build-stamp.json"
@@ -238,21 +243,25 @@ def _front_end(
         def explicit(model: str) -> Explicit:
             _refuse_unreliable(classes, model, "rumoca")
             flat = front.flatten(model)
-            return *flat_dae(flat), flat.external_c
+            types = flat.value_types
+            types = {v.name: types[v.declared] for v in flat.variables if v.declared in types}
+            return *flat_dae(flat), flat.external_c, types
     else:
         from orchestrator.compiler.fmu_export import build_dae
 
         def explicit(model: str) -> Explicit:
             _refuse_unreliable(classes, model, "pymoca")
-            return build_dae(model, *classes.translate(model)), None, None, None
+            # pymoca's Integer and Boolean parameters stay Float64, as its whole model does
+            return build_dae(model, *classes.translate(model)), None, None, None, {}
 
     def translate(model: str, identifier: str) -> Writer:
-        dae, initial, events, external_c = explicit(model)
+        dae, initial, events, external_c, types = explicit(model)
         code = replace(
             model_code(dae, classes.description(model), initial, events),
             identifier=identifier,
             experiment=classes.experiment(model),
             external_c=external_c,
+            value_types=types,
         )
         return partial(package_fmus, code)
 

@@ -39,6 +39,7 @@ from orchestrator.compiler.external_c import ExternalError, ExternalFunctions, t
 from orchestrator.compiler.external_objects import construct, is_constructor, object_variables
 from orchestrator.compiler.pre_values import unheld_pre
 from orchestrator.compiler.records import Record, combine, of_type, scalars
+from orchestrator.compiler.value_types import ValueType
 
 STATE_SELECT = {"Never": 0, "Avoid": 1, "Default": 2, "Prefer": 3, "Always": 4}
 
@@ -100,6 +101,7 @@ class FlatModel:
     residual_spans: list[dict | None] = field(default_factory=list)  # source of each residual
     residual_places: list[str] = field(default_factory=list)  # file:line:column of each one
     external_c: ExternalFunctions | None = None  # the external C functions it calls
+    value_types: dict[str, ValueType] = field(default_factory=dict)  # non-Real, by declared name
 
     def variable(self, name: str) -> FlatVariable:
         """The scalar variable called ``name``."""

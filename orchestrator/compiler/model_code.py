@@ -24,6 +24,7 @@ import casadi as ca
 from orchestrator.compiler.events import HIDDEN, EventFunctions, hidden_parameters
 from orchestrator.compiler.external_c import ExternalFunctions
 from orchestrator.compiler.initialization import RESIDUAL_TOLERANCE, Initialization
+from orchestrator.compiler.value_types import C_CODES, ValueType
 from orchestrator.errors import BuildError
 
 SOLVER_TOLERANCE = 1e-9  # relative = absolute error tolerance of one Dormand-Prince step
@@ -68,6 +69,12 @@ class ModelCode:
     experiment: dict[str, float] | None = None  # DefaultExperiment attributes, e.g. stopTime
     guess_starts: list[float] = field(default_factory=list)  # Newton's first guesses
     external_c: ExternalFunctions | None = None  # external C functions the equations call
+    # the Integer, Boolean and enumeration variables by name (the others are Real)
+    value_types: dict[str, ValueType] = field(default_factory=dict)
+
+    def value_type(self, var: FmuVariable) -> ValueType | None:
+        """The FMI type of ``var`` where it is not Real, else None."""
+        return self.value_types.get(var.name)
 
     @property
     def token(self) -> str:
@@ -75,6 +82,8 @@ class ModelCode:
         digest = hashlib.sha256(self.identifier.encode())
         for var in self.variables:
             digest.update(repr(var).encode())
+            if (value_type := self.value_type(var)) is not None:
+                digest.update(repr(value_type).encode())
         for function in self.functions:
             digest.update(function.serialize().encode())
         return "{" + str(uuid.UUID(bytes=digest.digest()[:16])) + "}"
@@ -429,10 +438,22 @@ def write_sources(code: ModelCode, folder: Path) -> list[Path]:
         f"#define CHECKED_VRS {{{', '.join(str(v.value_reference) for v in listed)}}}",
         f"#define CHECKED_NAMES {{{', '.join(_c_string(v.name) for v in listed)}}}",
         f"#define CHECKED_VALUES {{{flags}}}",
+        *_value_types_line(code),
         "#endif",
     ]
     (folder / "model_config.h").write_text("\n".join(lines) + "\n")
     return [folder / "model.c", folder / "model.h", folder / "model_config.h"]
+
+
+def _value_types_line(code: ModelCode) -> list[str]:
+    """``VALUE_TYPES``, the FMI type of each variable for the C layer's getters and setters
+    (0 Real, then :data:`C_CODES`), where the model has variables of other types than Real;
+    without it every variable is Real."""
+    types = [code.value_type(v) for v in code.variables]
+    if all(t is None for t in types):
+        return []
+    codes = ", ".join(str(C_CODES[t.kind]) if t is not None else "0" for t in types)
+    return [f"#define VALUE_TYPES {{{codes}}}"]
 
 
 def _checked(code: ModelCode) -> list[FmuVariable]:

@@ -15,6 +15,7 @@ import xml.etree.ElementTree as ET
 
 from orchestrator.compiler.model_code import FmuVariable, ModelCode
 from orchestrator.compiler.units import unit_definitions
+from orchestrator.compiler.value_types import BOOLEAN, INTEGER
 
 GENERATION_TOOL = "murcosim (pymoca + CasADi, Dormand-Prince 5(4) Co-Simulation)"
 DEFAULT_EXPERIMENT = dict(startTime="0", stopTime="10", tolerance="1e-08", stepSize="0.01")
@@ -107,6 +108,51 @@ def _start(var: FmuVariable) -> str:
     return repr(var.start) if var.start is not None and var.initial != "calculated" else ""
 
 
+def _typed(code: ModelCode, var: FmuVariable, version: str) -> tuple[str, str, dict[str, str]]:
+    """The element of ``var`` (``Float64``/``Real``, ``Int32``/``Integer``, ``Boolean``,
+    ``Enumeration``), its variability and its type's attributes: unit and derivative for
+    Real variables only, start values and bounds in the type's syntax; the other types are
+    discrete where the model's variable is continuous (FMI 2.0 Sec. 2.2.7, FMI 3.0 Sec.
+    2.4.7.4 allow continuous for Real variables only)."""
+    value_type = code.value_type(var)
+    if value_type is None:
+        derivative = str(var.derivative_of) if var.derivative_of is not None else ""
+        units = dict(unit=var.unit, displayUnit=var.display_unit)
+        values = dict(start=_start(var), derivative=derivative)
+        if version == "3.0":
+            return "Float64", var.variability, {**values, **units, **_bounds(var)}
+        return "Real", var.variability, {**units, **values, **_bounds(var)}
+    tag = "Int32" if value_type.kind == INTEGER and version == "3.0" else value_type.kind
+    start = _start(var) and value_type.text(var.start)
+    attributes = dict(start=start)
+    if value_type.enumeration is not None:
+        attributes = dict(declaredType=value_type.enumeration.name, start=start)
+    if value_type.kind != BOOLEAN:
+        low, high = var.bounds
+        attributes.update(
+            {k: str(round(v)) for k, v in (("min", low), ("max", high)) if math.isfinite(v)}
+        )
+    variability = "discrete" if var.variability == "continuous" else var.variability
+    return tag, variability, attributes
+
+
+def _type_definitions(root: ET.Element, code: ModelCode, version: str) -> None:
+    """The enumeration types of the model's variables (FMI 2.0 ``SimpleType``, FMI 3.0
+    ``EnumerationType``), each with its literals."""
+    types = {t.enumeration.name: t.enumeration for t in code.value_types.values() if t.enumeration}
+    if not types:
+        return
+    definitions = ET.SubElement(root, "TypeDefinitions")
+    for name in sorted(types):
+        if version == "3.0":
+            items = ET.SubElement(definitions, "EnumerationType", name=name)
+        else:
+            simple = ET.SubElement(definitions, "SimpleType", name=name)
+            items = ET.SubElement(simple, "Enumeration")
+        for literal, value in types[name].literals:
+            ET.SubElement(items, "Item", name=literal, value=str(value))
+
+
 def _text(values: tuple[int, ...] | list[int]) -> str:
     return " ".join(str(v) for v in values)
 
@@ -116,23 +162,21 @@ def fmi3_description(code: ModelCode, co_simulation: bool) -> ET.ElementTree:
     root = _root(code, "3.0")
     _interfaces(root, code, "3.0", co_simulation)
     _units(root, code)
+    _type_definitions(root, code, "3.0")
     ET.SubElement(root, "DefaultExperiment", _default_experiment(code))
     variables = ET.SubElement(root, "ModelVariables")
     for var in code.variables:
+        tag, variability, typed = _typed(code, var, "3.0")
         attributes = dict(
             name=structured_name(var.name),
             valueReference=str(var.value_reference),
             description=var.description,
             causality=var.causality,
-            variability=var.variability,
+            variability=variability,
             initial=var.initial or "",
-            start=_start(var),
-            derivative=str(var.derivative_of) if var.derivative_of is not None else "",
-            unit=var.unit,
-            displayUnit=var.display_unit,
-            **_bounds(var),
+            **typed,
         )
-        ET.SubElement(variables, "Float64", {k: v for k, v in attributes.items() if v})
+        ET.SubElement(variables, tag, {k: v for k, v in attributes.items() if v})
     structure = ET.SubElement(root, "ModelStructure")
     for var in code.variables:
         if var.causality == "output":
@@ -169,6 +213,7 @@ def fmi2_description(code: ModelCode, co_simulation: bool) -> ET.ElementTree:
     root = _root(code, "2.0")
     _interfaces(root, code, "2.0", co_simulation)
     _units(root, code)
+    _type_definitions(root, code, "2.0")
     ET.SubElement(root, "DefaultExperiment", _default_experiment(code))
     variables = ET.SubElement(root, "ModelVariables")
     # ``time`` is left out, as most exporters do: FMI 2.0 makes it implicit when no variable is
@@ -177,25 +222,21 @@ def fmi2_description(code: ModelCode, co_simulation: bool) -> ET.ElementTree:
     listed = [v for v in code.variables if v.causality != "independent"]
     index = {v.value_reference: i + 1 for i, v in enumerate(listed)}  # 1-based
     for var in listed:
+        tag, variability, typed = _typed(code, var, "2.0")
         attributes = dict(
             name=structured_name(var.name),
             valueReference=str(var.value_reference),
             description=var.description,
             causality=var.causality,
-            variability=var.variability,
+            variability=variability,
             initial=var.initial or "",
         )
         scalar = ET.SubElement(
             variables, "ScalarVariable", {k: v for k, v in attributes.items() if v}
         )
-        real = dict(
-            unit=var.unit,
-            displayUnit=var.display_unit,
-            start=_start(var),
-            derivative=str(index[var.derivative_of]) if var.derivative_of is not None else "",
-            **_bounds(var),
-        )
-        ET.SubElement(scalar, "Real", {k: v for k, v in real.items() if v})
+        if var.derivative_of is not None:  # FMI 2.0 refers to the state by its index
+            typed["derivative"] = str(index[var.derivative_of])
+        ET.SubElement(scalar, tag, {k: v for k, v in typed.items() if v})
     structure = ET.SubElement(root, "ModelStructure")
 
     def unknowns(tag: str, selected: list[FmuVariable]) -> None:

@@ -37,9 +37,11 @@ from orchestrator.compiler.flat_model import (
     read_flat,
 )
 from orchestrator.compiler.outer_modifications import dropped_outer_modification
+from orchestrator.compiler.package_constants import dropped_package_modification
 from orchestrator.compiler.redeclarations import dropped_modification
 from orchestrator.compiler.statement_places import refused_statement
 from orchestrator.compiler.tokens import tokens as _tokens
+from orchestrator.compiler.value_types import value_types
 from orchestrator.errors import BuildError
 
 OPENING, CLOSING = {"(": ")", "[": "]", "{": "}"}, {")", "]", "}"}
@@ -447,6 +449,12 @@ class RumocaLibrary:
                 f"alone ('{outer.path[-1]} = ...') or modify the component where it is "
                 "declared"
             )
+        package = dropped_package_modification(model, flat, sources)
+        if package:
+            place = self._place(
+                {"source": package.source, "start": package.start}, compiled, sources
+            )
+            raise BuildError(f"{place}{model}: unsupported Modelica construct {package.what}")
         try:
             roots = [self.folder.parent, *self.path]
             flat_model = read_flat(flat, model, ExternalFunctions(roots, self._locator(compiled)))
@@ -455,6 +463,7 @@ class RumocaLibrary:
             raise BuildError(
                 f"{place}{model}: unsupported Modelica construct {exc.construct}"
             ) from None
+        flat_model.value_types = value_types(flat, model)
         units = declared_units(flat_model.variables, sources)
         flat_model.residual_places = [
             self._place(span, compiled, sources).rstrip(": ") for span in flat_model.residual_spans

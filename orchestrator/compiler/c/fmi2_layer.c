@@ -1,5 +1,6 @@
 /* FMI 2.0 Model Exchange and Co-Simulation interface of a murcosim model (model_core.h).
- * Only Real variables exist; calls for other types succeed for zero variables.
+ * Real, Integer (enumerations too) and Boolean variables, each read and set by the functions
+ * of its type only; no String variables, whose calls succeed for zero variables.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -100,33 +101,50 @@ fmi2Status fmi2Reset(fmi2Component c) {
 
 fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
                        fmi2Real value[]) {
-    return STATUS(core_get(CORE(c), vr, nvr, value));
+    return STATUS(core_get_typed(CORE(c), vr, nvr, TYPE_REAL, "Real", value));
 }
 
 fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
                        const fmi2Real value[]) {
-    return STATUS(core_set(CORE(c), vr, nvr, value));
+    return STATUS(core_set_typed(CORE(c), vr, nvr, TYPE_REAL, "Real", value));
 }
 
-/* Types the model does not have: only calls for no variables succeed. */
-static fmi2Status no_variables(fmi2Component c, size_t nvr) {
-    if (!nvr) return fmi2OK;
-    core_log(CORE(c), CORE_ERROR, "the model has only Real variables");
-    return fmi2Error;
+/* Room for the doubles of nvr Integer or Boolean values; NULL (logged) without memory. */
+static double* doubles(fmi2Component c, size_t nvr) {
+    double* buffer = (double*)malloc((nvr ? nvr : 1) * sizeof(double));
+    if (!buffer) core_log(CORE(c), CORE_ERROR, "out of memory");
+    return buffer;
 }
 
 fmi2Status fmi2GetInteger(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
                           fmi2Integer value[]) {
-    (void)vr;
-    (void)value;
-    return no_variables(c, nvr);
+    const int accepted = TYPE_INTEGER | TYPE_ENUMERATION;
+    double* buffer = doubles(c, nvr);
+    CoreStatus status = CORE_ERROR;
+    size_t i;
+    if (buffer) status = core_get_typed(CORE(c), vr, nvr, accepted, "Integer", buffer);
+    for (i = 0; status == CORE_OK && i < nvr; i++) value[i] = (fmi2Integer)core_whole(buffer[i]);
+    free(buffer);
+    return STATUS(status);
 }
 
 fmi2Status fmi2GetBoolean(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
                           fmi2Boolean value[]) {
-    (void)vr;
-    (void)value;
-    return no_variables(c, nvr);
+    double* buffer = doubles(c, nvr);
+    CoreStatus status = CORE_ERROR;
+    size_t i;
+    if (buffer) status = core_get_typed(CORE(c), vr, nvr, TYPE_BOOLEAN, "Boolean", buffer);
+    for (i = 0; status == CORE_OK && i < nvr; i++)
+        value[i] = buffer[i] != 0.0 ? fmi2True : fmi2False;
+    free(buffer);
+    return STATUS(status);
+}
+
+/* String variables the model does not have: only calls for no variables succeed. */
+static fmi2Status no_variables(fmi2Component c, size_t nvr) {
+    if (!nvr) return fmi2OK;
+    core_log(CORE(c), CORE_ERROR, "the model has no String variables");
+    return fmi2Error;
 }
 
 fmi2Status fmi2GetString(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
@@ -138,16 +156,27 @@ fmi2Status fmi2GetString(fmi2Component c, const fmi2ValueReference vr[], size_t 
 
 fmi2Status fmi2SetInteger(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
                           const fmi2Integer value[]) {
-    (void)vr;
-    (void)value;
-    return no_variables(c, nvr);
+    const int accepted = TYPE_INTEGER | TYPE_ENUMERATION;
+    double* buffer = doubles(c, nvr);
+    CoreStatus status = CORE_ERROR;
+    size_t i;
+    if (!buffer) return fmi2Error;
+    for (i = 0; i < nvr; i++) buffer[i] = (double)value[i];
+    status = core_set_typed(CORE(c), vr, nvr, accepted, "Integer", buffer);
+    free(buffer);
+    return STATUS(status);
 }
 
 fmi2Status fmi2SetBoolean(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
                           const fmi2Boolean value[]) {
-    (void)vr;
-    (void)value;
-    return no_variables(c, nvr);
+    double* buffer = doubles(c, nvr);
+    CoreStatus status = CORE_ERROR;
+    size_t i;
+    if (!buffer) return fmi2Error;
+    for (i = 0; i < nvr; i++) buffer[i] = value[i] ? 1.0 : 0.0;
+    status = core_set_typed(CORE(c), vr, nvr, TYPE_BOOLEAN, "Boolean", buffer);
+    free(buffer);
+    return STATUS(status);
 }
 
 fmi2Status fmi2SetString(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,

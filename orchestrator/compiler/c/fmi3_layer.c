@@ -1,5 +1,7 @@
 /* FMI 3.0 Model Exchange and Co-Simulation interface of a murcosim model (model_core.h).
- * Only Float64 variables exist; calls for other types succeed for zero variables.
+ * Float64, Int32, Boolean and enumeration (read and set as Int64, FMI 3.0 Sec. 2.2.6.2)
+ * variables, each by the functions of its type only; calls for other types succeed for zero
+ * variables.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -147,20 +149,67 @@ fmi3Status fmi3Reset(fmi3Instance instance) {
 fmi3Status fmi3GetFloat64(fmi3Instance instance, const fmi3ValueReference valueReferences[],
                           size_t nValueReferences, fmi3Float64 values[], size_t nValues) {
     if (nValues < nValueReferences) return fmi3Error;
-    return STATUS(core_get(CORE(instance), valueReferences, nValueReferences, values));
+    return STATUS(core_get_typed(CORE(instance), valueReferences, nValueReferences, TYPE_REAL,
+                                 "Float64", values));
 }
 
 fmi3Status fmi3SetFloat64(fmi3Instance instance, const fmi3ValueReference valueReferences[],
                           size_t nValueReferences, const fmi3Float64 values[], size_t nValues) {
     if (nValues < nValueReferences) return fmi3Error;
-    return STATUS(core_set(CORE(instance), valueReferences, nValueReferences, values));
+    return STATUS(core_set_typed(CORE(instance), valueReferences, nValueReferences, TYPE_REAL,
+                                 "Float64", values));
 }
+
+/* Getters and setters of the types the model holds as doubles besides Float64 (model_core.h):
+ * `accepted` types, `from` a double to the FMI type and `to` a double from it. */
+#define TYPED_GETTER(function, type, accepted, name, from)                                 \
+    fmi3Status function(fmi3Instance instance, const fmi3ValueReference vr[], size_t nvr, \
+                        type values[], size_t nValues) {                                  \
+        double* buffer = (double*)malloc((nvr ? nvr : 1) * sizeof(double));                \
+        CoreStatus status = CORE_ERROR;                                                   \
+        size_t i;                                                                         \
+        if (nValues < nvr || !buffer) {                                                   \
+            free(buffer);                                                                 \
+            return fmi3Error;                                                             \
+        }                                                                                 \
+        status = core_get_typed(CORE(instance), vr, nvr, accepted, name, buffer);         \
+        for (i = 0; status == CORE_OK && i < nvr; i++) values[i] = from(buffer[i]);       \
+        free(buffer);                                                                     \
+        return STATUS(status);                                                            \
+    }
+#define TYPED_SETTER(function, type, accepted, name, to)                                  \
+    fmi3Status function(fmi3Instance instance, const fmi3ValueReference vr[], size_t nvr, \
+                        const type values[], size_t nValues) {                            \
+        double* buffer = (double*)malloc((nvr ? nvr : 1) * sizeof(double));                \
+        CoreStatus status = CORE_ERROR;                                                   \
+        size_t i;                                                                         \
+        if (nValues < nvr || !buffer) {                                                   \
+            free(buffer);                                                                 \
+            return fmi3Error;                                                             \
+        }                                                                                 \
+        for (i = 0; i < nvr; i++) buffer[i] = to(values[i]);                              \
+        status = core_set_typed(CORE(instance), vr, nvr, accepted, name, buffer);         \
+        free(buffer);                                                                     \
+        return STATUS(status);                                                            \
+    }
+#define WHOLE_INT32(value) ((fmi3Int32)core_whole(value))
+#define WHOLE_INT64(value) ((fmi3Int64)core_whole(value))
+#define TRUTH(value) ((value) != 0.0 ? fmi3True : fmi3False)
+#define NUMBER(value) ((double)(value))
+#define ZERO_ONE(value) ((value) ? 1.0 : 0.0)
+
+TYPED_GETTER(fmi3GetInt32, fmi3Int32, TYPE_INTEGER, "Int32", WHOLE_INT32)
+TYPED_GETTER(fmi3GetInt64, fmi3Int64, TYPE_ENUMERATION, "Int64 (an enumeration)", WHOLE_INT64)
+TYPED_GETTER(fmi3GetBoolean, fmi3Boolean, TYPE_BOOLEAN, "Boolean", TRUTH)
+TYPED_SETTER(fmi3SetInt32, fmi3Int32, TYPE_INTEGER, "Int32", NUMBER)
+TYPED_SETTER(fmi3SetInt64, fmi3Int64, TYPE_ENUMERATION, "Int64 (an enumeration)", NUMBER)
+TYPED_SETTER(fmi3SetBoolean, fmi3Boolean, TYPE_BOOLEAN, "Boolean", ZERO_ONE)
 
 /* Types the model does not have: only calls for no variables succeed. */
 #define NO_VARIABLES(instance, n)                                                   \
     do {                                                                            \
         if (n) {                                                                    \
-            core_log(CORE(instance), CORE_ERROR, "the model has only Float64 variables"); \
+            core_log(CORE(instance), CORE_ERROR, "the model has no variables of this type"); \
             return fmi3Error;                                                       \
         }                                                                           \
         return fmi3OK;                                                              \
@@ -188,22 +237,16 @@ ABSENT_GETTER(fmi3GetInt8, fmi3Int8)
 ABSENT_GETTER(fmi3GetUInt8, fmi3UInt8)
 ABSENT_GETTER(fmi3GetInt16, fmi3Int16)
 ABSENT_GETTER(fmi3GetUInt16, fmi3UInt16)
-ABSENT_GETTER(fmi3GetInt32, fmi3Int32)
 ABSENT_GETTER(fmi3GetUInt32, fmi3UInt32)
-ABSENT_GETTER(fmi3GetInt64, fmi3Int64)
 ABSENT_GETTER(fmi3GetUInt64, fmi3UInt64)
-ABSENT_GETTER(fmi3GetBoolean, fmi3Boolean)
 ABSENT_GETTER(fmi3GetString, fmi3String)
 ABSENT_SETTER(fmi3SetFloat32, fmi3Float32)
 ABSENT_SETTER(fmi3SetInt8, fmi3Int8)
 ABSENT_SETTER(fmi3SetUInt8, fmi3UInt8)
 ABSENT_SETTER(fmi3SetInt16, fmi3Int16)
 ABSENT_SETTER(fmi3SetUInt16, fmi3UInt16)
-ABSENT_SETTER(fmi3SetInt32, fmi3Int32)
 ABSENT_SETTER(fmi3SetUInt32, fmi3UInt32)
-ABSENT_SETTER(fmi3SetInt64, fmi3Int64)
 ABSENT_SETTER(fmi3SetUInt64, fmi3UInt64)
-ABSENT_SETTER(fmi3SetBoolean, fmi3Boolean)
 ABSENT_SETTER(fmi3SetString, fmi3String)
 
 fmi3Status fmi3GetBinary(fmi3Instance instance, const fmi3ValueReference vr[], size_t nvr,

@@ -921,3 +921,39 @@ CoreStatus core_deserialize(Core* m, const unsigned char* bytes, size_t size,
     memcpy(*state, bytes + sizeof header, sizeof(CoreSnapshot));
     return CORE_OK;
 }
+
+#ifdef VALUE_TYPES
+static const unsigned char VALUE_TYPE[N_VALUES] = VALUE_TYPES;
+#endif
+
+CoreStatus core_check_types(Core* m, const unsigned int* vr, size_t n, int accepted,
+                            const char* type) {
+    size_t i;
+#ifndef VALUE_TYPES
+    if (accepted & TYPE_REAL) return CORE_OK; /* every variable is Real */
+#endif
+    for (i = 0; i < n; i++) {
+        int bit = TYPE_REAL;
+#ifdef VALUE_TYPES
+        if (vr[i] < N_VALUES) bit = 1 << VALUE_TYPE[vr[i]];
+#endif
+        if (vr[i] < N_VALUES && !(bit & accepted)) {
+            core_log(m, CORE_ERROR, "variable with value reference %u is not of type %s", vr[i],
+                     type);
+            return CORE_ERROR;
+        }
+    }
+    return CORE_OK;
+}
+
+CoreStatus core_get_typed(Core* m, const unsigned int* vr, size_t n, int accepted,
+                          const char* type, double* values) {
+    if (core_check_types(m, vr, n, accepted, type) != CORE_OK) return CORE_ERROR;
+    return core_get(m, vr, n, values);
+}
+
+CoreStatus core_set_typed(Core* m, const unsigned int* vr, size_t n, int accepted,
+                          const char* type, const double* values) {
+    if (core_check_types(m, vr, n, accepted, type) != CORE_OK) return CORE_ERROR;
+    return core_set(m, vr, n, values);
+}

@@ -139,6 +139,30 @@ CoreStatus core_terminate(Core* m);
 CoreStatus core_get_event_indicators(Core* m, double* indicators, size_t n);
 CoreStatus core_get(Core* m, const unsigned int* vr, size_t n, double* values);
 CoreStatus core_set(Core* m, const unsigned int* vr, size_t n, const double* values);
+
+/* The FMI type of each variable, as bits of a set of accepted types: model_config.h's
+ * VALUE_TYPES (0 Real, 1 Integer, 2 Boolean, 3 enumeration; every variable is Real without
+ * it). The model holds every value as a double: Integer and enumeration values are whole
+ * numbers, Booleans 0 and 1. */
+#define TYPE_REAL (1 << 0)
+#define TYPE_INTEGER (1 << 1)
+#define TYPE_BOOLEAN (1 << 2)
+#define TYPE_ENUMERATION (1 << 3)
+/* CORE_OK when each of the n variables has one of the accepted types; else an error logged
+ * that names the first other one and `type`, the type the caller's getter or setter is for. */
+CoreStatus core_check_types(Core* m, const unsigned int* vr, size_t n, int accepted,
+                            const char* type);
+/* core_get and core_set for the variables of one getter or setter of the FMI layers, after
+ * core_check_types: the values as doubles, which the layer converts from or to its type. */
+CoreStatus core_get_typed(Core* m, const unsigned int* vr, size_t n, int accepted,
+                          const char* type, double* values);
+CoreStatus core_set_typed(Core* m, const unsigned int* vr, size_t n, int accepted,
+                          const char* type, const double* values);
+/* The whole number a double of an Integer or enumeration variable holds (nearest, though the
+ * model computes these exactly). */
+static inline long long core_whole(double value) {
+    return (long long)(value < 0.0 ? value - 0.5 : value + 0.5);
+}
 CoreStatus core_set_time(Core* m, double time);
 CoreStatus core_set_states(Core* m, const double* x, size_t n);
 CoreStatus core_get_states(Core* m, double* x, size_t n);
