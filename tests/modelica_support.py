@@ -445,6 +445,15 @@ MULTIBODY_REFUSED = [
 
 # State selection steered by stateSelect (``tests/data/state_selection``), each checked in
 # four variants by the test of ``test_build_state_selection.py`` it names
+ANALOG_LOOPS = [
+    (
+        "Nonlinear loops with relations in `noEvent` (an op-amp limited to its supply pins, as "
+        "MSL's `IdealizedOpAmpLimited`) where Newton's method cycles between the pieces: "
+        "Katzenelson's method, Newton on each piece and the step cut into the next",
+        "test_floating_difference_amplifier_in_four_variants",
+    ),
+]
+
 STATE_SELECTION = [
     (
         "`stateSelect = always` on an angle and on a rate with no `der` in the model (a "
@@ -1042,6 +1051,10 @@ def table() -> str:
     lines += [
         f"| {c} | builds, checked in four variants | `test_build_multibody_init.py::{test}` |"
         for c, test in MULTIBODY_INITIALIZATION
+    ]
+    lines += [
+        f"| {c} | builds, checked in four variants | `test_build_analog_loops.py::{test}` |"
+        for c, test in ANALOG_LOOPS
     ]
     lines += [
         f"| {c} | builds, checked in four variants | `test_build_state_selection.py::{test}` |"
