@@ -380,8 +380,11 @@ def flat_dae(
             guesses,
         )
         # the start values of discrete variables computed at initialization (fixed = false
-        # parameters, initial algorithms, when initial()) are no initial values to set
+        # parameters, initial algorithms, when initial()) are no initial values to set, nor
+        # are those the initial system reads: it is built with them
         computed = set(_initially_assigned(record)) | {v.name for v in roles.free}
+        if init is not None:
+            computed |= _read_at_start(conditions, assignments, roles.discrete)
         events = replace(
             events,
             discrete=[_discrete_item(v, name, v.name in computed) for v in roles.discrete],
@@ -463,6 +466,22 @@ def flat_dae(
 def _free_start(var: FlatVariable, model: str) -> float:
     """Newton's guess of a parameter with ``fixed = false``: its start value, else 0."""
     return 0.0 if var.start is None else _value(var.start, f"start value of {var.name}", model)
+
+
+def _read_at_start(
+    conditions: list[Condition], assignments: list[Assignment], discrete: list[FlatVariable]
+) -> set[str]:
+    """The names of the ``discrete`` variables the initial conditions read, directly or
+    through the variables the ``assignments`` compute: the initial system holds them at the
+    start values the model declares, so a start value set in the FMU would not reach it."""
+    if not conditions or not discrete:
+        return set()
+    residuals = ca.vertcat(*[c.residual for c in conditions])
+    symbols, values = explicit_values(assignments)
+    if symbols:
+        residuals = ca.substitute(residuals, ca.vertcat(*symbols), ca.vertcat(*values))
+    read = {s.name() for s in ca.symvar(residuals)}
+    return {v.name for v in discrete if v.name in read}
 
 
 def _discrete_item(var: FlatVariable, model: str, computed: bool = False) -> dict:

@@ -101,6 +101,12 @@ def _events(p: dict[str, float], t: np.ndarray) -> dict[str, np.ndarray]:
     return {"count": p["n"] + taken, "step": np.where(t > p["level"], 1.0, 0.0)}
 
 
+def _discrete_in_init(p: dict[str, float], t: np.ndarray) -> dict[str, np.ndarray]:
+    # x(0) = n(0) = 2, x' = -rate x; a sample each second from 1 s
+    count = 2.0 + np.where(t >= 1.0, np.floor(t + 1e-12), 0.0)
+    return {"x": 2.0 * np.exp(-p["rate"] * t), "count": count}
+
+
 CASES = {
     "Bindings": Case({"k": 1.0, "x0": 2.0}, _bindings),
     "FinalCopy": Case(
@@ -127,6 +133,7 @@ CASES = {
         _events,
         lambda p: [*_sample_times(p), p["level"]],
     ),
+    "DiscreteInInit": Case({"rate": 1.0}, _discrete_in_init, lambda _: [1.0, 2.0]),
 }
 
 
@@ -197,11 +204,17 @@ def test_every_settable_variable_takes_effect(fmus, model):
 @pytest.mark.parametrize("variant", ["me", "fmi2"])
 @pytest.mark.parametrize(
     ("model", "name"),
-    [("InitialEquations", "b"), ("Bindings", "rate"), ("FinalCopy", "src.ramp.k")],
+    [
+        ("InitialEquations", "b"),
+        ("Bindings", "rate"),
+        ("FinalCopy", "src.ramp.k"),
+        ("DiscreteInInit", "n"),
+    ],
 )
 def test_a_set_of_what_is_not_settable_is_an_error(fmus, tmp_path, variant, model, name):
     # a parameter computed at initialization (b), one bound to another (rate), a final copy
-    # (src.ramp.k): listed, not settable; a set returns an error status and logs why
+    # (src.ramp.k), a discrete start the initial system is built with (n): listed, not
+    # settable; a set returns an error status and logs why
     path = fmus[(variant, model)]
     description = read_model_description(path)
     variable = next(v for v in description.modelVariables if v.name == name)

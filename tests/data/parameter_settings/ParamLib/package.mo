@@ -127,4 +127,18 @@ package ParamLib "Every way a parameter reaches a model, each model with an anal
     count = n;
     step = if time > level then 1 else 0;
   end Events;
+  model DiscreteInInit "A discrete variable's start value read by an initial equation"
+    parameter Real rate = 1 "Decay rate (1/s)";
+    discrete Real n(start = 2, fixed = true) "Samples taken, from 2";
+    output Real x "Value, starting at n";
+    output Real count "Samples taken, from 2";
+  initial equation
+    x = n;
+  equation
+    der(x) = -rate*x;
+    when sample(1, 1) then
+      n = pre(n) + 1;
+    end when;
+    count = n;
+  end DiscreteInInit;
 end ParamLib;
