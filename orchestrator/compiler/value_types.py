@@ -72,7 +72,7 @@ def _enumerations(flat: dict) -> dict[int, Enumeration]:
     for ref in _var_refs(flat):
         name = ref.get("name", {})
         qualified = name.get("name", "") if isinstance(name, dict) else ""
-        parts = name.get("component_ref", {}).get("parts", []) if isinstance(name, dict) else []
+        parts = (name.get("component_ref") or {}).get("parts", []) if isinstance(name, dict) else []
         if qualified not in ordinals or "." not in qualified or not parts:
             continue
         type_id = type_of_definition.get(parts[-1].get("def_id"))
