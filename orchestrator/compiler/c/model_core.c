@@ -700,8 +700,11 @@ static const double E[7] = {71.0 / 57600,      0, -71.0 / 16695, 71.0 / 1920,
                             -17253.0 / 339200, 22.0 / 525, -1.0 / 40};
 
 /* One trial step of size h from (t, x) with k[0] = f(t, x); x_trial and the error norm
- * (weighted RMS, tolerance on relative and absolute error alike) are the result. */
-static int dopri_trial(Core* m, double t, const double* x, double h, double tol, double* norm) {
+ * (weighted RMS, tolerance on relative and absolute error alike) are the result. With event
+ * indicators, z_stage[s] (s = 1 ... 6) gets them at the stage states, at t + C[s] h:
+ * z_stage[5] at the state from which k[5] is computed, z_stage[6] at the step's end. */
+static int dopri_trial(Core* m, double t, const double* x, double h, double tol, double* norm,
+                       double (*z_stage)[NC > 0 ? NC : 1]) {
     int s, j, i;
     double sum = 0.0;
     for (s = 1; s < 7; s++) {
@@ -710,6 +713,11 @@ static int dopri_trial(Core* m, double t, const double* x, double h, double tol,
             for (j = 0; j < s; j++) acc += h * A[s][j] * m->k[j][i];
             m->x_trial[i] = acc;
         }
+#if NC > 0
+        if (indicators(m, t + C[s] * h, m->x_trial, z_stage[s])) return 1;
+#else
+        (void)z_stage;
+#endif
         if (evaluate(m, t + C[s] * h, m->x_trial, m->k[s], NULL)) return 1;
     }
     for (i = 0; i < NX; i++) {
@@ -722,26 +730,144 @@ static int dopri_trial(Core* m, double t, const double* x, double h, double tol,
     return 0;
 }
 
-#if NC > 0 || NSAMPLE > 0
-/* Whether an indicator changed sign between z0 (at the step's start) and x_trial at t. */
-static int crossed(Core* m, double t, const double* z0, int* failed) {
 #if NC > 0
-    double z[NC];
-    int i;
-    if (indicators(m, t, m->x_trial, z)) {
-        *failed = 1;
-        return 0;
+/* Dense output of the Dormand-Prince pair: L. F. Shampine, "Some practical Runge-Kutta
+ * formulas", Math. Comp. 46(173), 1986, in the form of E. Hairer, S. P. Norsett, G. Wanner,
+ * "Solving Ordinary Differential Equations I", 2nd ed., Springer 1993, Sec. II.6. */
+static const double D[7] = {-12715105075.0 / 11282082432, 0, 87487479700.0 / 32700410799,
+                            -10690763975.0 / 1880347072, 701980252875.0 / 199316789632,
+                            -1453857185.0 / 822651844,   69997945.0 / 29380423};
+
+/* The state at fraction theta of the trial step from x of size h whose stages are in m->k and
+ * whose end is m->x_trial: a polynomial of degree 4 in theta, of 4th order. */
+static void dense_output(const Core* m, const double* x, double h, double theta, double* out) {
+    int i, s;
+    for (i = 0; i < NX; i++) {
+        double change = m->x_trial[i] - x[i], first = h * m->k[0][i] - change, d = 0.0;
+        for (s = 0; s < 7; s++) d += D[s] * m->k[s][i];
+        out[i] = x[i] + theta * (change + (1.0 - theta) *
+                                              (first + theta * (change - h * m->k[6][i] - first +
+                                                                (1.0 - theta) * h * d)));
     }
+}
+
+/* 1 when a finite indicator of z has another sign than in z0. */
+static int crossed(const double* z, const double* z0) {
+    int i;
     for (i = 0; i < NC; i++)
-        if ((z0[i] > 0.0) != (z[i] > 0.0)) return 1;
-#else
-    (void)m;
-    (void)t;
-    (void)z0;
-    (void)failed;
-#endif
+        if (isfinite(z[i]) && (z[i] > 0.0) != (z0[i] > 0.0)) return 1;
     return 0;
 }
+
+/* The earliest zero, on the line from (a, z_a) to (b, z_b), of the indicators that have
+ * another sign at b than in z0 (z_a has z0's signs): regula falsi. */
+static double regula_falsi(double a, const double* z_a, double b, const double* z_b,
+                           const double* z0) {
+    double at = b;
+    int i;
+    for (i = 0; i < NC; i++)
+        if (isfinite(z_b[i]) && (z_b[i] > 0.0) != (z0[i] > 0.0))
+            at = fmin(at, a + (b - a) * z_a[i] / (z_a[i] - z_b[i]));
+    return at;
+}
+
+/* Where an indicator crosses zero in time: no indicator differs in sign from z0 at lo (the
+ * instance's time), one does at hi. The values z_hi weigh the regula falsi; the Illinois
+ * variant halves those of the end that stayed when the other moved twice in a row
+ * (M. Dowell, P. Jarratt, "A modified regula falsi method for computing the root of an
+ * equation", BIT 11, 1971). */
+typedef struct {
+    int open;      /* 1 while a crossing is bracketed */
+    double hi;     /* s */
+    double guess;  /* s, the next point to step to, in (lo, hi) */
+    int side;      /* -1: lo moved last, +1: hi moved last */
+    double z_hi[NC];
+} Bracket;
+
+/* The bracket's next point from (lo, z_lo), (hi, b->z_hi) or the given one, kept resolution
+ * / 2 away from both ends. */
+static void next_guess(Bracket* b, double lo, double guess, double resolution) {
+    b->guess = fmin(fmax(guess, lo + 0.5 * resolution), b->hi - 0.5 * resolution);
+}
+
+/* A crossing seen in the trial step from (t, x) of size h (stage indicators z_stage, z_stage[0]
+ * those at t): the bracket narrowed to it. Where the step was accepted and only its end
+ * crossed, the crossing is located on the dense output (Illinois to the resolution, indicators
+ * only); otherwise between the last stage before the crossing and the first after it, which
+ * the next trial steps towards. 1 when an evaluation of the indicators failed. */
+static int narrow(Core* m, Bracket* b, double t, const double* x, double h, int accepted,
+                  double (*z_stage)[NC], double resolution) {
+    int s = 1, before;
+    while (!crossed(z_stage[s], z_stage[0])) s++;
+    if (accepted && C[s] == 1.0 && crossed(z_stage[6], z_stage[0])) {
+        double lo = 0.0, hi = 1.0, z_lo[NC], z[NC], x_theta[NX > 0 ? NX : 1];
+        int side = 0, pass, i;
+        memcpy(z_lo, z_stage[0], sizeof z_lo);
+        memcpy(b->z_hi, z_stage[6], sizeof z);
+        for (pass = 0; pass < 200 && (hi - lo) * h > resolution; pass++) {
+            double theta = regula_falsi(lo, z_lo, hi, b->z_hi, z_stage[0]);
+            theta = fmin(fmax(theta, lo + 0.25 * resolution / h), hi - 0.25 * resolution / h);
+            dense_output(m, x, h, theta, x_theta);
+            if (indicators(m, t + theta * h, x_theta, z)) return 1;
+            if (crossed(z, z_stage[0])) {
+                hi = theta;
+                memcpy(b->z_hi, z, sizeof z);
+                if (side > 0)
+                    for (i = 0; i < NC; i++) z_lo[i] *= 0.5;
+                side = 1;
+            } else {
+                lo = theta;
+                memcpy(z_lo, z, sizeof z);
+                if (side < 0)
+                    for (i = 0; i < NC; i++) b->z_hi[i] *= 0.5;
+                side = -1;
+            }
+        }
+        /* step again to the point before the crossing, so that no stage of the step that
+         * reaches the event lies past it */
+        b->hi = t + hi * h;
+        next_guess(b, t, t + lo * h, resolution);
+    } else {
+        for (before = s - 1; before > 0 && C[before] == C[s]; before--) {
+        }
+        b->hi = t + C[s] * h;
+        memcpy(b->z_hi, z_stage[s], sizeof b->z_hi);
+        next_guess(b, t,
+                   regula_falsi(t + C[before] * h, z_stage[before], b->hi, z_stage[s],
+                                z_stage[0]),
+                   resolution);
+    }
+    b->open = 1;
+    b->side = 1;
+    return 0;
+}
+#endif
+
+#if NC > 0 || NSAMPLE > 0
+/* The event update at the instance's time (a crossing located or a sample time reached) and
+ * the integrator restarted there: k[0], the indicators z0 and the next sample time anew. */
+static CoreStatus step_event(Core* m, double* z0, double* next_sample) {
+    const double t = m->s.v[VR_TIME];
+    int moved, defined;
+#if NDELAY > 0
+    /* the values before the event: where a delayed expression jumps, its history holds both
+     * sides */
+    if (record_delays(m) != CORE_OK) return CORE_ERROR;
+#endif
+    if (core_event_update(m, 0, &moved, &defined, next_sample) != CORE_OK) return CORE_ERROR;
+    if (!defined) *next_sample = INFINITY;
+    memcpy(z0, &m->s.v[VR_Z], NC * sizeof(double));
+    if (evaluate(m, t, &m->s.v[VR_X], m->k[0], NULL) ||
+        check_derivatives(m, t, m->k[0]) != CORE_OK)
+        return CORE_ERROR;
+    return CORE_OK;
+}
+
+/* An event closer than CHATTER_SPACING max(1, |t|) to the one before, CHATTER_EVENTS times in
+ * a row, ends the step with an error: the model switches back and forth without time passing
+ * (a Zeno point, or a discontinuity it crosses at every step). */
+#define CHATTER_EVENTS 100
+#define CHATTER_SPACING 1e-8
 #endif
 
 CoreStatus core_do_step(Core* m, double t0, double h) {
@@ -749,13 +875,18 @@ CoreStatus core_do_step(Core* m, double t0, double h) {
     const double tol = m->s.v[VR_TOLERANCE];
     const double max_step = m->s.v[VR_MAX_STEP];
     const double t_end = t0 + h;
-    double t = t0, step, norm;
+    double t = t0, step, norm = 0.0;
+    double z_stage[7][NC > 0 ? NC : 1]; /* indicators at a trial's stages */
     long n_steps = 0;
     int i;
 #if NC > 0 || NSAMPLE > 0
     double z0[NC > 0 ? NC : 1];
-    double next_sample = INFINITY;
-    int failed = 0, moved, defined;
+    double next_sample = INFINITY, last_event = -INFINITY;
+    int close_events = 0;
+#endif
+#if NC > 0
+    Bracket bracket;
+    memset(&bracket, 0, sizeof bracket); /* open = 0: no crossing bracketed */
 #endif
     if (!m->co_simulation || m->s.mode != MODE_STEP) {
         core_log(m, CORE_ERROR, "doStep: needs a Co-Simulation instance after initialization");
@@ -781,71 +912,108 @@ CoreStatus core_do_step(Core* m, double t0, double h) {
     step = m->s.h_internal > 0.0 ? m->s.h_internal : fmin(h, max_step);
     while (t < t_end) {
         double trial = fmin(step, max_step);
-        int last = 0;
-#if NSAMPLE > 0
-        if (next_sample > t && t + trial > next_sample) trial = next_sample - t;
-#endif
-        if (t + trial >= t_end - 1e-12 * fmax(1.0, fabs(t_end))) {
-            trial = t_end - t; /* never past the communication point */
-            last = 1;
-        }
-        if (++n_steps > MAX_STEPS_PER_CALL || dopri_trial(m, t, x, trial, tol, &norm)) {
-            core_log(m, CORE_ERROR, "doStep: integration failed at t = %g s", t);
-            return CORE_ERROR;
-        }
-        if (!isfinite(norm)) norm = 1e10;
-        if (norm <= 1.0) {
+        int last = 0, towards_event = 0;
 #if NC > 0 || NSAMPLE > 0
-            int sampled = t + trial >= next_sample - 1e-12 * fmax(1.0, fabs(next_sample));
-            if (crossed(m, t + trial, z0, &failed) || sampled) {
-                /* Bisect the step down to the first point past a crossing (1e-12 s); a step
-                 * that ends at a sample time and crosses nothing ends there. */
-                double low = 0.0, high = trial;
-                while (high - low > 1e-12 * fmax(1.0, fabs(t)) && !failed &&
-                       crossed(m, t + high, z0, &failed)) {
-                    double mid = 0.5 * (low + high);
-                    if (dopri_trial(m, t, x, mid, tol, &norm)) failed = 1;
-                    else if (crossed(m, t + mid, z0, &failed)) high = mid;
-                    else low = mid;
-                    if (!failed && dopri_trial(m, t, x, high, tol, &norm)) failed = 1;
-                }
-                if (failed || dopri_trial(m, t, x, high, tol, &norm)) {
-                    core_log(m, CORE_ERROR, "doStep: event location failed at t = %g s", t);
-                    return CORE_ERROR;
-                }
-                for (i = 0; i < NX; i++) x[i] = m->x_trial[i];
-                t = (last && high == trial) ? t_end : t + high;
-                core_set_time(m, t);
-#if NDELAY > 0
-                /* the values before the event: where a delayed expression jumps, its history
-                 * holds both sides */
-                if (record_delays(m) != CORE_OK) return CORE_ERROR;
+        int event = 0;
 #endif
-                if (core_event_update(m, 0, &moved, &defined, &next_sample) != CORE_OK)
-                    return CORE_ERROR;
-                if (!defined) next_sample = INFINITY;
-                memcpy(z0, &m->s.v[VR_Z], NC * sizeof(double));
-                if (evaluate(m, t, x, m->k[0], NULL) ||
-                    check_derivatives(m, t, m->k[0]) != CORE_OK)
-                    return CORE_ERROR;
-                continue;
-            }
-            if (failed) {
+#if NC > 0
+        const double resolution = 1e-12 * fmax(1.0, fabs(t)); /* s, of located crossings */
+        if (bracket.open && bracket.hi - t <= resolution) {
+            /* the crossing located: the state there from the one before by an Euler step of
+             * at most 1e-12 s (no stage past the crossing) */
+            for (i = 0; i < NX; i++) x[i] += (bracket.hi - t) * m->k[0][i];
+            t = bracket.hi >= t_end - 1e-12 * fmax(1.0, fabs(t_end)) ? t_end : bracket.hi;
+            bracket.open = 0;
+            core_set_time(m, t);
+            if (indicators(m, t, x, z_stage[6])) {
                 core_log(m, CORE_ERROR, "doStep: event indicators failed at t = %g s", t);
                 return CORE_ERROR;
             }
+            if (!crossed(z_stage[6], z0)) { /* a stage's state was off: no event yet */
+                memcpy(z0, z_stage[6], sizeof z0);
+                if (evaluate(m, t, x, m->k[0], NULL) || core_completed_step(m) != CORE_OK)
+                    return CORE_ERROR;
+                continue;
+            }
+            event = 1;
+        } else if (bracket.open && bracket.guess - t < trial) {
+            trial = bracket.guess - t;
+            towards_event = 1;
+        }
+        if (!event) {
+#endif
+#if NSAMPLE > 0
+            if (next_sample > t && t + trial > next_sample) trial = next_sample - t;
+#endif
+            if (!towards_event && t + trial >= t_end - 1e-12 * fmax(1.0, fabs(t_end))) {
+                trial = t_end - t; /* never past the communication point */
+                last = 1;
+            }
+            if (++n_steps > MAX_STEPS_PER_CALL ||
+                dopri_trial(m, t, x, trial, tol, &norm, z_stage)) {
+                core_log(m, CORE_ERROR, "doStep: integration failed at t = %g s", t);
+                return CORE_ERROR;
+            }
+            if (!isfinite(norm)) norm = 1e10;
 #if NC > 0
-            if (indicators(m, t + trial, m->x_trial, z0)) return CORE_ERROR;
+            memcpy(z_stage[0], z0, sizeof z0);
+            for (i = 1; i < 7 && !crossed(z_stage[i], z0); i++) {
+            }
+            if (i < 7) { /* an indicator crossed: the trial stops short of the crossing */
+                if (narrow(m, &bracket, t, x, trial, norm <= 1.0, z_stage, resolution)) {
+                    core_log(m, CORE_ERROR, "doStep: event location failed at t = %g s", t);
+                    return CORE_ERROR;
+                }
+                continue;
+            }
+        }
 #endif
+#if NC > 0 || NSAMPLE > 0
+        if (!event && !towards_event && norm <= 1.0 && NSAMPLE > 0 &&
+            t + trial >= next_sample - 1e-12 * fmax(1.0, fabs(next_sample))) {
+            /* a step that ends at a sample time ends there */
+            for (i = 0; i < NX; i++) x[i] = m->x_trial[i];
+            t = last ? t_end : t + trial;
+            core_set_time(m, t);
+            event = 1;
+        }
+        if (event) {
+            if (t - last_event < CHATTER_SPACING * fmax(1.0, fabs(t))) close_events++;
+            else close_events = 0;
+            last_event = t;
+            if (close_events >= CHATTER_EVENTS) {
+                core_log(m, CORE_ERROR,
+                         "doStep: %d events in a row less than %g s apart up to t = %.10g s: "
+                         "the model chatters (switches back at each event)",
+                         CHATTER_EVENTS, CHATTER_SPACING * fmax(1.0, fabs(t)), t);
+                return CORE_ERROR;
+            }
+            if (step_event(m, z0, &next_sample) != CORE_OK) return CORE_ERROR;
+#if NC > 0
+            bracket.open = 0; /* the event changed what the indicators measure */
 #endif
+            continue;
+        }
+#endif
+        if (norm <= 1.0) {
             for (i = 0; i < NX; i++) x[i] = m->x_trial[i];
             t = last ? t_end : t + trial;
             memcpy(m->k[0], m->k[6], sizeof m->k[0]); /* first same as last */
+#if NC > 0
+            memcpy(z0, z_stage[6], sizeof z0);
+            if (bracket.open) { /* the crossing still ahead: the bracket's lower end moved */
+                if (bracket.side < 0)
+                    for (i = 0; i < NC; i++) bracket.z_hi[i] *= 0.5;
+                bracket.side = -1;
+                next_guess(&bracket, t, regula_falsi(t, z0, bracket.hi, bracket.z_hi, z0),
+                           1e-12 * fmax(1.0, fabs(t)));
+            }
+#endif
 #if NG > 0 || NDELAY > 0
             core_set_time(m, t);
             if (core_completed_step(m) != CORE_OK) return CORE_ERROR;
 #endif
-            if (!last || trial >= step)
+            if (!towards_event && (!last || trial >= step))
                 step = trial * fmin(5.0, fmax(0.2, 0.9 * pow(fmax(norm, 1e-10), -0.2)));
         } else {
             step = trial * fmax(0.2, 0.9 * pow(norm, -0.2));
