@@ -1030,6 +1030,11 @@ VARIABLE_TYPES = [
         "reference and the type",
         "test_fmi2_getters_and_setters_of_each_type",
     ),
+    (
+        "Enumerations whose literals the model does not name (an enumeration input passed on "
+        "to an output): their type definitions with the literals' names and values",
+        "test_enumerations_whose_literals_the_model_does_not_name",
+    ),
 ]
 
 README = Path(__file__).parents[1] / "README.md"

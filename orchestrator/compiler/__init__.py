@@ -231,6 +231,7 @@ def _front_end(
     from orchestrator.compiler.fmu_package import package_fmus
     from orchestrator.compiler.model_code import model_code
     from orchestrator.compiler.modelica import load_library
+    from orchestrator.compiler.value_types import declared_types
 
     classes = load_library(library)
     if backend == "rumoca":
@@ -261,8 +262,9 @@ def _front_end(
             identifier=identifier,
             experiment=classes.experiment(model),
             external_c=external_c,
-            value_types=types,
         )
+        names = {v.name for v in code.variables}
+        code = replace(code, value_types=declared_types(model, types, names))
         return partial(package_fmus, code)
 
     return classes.models(), translate, classes.experiment

@@ -58,10 +58,22 @@ def _var_refs(node: object) -> Iterator[dict]:
             yield from _var_refs(value)
 
 
+def _literals(prefix: str, ordinals: dict[str, int]) -> tuple[tuple[str, int], ...]:
+    """The literals of the enumeration type named ``prefix`` with their values, in order."""
+    items = (
+        (key[len(prefix) + 1 :], value)
+        for key, value in ordinals.items()
+        if key.startswith(prefix + ".") and "." not in key[len(prefix) + 1 :]
+    )
+    return tuple(sorted(items, key=lambda item: item[1]))
+
+
 def _enumerations(flat: dict) -> dict[int, Enumeration]:
     """The enumeration types of ``flat`` by canonical type id, found from the literals its
-    expressions refer to."""
-    roots = set(flat.get("enumeration_type_roots", []))
+    expressions refer to; the types none of them refers to by the order rumoca gives both
+    (type ids in the order of the literals' types), where that order agrees with the
+    literals found."""
+    roots = sorted(flat.get("enumeration_type_roots", []))
     ordinals = {
         name: int(value)
         for name, value in flat.get("enum_literal_ordinals", {}).items()
@@ -79,15 +91,17 @@ def _enumerations(flat: dict) -> dict[int, Enumeration]:
         if type_id not in roots or type_id in found:
             continue
         prefix = qualified.rsplit(".", 1)[0]
-        literals = sorted(
-            (
-                (key[len(prefix) + 1 :], value)
-                for key, value in ordinals.items()
-                if key.startswith(prefix + ".") and "." not in key[len(prefix) + 1 :]
-            ),
-            key=lambda item: item[1],
-        )
-        found[type_id] = Enumeration(prefix, tuple(literals))
+        found[type_id] = Enumeration(prefix, _literals(prefix, ordinals))
+    prefixes: list[str] = []  # full names, in order (rumoca also lists them by last name)
+    for key in ordinals:
+        prefix = key.rsplit(".", 1)[0]
+        if prefix not in prefixes and not any(p.endswith("." + prefix) for p in prefixes):
+            prefixes.append(prefix)
+    if len(prefixes) == len(roots):
+        by_order = dict(zip(roots, prefixes, strict=True))
+        if all(by_order[t] == e.name for t, e in found.items()):
+            for t in roots:
+                found.setdefault(t, Enumeration(by_order[t], _literals(by_order[t], ordinals)))
     return found
 
 
@@ -110,10 +124,21 @@ def value_types(flat: dict, model: str) -> dict[str, ValueType]:
         elif canonical in roots:
             if enumerations is None:
                 enumerations = _enumerations(flat)
-            if canonical not in enumerations:
-                raise BuildError(
-                    f"{model}: the literals of the enumeration type of '{name}' are not known "
-                    "(the model refers to none of them)"
-                )
-            types[name] = ValueType(ENUMERATION, enumerations[canonical])
+            types[name] = ValueType(ENUMERATION, enumerations.get(canonical))
     return types
+
+
+def declared_types(
+    model: str, types: dict[str, ValueType], names: set[str]
+) -> dict[str, ValueType]:
+    """The ``types`` of the variables an FMU of ``model`` declares (``names``); a BuildError
+    for one of an enumeration whose literals are not known (the model refers to none of
+    them), which the FMU could not define."""
+    declared = {name: t for name, t in types.items() if name in names}
+    for name, value_type in declared.items():
+        if value_type.kind == ENUMERATION and value_type.enumeration is None:
+            raise BuildError(
+                f"{model}: the literals of the enumeration type of '{name}' are not known "
+                "(the model refers to none of them): compare it with one of its literals"
+            )
+    return declared

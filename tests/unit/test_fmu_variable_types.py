@@ -85,6 +85,26 @@ def test_model_description_declares_the_types(fmus, variant):
     assert {item.name: int(item.value) for item in mode_type.items} == MODE
 
 
+@pytest.mark.parametrize(("variant", "interface"), VARIANTS)
+def test_enumerations_whose_literals_the_model_does_not_name(fmus, variant, interface):
+    # the relay names no literal: its types' literals still come with their names and values
+    path = fmus[(variant, "Relay")]
+    definitions = {t.name: t for t in read_model_description(path).typeDefinitions}
+    gears = {"Reverse": 1, "Neutral": 2, "Drive": 3}
+    assert {i.name: int(i.value) for i in definitions["TypedLib.Gear"].items} == gears
+    assert {i.name: int(i.value) for i in definitions["TypedLib.Mode"].items} == MODE
+    result = simulate_fmu(
+        str(path),
+        fmi_type=interface,
+        stop_time=1.0,
+        output_interval=0.5,
+        output=["gearOut", "modeOut"],
+        start_values={"gear": gears["Drive"], "modeIn": MODE["Slow"]},
+    )
+    assert np.all(result["gearOut"] == gears["Drive"])
+    assert np.all(result["modeOut"] == MODE["Slow"])
+
+
 def test_every_variant_validates(fmus):
     for path in fmus.values():
         assert validate_fmu(str(path)) == [], path

@@ -2,6 +2,8 @@ within;
 package TypedLib "Blocks whose Integer, Boolean and enumeration variables keep their types in the FMU"
   type Mode = enumeration(Off "Switched off", Slow "Half speed", Fast "Full speed")
     "Operating mode of a pump";
+  type Gear = enumeration(Reverse "Driving backwards", Neutral "No drive", Drive "Driving forwards")
+    "Gear of a drive";
 
   connector BooleanInput = input Boolean "Boolean input signal";
   connector IntegerInput = input Integer "Integer input signal";
@@ -48,4 +50,14 @@ package TypedLib "Blocks whose Integer, Boolean and enumeration variables keep t
     y = if passing then (if mode == Mode.Slow then 0.5 else 1)*factor*u else 0;
     doubled = 2*factor;
   end Selector;
+
+  block Relay "Passes a gear and a mode on; no literal of either type is named"
+    input Gear gear "Gear in";
+    input Mode modeIn "Mode in";
+    output Gear gearOut "The gear";
+    output Mode modeOut "The mode";
+  equation
+    gearOut = gear;
+    modeOut = modeIn;
+  end Relay;
 end TypedLib;
