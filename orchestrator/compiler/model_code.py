@@ -33,7 +33,8 @@ SOLVER_MAX_STEP = 0.01  # s, upper bound of one internal step
 
 @dataclass(frozen=True)
 class FmuVariable:
-    """One scalar Float64 variable as both FMI versions declare it.
+    """One scalar variable as both FMI versions declare it: Real, unless the model's
+    ``ModelCode.value_types`` gives it another type (its values are doubles either way).
 
     ``bounds`` are its ``min`` and ``max`` (in its unit; infinite where the model gives none),
     ``display_unit`` the unit an importer shows it in. The instantiation token leaves both

@@ -123,7 +123,7 @@ def _typed(code: ModelCode, var: FmuVariable, version: str) -> tuple[str, str, d
             return "Float64", var.variability, {**values, **units, **_bounds(var)}
         return "Real", var.variability, {**units, **values, **_bounds(var)}
     tag = "Int32" if value_type.kind == INTEGER and version == "3.0" else value_type.kind
-    start = _start(var) and value_type.text(var.start)
+    start = value_type.text(var.start) if _start(var) else ""
     attributes = dict(start=start)
     if value_type.enumeration is not None:
         attributes = dict(declaredType=value_type.enumeration.name, start=start)
