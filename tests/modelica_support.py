@@ -565,6 +565,12 @@ IDIOMS = [
         "test_in_stream_of_three_ports_mixes_the_inflows",
     ),
     (
+        "Media as packages of constants and functions (`Medium.cp`, `Medium.specificEnthalpy`): "
+        "extended with modifications, a short package class with a modification, redeclared "
+        "into a component",
+        "test_media_redeclared_into_a_component",
+    ),
+    (
         "`der` of a vector and of a matrix, `J*der(w) = -cross(w, J*w)`, `skew`, `transpose`, "
         "`identity`; a function of the library's own with a default and named arguments",
         "test_euler_equations_with_cross_skew_and_transpose",
@@ -984,6 +990,30 @@ UNSUPPORTED = [
         "    output Real y = s.re;\n  end M;\n",
         "rumoca 0.10: ",
         False,
+    ),
+    (
+        "A package constant modified again where a package that modifies it is extended or "
+        "redeclared (`package Brine extends Water(cp = 3900)`, `redeclare package Medium = "
+        "Water(cp = 3900)` where `Water extends PartialMedium(cp = 4184)`; rumoca 0.10 keeps "
+        "4184, in the package's functions at least)",
+        "  package P\n    constant Real c = 1;\n  end P;\n  package Q\n    extends P(c = 2);\n"
+        "  end Q;\n  package R\n    extends Q(c = 3);\n  end R;\n"
+        "  model M\n    output Real y = R.c*time;\n  end M;\n",
+        "modification of package constant 'c' that 'Q' already modifies",
+        True,
+    ),
+    (
+        "A package redeclared in an `extends` clause of a class that calls the package's "
+        "functions (`extends Heater(redeclare package Medium = ColdWater)`; rumoca 0.10 calls "
+        "them with the constants of the package the class declares; redeclare it in a "
+        "component's modification)",
+        "  package P\n    constant Real c = 1;\n    function f\n      input Real x;\n"
+        "      output Real y;\n    algorithm\n      y := c*x;\n    end f;\n  end P;\n"
+        "  package Q\n    extends P(c = 2);\n  end Q;\n  partial model Base\n"
+        "    replaceable package Med = P;\n    output Real y = Med.f(time);\n  end Base;\n"
+        "  model M\n    extends Base(redeclare package Med = Q);\n  end M;\n",
+        "redeclaration of package 'Med' in an extends clause",
+        True,
     ),
 ]
 

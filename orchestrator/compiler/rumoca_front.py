@@ -37,6 +37,7 @@ from orchestrator.compiler.flat_model import (
     read_flat,
 )
 from orchestrator.compiler.outer_modifications import dropped_outer_modification
+from orchestrator.compiler.package_constants import dropped_package_modification
 from orchestrator.compiler.redeclarations import dropped_modification
 from orchestrator.compiler.statement_places import refused_statement
 from orchestrator.compiler.tokens import tokens as _tokens
@@ -448,6 +449,12 @@ class RumocaLibrary:
                 f"alone ('{outer.path[-1]} = ...') or modify the component where it is "
                 "declared"
             )
+        package = dropped_package_modification(model, flat, sources)
+        if package:
+            place = self._place(
+                {"source": package.source, "start": package.start}, compiled, sources
+            )
+            raise BuildError(f"{place}{model}: unsupported Modelica construct {package.what}")
         try:
             roots = [self.folder.parent, *self.path]
             flat_model = read_flat(flat, model, ExternalFunctions(roots, self._locator(compiled)))

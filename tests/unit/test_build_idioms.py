@@ -6,6 +6,11 @@
   thermal-fluid circuit whose flow reverses, a medium package with constants and functions
   (``replaceable package Medium``, ``Medium.cp``, ``Medium.specificEnthalpy``) redeclared
   in components and in ``extends``, a connection of three ports (ideal mixing);
+- ``MediumLib``: media as packages of constants and functions, extended with modifications,
+  declared as a short class with a modification, redeclared in components; a constant
+  modified again where a package that modifies it is extended or redeclared, and a package
+  redeclared in ``extends`` whose functions the base calls (refused: rumoca 0.10 keeps the
+  base's values);
 - ``RigidLib``: ``der`` of a vector and of a matrix, matrix equations ``J*der(w) = b``,
   ``cross``, ``skew``, ``transpose``, ``identity``, ``diagonal``, a function of its own
   with a default and named arguments, ``initial equation der(x) = zeros(2)``;
@@ -43,7 +48,7 @@ TIMES = np.arange(0.02, STOP, 0.1)  # off every event of the libraries
 @pytest.fixture(scope="module")
 def fmus(tmp_path_factory):
     built = {}
-    for library in ("StreamLib", "RigidLib", "SignalLib"):
+    for library in ("StreamLib", "MediumLib", "RigidLib", "SignalLib"):
         built |= built_fmus(DATA / library, tmp_path_factory.mktemp(library))
     return built
 
@@ -132,6 +137,18 @@ def test_in_stream_of_three_ports_mixes_the_inflows(fmus):
     node = t_ref + (0.3 * h_hot + 0.1 * h_cold + eps * h_volume) / (0.4 + eps) / cp
     assert abs(node[0] - 343.15) < 2e-5  # ideal mixing, to the regularization
     check(fmus, "ThreeWayMixing", {"T": temperature, "T_mix": node})
+
+
+# -- MediumLib ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("model", "cp", "t_ref"), [("WaterHeater", 4184.0, 293.15), ("ColdWaterHeater", 4200.0, 273.15)]
+)
+def test_media_redeclared_into_a_component(fmus, model, cp, t_ref):
+    """2 kg heated with 1 kW: T = 293.15 K + 1000 t/(2 cp), and the medium's function gives
+    h = cp (T - T_ref), cp and T_ref those of the medium redeclared (Water extends the partial
+    medium with cp = 4184; ColdWater is a short class giving cp = 4200, T_ref = 273.15)."""
+    temperature = 293.15 + 1000 * TIMES / (2 * cp)
+    check(fmus, model, {"T": temperature, "h": cp * (temperature - t_ref)})
 
 
 # -- RigidLib ----------------------------------------------------------------------------------
@@ -250,6 +267,24 @@ def test_enumeration_input_is_discrete_and_starts_at_its_first_literal(fmus, var
             "SignalLib/package.mo:24:22: SignalLib.Hysteresis: unsupported Modelica construct "
             "pre(y) of a discrete variable no when-equation assigns",
         ),
+        (
+            "MediumLib",
+            "BrineHeater",
+            "MediumLib/package.mo:24:5: MediumLib.BrineHeater: unsupported Modelica construct "
+            "modification of package constant 'cp' that 'Water' already modifies",
+        ),
+        (
+            "MediumLib",
+            "SaltyHeater",
+            "MediumLib/package.mo:56:29: MediumLib.SaltyHeater: unsupported Modelica construct "
+            "modification of package constant 'cp' that 'Water' already modifies",
+        ),
+        (
+            "MediumLib",
+            "ExtendedHeater",
+            "MediumLib/package.mo:62:5: MediumLib.ExtendedHeater: unsupported Modelica construct "
+            "redeclaration of package 'Medium' in an extends clause of a class that calls its",
+        ),
         ("PhasorLib", "SeriesRLC", "PhasorLib/package.mo: PhasorLib.SeriesRLC: rumoca 0.10: "),
         ("PhasorLib", "PhasorSum", "PhasorLib/package.mo: PhasorLib.PhasorSum: rumoca 0.10: "),
     ],
@@ -257,7 +292,11 @@ def test_enumeration_input_is_discrete_and_starts_at_its_first_literal(fmus, var
 def test_refused_idioms_fail_in_one_line(tmp_path, library, model, words):
     """The MSL's hysteresis, ``y = u > uHigh or pre(y) and u >= uLow``, built before into an
     FMU that switched off as soon as u fell below uHigh (pre(y) read as y itself); now
-    refused at the ``pre``. Operator records (``Complex``) rumoca 0.10 refuses itself."""
+    refused at the ``pre``. The media built before with the base's values: BrineHeater's
+    temperature with Water's cp (T(1 s) = 293.2695 K instead of 293.2782 K), SaltyHeater's
+    enthalpy (536.4 J/kg instead of 500 J/kg at 1 s), ExtendedHeater's enthalpy with the
+    partial medium's T_ref (500 J/kg instead of 84500 J/kg); now refused at the
+    modification. Operator records (``Complex``) rumoca 0.10 refuses itself."""
     with pytest.raises(BuildError) as error:
         build_library(
             DATA / library, tmp_path, backend="rumoca", report=lambda _: None, models=[model]
