@@ -14,7 +14,11 @@ relation outside ``noEvent`` and functions whose operands vary in time becomes
 A when-equation fires when its condition becomes true (its value at the last event is kept in
 a memory ``w``); ``elsewhen`` branches fire only when no earlier branch of the chain does.
 ``sample(start, interval)`` is a time event: its next time ``s`` is kept in a memory, the
-FMU reports it as its next event time and advances it when it fires. ``pre(v)`` is the value
+FMU reports it as its next event time and advances it when it fires; one due when the FMU
+leaves initialization mode (``start`` the start time) fires in the pass after that update, at
+the start time, as the MSL's reference results have it (``BooleanNetwork1``: its flip-flop set
+by ``SampleTrigger(startTime = 0)`` at 0 s): the memories of the conditions leave that update
+with their values at the start, where no sample fires. ``pre(v)`` is the value
 of ``v`` when the event update starts; ``initial()`` is true in the update made when the FMU
 leaves initialization mode, where no other branch fires; ``terminal()`` is true in one
 update the FMU makes when it is terminated, where no other branch fires. ``change(v)`` is
@@ -313,7 +317,7 @@ def event_functions(
                 ca.vertcat(*x_new),
                 ca.vertcat(*d_new),
                 ca.vertcat(decided, *guesses, watched, *delayed),
-                running,
+                ca.if_else(initial, at_start, running),
                 s_new,
             ],
             [*names, "w", "s", "initial", "terminal"],

@@ -17,10 +17,11 @@ operators on them (matrix products, element-wise operators, reductions, ``fill``
 ``transpose``, ...) act element by element. Functions are inlined: their algorithm is run on
 symbolic values, ``for`` loops over ranges known when the model is translated are unrolled
 and ``if`` statements on symbolic conditions become ``if_else`` of each assigned variable.
+A model's algorithm section runs the same way; its when-statements become when-branches of
+the model's events (:mod:`orchestrator.compiler.events`), as when-equations do.
 
-What is not translated (``when``, ``pre``, ``sample``, ``reinit``, ``algorithm`` sections in
-models, ``while`` loops whose condition is not known at translation, external functions
-other than ``external "builtin"`` and ``external "C"`` ones) is refused with
+What is not translated (``while`` loops whose condition is not known at translation, external
+functions other than ``external "builtin"`` and ``external "C"`` ones, ...) is refused with
 :class:`UnsupportedConstructError`, which carries the construct and the source span.
 """
 

@@ -45,22 +45,24 @@ def grid(stop: float) -> np.ndarray:
 def test_sampled_pi_controller_on_a_first_order_plant(fmus):
     ts, k, ti, tau, r = 0.1, 2.0, 0.5, 0.4, 1.0
     times = grid(2.0)
-    # e_k = r - y(t_k), I_k = I_(k-1) + Ts e_k / Ti, u_k = k e_k + I_k at t_k = k Ts (k >= 1);
-    # between samples T y' = -y + u_k: y = u_k + (y_k - u_k) exp(-(t - t_k)/T)
-    samples = [(0.0, 0.0, 0.0, 0.0, 0.0)]  # t_k, y_k (after), e, I, u
-    y, integral = 0.0, 0.0
-    for n in range(1, 21):
-        t_k, (_, y_prev, _, _, u_prev) = n * ts, samples[-1]
-        y = u_prev + (y_prev - u_prev) * math.exp(-ts / tau)
+    # e_k = r - y(t_k), I_k = I_(k-1) + Ts e_k / Ti, u_k = k e_k + I_k at t_k = k Ts (k >= 0,
+    # the first sample at the start time); between samples T y' = -y + u_k:
+    # y = u_k + (y_k - u_k) exp(-(t - t_k)/T)
+    samples = []  # t_k, y_k, e, I, u
+    y, u, integral = 0.0, 0.0, 0.0
+    for n in range(21):
+        if n:
+            y = u + (y - u) * math.exp(-ts / tau)
         e = r - y
         integral += ts * e / ti
-        samples.append((t_k, y, e, integral, k * e + integral))
+        u = k * e + integral
+        samples.append((n * ts, y, e, integral, u))
     reference = {name: np.empty_like(times) for name in ("y", "e", "I", "u", "n", "error")}
     for i, t in enumerate(times):
         n = int(t / ts)
         t_k, y_k, e, integral, u = samples[n]
         y = u + (y_k - u) * math.exp(-(t - t_k) / tau)
-        values = dict(y=y, e=e, I=integral, u=u, n=n, error=r - y)
+        values = dict(y=y, e=e, I=integral, u=u, n=n + 1, error=r - y)
         for name, value in values.items():
             reference[name][i] = value
     assert_agrees_in_four_variants(
@@ -75,8 +77,8 @@ def test_two_when_statements_and_elsewhen(fmus):
     reference = {
         "a": np.floor(times / 0.75),
         "b": np.array([sum(0.5 * j <= t for j in ticks_b) for t in times], dtype=float),
-        "c": np.floor(times / 0.25),
-        "last": np.where(times >= 0.25, 0.25 * np.floor(times / 0.25), -1.0),
+        "c": np.floor(times / 0.25) + 1,  # sample(0, 0.25): the first at the start time
+        "last": 0.25 * np.floor(times / 0.25),
     }
     assert_agrees_in_four_variants(
         lambda variant: fmus[(variant, "Counters")], reference, times, "Counters"

@@ -18,7 +18,7 @@ package WhenLib "When-statements in algorithm sections, as discrete controllers 
     T*der(y) = -y + u;
   algorithm
     error := r - y;
-    when sample(Ts, Ts) then
+    when sample(0, Ts) then
       e := error;
       I := pre(I) + Ts*e/Ti;
       u := k*e + I;
@@ -29,7 +29,7 @@ package WhenLib "When-statements in algorithm sections, as discrete controllers 
   model Counters "Two when-statements in one section, the first with elsewhen"
     Integer a(start = 0, fixed = true) "Instants of the 0.75 s clock";
     Integer b(start = 0, fixed = true) "Instants of the 0.5 s clock when the first takes none";
-    Integer c(start = 0, fixed = true) "Instants of the 0.25 s clock";
+    Integer c(start = 0, fixed = true) "Instants of the 0.25 s clock, from 0 s";
     Real last(start = -1, fixed = true) "Time of the last instant of the 0.25 s clock (s)";
   algorithm
     when sample(0.75, 0.75) then
@@ -37,7 +37,7 @@ package WhenLib "When-statements in algorithm sections, as discrete controllers 
     elsewhen sample(0.5, 0.5) then
       b := pre(b) + 1;
     end when;
-    when sample(0.25, 0.25) then
+    when sample(0, 0.25) then
       c := pre(c) + 1;
       last := time;
     end when;
