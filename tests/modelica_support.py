@@ -488,7 +488,7 @@ ALGORITHM_WHEN = [
     (
         "`when`-statements in algorithm sections: statements run in order at the event from "
         "the values the section holds there, `pre`, a statement before it outside (a sampled "
-        "PI controller on a plant)",
+        "PI controller on a plant); `sample(0, T)` fires at the start time too",
         "test_sampled_pi_controller_on_a_first_order_plant",
     ),
     (
