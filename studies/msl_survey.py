@@ -2,6 +2,7 @@
 reference results.
 
     python -m studies.msl_survey --msl MSL --references REFERENCES [--package P ...]
+                                 [--co-simulation]
 
 ``MSL`` is a folder holding an MSL 4.0.0 installation (``Modelica/package.mo``); ``REFERENCES``
 a checkout of the Modelica Association's reference results of that release
@@ -16,7 +17,9 @@ comparison signal is held to
 the reference in a tube of half-height 2e-3 times the reference's range (plus 1e-9) and
 half-width 1e-3 of the stop time in time (pyfunnel, as ``murcosim regress``): loose enough
 for two tools' different solvers and event handling, tight enough that a wrong model
-leaves it.
+leaves it. With ``--co-simulation`` each example is built as FMI 3.0 Co-Simulation (variant
+``fmi3``) instead and steps itself with its embedded integrator (``solver.tolerance`` 1e-9)
+from one output point to the next.
 
 Each example runs in a process of its own with a time limit, so that one that hangs or
 crashes is a row of the table, not the end of the survey. The table (markdown) gives each
@@ -83,7 +86,9 @@ def settings(reference: Path) -> dict[str, float]:
     return values
 
 
-def survey_one(name: str, msl: Path, references: Path, work: Path) -> dict[str, object]:
+def survey_one(
+    name: str, msl: Path, references: Path, work: Path, co_simulation: bool = False
+) -> dict[str, object]:
     """Build, simulate and compare one example; the row of the table."""
     from fmpy import simulate_fmu
 
@@ -98,7 +103,8 @@ def survey_one(name: str, msl: Path, references: Path, work: Path) -> dict[str, 
     (wrapper / "package.mo").write_text(source, encoding="utf-8")
     built = subprocess.run(
         [sys.executable, "-m", "orchestrator.cli", "build", "--library", str(wrapper)]
-        + ["--library-path", str(msl), "--model", model, "--variant", "me"]
+        + ["--library-path", str(msl), "--model", model]
+        + ["--variant", "fmi3" if co_simulation else "me"]
         + ["--out", str(work / "fmus")],
         capture_output=True,
         text=True,
@@ -117,7 +123,8 @@ def survey_one(name: str, msl: Path, references: Path, work: Path) -> dict[str, 
     for interval in (s["Interval"], s["Interval"] / FINER):
         try:
             result = simulate_fmu(
-                str(work / "fmus" / f"{model}.fmu"),
+                str(work / "fmus" / ("fmi3" if co_simulation else "") / f"{model}.fmu"),
+                fmi_type="CoSimulation" if co_simulation else "ModelExchange",
                 start_time=s["StartTime"],
                 stop_time=s["StopTime"],
                 output_interval=interval,
@@ -172,12 +179,15 @@ def _short(text: str, wrapper: Path | None = None) -> str:
     return line if len(line) <= 160 else line[:157] + "..."
 
 
-def survey(msl: Path, references: Path, packages: tuple[str, ...]) -> list[dict[str, object]]:
+def survey(
+    msl: Path, references: Path, packages: tuple[str, ...], co_simulation: bool = False
+) -> list[dict[str, object]]:
     """One row per example, each from a process of its own with :data:`LIMIT`."""
     rows = []
     for name in examples(references, packages):
         command = [sys.executable, "-m", "studies.msl_survey", "--one", name]
         command += ["--msl", str(msl), "--references", str(references)]
+        command += ["--co-simulation"] if co_simulation else []
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=LIMIT)
             lines = done.stdout.strip().splitlines()
@@ -224,6 +234,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--msl", type=Path, required=True, help="folder holding Modelica/")
     parser.add_argument("--references", type=Path, required=True, help="reference results")
     parser.add_argument("--package", action="append", help="example package (repeatable)")
+    parser.add_argument(
+        "--co-simulation", action="store_true", help="FMI 3.0 Co-Simulation, the FMU's integrator"
+    )
     parser.add_argument("--one", help=argparse.SUPPRESS)  # one example, in a child process
     args = parser.parse_args(argv)
     if not (args.msl / "Modelica" / "package.mo").is_file():
@@ -232,10 +245,11 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"--references {args.references}: expected a folder holding Modelica/")
     if args.one:
         with tempfile.TemporaryDirectory(prefix="msl-survey-") as work:
-            print(json.dumps(survey_one(args.one, args.msl, args.references, Path(work))))
+            row = survey_one(args.one, args.msl, args.references, Path(work), args.co_simulation)
+            print(json.dumps(row))
         return
     packages = tuple(args.package or PACKAGES)
-    rows = survey(args.msl, args.references, packages)
+    rows = survey(args.msl, args.references, packages, args.co_simulation)
     print(summary(rows, packages) + "\n" + markdown(rows))
 
 

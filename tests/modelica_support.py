@@ -170,8 +170,7 @@ SUPPORTED = [
         "A nonlinear loop whose root ends (an op-amp Schmitt trigger, its limits in `noEvent` "
         "as in MSL's `IdealizedOpAmpLimited`): Newton from the iteration variables' start "
         "values where it fails from the last solution, and the relations inside the loop as "
-        "event indicators, the switching instants to 1e-8 s (a multivibrator is checked in "
-        "Model Exchange only: Co-Simulation's integrator slides along its threshold)",
+        "event indicators, the switching instants to 1e-8 s (a multivibrator too)",
         "test_inverting_trigger_switches_where_its_root_ends",
     ),
     (
@@ -1067,6 +1066,53 @@ VARIABLE_TYPES = [
     ),
 ]
 
+# Events inside a Co-Simulation step, located by the FMU's embedded integrator, against their
+# analytic instants (test_fmu_cs_events.py): (construct, status, test)
+CS_EVENTS = [
+    (
+        "Events inside a Co-Simulation step, located by the FMU's integrator at every stage of "
+        "its steps: an upward and a downward crossing in one communication step, the instants "
+        "to 1e-8 s",
+        "builds, checked in four variants",
+        "test_crossing_up_and_down_within_one_communication_step",
+    ),
+    (
+        "A relation on time true only between the integrator's step ends "
+        "(`sin(2*pi*50*time) > 0.5`, 6.7 ms long, false at every multiple of 10 ms)",
+        "builds, checked in four variants",
+        "test_relation_on_time_true_only_between_step_ends",
+    ),
+    (
+        "`reinit` at each event inside a Co-Simulation step (a bouncing ball), the instants to "
+        "1e-8 s",
+        "builds, checked in four variants",
+        "test_reinit_at_each_bounce",
+    ),
+    (
+        "State events at, 5e-13 s after and 5e-13 s before time events (`sample`), inside a "
+        "communication step and at its end",
+        "builds, checked in four variants",
+        "test_state_events_within_1e_12_s_of_time_events",
+    ),
+    (
+        "`doStep` of size 0 (values unchanged bit for bit) and of 2 s over 20 crossings",
+        "builds, checked in Co-Simulation (FMI 3.0 and 2.0)",
+        "test_do_step_of_size_zero_and_much_larger_than_the_event_spacing",
+    ),
+    (
+        "An op-amp multivibrator (a nonlinear loop whose root ends at each threshold) in "
+        "Co-Simulation: its switching instants to 1e-8 s",
+        "builds, checked in four variants",
+        "test_multivibrator_switches_in_co_simulation",
+    ),
+    (
+        "Chattering (a sliding mode switching sides at every event, a Zeno point)",
+        "Co-Simulation: `doStep` returns an error with one line after 100 events in a row "
+        "less than 1e-8 s apart",
+        "test_chattering_ends_the_step_with_one_line",
+    ),
+]
+
 README = Path(__file__).parents[1] / "README.md"
 BEGIN, END = "<!-- modelica-support: begin -->", "<!-- modelica-support: end -->"
 
@@ -1126,6 +1172,9 @@ def table() -> str:
     lines += [
         f"| {c} | builds, checked in four variants | `test_fmu_variable_types.py::{test}` |"
         for c, test in VARIABLE_TYPES
+    ]
+    lines += [
+        f"| {c} | {status} | `test_fmu_cs_events.py::{test}` |" for c, status, test in CS_EVENTS
     ]
     lines += [
         f"| {c} | refused in one line ({words}) | `test_build_multibody_init.py::{test}` |"

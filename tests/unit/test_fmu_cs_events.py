@@ -27,6 +27,7 @@ import numpy as np
 import pytest
 from build_variants import VARIANTS, built_fmus
 from fmpy import extract, instantiate_fmu, read_model_description, simulate_fmu
+from modelica_support import CS_EVENTS
 
 DATA = Path(__file__).parents[1] / "data"
 LIBRARY = DATA / "cs_events" / "CSEvents"
@@ -242,3 +243,7 @@ def test_multivibrator_switches_in_co_simulation(fmus):
         assert abs(result["up"][-1] - up) < INSTANT, (label, result["up"][-1] - up)
         v_c = _at_points(result, "v_c", times)
         assert np.max(np.abs(v_c - expected)) < VALUE, (label, v_c - expected)
+
+
+def test_construct_table_names_these_tests():
+    assert {test for _, _, test in CS_EVENTS} <= {n for n in globals() if n.startswith("test_")}
