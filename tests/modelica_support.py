@@ -748,6 +748,18 @@ UNSUPPORTED = [
         True,
     ),
     (
+        "A `when`-statement reading a variable that an earlier `when`-statement of the same "
+        "section assigns (rumoca 0.10 refuses the read; assign both in one "
+        "`when`-statement)",
+        _MODEL
+        + "    Integer a(start = 0, fixed = true);\n    Integer b(start = 0, fixed = true);\n"
+        "  equation\n    der(x) = -x;\n  algorithm\n    when sample(0, 0.5) then\n"
+        "      a := pre(a) + 1;\n    end when;\n    when sample(0, 0.5) then\n      b := 2*a;\n"
+        "    end when;\n  end M;\n",
+        "algorithm section that reads 'a' after assigning it",
+        True,
+    ),
+    (
         "`assert` in a `when`-statement, or in a function a `when`-statement calls (an FMU "
         "checks asserts at every evaluation, not at the event alone)",
         _MODEL + "    Integer n(start = 0, fixed = true);\n  equation\n    der(x) = -x;\n"
