@@ -1048,6 +1048,13 @@ PARAMETER_SETTINGS = [
         "which value reference cannot be set",
         "test_a_set_of_what_is_not_settable_is_an_error",
     ),
+    (
+        "A tunable parameter set between Co-Simulation steps takes effect from then on (the "
+        "relations it enters decided again at the set); one that only the initialization "
+        "reads (a start value, an initial equation, the first sample time) is `fixed`, its "
+        "set after initialization an error",
+        "test_tunable_parameters_take_effect_after_initialization",
+    ),
 ]
 
 VARIABLE_TYPES = [

@@ -45,7 +45,7 @@ class FmuVariable:
     name: str
     value_reference: int
     causality: str  # independent, parameter, input, output, local
-    variability: str  # continuous or tunable
+    variability: str  # continuous, discrete, fixed or tunable
     initial: str | None  # exact, calculated or None (time, inputs)
     start: float | None
     unit: str = ""
@@ -209,11 +209,13 @@ def model_code(
         return tuple(sorted(depends.get(vr, ())))
 
     variables = [FmuVariable("time", 0, "independent", "continuous", None, None, unit="s")]
+    fixed = _read_at_initialization_only(p, [ode, w_all], events, initialization)
     for k, name in enumerate(parameters):
         start = float(dae.start(name)[0])
+        variability = "fixed" if fixed[k] else "tunable"
         variables.append(
             FmuVariable(
-                name, blocks["p"] + k, "parameter", "tunable", "exact", start, **_meta(dae, name)
+                name, blocks["p"] + k, "parameter", variability, "exact", start, **_meta(dae, name)
             )
         )
     for k, name in enumerate(inputs):
@@ -319,6 +321,50 @@ def model_code(
     )
 
 
+def _read_at_initialization_only(
+    p: ca.SX,
+    expressions: list[ca.SX],
+    events: EventFunctions | None,
+    initialization: Initialization | None,
+) -> list[bool]:
+    """For each parameter in ``p``, whether only the initialization reads it (a start value,
+    an initial equation, the first sample time): not the right-hand side and dependent
+    variables (``expressions``), nor an event after the start. Such a parameter is ``fixed``:
+    a set after initialization could change nothing (FMI 2.0 Sec. 2.2.7, FMI 3.0 Sec.
+    2.4.7.4), and the binary refuses it. A parameter nothing reads (a capture radius the
+    importer reads back) stays tunable, as it was."""
+    if p.numel() == 0:
+        return []
+    pattern = ca.jacobian_sparsity(ca.vertcat(*[ca.vec(e) for e in expressions]), p)
+    running = [bool(pattern.colind()[k + 1] > pattern.colind()[k]) for k in range(p.numel())]
+    at_start = [False] * p.numel()
+    functions = list(events.functions) if events else []
+    for function in functions:
+        if "p" in function.name_in() and function.numel_in("p") == p.numel():
+            running = [r or u for r, u in zip(running, _read_after_start(function), strict=True)]
+    if initialization is not None:
+        functions.append(initialization.function)
+    for function in functions:
+        if "p" in function.name_in() and function.numel_in("p") == p.numel():
+            used = function.which_depends("p", function.name_out(), 1, False)
+            at_start = [a or bool(u) for a, u in zip(at_start, used, strict=True)]
+    return [a and not r for a, r in zip(at_start, running, strict=True)]
+
+
+def _read_after_start(function: ca.Function) -> list[bool]:
+    """For each parameter (input ``p``), whether an event function reads it at an event
+    after initialization: with ``initial()`` false, where the function has that input (the
+    values found at initialization read their parameters once)."""
+    if "initial" not in function.name_in() or not function.is_a("SXFunction"):
+        return [bool(u) for u in function.which_depends("p", function.name_out(), 1, False)]
+    arguments = function.sx_in()
+    parameters = arguments[function.index_in("p")]
+    arguments[function.index_in("initial")] = ca.SX.zeros(function.sparsity_in("initial"))
+    outputs = ca.vertcat(*[ca.vec(o) for o in function.call(arguments)])
+    pattern = ca.jacobian_sparsity(outputs, parameters)
+    return [bool(pattern.colind()[k + 1] > pattern.colind()[k]) for k in range(parameters.numel())]
+
+
 def _check_starts_within_bounds(identifier: str, variables: list[FmuVariable]) -> None:
     """A BuildError naming the first variable whose start value is outside its ``min`` and
     ``max``: FMI requires ``min <= start <= max``, and such an FMU would not validate."""
@@ -404,8 +450,13 @@ def write_sources(code: ModelCode, folder: Path) -> list[Path]:
         "SZ_W": max(f.sz_w() for f in code.functions),
     }
     starts = ", ".join(repr(v.start if v.start is not None else 0.0) for v in code.variables)
+    # 2: before initialization only (a fixed parameter), 1: always, 0: never
     settable = ", ".join(
-        "1" if v.causality in ("parameter", "input") or v.initial == "exact" else "0"
+        "2"
+        if v.variability == "fixed"
+        else "1"
+        if v.causality in ("parameter", "input") or v.initial == "exact"
+        else "0"
         for v in code.variables
     )
     checked = _checked(code)

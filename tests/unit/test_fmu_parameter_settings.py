@@ -31,9 +31,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 from build_variants import VARIANTS, built_fmus
-from fmpy import extract, instantiate_fmu, read_model_description, simulate_fmu
+from fmpy import extract, read_model_description, simulate_fmu
 from fmpy.fmi1 import FMICallException
+from fmpy.fmi2 import FMU2Model, FMU2Slave
+from fmpy.fmi3 import FMU3Model, FMU3Slave
 from modelica_support import PARAMETER_SETTINGS
+
+from orchestrator.fmi.log import FMULog
 
 LIBRARY = Path(__file__).parents[1] / "data" / "parameter_settings" / "ParamLib"
 STOP = 2.0
@@ -201,6 +205,28 @@ def test_every_settable_variable_takes_effect(fmus, model):
                 )
 
 
+def _instance(path: Path, unzipped: Path, log: FMULog, co_simulation: bool = False):
+    """An instance of the FMU at ``path`` (Model Exchange or Co-Simulation) logging into
+    ``log``, with its getter and setter of Float64 (FMI 3.0) or Real (FMI 2.0) values."""
+    description = read_model_description(path)
+    extract(path, unzipdir=unzipped)
+    fmi2 = description.fmiVersion == "2.0"
+    interface = description.coSimulation if co_simulation else description.modelExchange
+    kind = {(True, False): FMU2Model, (True, True): FMU2Slave}.get((fmi2, co_simulation))
+    kind = kind or (FMU3Slave if co_simulation else FMU3Model)
+    instance = kind(
+        guid=description.guid,
+        unzipDirectory=str(unzipped),
+        modelIdentifier=interface.modelIdentifier,
+        instanceName="probe",
+    )
+    if fmi2:
+        instance.instantiate(callbacks=log.fmi2_callbacks())
+        return instance, instance.getReal, instance.setReal
+    instance.instantiate(logMessage=log.fmi3_logger())
+    return instance, instance.getFloat64, instance.setFloat64
+
+
 @pytest.mark.parametrize("variant", ["me", "fmi2"])
 @pytest.mark.parametrize(
     ("model", "name"),
@@ -216,26 +242,93 @@ def test_a_set_of_what_is_not_settable_is_an_error(fmus, tmp_path, variant, mode
     # (src.ramp.k), a discrete start the initial system is built with (n): listed, not
     # settable; a set returns an error status and logs why
     path = fmus[(variant, model)]
-    description = read_model_description(path)
-    variable = next(v for v in description.modelVariables if v.name == name)
+    variable = next(v for v in read_model_description(path).modelVariables if v.name == name)
     assert variable.causality != "parameter" and variable.initial not in ("exact", "approx")
-    messages: list[bytes] = []
-
-    def log(*arguments: object) -> None:
-        messages.append(arguments[-1])
-
-    instance = instantiate_fmu(
-        extract(path, unzipdir=tmp_path), description, "ModelExchange", logger=log
-    )
+    log = FMULog()
+    instance, _, put = _instance(path, tmp_path, log)
     try:
         with pytest.raises(FMICallException):
-            if variant == "fmi2":
-                instance.setReal([variable.valueReference], [1.0])
-            else:
-                instance.setFloat64([variable.valueReference], [1.0])
+            put([variable.valueReference], [1.0])
     finally:
         instance.freeInstance()
-    assert any(f"{variable.valueReference} cannot be set".encode() in m for m in messages)
+    assert f"value reference {variable.valueReference} cannot be set" in log.said()
+
+
+SWITCH_TIMES = np.linspace(0.0, STOP, 41)
+
+
+def _co_simulation(path: Path, unzipped: Path, outputs: list[str], change: dict | None):
+    """The ``outputs`` (name -> values at SWITCH_TIMES) of a Co-Simulation run of the FMU at
+    ``path`` in steps of 0.05 s, with ``change`` (value reference -> value) set at 1 s, read
+    after the set; and what the FMU said where that set failed, else None."""
+    vrs = {v.name: v.valueReference for v in read_model_description(path).modelVariables}
+    log = FMULog()
+    slave, get, put = _instance(path, unzipped, log, co_simulation=True)
+    if isinstance(slave, FMU2Slave):
+        slave.setupExperiment(startTime=0.0)
+        slave.enterInitializationMode()
+    else:
+        slave.enterInitializationMode(startTime=0.0)
+    slave.exitInitializationMode()
+    rows, refused = [], None
+    for k, t in enumerate(SWITCH_TIMES):
+        if k:
+            slave.doStep(SWITCH_TIMES[k - 1], t - SWITCH_TIMES[k - 1])
+        if change and abs(t - 1.0) < 1e-12:
+            try:
+                put(list(change), list(change.values()))
+            except FMICallException:
+                refused = log.said()
+        rows.append(get([vrs[name] for name in outputs]))
+    slave.terminate()
+    slave.freeInstance()
+    values = np.array(rows)
+    return {name: values[:, i] for i, name in enumerate(outputs)}, refused
+
+
+@pytest.mark.parametrize("variant", ["fmi3", "fmi2"])
+@pytest.mark.parametrize("model", sorted(CASES))
+def test_tunable_parameters_take_effect_after_initialization(fmus, tmp_path, variant, model):
+    # a tunable parameter set at 1 s in Co-Simulation leaves the outputs before 1 s as they
+    # were and moves one from then on (a relation it enters decided again at the set); a
+    # fixed one (read only at initialization: a start value, an initial equation, the first
+    # sample time) is refused then, with a message
+    case = CASES[model]
+    path = fmus[(variant, model)]
+    outputs = list(case.outputs(case.defaults, TIMES[:1]))
+    variables = read_model_description(path).modelVariables
+    kinds = {
+        v.name: v.variability
+        for v in variables
+        if v.causality == "parameter" and not v.name.startswith("solver.")
+    }
+    assert set(kinds.values()) <= {"tunable", "fixed"}
+    vrs = {v.name: v.valueReference for v in variables}
+    unchanged, _ = _co_simulation(path, tmp_path / "unchanged", outputs, None)
+    later = SWITCH_TIMES > 1.0 - 1e-9
+    for name, kind in kinds.items():
+        change = {vrs[name]: moved(case.defaults[name])}
+        got, refused = _co_simulation(path, tmp_path / name, outputs, change)
+        for output in outputs:
+            np.testing.assert_array_equal(got[output][~later], unchanged[output][~later])
+        if kind == "fixed":
+            assert refused and "is fixed" in refused, f"{model} {variant}: {name} set late"
+            continue
+        assert refused is None, f"{model} {variant}: {name}: {refused}"
+        change_after = max(np.max(np.abs(got[o][later] - unchanged[o][later])) for o in outputs)
+        assert change_after > 1e-6, f"{model} {variant}: tunable {name} set at 1 s moved nothing"
+
+
+def test_fixed_parameters_are_those_only_the_initialization_reads(fmus):
+    # a start value (osc.s0), an initial equation (x_ss), the first sample time (t0) against
+    # parameters of the equations (k), of a dependent variable (x0 through offset), of a
+    # relation (level) and of the sample interval (period)
+    kinds = {}
+    for model in ("RecordFields", "InitialEquations", "Events", "Bindings"):
+        for variable in read_model_description(fmus[("fmi2", model)]).modelVariables:
+            kinds[variable.name] = variable.variability
+    assert [kinds[n] for n in ("osc.s0", "other.s0", "x_ss", "t0")] == ["fixed"] * 4
+    assert [kinds[n] for n in ("k", "x0", "level", "period", "a")] == ["tunable"] * 5
 
 
 def test_construct_table_names_these_tests():

@@ -576,17 +576,37 @@ CoreStatus core_get(Core* m, const unsigned int* vr, size_t n, double* values) {
 
 CoreStatus core_set(Core* m, const unsigned int* vr, size_t n, const double* values) {
     size_t i;
+    int parameter_set = 0;
     for (i = 0; i < n; i++) {
         if (vr[i] >= N_VALUES || !SETTABLE[vr[i]]) {
             core_log(m, CORE_ERROR, "variable with value reference %u cannot be set", vr[i]);
             return CORE_ERROR;
         }
+        /* 2: a fixed parameter, which only the initialization reads */
+        if (SETTABLE[vr[i]] == 2 && m->s.mode != MODE_INSTANTIATED &&
+            m->s.mode != MODE_INITIALIZATION) {
+            core_log(m, CORE_ERROR,
+                     "parameter with value reference %u is fixed: it can be set before "
+                     "initialization only",
+                     vr[i]);
+            return CORE_ERROR;
+        }
     }
     for (i = 0; i < n; i++) {
         m->s.v[vr[i]] = values[i];
-        if (vr[i] >= VR_P && vr[i] < VR_P + NP) m->parameters_changed = 1;
+        if (vr[i] >= VR_P && vr[i] < VR_P + NP) m->parameters_changed = parameter_set = 1;
     }
     if (n) m->s.up_to_date = 0;
+#if HAS_EVENTS
+    /* a tunable parameter set between communication points: the relations and when-conditions
+     * it enters are decided again at once, as a Model Exchange importer has them decided in
+     * Event Mode */
+    if (parameter_set && m->co_simulation && m->s.mode == MODE_STEP) {
+        int moved, defined;
+        double next;
+        return core_event_update(m, 0, &moved, &defined, &next);
+    }
+#endif
     return CORE_OK;
 }
 
