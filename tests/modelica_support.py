@@ -469,6 +469,11 @@ STATE_SELECTION = [
         "takes its highest stateSelect; a rolling disc with two non-holonomic constraints",
         "test_rolling_disc_keeps_the_always_aliases_of_its_joint_as_states",
     ),
+    (
+        "`stateSelect = always` on a variable an input gives (its derivative cannot be "
+        "found): the variable stays algebraic, with a warning naming it",
+        "test_always_on_a_variable_an_input_gives_keeps_the_values",
+    ),
 ]
 
 # Sources as the MSL's Blocks.Sources and Analog.Sources write them

@@ -10,6 +10,8 @@ some are valid along the whole trajectory (Modelica Language Specification 3.6, 
   derivative in them vanishes), so the angle and a rate it has no ``der`` of, both
   ``stateSelect = always``, must be the states; the same pendulum near its lowest point with
   the horizontal position and velocity preferred;
+- ``stateSelect = always`` on a variable an input gives, whose derivative cannot be found:
+  the variable stays algebraic, with a warning naming it;
 - a disc held upright and rolling without slip on the plane (two velocity constraints, as
   MSL's ``Joints.RollingWheel`` writes them, its variables ``avoid``), whose position,
   heading and rates are ``always`` aliases of the joint's variables, as MSL's
@@ -24,6 +26,7 @@ and turning rates constant, the centre on a circle). Checked in all four variant
 
 from __future__ import annotations
 
+import logging
 import math
 from pathlib import Path
 
@@ -33,6 +36,8 @@ from build_variants import assert_agrees_in_four_variants, built_fmus
 from fmpy import read_model_description
 from modelica_support import STATE_SELECTION
 from scipy.integrate import solve_ivp
+
+from orchestrator.compiler import build_library
 
 DATA = Path(__file__).parents[1] / "data"
 LIBRARY = DATA / "state_selection" / "StateSelection"
@@ -106,6 +111,30 @@ def test_rolling_disc_keeps_the_always_aliases_of_its_joint_as_states(fmus):
     }
     assert_agrees_in_four_variants(
         lambda v: fmus[(v, "RollingDisc")], reference, TIMES, "RollingDisc"
+    )
+
+
+def test_always_on_a_variable_an_input_gives_stays_algebraic_with_a_warning(tmp_path, caplog):
+    with caplog.at_level(logging.WARNING, logger="orchestrator.compiler.flat_dae"):
+        build_library(
+            LIBRARY,
+            tmp_path,
+            report=lambda _: None,
+            variants=("me",),
+            library_path=[MODELICA_PATH],
+            models=["AlwaysFromInput"],
+        )
+    warnings = [r.getMessage() for r in caplog.records if "not honored" in r.getMessage()]
+    assert len(warnings) == 1
+    assert "stateSelect = always of k not honored" in warnings[0]
+    assert "derivative of input 'u'" in warnings[0]
+
+
+def test_always_on_a_variable_an_input_gives_keeps_the_values(fmus):
+    assert states(fmus, "AlwaysFromInput") == ["y"]
+    reference = {"k": np.full_like(TIMES, 2.0), "y": np.exp(-2.0 * TIMES)}  # u at its start 1
+    assert_agrees_in_four_variants(
+        lambda v: fmus[(v, "AlwaysFromInput")], reference, TIMES, "AlwaysFromInput"
     )
 
 

@@ -91,4 +91,14 @@ package StateSelection "Models whose states only stateSelect chooses well"
     I_axis*der(skate.w_spin) = -R*skate.f_long;
     I_long*der(der_heading) = 0;
   end RollingDisc;
+
+  model AlwaysFromInput
+    "stateSelect = always on a variable an input gives: it cannot be a state (a warning)"
+    input Real u(start = 1) "Rate factor, 1/s";
+    Real k(stateSelect = StateSelect.always) "Decay rate, 1/s";
+    Real y(start = 1, fixed = true) "Decaying variable";
+  equation
+    k = 2*u;
+    der(y) = -k*y;
+  end AlwaysFromInput;
 end StateSelection;
