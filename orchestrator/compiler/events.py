@@ -86,6 +86,10 @@ class WhenBranch:
     # where the values call external C functions: the symbol of their calls' guard, which
     # stands for 'the branch fires' (a call whose guard is 0 is not made)
     guard: ca.SX | None = None
+    # the values' reads of variables other branches assign: a placeholder standing for the
+    # variable's value after this event's update, and the variable (when-equations hold
+    # together with the other active ones, Modelica Language Specification 3.6, Sec. 8.6)
+    reads: tuple[tuple[ca.SX, ca.SX], ...] = ()
 
     def fired(self, fire: ca.SX | float) -> tuple[list, list]:
         """The assignments and reinits with the external calls made where ``fire`` is 1."""
@@ -296,6 +300,7 @@ def event_functions(
                 raise ValueError(f"reinit of '{state.name()}', which is not a state")
             k = index_x[state.name()]
             x_new[k] = ca.if_else(fired[j], known([value]), x_new[k])
+    d_new, x_new = _with_new_reads(record.branches, d_new, x_new, index_d)
     starts = known([sample.start for sample in record.samples])
     if record.samples and discrete:  # with the values initialization gives fixed = false
         starts = ca.substitute(starts, d, ca.vertcat(*d_new))  # parameters in this pass
@@ -340,6 +345,30 @@ def event_functions(
         NASSERT=len(record.asserts),
     )
     return EventFunctions(functions, [message for _, message in record.asserts], sizes)
+
+
+def _with_new_reads(
+    branches: list[WhenBranch], d_new: list, x_new: list, index_d: dict[str, int]
+) -> tuple[list, list]:
+    """``d_new`` and ``x_new`` with each branch's reads of what other branches assign
+    (:attr:`WhenBranch.reads`) replaced by those variables' new values, in the order of their
+    dependencies: a chain ``c = b``, ``b = a`` resolves in as many substitutions as it is
+    long (the translation refuses cycles)."""
+    reads = [read for branch in branches for read in branch.reads]
+    if not reads:
+        return d_new, x_new
+    placeholders = ca.vertcat(*[placeholder for placeholder, _ in reads])
+    count = len(d_new)
+    joined = ca.vertcat(*d_new, *x_new)
+    for _ in range(len(reads) + 1):
+        if not ca.depends_on(joined, placeholders):
+            break
+        news = ca.vertcat(*[joined[index_d[variable.name()]] for _, variable in reads])
+        joined = ca.substitute(joined, placeholders, news)
+    else:
+        raise ValueError("when-equations that read one another's new values in a loop")
+    values = ca.vertsplit(joined)
+    return values[:count], values[count:]
 
 
 def delay_function(

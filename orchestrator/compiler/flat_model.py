@@ -1694,10 +1694,14 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
         for residual in _algorithm_residuals(translator, algorithm, symbols_of, starts):
             add(residual, None)
     scalar = {v.name: v.symbol for v in variables}
+    first, spans = len(events.branches), []
     for when in flat.get("when_chains", []):
         chain = events.new_chain()
         for branch in [when["first"], *when.get("else_when", [])]:
-            events.branches += _when_branches(translator, chain, branch, symbols_of, scalar)
+            found = _when_branches(translator, chain, branch, symbols_of, scalar)
+            events.branches += found
+            spans += [branch.get("span")] * len(found)
+    events.branches[first:] = _read_across_branches(translator, events, first, spans)
     for check in flat.get("assert_equations", []):
         if check.get("level") not in (None, "Error", "error"):
             continue  # AssertionLevel.warning: no effect on the result
@@ -2037,6 +2041,86 @@ def _when_assignments(
     return [WhenBranch(chain, ca.SX(c), assignments, reinits, guard) for c in elements]
 
 
+def _read_across_branches(
+    translator: Translator, events: EventRecord, first: int, spans: list[dict | None]
+) -> list[WhenBranch]:
+    """The when-equations' branches (``events.branches[first:]``, at ``spans``) with what
+    they read of variables other branches assign (when-equations or when-statements) marked
+    as those variables' new values at the event: the equations of all branches active at an
+    event hold together with the rest (Modelica Language Specification 3.6, Sec. 8.6), so
+    ``b = a`` beside ``a = pre(a) + 1`` gives b the new a, in either order of the source.
+    ``pre(v)`` reads the value when the event update started. Branches on ``initial()``
+    alone read the values at the start. A cycle of such reads (``b = a`` beside ``a = b``)
+    is an algebraic loop at the event, refused at its first branch."""
+    assigned = {t.name(): t for b in events.branches for t, _ in b.assignments}
+    pairs = list(translator.pre_marks.values())
+    marks = ca.vertcat(*[mark for mark, _ in pairs])
+    originals = ca.vertcat(*[original for _, original in pairs])
+    reads_of: dict[str, set[str]] = {}
+    result = []
+    for branch, span in zip(events.branches[first:], spans, strict=True):
+        count = len(branch.assignments)
+        values = ca.vertcat(*[v for _, v in branch.assignments + branch.reinits])
+        own = {t.name() for t, _ in branch.assignments}
+        read = [
+            symbol
+            for name, symbol in assigned.items()
+            if name not in own and values.numel() and ca.depends_on(values, symbol)
+        ]
+        if ca.is_equal(branch.condition, events.initial):
+            read = []
+        placeholders = [ca.SX.sym(f"new({symbol.name()})") for symbol in read]
+        if read:
+            values = ca.substitute(values, ca.vertcat(*read), ca.vertcat(*placeholders))
+        if pairs and values.numel():
+            values = ca.substitute(values, marks, originals)
+        new = ca.vertsplit(values) if values.numel() else []
+        for name in own:
+            reads_of.setdefault(name, set()).update(s.name() for s in read)
+        result.append(
+            WhenBranch(
+                branch.chain,
+                branch.condition,
+                [(t, new[k]) for k, (t, _) in enumerate(branch.assignments)],
+                [(x, new[count + k]) for k, (x, _) in enumerate(branch.reinits)],
+                branch.guard,
+                tuple(zip(placeholders, read, strict=True)),
+            )
+        )
+        loop = _read_loop(reads_of)
+        if loop:
+            raise UnsupportedConstructError(
+                "when-equations whose variables read one another's new values at one event "
+                f"(an algebraic loop at the event: {', '.join(loop)})",
+                span,
+            )
+    return result
+
+
+def _read_loop(reads_of: dict[str, set[str]]) -> list[str]:
+    """A cycle of ``reads_of`` (each variable's reads of others' new values), as the
+    variables along it, or an empty list."""
+    done: set[str] = set()
+
+    def visit(name: str, path: list[str]) -> list[str]:
+        if name in path:
+            return path[path.index(name) :]
+        if name in done:
+            return []
+        for other in sorted(reads_of.get(name, ())):
+            loop = visit(other, [*path, name])
+            if loop:
+                return loop
+        done.add(name)
+        return []
+
+    for name in sorted(reads_of):
+        loop = visit(name, [])
+        if loop:
+            return loop
+    return []
+
+
 def _simultaneous(
     translator: Translator,
     assignments: list[tuple[ca.SX, ca.SX]],
@@ -2045,7 +2129,7 @@ def _simultaneous(
 ) -> tuple[list[tuple[ca.SX, ca.SX]], list[tuple[ca.SX, ca.SX]]]:
     """The equations of one when-branch hold together (Modelica Language Specification 3.6,
     Sec. 8.3.5): a value that reads a variable the branch assigns reads its new value
-    (``a = time + 1; b = 2*a``), ``pre(a)`` the value when the event update started."""
+    (``a = time + 1; b = 2*a``); ``pre(a)`` stays marked (:func:`_read_across_branches`)."""
     count = len(assignments)
     values = ca.vertcat(*[v for _, v in assignments + reinits])
     if count:
@@ -2059,9 +2143,6 @@ def _simultaneous(
                 "when-equation whose equations give their variables from one another in a loop",
                 span,
             )
-    if translator.pre_marks and values.numel():
-        marks, originals = zip(*translator.pre_marks.values(), strict=True)
-        values = ca.substitute(values, ca.vertcat(*marks), ca.vertcat(*originals))
     new = ca.vertsplit(values) if values.numel() else []
     return (
         [(s, new[k]) for k, (s, _) in enumerate(assignments)],

@@ -271,6 +271,13 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
         None,
     ),
     (
+        r"variable identity \d+ is not owned by (clock) identity \d+",
+        "when-equation on sample(...) reading, without pre, a discrete variable another "
+        "when-equation assigns (rumoca 0.10 gives each sampled when-equation a %s of its own "
+        "and refuses the read): assign both in one when-equation",
+        "sample(",
+    ),
+    (
         r"unsupported Flat semantic owner `(pre) expression`",
         "'pre(...)' of a continuous-time variable outside a when-equation",
         "%s(",
