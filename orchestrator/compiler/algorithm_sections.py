@@ -26,12 +26,9 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from orchestrator.compiler.flat_model import _assignments
-from orchestrator.compiler.tokens import tokens
+from orchestrator.compiler.flat_model import assignment_targets
+from orchestrator.compiler.source_algorithms import source_algorithms
 
-CLASS_KINDS = {"model", "block", "class", "record", "connector", "package", "function", "type"}
-SECTION_ENDS = {"equation", "algorithm", "public", "protected", "external"}
-BLOCK_ENDS = {"if", "for", "while", "when"}
 # tokens after which a section's statements would mean something else inside a when-statement
 EVENT_WORDS = {
     "when", "elsewhen", "reinit", "pre", "edge", "change", "sample", "initial", "terminal",
@@ -65,69 +62,15 @@ class Rewrite:
         return offset - shift
 
 
-def _sections(text: str) -> list[tuple[int, int, list[str]]]:
-    """The algorithm sections of the models, blocks and other non-function classes of
-    ``text``: (position after the ``algorithm`` keyword, position after the last statement's
-    ``;``, the section's tokens)."""
-    found = []
-    listed = list(tokens(text))
-    classes: list[str] = []  # the kinds of the long class definitions open at a token
-    k = 0
-    while k < len(listed):
-        position, token = listed[k]
-        before = listed[k - 1][1] if k else ";"
-        after = [t for _, t in listed[k + 1 : k + 4]]
-        if token in CLASS_KINDS and before not in {".", "(", ","} and len(after) >= 2:
-            named = after[1:] if after[0] == "extends" else after
-            if len(named) >= 2 and named[1] != "=":
-                classes.append(token)
-        elif token == "end" and after[:1] and after[0] not in BLOCK_ENDS:
-            if classes:
-                classes.pop()
-        elif token == "algorithm" and before != "initial" and classes[-1:] != ["function"]:
-            end = _section_end(listed, k + 1)
-            if end > k + 1:
-                section = [t for _, t in listed[k + 1 : end]]
-                found.append((position + len(token), listed[end - 1][0] + 1, section))
-            k = end
-            continue
-        k += 1
-    return found
-
-
-def _section_end(listed: list[tuple[int, str]], first: int) -> int:
-    """The index in ``listed`` after the last ``;`` of the section whose statements start at
-    ``first``: where, at bracket depth 0 and after a ``;`` or the section's start, a section
-    keyword, an ``annotation`` or the ``end`` of the class follows."""
-    depth, k, last = 0, first, first
-    while k < len(listed):
-        token = listed[k][1]
-        starts = depth == 0 and (k == first or listed[k - 1][1] == ";")
-        if starts:
-            following = listed[k + 1][1] if k + 1 < len(listed) else ""
-            ends_class = token == "end" and following not in BLOCK_ENDS
-            initial = token == "initial" and following != "("
-            if token in SECTION_ENDS or token == "annotation" or ends_class or initial:
-                return last
-        if token in "([{":
-            depth += 1
-        elif token in ")]}":
-            depth -= 1
-        elif token == ";" and depth == 0:
-            last = k + 1
-        k += 1
-    return last
-
-
 def wrapped(text: str) -> Rewrite:
     """``text`` with the statements of each algorithm section of a non-function class that
     uses no event operator in ``when initial() then ... end when;``."""
     if "algorithm" not in text:
         return Rewrite(text)
     insertions: list[tuple[int, str]] = []
-    for start, end, section in _sections(text):
-        if EVENT_WORDS.isdisjoint(section):
-            insertions += [(start, " " + OPENING), (end, CLOSING)]
+    for section in source_algorithms(text):
+        if section.of_model and EVENT_WORDS.isdisjoint(section.words):
+            insertions += [(section.start, " " + OPENING), (section.end, CLOSING)]
     rewrite = Rewrite(text, insertions)
     pieces, previous, shift = [], 0, 0
     for position, inserted in insertions:
@@ -279,7 +222,7 @@ def entry_dependent_discrete(algorithm: dict, flat: dict) -> tuple[str, dict | N
     only in when-statements. None when there is none."""
     variables = flat.get("variables", {})
     targets: dict[str, dict] = {}
-    for comp in _assignments(algorithm["statements"]):
+    for comp in assignment_targets(algorithm["statements"]):
         targets.setdefault(_target(comp), comp)
     discrete = {
         name
