@@ -986,16 +986,6 @@ UNSUPPORTED = [
         False,
     ),
     (
-        "`pre(y)` of a discrete variable that no when-equation assigns (the MSL's "
-        "`Hysteresis`: `y = u > uHigh or pre(y) and u >= uLow`; its value before the event "
-        "is not kept, and it was read as `y` itself: write the switching as `when` / "
-        "`elsewhen`)",
-        "  model M\n    Real u = sin(6*time);\n    Boolean y;\n  initial equation\n"
-        "    pre(y) = false;\n  equation\n    y = u > 0.5 or pre(y) and u >= -0.5;\n  end M;\n",
-        "pre(y) of a discrete variable no when-equation assigns",
-        True,
-    ),
-    (
         "Operator records (`operator record Complex` with `operator '+'`, `'*'`, "
         "`'constructor'`; rumoca 0.10)",
         "  operator record C\n    Real re;\n    Real im;\n"
@@ -1035,6 +1025,62 @@ UNSUPPORTED = [
 
 # Parameters as an importer sets them (``tests/data/parameter_settings``), checked in four
 # variants by the tests of ``test_fmu_parameter_settings.py`` named
+# when-equations reading one another at one event and pre() of discrete variables no
+# when-equation assigns (``tests/data/when_ordering``), each checked by the test of
+# ``test_build_when_ordering.py`` it names: (construct, status, test)
+_FOUR = "builds, checked in four variants"
+WHEN_ORDERING = [
+    (
+        "`when`-equations reading what another `when`-equation assigns at the same event "
+        "(`b = a` beside `a = pre(a) + 1`, in either order): the new value, as all active "
+        "branches hold together (MLS 3.6 Sec. 8.6)",
+        _FOUR,
+        "test_b_reads_the_new_a_in_either_order",
+    ),
+    (
+        "Chains of such reads of Integer and Boolean variables (`c = b`, `b = a`) beside `pre`",
+        _FOUR,
+        "test_chain_of_integers_and_a_boolean_read_the_new_count",
+    ),
+    (
+        "A `when`-equation reading what a `when`-statement of an algorithm section assigns",
+        _FOUR,
+        "test_when_equation_reads_what_a_when_statement_assigns",
+    ),
+    (
+        "`pre(u)` of a block's input in a loop of Boolean blocks closed through `Pre` (a "
+        "set-reset latch, as MSL's `LogicalNetwork1`): a memory of `u` taken at each pass of "
+        "the event iteration",
+        _FOUR,
+        "test_pre_of_a_block_input_in_a_loop_of_blocks_is_its_value_before_the_event",
+    ),
+    (
+        "`pre(u)` of a block's input bound to a variable a `when`-equation assigns (rising "
+        "edges, as MSL's `Interaction1`)",
+        _FOUR,
+        "test_pre_of_an_input_bound_to_a_when_equations_variable",
+    ),
+    (
+        "`pre(y)` of a Boolean given by relations (MSL's `Hysteresis`: `y = u > uHigh or "
+        "pre(y) and u >= uLow`), as the same switching by `when` / `elsewhen`",
+        _FOUR,
+        "test_pre_of_a_boolean_given_by_relations_is_the_hysteresis",
+    ),
+    (
+        "`when`-equations whose variables read one another's new values in a loop (`b = a + 1` "
+        "beside `a = b`: an algebraic loop at the event)",
+        "refused in one line (file:line:column, `algebraic loop at the event: a, b`)",
+        "test_loop_of_new_values_is_refused_in_one_line_at_its_place",
+    ),
+    (
+        "A `when`-equation on `sample(...)` reading, without `pre`, what another "
+        "`when`-equation assigns (rumoca 0.10 makes each sampled `when` a clock of its own; "
+        "assign both in one `when`-equation)",
+        "refused in one line (file:line:column, `when-equation on sample(...) reading`)",
+        "test_sampled_when_equation_reading_another_ones_variable_is_refused_in_our_words",
+    ),
+]
+
 PARAMETER_SETTINGS = [
     (
         "Every parameter and exact start value an FMU lists as settable, set alone, moves its "
@@ -1199,6 +1245,10 @@ def table() -> str:
     ]
     lines += [
         f"| {c} | {status} | `test_fmu_cs_events.py::{test}` |" for c, status, test in CS_EVENTS
+    ]
+    lines += [
+        f"| {c} | {status} | `test_build_when_ordering.py::{test}` |"
+        for c, status, test in WHEN_ORDERING
     ]
     lines += [
         f"| {c} | refused in one line ({words}) | `test_build_multibody_init.py::{test}` |"

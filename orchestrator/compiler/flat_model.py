@@ -168,6 +168,8 @@ class Translator:
         self.pre_marks: dict[str, tuple[ca.SX, ca.SX]] = {}
         # the model variables an algorithm section's statements hold values of: pre(v) reads v
         self.section: frozenset[str] = frozenset()
+        # discrete variables no when-equation assigns: pre(v) reads a memory of v's value
+        self.unheld: frozenset[str] = frozenset()
         self.inlining: list[str] = []  # the functions being inlined, outermost first
         self.homotopy = ca.SX.sym("homotopy_lambda")  # 1 except while the FMU initializes
         self.homotopy_used = False
@@ -276,6 +278,17 @@ class Translator:
     def _Index(self, body: dict, local: dict) -> object:
         base = self.expr(body["base"], local)
         return self._subscript(base, body["subscripts"], local, body.get("span"))
+
+    def _held_pre(self, value: object) -> object:
+        """``value`` with each discrete variable no when-equation assigns replaced by the
+        memory of its value at the last pass of the event iteration (pre_values.py)."""
+        if _numeric(value) is not None:
+            return value
+        symbols = [s for s in ca.symvar(ca.SX(value)) if s.name().split("[")[0] in self.unheld]
+        if not symbols:
+            return value
+        memories = [self.events.held(symbol) for symbol in symbols]
+        return ca.substitute(ca.SX(value), ca.vertcat(*symbols), ca.vertcat(*memories))
 
     def _pre_mark(self, value: object) -> object:
         """``value`` with each variable replaced by its pre(...) placeholder."""
@@ -466,6 +479,8 @@ class Translator:
         if function == "Pre":  # the value when the event update starts: the argument itself
             # (the variable, not a value an algorithm section's statements assigned it)
             value = self.expr(args[0], {k: v for k, v in local.items() if k not in self.section})
+            if self.unheld:
+                value = _elementwise(self._held_pre, value)
             # in a when-equation's body marked, so that its branch's new values leave it be
             return _elementwise(self._pre_mark, value) if self.in_when_body else value
         if function == "Initial":
@@ -793,7 +808,7 @@ class Algorithm:
             assignments = [
                 (symbol, ca.SX(value))
                 for name in dict.fromkeys(
-                    _assigned(comp, self.where)[0] for comp in assignment_targets(block["stmts"])
+                    _assigned(comp, self.where)[0] for comp in _assignments(block["stmts"])
                 )
                 for symbol, value in zip(
                     np.asarray(self.env[name], dtype=object).ravel(),
@@ -895,7 +910,7 @@ def _assigned(comp: dict, where: str) -> tuple[str, list]:
     return ".".join(part["ident"] for part in parts), parts[-1]["subs"]
 
 
-def assignment_targets(statements: list) -> list[dict]:
+def _assignments(statements: list) -> list[dict]:
     """Every assignment's component reference in ``statements``, nested ones included."""
     found = []
     for statement in statements:
@@ -907,16 +922,16 @@ def assignment_targets(statements: list) -> list[dict]:
         elif kind == "FunctionCall":
             found += [target for target in body["outputs"] if target.get("parts")]
         elif kind == "For":
-            found += assignment_targets(body["equations"])
+            found += _assignments(body["equations"])
         elif kind == "While":
-            found += assignment_targets(body["stmts"])
+            found += _assignments(body["stmts"])
         elif kind == "If":
             for block in body["cond_blocks"]:
-                found += assignment_targets(block["stmts"])
-            found += assignment_targets(body.get("else_block") or [])
+                found += _assignments(block["stmts"])
+            found += _assignments(body.get("else_block") or [])
         elif kind == "When":
             for block in body["blocks"]:
-                found += assignment_targets(block["stmts"])
+                found += _assignments(block["stmts"])
     return found
 
 
@@ -927,7 +942,7 @@ def _when_targets(statements: list) -> set[str]:
         for statement in statements
         if isinstance(statement, dict) and _kind(statement)[0] == "When"
         for block in statement["When"]["blocks"]
-        for comp in assignment_targets(block["stmts"])
+        for comp in _assignments(block["stmts"])
     }
 
 
@@ -943,12 +958,12 @@ def _run_algorithm(
     the language defines an algorithm's entry (Modelica Language Specification 3.6, Sec.
     11.1.2). Its when-statements become when-branches of the model's events."""
     statements = algorithm["statements"]
-    names = dict.fromkeys(_assigned(comp, "a model")[0] for comp in assignment_targets(statements))
+    names = dict.fromkeys(_assigned(comp, "a model")[0] for comp in _assignments(statements))
     held = _when_targets(statements)
     outside = [
         s for s in statements if not (isinstance(s, dict) and _kind(s)[0] == "When")
     ]  # fmt: skip
-    both = held & {_assigned(comp, "a model")[0] for comp in assignment_targets(outside)}
+    both = held & {_assigned(comp, "a model")[0] for comp in _assignments(outside)}
     if both:
         raise UnsupportedConstructError(
             f"'{sorted(both)[0]}' assigned both in a when-statement and outside one",
@@ -1548,13 +1563,6 @@ def _causality(variable: dict, connectors: set[str]) -> str:
 def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None) -> FlatModel:
     """Build the scalar :class:`FlatModel` of rumoca's flat dictionary of model ``name``
     (``external_c`` compiles the external C functions it calls)."""
-    unheld = unheld_pre(flat)
-    if unheld is not None:
-        raise UnsupportedConstructError(
-            f"pre({unheld.name}) of a discrete variable no when-equation assigns (its value "
-            "before the event is not kept: assign it in a when-equation)",
-            unheld.span,
-        )
     time = ca.SX.sym("time")
     connectors = {n.split("[")[0] for n in flat.get("top_level_connectors", [])}
     values: dict[str, object] = {}
@@ -1612,6 +1620,7 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
 
     translator = Translator(lookup, derivative, flat.get("functions", {}), time, events, steady)
     translator.external_c = external_c
+    translator.unheld = unheld_pre(flat)
     translator.call_targets = _call_targets(flat)
     types = dict(flat.get("variable_type_names", {}))
     translator.strings = {
@@ -1732,6 +1741,7 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
         external_c=external_c if external_c is not None and external_c.wrappers else None,
     )
     discrete = {v.name for v in variables if v.variability == "discrete"}
+    translator.unheld = frozenset()  # initial equations: pre(v) is v
     _initial_sections(translator, flat, model, symbols_of, starts, discrete)
     if translator.homotopy_used:
         model.homotopy = translator.homotopy

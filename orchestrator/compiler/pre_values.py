@@ -1,28 +1,20 @@
-"""``pre(v)`` of discrete variables whose value before an event the FMU does not keep.
+"""``pre(v)`` of discrete variables whose value the FMU does not keep between events.
 
 The FMU keeps the values of the variables when-equations and when-statements assign between
 events (its discrete states), so ``pre`` of them is the value before the event. A discrete
-variable given by an ordinary equation or set by the importer (a Boolean, Integer or
-enumeration variable or input, a ``discrete Real``) has no such memory: ``pre(y)`` of it
-would be read as ``y`` itself, and the MSL's hysteresis ``y = u > uHigh or pre(y) and u >=
-uLow`` would turn into an equation in ``y`` alone, switched off at the wrong time (Modelica
-Language Specification 3.6, Sec. 3.7.5: ``pre(y)`` is the left limit of ``y`` at the event,
-the event iteration runs until ``y == pre(y)``). Such a ``pre`` is refused in one line
-instead of building a wrong FMU; initial equations (``pre(y) = false``) are left alone.
+variable given by an ordinary equation or set by the importer (a Boolean computed from
+relations, an input of a block connected to a when-equation's variable, a ``discrete Real``)
+has no such state: read as ``y`` itself, the MSL's hysteresis ``y = u > uHigh or pre(y) and
+u >= uLow`` would turn into an equation in ``y`` alone (Modelica Language Specification 3.6,
+Sec. 3.7.5: ``pre(y)`` is the left limit of ``y`` at the event, the event iteration runs until
+``y == pre(y)``). The translation reads ``pre`` of such a variable from a memory that takes its
+value at each pass of the event iteration (:meth:`EventRecord.held`), so the iteration repeats
+until the value settles; initial equations (``pre(y) = false``) read the variable itself.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class UnheldPre:
-    """A ``pre(v)`` the FMU cannot give: the variable's name and the call's span."""
-
-    name: str
-    span: dict | None
 
 
 def _nodes(tree: object) -> Iterator[dict]:
@@ -60,12 +52,14 @@ def _discrete(variable: dict) -> bool:
     return kind == "Discrete" or bool(variable.get("is_discrete_type"))
 
 
-def unheld_pre(flat: dict) -> UnheldPre | None:
-    """The first ``pre(v)`` in the equations, when-equations and algorithms of ``flat``
-    whose ``v`` is a discrete variable that no when-equation or when-statement assigns."""
+def unheld_pre(flat: dict) -> frozenset[str]:
+    """Names (without subscripts) of the discrete variables of ``flat`` that some ``pre(v)``
+    in its equations, when-equations or algorithms reads and no when-equation or
+    when-statement assigns."""
     variables = flat.get("variables", {})
     held = _when_targets(flat)
     sections = [flat.get(k, []) for k in ("equations", "when_chains", "algorithms")]
+    names: set[str] = set()
     for node in _nodes(sections):
         call = node.get("BuiltinCall")
         if not isinstance(call, dict) or call.get("function") != "Pre":
@@ -77,5 +71,5 @@ def unheld_pre(flat: dict) -> UnheldPre | None:
             name = ref["name"]["name"].split("[")[0]
             variable = variables.get(name)
             if variable is not None and _discrete(variable) and name not in held:
-                return UnheldPre(name, call.get("span"))
-    return None
+                names.add(name)
+    return frozenset(names)

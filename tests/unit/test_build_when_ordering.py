@@ -6,7 +6,12 @@ branches active at an event hold together with the rest, so ``b = a`` beside
 ``tests/data/when_ordering/OrderLib``: the two when-equations in both orders (``TwoWhens``,
 ``TwoWhensReversed``); Integer and Boolean variables in a chain ``c = b``, ``b = a`` written
 before the counter they read, beside ``pre(a)`` (``Chain``); a when-equation reading what a
-when-statement of an algorithm section assigns (``FromAlgorithm``). References by hand:
+when-statement of an algorithm section assigns (``FromAlgorithm``). ``pre(v)`` of a discrete
+variable no when-equation assigns, read from a memory of its value at each pass of the event
+iteration: a set-reset latch of blocks closed through a ``Pre`` block (``Latch``, as MSL's
+LogicalNetwork1), the rising edges of a block's input bound to a when-equation's variable
+(``EdgeOfBound``, as MSL's Interaction1), the hysteresis ``y = u > 0.5 or pre(y) and u >=
+-0.5`` beside the same written with when-equations (``Hysteresis``). References by hand:
 ``x = t``, so ``x > 0.3`` fires at 0.3 s, ``cos(2 pi x) < 0`` at 0.25 s and 1.25 s (in 2 s);
 the values after each event follow from the equations. Every model in all four variants
 (FMI 3.0 and 2.0, Model Exchange and Co-Simulation) to 1e-6 (solver relative tolerance
@@ -22,6 +27,7 @@ import numpy as np
 import pytest
 from build_variants import VARIANTS, assert_agrees_in_four_variants, built_fmus
 from fmpy import simulate_fmu
+from modelica_support import WHEN_ORDERING
 
 from orchestrator.compiler import build_library
 from orchestrator.errors import BuildError
@@ -84,6 +90,33 @@ def test_when_equation_reads_what_a_when_statement_assigns(fmus):
     )
 
 
+def test_pre_of_a_block_input_in_a_loop_of_blocks_is_its_value_before_the_event(fmus):
+    """The latch: set from 0.3 s (set.u1 from 0.3 s to 0.5 s), held through Pre, reset at
+    1.2 s; without the memory the loop would be algebraic (on = set or (on and not reset))."""
+    reference = {name: after([0.3, 1.2], [1.0, 0.0]) for name in ("on", "memory.y", "hold.y")}
+    assert_agrees_in_four_variants(lambda v: fmus[v, "Latch"], reference, TIMES, "Latch")
+
+
+def test_pre_of_an_input_bound_to_a_when_equations_variable(fmus):
+    """pulse rises at 0.4 s and 1.3 s and falls at 0.9 s; the counter counts the rises by
+    trigger and not pre(trigger), its input bound to pulse."""
+    reference = {
+        "counter.n": after([0.4, 1.3], [1.0, 2.0]),
+        "counter.trigger": after([0.4, 0.9, 1.3], [1.0, 0.0, 1.0]),
+    }
+    assert_agrees_in_four_variants(
+        lambda v: fmus[v, "EdgeOfBound"], reference, TIMES, "EdgeOfBound"
+    )
+
+
+def test_pre_of_a_boolean_given_by_relations_is_the_hysteresis(fmus):
+    """y = u > 0.5 or pre(y) and u >= -0.5 with u = sin(pi t): on at t = 1/6 + 2k, off at
+    7/6 + 2k, as the same hysteresis written with when-equations (switched)."""
+    on, off = 1 / 6, 7 / 6
+    reference = {name: after([on, off], [1.0, 0.0]) for name in ("y", "switched")}
+    assert_agrees_in_four_variants(lambda v: fmus[v, "Hysteresis"], reference, TIMES, "Hysteresis")
+
+
 LOOP = """package Bad
   model M
     Real x(start = 0, fixed = true);
@@ -128,3 +161,7 @@ def test_sampled_when_equation_reading_another_ones_variable_is_refused_in_our_w
     assert message.startswith("Bad/package.mo:8:"), message  # the first sample(
     assert "when-equation on sample(...) reading, without pre" in message, message
     assert "assign both in one when-equation" in message and "identity" not in message, message
+
+
+def test_construct_table_names_these_tests():
+    assert {test for _, _, test in WHEN_ORDERING} <= {n for n in globals() if n.startswith("test_")}

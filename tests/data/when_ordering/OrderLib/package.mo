@@ -72,4 +72,81 @@ package OrderLib "When-equations that read what another when-equation assigns at
       a := pre(a) + 5;
     end when;
   end FromAlgorithm;
+  connector BooleanInput = input Boolean "A Boolean signal into a block";
+  connector BooleanOutput = output Boolean "A Boolean signal out of a block";
+
+  block Pre "y is u before the event (a breaker of Boolean loops)"
+    parameter Boolean pre_u_start = false "pre(u) at the start";
+    BooleanInput u "Signal";
+    BooleanOutput y "u before the event";
+  initial equation
+    pre(u) = pre_u_start;
+  equation
+    y = pre(u);
+  end Pre;
+
+  block Or "y = u1 or u2"
+    BooleanInput u1 "First signal";
+    BooleanInput u2 "Second signal";
+    BooleanOutput y "Either";
+  equation
+    y = u1 or u2;
+  end Or;
+
+  block AndNot "y = u1 and not u2"
+    BooleanInput u1 "Kept";
+    BooleanInput u2 "Clears";
+    BooleanOutput y "u1 unless u2";
+  equation
+    y = u1 and not u2;
+  end AndNot;
+
+  model Latch "A set-reset latch of blocks: Pre closes the loop Or -> Pre -> AndNot -> Or"
+    Or set "Set, or held";
+    Pre memory "The latch's state before the event";
+    AndNot hold "Held unless reset";
+    Boolean on "The latch's output";
+  equation
+    set.u1 = time > 0.3 and time < 0.5;
+    hold.u2 = time > 1.2;
+    connect(set.y, memory.u);
+    connect(memory.y, hold.u1);
+    connect(hold.y, set.u2);
+    on = set.y;
+  end Latch;
+
+  block Counter "Counts the rising edges of its input"
+    BooleanInput trigger "Counted";
+    discrete Real n(start = 0, fixed = true) "Rising edges so far";
+  equation
+    when trigger and not pre(trigger) then
+      n = pre(n) + 1;
+    end when;
+  end Counter;
+
+  model EdgeOfBound "pre of a block's input bound to a variable a when-equation assigns"
+    discrete Boolean pulse(start = false, fixed = true) "true from 0.4 s to 0.9 s, from 1.3 s";
+    Counter counter(trigger = pulse) "Counts pulse's rising edges";
+  equation
+    when {time > 0.4, time > 1.3} then
+      pulse = true;
+    elsewhen time > 0.9 then
+      pulse = false;
+    end when;
+  end EdgeOfBound;
+
+  model Hysteresis "pre(y) of a Boolean given by relations, beside the same with when-equations"
+    Real u = sin(pi*time) "Signal";
+    Boolean y "true above 0.5 until below -0.5";
+    Boolean switched(start = false, fixed = true) "y by when-equations";
+  initial equation
+    pre(y) = false;
+  equation
+    y = u > 0.5 or pre(y) and u >= -0.5;
+    when u > 0.5 then
+      switched = true;
+    elsewhen u < -0.5 then
+      switched = false;
+    end when;
+  end Hysteresis;
 end OrderLib;
