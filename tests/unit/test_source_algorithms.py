@@ -1,0 +1,64 @@
+"""The scan of algorithm sections in source texts (``source_algorithms``) and the places of
+statements rumoca 0.10 refuses that it gives (``statement_places``), against sections and
+positions read off the texts by hand."""
+
+from __future__ import annotations
+
+from orchestrator.compiler.source_algorithms import source_algorithms
+from orchestrator.compiler.statement_places import refused_statement
+
+LIBRARY = """package P
+  type Level = Real(unit = "m");
+  function f
+    input Real u;
+    output Real y;
+  algorithm
+    y := 2 * u;
+  end f;
+  model M
+    Real x[2];
+    Integer n(start = 0);
+  initial algorithm
+    n := 1;
+  algorithm
+    for i in 1:2 loop
+      x[i] := f(i);
+    end for;
+    x[1] := x[end] + g(function h(a = 1));
+  equation
+    der(n) = 0;
+  algorithm
+  annotation (Documentation(info = "none"));
+  end M;
+end P;
+"""
+
+
+def test_sections_with_their_class_kind_initial_flag_and_statements():
+    found = [
+        (s.class_kind, s.initial, LIBRARY[s.start : s.end]) for s in source_algorithms(LIBRARY)
+    ]
+    assert found == [
+        ("function", False, "\n    y := 2 * u;"),
+        ("model", True, "\n    n := 1;"),
+        (
+            "model",
+            False,
+            "\n    for i in 1:2 loop\n      x[i] := f(i);\n    end for;"
+            "\n    x[1] := x[end] + g(function h(a = 1));",
+        ),
+    ]  # the empty section before the annotation holds no statement
+    assert [s.of_model for s in source_algorithms(LIBRARY)] == [False, False, True]
+
+
+def test_call_statement_placed_past_an_end_subscript_and_a_function_argument():
+    text = LIBRARY.replace("  equation\n", "    print(x);\n  equation\n")
+    assert refused_statement(text, nested_when=False) == text.index("print(x)")
+    assert refused_statement(LIBRARY, nested_when=False) is None
+
+
+def test_nested_when_placed_in_any_section_and_not_for_a_when_at_top():
+    text = LIBRARY.replace("      x[i] := f(i);\n", "      when n > i then\n      end when;\n")
+    assert refused_statement(text, nested_when=True) == text.index("when n > i")
+    top = "model M\n  Real x;\nalgorithm\n  when time > 1 then\n    x := 1;\n  end when;\nend M;\n"
+    assert refused_statement(top, nested_when=True) is None
