@@ -179,7 +179,7 @@ def dropped_package_modification(
     }
     for site, what in suspects:
         if inside(site.source, site.start, used) or (
-            not site.redeclaration and site.owner in named
+            site.owner and not site.redeclaration and site.owner in named
         ):
             return Dropped(site.source, site.start, what)
     return None

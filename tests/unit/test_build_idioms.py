@@ -141,12 +141,19 @@ def test_in_stream_of_three_ports_mixes_the_inflows(fmus):
 
 # -- MediumLib ---------------------------------------------------------------------------------
 @pytest.mark.parametrize(
-    ("model", "cp", "t_ref"), [("WaterHeater", 4184.0, 293.15), ("ColdWaterHeater", 4200.0, 273.15)]
+    ("model", "cp", "t_ref"),
+    [
+        ("WaterHeater", 4184.0, 293.15),
+        ("SharedWaterHeater", 4184.0, 293.15),
+        ("ColdWaterHeater", 4200.0, 273.15),
+    ],
 )
 def test_media_redeclared_into_a_component(fmus, model, cp, t_ref):
     """2 kg heated with 1 kW: T = 293.15 K + 1000 t/(2 cp), and the medium's function gives
     h = cp (T - T_ref), cp and T_ref those of the medium redeclared (Water extends the partial
-    medium with cp = 4184; ColdWater is a short class giving cp = 4200, T_ref = 273.15)."""
+    medium with cp = 4184; ColdWater is a short class giving cp = 4200, T_ref = 273.15).
+    SharedWaterHeater is WaterHeater with its heat flow summed from shares: it builds although
+    the library holds refused modifications in classes it does not use."""
     temperature = 293.15 + 1000 * TIMES / (2 * cp)
     check(fmus, model, {"T": temperature, "h": cp * (temperature - t_ref)})
 
@@ -270,13 +277,13 @@ def test_enumeration_input_is_discrete_and_starts_at_its_first_literal(fmus, var
         (
             "MediumLib",
             "SaltyHeater",
-            "MediumLib/package.mo:56:29: MediumLib.SaltyHeater: unsupported Modelica construct "
+            "MediumLib/package.mo:63:29: MediumLib.SaltyHeater: unsupported Modelica construct "
             "modification of package constant 'cp' that 'Water' already modifies",
         ),
         (
             "MediumLib",
             "ExtendedHeater",
-            "MediumLib/package.mo:62:5: MediumLib.ExtendedHeater: unsupported Modelica construct "
+            "MediumLib/package.mo:69:5: MediumLib.ExtendedHeater: unsupported Modelica construct "
             "redeclaration of package 'Medium' in an extends clause of a class that calls its",
         ),
         ("PhasorLib", "SeriesRLC", "PhasorLib/package.mo: PhasorLib.SeriesRLC: rumoca 0.10: "),

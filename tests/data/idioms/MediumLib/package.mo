@@ -40,6 +40,13 @@ package MediumLib "Media as packages of constants and functions, extended and re
     output Real h(unit = "J/kg") = heater.h "Specific enthalpy";
   end WaterHeater;
 
+  model SharedWaterHeater "Water heated by two shares of 1 kW (an element-wise product); uses none of the classes refused below"
+    parameter Real share[2] = {0.25, 0.75} "Shares of the heat flow";
+    Heater heater(redeclare package Medium = Water, Q_flow = sum({1000, 1000} .* share));
+    output Real T(unit = "K") = heater.T "Temperature";
+    output Real h(unit = "J/kg") = heater.h "Specific enthalpy";
+  end SharedWaterHeater;
+
   model ColdWaterHeater "A short medium class redeclared"
     Heater heater(redeclare package Medium = ColdWater);
     output Real T(unit = "K") = heater.T "Temperature";
