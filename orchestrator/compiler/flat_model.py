@@ -830,6 +830,7 @@ class Algorithm:
         self.env.pop(index["ident"], None)
 
     def _While(self, body: dict) -> None:
+        body = body.get("block", body)  # rumoca 0.10: {"block": {"cond", "stmts"}, "span"}
         for _ in range(100_000):
             if self._returned():
                 return
