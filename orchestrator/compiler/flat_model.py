@@ -808,7 +808,7 @@ class Algorithm:
             assignments = [
                 (symbol, ca.SX(value))
                 for name in dict.fromkeys(
-                    _assigned(comp, self.where)[0] for comp in _assignments(block["stmts"])
+                    _assigned(comp, self.where)[0] for comp in assignment_targets(block["stmts"])
                 )
                 for symbol, value in zip(
                     np.asarray(self.env[name], dtype=object).ravel(),
@@ -911,7 +911,7 @@ def _assigned(comp: dict, where: str) -> tuple[str, list]:
     return ".".join(part["ident"] for part in parts), parts[-1]["subs"]
 
 
-def _assignments(statements: list) -> list[dict]:
+def assignment_targets(statements: list) -> list[dict]:
     """Every assignment's component reference in ``statements``, nested ones included."""
     found = []
     for statement in statements:
@@ -923,16 +923,16 @@ def _assignments(statements: list) -> list[dict]:
         elif kind == "FunctionCall":
             found += [target for target in body["outputs"] if target.get("parts")]
         elif kind == "For":
-            found += _assignments(body["equations"])
+            found += assignment_targets(body["equations"])
         elif kind == "While":
-            found += _assignments(body["stmts"])
+            found += assignment_targets(body["stmts"])
         elif kind == "If":
             for block in body["cond_blocks"]:
-                found += _assignments(block["stmts"])
-            found += _assignments(body.get("else_block") or [])
+                found += assignment_targets(block["stmts"])
+            found += assignment_targets(body.get("else_block") or [])
         elif kind == "When":
             for block in body["blocks"]:
-                found += _assignments(block["stmts"])
+                found += assignment_targets(block["stmts"])
     return found
 
 
@@ -943,7 +943,7 @@ def _when_targets(statements: list) -> set[str]:
         for statement in statements
         if isinstance(statement, dict) and _kind(statement)[0] == "When"
         for block in statement["When"]["blocks"]
-        for comp in _assignments(block["stmts"])
+        for comp in assignment_targets(block["stmts"])
     }
 
 
@@ -959,12 +959,12 @@ def _run_algorithm(
     the language defines an algorithm's entry (Modelica Language Specification 3.6, Sec.
     11.1.2). Its when-statements become when-branches of the model's events."""
     statements = algorithm["statements"]
-    names = dict.fromkeys(_assigned(comp, "a model")[0] for comp in _assignments(statements))
+    names = dict.fromkeys(_assigned(comp, "a model")[0] for comp in assignment_targets(statements))
     held = _when_targets(statements)
     outside = [
         s for s in statements if not (isinstance(s, dict) and _kind(s)[0] == "When")
     ]  # fmt: skip
-    both = held & {_assigned(comp, "a model")[0] for comp in _assignments(outside)}
+    both = held & {_assigned(comp, "a model")[0] for comp in assignment_targets(outside)}
     if both:
         raise UnsupportedConstructError(
             f"'{sorted(both)[0]}' assigned both in a when-statement and outside one",
@@ -1704,14 +1704,14 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
         for residual in _algorithm_residuals(translator, algorithm, symbols_of, starts):
             add(residual, None)
     scalar = {v.name: v.symbol for v in variables}
-    first, spans = len(events.branches), []
+    first, branch_spans = len(events.branches), []
     for when in flat.get("when_chains", []):
         chain = events.new_chain()
         for branch in [when["first"], *when.get("else_when", [])]:
             found = _when_branches(translator, chain, branch, symbols_of, scalar)
             events.branches += found
-            spans += [branch.get("span")] * len(found)
-    events.branches[first:] = _read_across_branches(translator, events, first, spans)
+            branch_spans += [branch.get("span")] * len(found)
+    events.branches[first:] = _read_across_branches(translator, events, first, branch_spans)
     for check in flat.get("assert_equations", []):
         if check.get("level") not in (None, "Error", "error"):
             continue  # AssertionLevel.warning: no effect on the result
