@@ -1067,6 +1067,12 @@ WHEN_ORDERING = [
         "test_pre_of_a_boolean_given_by_relations_is_the_hysteresis",
     ),
     (
+        "`initial equation pre(y) = p` for such a `y` (the hysteresis starting on): the "
+        "memory's value when the FMU leaves initialization mode",
+        _FOUR,
+        "test_pre_given_by_an_initial_equation_starts_the_hysteresis",
+    ),
+    (
         "`when`-equations whose variables read one another's new values in a loop (`b = a + 1` "
         "beside `a = b`: an algebraic loop at the event)",
         "refused in one line (file:line:column, `algebraic loop at the event: a, b`)",

@@ -117,6 +117,9 @@ class EventRecord:
     asserts: list[tuple[ca.SX, str]] = field(default_factory=list)
     changes: list[tuple[ca.SX, ca.SX]] = field(default_factory=list)  # memory, watched value
     delays: list[Delay] = field(default_factory=list)
+    # values initial equations give pre(v) of variables read through a memory (held): the
+    # memory's value in the update on leaving initialization mode, by the memory's name
+    held_starts: dict[str, ca.SX] = field(default_factory=dict)
 
     def relation(self, op: str, lhs: ca.SX, rhs: ca.SX) -> ca.SX:
         """The memory symbol of relation ``lhs op rhs`` (``Lt``, ``Le``, ``Gt``, ``Ge``)."""
@@ -267,6 +270,15 @@ def event_functions(
     watched = known([v for _, v in record.changes])
     if record.samples and watched.numel():  # the samples taken as values (sampled)
         watched = ca.substitute(watched, fires, due * (1 - initial) * (1 - terminal))
+    if record.held_starts:  # pre(v) = start, from initial equations
+        watched = ca.vertcat(
+            *[
+                ca.if_else(initial, known([record.held_starts[m.name()]]), watched[k])
+                if m.name() in record.held_starts
+                else watched[k]
+                for k, (m, _) in enumerate(record.changes)
+            ]
+        )
     flags = ca.vertcat(initial, terminal)
 
     def at(values: list[float]) -> ca.SX:

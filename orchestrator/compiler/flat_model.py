@@ -1060,6 +1060,7 @@ def _initial_sections(
         for v in model.variables
         if v.variability == "parameter" and v.fixed is False and v.binding is None
     }
+    pending = _held_starts(model.events, pending, continuous | targets)
     computed = {s.name() for residual, _ in pending for s in ca.symvar(residual)} & set(free)
     for name in computed:
         free[name].variability = "discrete"
@@ -1097,6 +1098,37 @@ def _initial_sections(
     if assigned:
         chain = model.events.new_chain()
         model.events.branches.append(WhenBranch(chain, model.events.initial, assigned, []))
+
+
+def _held_starts(
+    events: EventRecord, pending: list[tuple[ca.SX, dict | None]], variables: set[str]
+) -> list[tuple[ca.SX, dict | None]]:
+    """``pending`` initial equations without those that give ``pre(v)`` of a variable read
+    through a memory (``pre(y) = pre_y_start``), whose values go to ``events.held_starts``:
+    linear in the memory alone, in parameters otherwise; any other one that names such a
+    memory is refused at its place."""
+    memories = {m.name() for m, _ in events.changes}
+    kept = []
+    for residual, span in pending:
+        symbols = ca.symvar(residual)
+        held = [s for s in symbols if s.name() in memories]
+        if not held:
+            kept.append((residual, span))
+            continue
+        slope = ca.jacobian(residual, held[0])
+        if (
+            len(held) > 1
+            or any(s.name() in variables for s in symbols)
+            or ca.depends_on(slope, held[0])
+            or not _nonzero(slope)
+        ):
+            raise UnsupportedConstructError(
+                "initial equation with pre(v) of a variable no when-equation assigns, other "
+                "than pre(v) = an expression in parameters",
+                span,
+            )
+        events.held_starts[held[0].name()] = -ca.substitute(residual, held[0], 0) / slope
+    return kept
 
 
 def _nonzero(value: ca.SX) -> bool:
@@ -1742,7 +1774,6 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
         external_c=external_c if external_c is not None and external_c.wrappers else None,
     )
     discrete = {v.name for v in variables if v.variability == "discrete"}
-    translator.unheld = frozenset()  # initial equations: pre(v) is v
     _initial_sections(translator, flat, model, symbols_of, starts, discrete)
     if translator.homotopy_used:
         model.homotopy = translator.homotopy

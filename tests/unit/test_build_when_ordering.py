@@ -117,6 +117,15 @@ def test_pre_of_a_boolean_given_by_relations_is_the_hysteresis(fmus):
     assert_agrees_in_four_variants(lambda v: fmus[v, "Hysteresis"], reference, TIMES, "Hysteresis")
 
 
+def test_pre_given_by_an_initial_equation_starts_the_hysteresis(fmus):
+    """pre(y) = true at the start, u = sin(pi t) between the thresholds: y is true from the
+    start until u falls below -0.5 at 7/6 s."""
+    reference = {"y": after([7 / 6], [0.0], before=1.0)}
+    assert_agrees_in_four_variants(
+        lambda v: fmus[v, "HysteresisOn"], reference, TIMES, "HysteresisOn"
+    )
+
+
 LOOP = """package Bad
   model M
     Real x(start = 0, fixed = true);

@@ -149,4 +149,13 @@ package OrderLib "When-equations that read what another when-equation assigns at
       switched = false;
     end when;
   end Hysteresis;
+  model HysteresisOn "Hysteresis starting on: pre(y) given by a parameter at the start"
+    parameter Boolean pre_y_start = true "pre(y) at the start";
+    Real u = sin(pi*time) "Signal";
+    Boolean y "true above 0.5 until below -0.5";
+  initial equation
+    pre(y) = pre_y_start;
+  equation
+    y = u > 0.5 or pre(y) and u >= -0.5;
+  end HysteresisOn;
 end OrderLib;
