@@ -7,9 +7,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+import pytest
 from fmpy import simulate_fmu
 
 from orchestrator.compiler import build_library
+from orchestrator.errors import BuildError
 
 # (FMU file variant, FMI interface): "me" is the FMI 3.0 file with both interfaces
 VARIANTS = [
@@ -45,3 +47,16 @@ def assert_agrees_in_four_variants(
             got = np.interp(times, result["time"], result[name])
             error = np.max(np.abs(got - expected))
             assert error < 1e-6, f"{label} {variant} {interface} {name}: error {error:.2e}"
+
+
+def one_line_refusal(tmp_path: Path, text: str) -> str:
+    """The message of the refused build of model ``Bad.M`` in a package ``Bad`` written as
+    ``text`` (one file), asserted to be one line."""
+    folder = tmp_path / "Bad"
+    folder.mkdir()
+    (folder / "package.mo").write_text(text)
+    with pytest.raises(BuildError) as caught:
+        build_library(folder, tmp_path / "out", variants=("me",), report=print, models=["Bad.M"])
+    message = str(caught.value)
+    assert "\n" not in message, message
+    return message

@@ -15,11 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from build_variants import assert_agrees_in_four_variants, built_fmus
+from build_variants import assert_agrees_in_four_variants, built_fmus, one_line_refusal
 from fmpy import read_model_description
-
-from orchestrator.compiler import build_library
-from orchestrator.errors import BuildError
 
 LIBRARY = Path(__file__).parents[1] / "data" / "algorithm_sections" / "AlgLib"
 TIMES = np.linspace(0.0, 2.1, 15)  # steps of 0.15 s: no sample at an event (0.4 s, 0.5 s)
@@ -72,17 +69,6 @@ def test_block_with_an_algorithm_section_exports_its_connectors(fmus):
         assert read_model_description(fmus[(variant, "Braked")]).numberOfEventIndicators >= 1
 
 
-def _refusal(tmp_path: Path, text: str) -> str:
-    folder = tmp_path / "Bad"
-    folder.mkdir()
-    (folder / "package.mo").write_text(text)
-    with pytest.raises(BuildError) as caught:
-        build_library(folder, tmp_path / "out", variants=("me",), report=print, models=["Bad.M"])
-    message = str(caught.value)
-    assert "\n" not in message
-    return message
-
-
 def _place(text: str, snippet: str) -> str:
     """``line:column`` (from 1) where ``snippet`` first starts in ``text``."""
     offset = text.index(snippet)
@@ -114,7 +100,7 @@ def test_discrete_variable_keeping_its_pre_value_is_refused_at_its_place(tmp_pat
     """b keeps pre(b) where y <= 1 (Sec. 11.1.2: a latch); the build keeps pre values only in
     when-statements, so it refuses, at b's assignment in the user's file: its place is the
     same as without the first model's section before it."""
-    message = _refusal(tmp_path, LATCH)
+    message = one_line_refusal(tmp_path, LATCH)
     place = _place(LATCH, "b := true")
     assert message.startswith(f"Bad/package.mo:{place}: Bad.M: unsupported Modelica construct"), (
         message
@@ -126,7 +112,7 @@ READ_FIRST = LATCH.replace("    y := 2*time;\n    if", "    y := if b then 1 els
 
 
 def test_discrete_variable_read_before_assigned_is_refused_at_the_read(tmp_path):
-    message = _refusal(tmp_path, READ_FIRST)
+    message = one_line_refusal(tmp_path, READ_FIRST)
     place = _place(READ_FIRST, "b then")
     assert message.startswith(f"Bad/package.mo:{place}: Bad.M: "), message
     assert "discrete variable 'b'" in message, message
@@ -153,6 +139,6 @@ end Bad;
 def test_branch_in_a_loop_is_refused_in_our_words(tmp_path):
     """rumoca 0.10 translates a loop in such a section only where it assigns array elements
     whole: the refusal names the construct and the way to write it, not rumoca's terms."""
-    message = _refusal(tmp_path, BRANCHED)
+    message = one_line_refusal(tmp_path, BRANCHED)
     assert message.startswith("Bad/package.mo: Bad.M: unsupported Modelica construct for-loop")
     assert "if-expressions" in message and "tensor" not in message, message

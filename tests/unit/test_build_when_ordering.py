@@ -25,12 +25,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from build_variants import VARIANTS, assert_agrees_in_four_variants, built_fmus
+from build_variants import VARIANTS, assert_agrees_in_four_variants, built_fmus, one_line_refusal
 from fmpy import simulate_fmu
 from modelica_support import WHEN_ORDERING
-
-from orchestrator.compiler import build_library
-from orchestrator.errors import BuildError
 
 LIBRARY = Path(__file__).parents[1] / "data" / "when_ordering" / "OrderLib"
 STEP = 0.0131  # s, output grid: meets neither 0.25, 0.3 nor 1.25 s
@@ -144,20 +141,8 @@ end Bad;
 """
 
 
-def refusal(tmp_path: Path, text: str) -> str:
-    """The one-line message of the build of package ``Bad`` written as ``text``."""
-    folder = tmp_path / "Bad"
-    folder.mkdir()
-    (folder / "package.mo").write_text(text)
-    with pytest.raises(BuildError) as caught:
-        build_library(folder, tmp_path / "out", variants=("me",), report=print, models=["Bad.M"])
-    message = str(caught.value)
-    assert "\n" not in message, message
-    return message
-
-
 def test_loop_of_new_values_is_refused_in_one_line_at_its_place(tmp_path):
-    message = refusal(tmp_path, LOOP)
+    message = one_line_refusal(tmp_path, LOOP)
     assert message.startswith("Bad/package.mo:11:"), message  # the second when-equation
     assert "algebraic loop at the event" in message and "a, b" in message, message
 
@@ -166,7 +151,7 @@ def test_sampled_when_equation_reading_another_ones_variable_is_refused_in_our_w
     """rumoca 0.10 gives a when-equation on sample(...) a clock of its own and refuses its
     read of what another when-equation assigns, in its internal words."""
     text = LOOP.replace("x > 0.3", "sample(0.1, 0.25)").replace("a = b", "a = pre(a) + 1")
-    message = refusal(tmp_path, text)
+    message = one_line_refusal(tmp_path, text)
     assert message.startswith("Bad/package.mo:8:"), message  # the first sample(
     assert "when-equation on sample(...) reading, without pre" in message, message
     assert "assign both in one when-equation" in message and "identity" not in message, message
