@@ -35,9 +35,18 @@ def _first_refused(statements: list[tuple[int, str]], nested_when: bool) -> int 
     (with ``nested_when``: of the first when-statement inside an if-, for- or while-statement);
     None where there is none."""
     opened: list[str] = []  # if, for, while and when statements open at this point
+    in_expression = False  # past an assignment's ':=' or inside brackets, up to the next ';'
+    depth = 0
     for k, (position, token) in enumerate(statements):
         previous = statements[k - 1][1] if k else ";"
         following = statements[k + 1][1] if k + 1 < len(statements) else ""
+        depth += (token in "([{") - (token in ")]}")
+        if token == "=" and previous == ":":  # ':=' comes as two tokens
+            in_expression = True
+        elif token == ";":
+            in_expression = False
+        if in_expression or depth:
+            continue  # an if-expression's 'then' and 'else' start no statement
         if token == "end" and following in BLOCKS:
             opened = opened[:-1]
         elif previous in STATEMENT_STARTS and token in BLOCKS:

@@ -55,6 +55,9 @@ def test_call_statement_placed_past_an_end_subscript_and_a_function_argument():
     text = LIBRARY.replace("  equation\n", "    print(x);\n  equation\n")
     assert refused_statement(text, nested_when=False) == text.index("print(x)")
     assert refused_statement(LIBRARY, nested_when=False) is None
+    expression = "      x[i] := if i > 1 then f(i) else g(i);\n"
+    text = text.replace("      x[i] := f(i);\n", expression)
+    assert refused_statement(text, nested_when=False) == text.index("print(x)")
 
 
 def test_nested_when_placed_in_any_section_and_not_for_a_when_at_top():
