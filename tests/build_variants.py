@@ -3,12 +3,16 @@ Co-Simulation) and the library built once into them, for the build tests."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from ctypes import byref
 from pathlib import Path
 
 import numpy as np
 import pytest
 from fmpy import simulate_fmu
+from fmpy.fmi2 import fmi2CallbackFunctions, fmi2CallbackLoggerTYPE, printLogMessage
+from fmpy.logging import addLoggerProxy
 
 from orchestrator.compiler import build_library
 from orchestrator.errors import BuildError
@@ -60,3 +64,23 @@ def one_line_refusal(tmp_path: Path, text: str) -> str:
     message = str(caught.value)
     assert "\n" not in message, message
     return message
+
+
+# FMPy's own printing logger as a ctypes callback that lives as long as the process
+_PRINTING_LOGGER = fmi2CallbackLoggerTYPE(printLogMessage)
+
+
+@contextmanager
+def fmpy_messages() -> Iterator[tuple[list[bytes], Callable[..., None]]]:
+    """The messages an FMU logs through FMPy's ``logger=`` argument (``simulate_fmu``,
+    ``instantiate_fmu``), and that logger. FMPy's native proxy, which formats FMI 2.0
+    messages, keeps one logger for the whole process: left at this one, whose ctypes callback
+    FMPy frees with the instance, the next FMU logging through FMPy's default callbacks
+    would call freed memory. Afterwards the proxy is pointed back at FMPy's printing logger."""
+    messages: list[bytes] = []
+    try:
+        yield messages, lambda *message: messages.append(message[-1])
+    finally:
+        callbacks = fmi2CallbackFunctions()
+        callbacks.logger = _PRINTING_LOGGER
+        addLoggerProxy(byref(callbacks))

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from build_variants import VARIANTS, assert_agrees_in_four_variants, built_fmus
+from build_variants import VARIANTS, assert_agrees_in_four_variants, built_fmus, fmpy_messages
 from fmpy import simulate_fmu
 from modelica_support import ALGORITHM_WHEN
 
@@ -155,14 +155,16 @@ def test_call_statement_of_a_function_that_only_asserts(fmus):
         lambda variant: fmus[(variant, "CheckedDecay")], reference, times, "CheckedDecay"
     )
     for variant, interface in VARIANTS:
-        logged: list[bytes] = []
-        with pytest.raises(Exception, match="ExitInitializationMode failed"):
+        with (
+            fmpy_messages() as (logged, logger),
+            pytest.raises(Exception, match="ExitInitializationMode failed"),
+        ):
             simulate_fmu(
                 str(fmus[(variant, "CheckedDecay")]),
                 fmi_type=interface,
                 stop_time=1.0,
                 start_values={"k": -1.0},
-                logger=lambda *message, into=logged: into.append(message[-1]),
+                logger=logger,
             )
         assert b"assert failed at t = 0 s: v must be positive" in logged, (variant, logged)
 

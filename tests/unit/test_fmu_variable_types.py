@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
-from build_variants import VARIANTS, built_fmus
+from build_variants import VARIANTS, built_fmus, fmpy_messages
 from fmpy import extract, instantiate_fmu, read_model_description, simulate_fmu
 from fmpy.fmi1 import FMICallException
 from fmpy.validation import validate_fmu
@@ -171,76 +172,72 @@ def test_typed_inputs_set_and_read(fmus, variant, interface, enable, factor, mod
     assert np.all(result["doubled"] == 2 * factor)
 
 
-def _instance(path: Path, folder: Path, messages: list[bytes]):
-    """An FMI instance of ``path`` (Model Exchange) that logs into ``messages``."""
+def _instance(path: Path, folder: Path, logger: Callable[..., None]):
+    """An FMI instance of ``path`` (Model Exchange) that logs through ``logger``."""
     description = read_model_description(path)
-
-    def log(*arguments: object) -> None:
-        messages.append(arguments[-1])
-
     instance = instantiate_fmu(
-        extract(path, unzipdir=folder), description, "ModelExchange", logger=log
+        extract(path, unzipdir=folder), description, "ModelExchange", logger=logger
     )
     return instance, {v.name: v.valueReference for v in description.modelVariables}
 
 
 def test_fmi2_getters_and_setters_of_each_type(fmus, tmp_path):
-    messages: list[bytes] = []
-    instance, vr = _instance(fmus[("fmi2", "Selector")], tmp_path, messages)
-    try:
-        instance.setBoolean([vr["enable"]], [True])
-        instance.setInteger([vr["factor"], vr["mode"]], [3, MODE["Fast"]])
-        instance.setReal([vr["u"]], [1.5])
-        instance.enterInitializationMode()
-        instance.exitInitializationMode()
-        assert instance.getBoolean([vr["passing"]]) == [True]
-        assert instance.getInteger([vr["doubled"], vr["mode"]]) == [6, MODE["Fast"]]
-        assert instance.getReal([vr["y"]]) == [4.5]
-        wrong = [
-            (instance.getInteger, [vr["y"]], b"is not of type Integer"),
-            (instance.getReal, [vr["passing"]], b"is not of type Real"),
-            (instance.getBoolean, [vr["doubled"]], b"is not of type Boolean"),
-            (lambda refs: instance.setBoolean(refs, [True]), [vr["factor"]], b"Boolean"),
-            (lambda refs: instance.setReal(refs, [1.0]), [vr["enable"]], b"Real"),
-        ]
-        for call, references, words in wrong:
-            messages.clear()
-            with pytest.raises(FMICallException):
-                call(references)
-            assert any(words in m and str(references[0]).encode() in m for m in messages)
-        # a failed set leaves the value as it was
-        assert instance.getInteger([vr["factor"]]) == [3]
-    finally:
-        instance.freeInstance()
+    with fmpy_messages() as (messages, logger):
+        instance, vr = _instance(fmus[("fmi2", "Selector")], tmp_path, logger)
+        try:
+            instance.setBoolean([vr["enable"]], [True])
+            instance.setInteger([vr["factor"], vr["mode"]], [3, MODE["Fast"]])
+            instance.setReal([vr["u"]], [1.5])
+            instance.enterInitializationMode()
+            instance.exitInitializationMode()
+            assert instance.getBoolean([vr["passing"]]) == [True]
+            assert instance.getInteger([vr["doubled"], vr["mode"]]) == [6, MODE["Fast"]]
+            assert instance.getReal([vr["y"]]) == [4.5]
+            wrong = [
+                (instance.getInteger, [vr["y"]], b"is not of type Integer"),
+                (instance.getReal, [vr["passing"]], b"is not of type Real"),
+                (instance.getBoolean, [vr["doubled"]], b"is not of type Boolean"),
+                (lambda refs: instance.setBoolean(refs, [True]), [vr["factor"]], b"Boolean"),
+                (lambda refs: instance.setReal(refs, [1.0]), [vr["enable"]], b"Real"),
+            ]
+            for call, references, words in wrong:
+                messages.clear()
+                with pytest.raises(FMICallException):
+                    call(references)
+                assert any(words in m and str(references[0]).encode() in m for m in messages)
+            # a failed set leaves the value as it was
+            assert instance.getInteger([vr["factor"]]) == [3]
+        finally:
+            instance.freeInstance()
 
 
 def test_fmi3_getters_and_setters_of_each_type(fmus, tmp_path):
-    messages: list[bytes] = []
-    instance, vr = _instance(fmus[("me", "Selector")], tmp_path, messages)
-    try:
-        instance.setBoolean([vr["enable"]], [True])
-        instance.setInt32([vr["factor"]], [3])
-        instance.setInt64([vr["mode"]], [MODE["Slow"]])
-        instance.setFloat64([vr["u"]], [1.5])
-        instance.enterInitializationMode()
-        instance.exitInitializationMode()
-        assert instance.getBoolean([vr["passing"]]) == [True]
-        assert instance.getInt32([vr["doubled"]]) == [6]
-        assert instance.getInt64([vr["mode"]]) == [MODE["Slow"]]
-        assert instance.getFloat64([vr["y"]]) == [2.25]
-        wrong = [
-            (instance.getInt32, [vr["y"]], b"is not of type Int32"),
-            (instance.getInt32, [vr["mode"]], b"is not of type Int32"),
-            (instance.getInt64, [vr["doubled"]], b"is not of type Int64"),
-            (instance.getFloat64, [vr["passing"]], b"is not of type Float64"),
-        ]
-        for call, references, words in wrong:
-            messages.clear()
-            with pytest.raises(FMICallException):
-                call(references)
-            assert any(words in m and str(references[0]).encode() in m for m in messages)
-    finally:
-        instance.freeInstance()
+    with fmpy_messages() as (messages, logger):
+        instance, vr = _instance(fmus[("me", "Selector")], tmp_path, logger)
+        try:
+            instance.setBoolean([vr["enable"]], [True])
+            instance.setInt32([vr["factor"]], [3])
+            instance.setInt64([vr["mode"]], [MODE["Slow"]])
+            instance.setFloat64([vr["u"]], [1.5])
+            instance.enterInitializationMode()
+            instance.exitInitializationMode()
+            assert instance.getBoolean([vr["passing"]]) == [True]
+            assert instance.getInt32([vr["doubled"]]) == [6]
+            assert instance.getInt64([vr["mode"]]) == [MODE["Slow"]]
+            assert instance.getFloat64([vr["y"]]) == [2.25]
+            wrong = [
+                (instance.getInt32, [vr["y"]], b"is not of type Int32"),
+                (instance.getInt32, [vr["mode"]], b"is not of type Int32"),
+                (instance.getInt64, [vr["doubled"]], b"is not of type Int64"),
+                (instance.getFloat64, [vr["passing"]], b"is not of type Float64"),
+            ]
+            for call, references, words in wrong:
+                messages.clear()
+                with pytest.raises(FMICallException):
+                    call(references)
+                assert any(words in m and str(references[0]).encode() in m for m in messages)
+        finally:
+            instance.freeInstance()
 
 
 def test_construct_table_names_these_tests():
