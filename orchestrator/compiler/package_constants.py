@@ -23,7 +23,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from orchestrator.compiler.redeclarations import class_closure, enclosing_class, inside
+from orchestrator.compiler.redeclarations import (
+    class_closure,
+    enclosing_class,
+    inside,
+    modified_names,
+)
 from orchestrator.compiler.tokens import tokens
 
 CANDIDATE = re.compile(r"\bpackage\s+\w+\s*=\s*[\w.]+\s*\(|\bextends\s+[\w.]+\s*\(")
@@ -67,28 +72,6 @@ def _regions(text: str) -> list[tuple[int, int, str, str]]:
     return found
 
 
-def _group(listed: list[tuple[int, str]], k: int) -> tuple[set[str], set[str]]:
-    """The names a parenthesized modification opening at token ``k`` gives values, and the
-    packages it redeclares."""
-    names, redeclared, depth, expect = set(), set(), 0, True
-    for j in range(k, len(listed)):
-        token = listed[j][1]
-        if token in "([{":
-            depth += 1
-        elif token in ")]}":
-            depth -= 1
-            if depth == 0:
-                break
-        elif depth == 1 and token == ",":
-            expect = True
-        elif depth == 1 and expect and token not in KEYWORDS:
-            names.add(token.split(".")[0])
-            expect = False
-            if listed[j - 1][1] == "package" and listed[j - 2][1] == "redeclare":
-                redeclared.add(token)
-    return names, redeclared
-
-
 def sites(source: int, text: str) -> list[Site]:
     """The class modifications of packages and the extends clauses of ``text``."""
     if not CANDIDATE.search(text):
@@ -100,12 +83,12 @@ def sites(source: int, text: str) -> list[Site]:
         after = [t for _, t in listed[k + 1 : k + 5]]
         redeclaration = False
         if token == "package" and after[1] == "=" and after[3] == "(":
-            names, redeclared = _group(listed, k + 4)
+            names, redeclared, _ = modified_names(listed, k + 4, KEYWORDS)
             owner, base = after[0], after[2]
             before = [t for _, t in listed[max(k - 3, 0) : k]]
             redeclaration = "redeclare" in before
         elif token == "extends" and after[1] == "(":
-            names, redeclared = _group(listed, k + 2)
+            names, redeclared, _ = modified_names(listed, k + 2, KEYWORDS)
             around = [r for r in regions if r[0] <= start < r[1]]
             innermost = max(around, default=None)
             owner = innermost[3] if innermost and innermost[2] == "package" else ""

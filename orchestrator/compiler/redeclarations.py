@@ -52,24 +52,37 @@ def redeclarations(source: int, text: str) -> list[Redeclaration]:
         if len(window) < 5 or window[0] not in KINDS or window[2] != "=" or window[4] != "(":
             continue
         component = _modified_component([t for _, t in listed[:k]])
-        depth, names, expect_name, end = 0, set(), True, start
-        for position, entry in listed[j + 4 :]:
-            if entry in "([{":
-                depth += 1
-            elif entry in ")]}":
-                depth -= 1
-                if depth == 0:
-                    end = position + 1
-                    break
-            elif depth == 1 and entry == ",":
-                expect_name = True
-            elif depth == 1 and expect_name and entry not in PREFIXES:
-                names.add(entry.split(".")[0])
-                expect_name = False
-        if names and end > start:
+        names, _, end = modified_names(listed, j + 4, PREFIXES)
+        if names and end is not None:
             redeclared = window[3].split(".")[-1]
             found.append(Redeclaration(source, start, end, redeclared, frozenset(names), component))
     return found
+
+
+def modified_names(
+    listed: list[tuple[int, str]], k: int, prefixes: set[str]
+) -> tuple[set[str], set[str], int | None]:
+    """Of the parenthesized modification whose opening bracket is token ``k`` of ``listed``
+    ((offset, token) pairs): the names it gives values (first parts of dotted names, tokens
+    in ``prefixes`` skipped), the packages it redeclares (``redeclare package Medium = ..``)
+    and the offset just past its closing bracket (None where it is not closed)."""
+    names, redeclared, depth, expect = set(), set(), 0, True
+    for j in range(k, len(listed)):
+        position, token = listed[j]
+        if token in "([{":
+            depth += 1
+        elif token in ")]}":
+            depth -= 1
+            if depth == 0:
+                return names, redeclared, position + 1
+        elif depth == 1 and token == ",":
+            expect = True
+        elif depth == 1 and expect and token not in prefixes:
+            names.add(token.split(".")[0])
+            expect = False
+            if listed[j - 1][1] == "package" and listed[j - 2][1] == "redeclare":
+                redeclared.add(token)
+    return names, redeclared, None
 
 
 def _modified_component(before: list[str]) -> str:
