@@ -11,7 +11,8 @@ translates a section's statements itself from the flat form
 (:mod:`orchestrator.compiler.flat_model`), so rumoca is given a copy of the library in which
 each such section's statements stand inside ``when initial() then ... end when;``, and the
 wrapper is taken off the flat form again: the statements reach the build as the user wrote
-them, and every place in a message is that of the user's file (:class:`Rewritten`).
+them, and every place in a message is that of the user's file
+(:mod:`orchestrator.compiler.source_rewrites`).
 
 Only sections without event operators or when-statements are wrapped (in those rumoca's checks
 differ inside a when-statement); a section whose discrete variable would keep its pre value
@@ -20,14 +21,11 @@ on some path is refused (:func:`entry_dependent_discrete`).
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-from bisect import bisect_right
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from orchestrator.compiler.flat_model import assignment_targets
 from orchestrator.compiler.source_algorithms import source_algorithms
+from orchestrator.compiler.source_rewrites import Edit, Rewritten
 
 # tokens after which a section's statements would mean something else inside a when-statement
 EVENT_WORDS = {
@@ -39,115 +37,47 @@ OPENING = "when initial() then "
 CLOSING = " end when;"
 
 
-@dataclass
-class Rewrite:
-    """A source text with its wrapped sections: the text given to rumoca, the insertions
-    (position in the user's text, inserted text) in order, and the positions in the new text
-    where each wrapper's condition starts (rumoca's span of the when-statement)."""
-
-    text: str
-    insertions: list[tuple[int, str]] = field(default_factory=list)
-    conditions: set[int] = field(default_factory=set)
-
-    def original_offset(self, offset: int) -> int:
-        """The position in the user's text of ``offset`` in the new text (inserted text maps to
-        the place it was inserted at)."""
-        shift = 0
-        for position, inserted in self.insertions:
-            if offset < position + shift:
-                break
-            if offset < position + shift + len(inserted):
-                return position
-            shift += len(inserted)
-        return offset - shift
-
-
-def wrapped(text: str) -> Rewrite:
-    """``text`` with the statements of each algorithm section of a non-function class that
-    uses no event operator in ``when initial() then ... end when;``."""
+def wrapped(text: str) -> list[Edit]:
+    """The insertions that put the statements of each algorithm section of a non-function
+    class that uses no event operator in ``when initial() then ... end when;`` (a source
+    rewriter, :mod:`orchestrator.compiler.source_rewrites`)."""
     if "algorithm" not in text:
-        return Rewrite(text)
-    insertions: list[tuple[int, str]] = []
+        return []
+    edits: list[Edit] = []
     for section in source_algorithms(text):
         if section.of_model and EVENT_WORDS.isdisjoint(section.words):
-            insertions += [(section.start, " " + OPENING), (section.end, CLOSING)]
-    rewrite = Rewrite(text, insertions)
-    pieces, previous, shift = [], 0, 0
-    for position, inserted in insertions:
-        pieces += [text[previous:position], inserted]
-        if inserted.endswith(OPENING):
-            rewrite.conditions.add(position + shift + len(inserted) - len(OPENING) + len("when "))
-        previous, shift = position, shift + len(inserted)
-    rewrite.text = "".join([*pieces, text[previous:]])
-    return rewrite
+            edits += [
+                Edit(section.start, section.start, " " + OPENING),
+                Edit(section.end, section.end, CLOSING),
+            ]
+    return edits
 
 
-class Rewritten:
-    """A copy of a library folder (its ``.mo`` files and ``package.order`` files, in a temporary
-    folder kept while this object lives) with its algorithm sections wrapped, and the way back
-    from the copy's paths and positions to the user's."""
+def is_wrapper(rewritten: Rewritten, path: Path, offset: int) -> bool:
+    """Whether a when-statement whose span starts at ``offset`` of the copy's ``path`` (its
+    condition) is one :func:`wrapped` put in."""
+    rewrite = rewritten.rewrite(path)
+    return rewrite is not None and any(
+        edit.text.endswith(OPENING)
+        and offset == rewrite.new_offset(edit) + len(edit.text) - len(OPENING) + len("when ")
+        for edit in rewrite.edits
+    )
 
-    def __init__(self, folder: Path) -> None:
-        self._temporary = tempfile.TemporaryDirectory(prefix="algorithm-sections-")
-        self.original = folder
-        self.folder = Path(self._temporary.name).resolve() / folder.name
-        self.rewrites: dict[Path, Rewrite] = {}  # by the copy's path
-        for path in sorted(folder.rglob("*")):
-            if path.suffix != ".mo" and path.name != "package.order":
-                continue
-            copy = self.folder / path.relative_to(folder)
-            copy.parent.mkdir(parents=True, exist_ok=True)
-            if path.suffix != ".mo":
-                shutil.copyfile(path, copy)
-                continue
-            rewrite = wrapped(path.read_text(encoding="utf-8"))
-            copy.write_text(rewrite.text, encoding="utf-8")
-            if rewrite.insertions:
-                self.rewrites[copy] = rewrite
 
-    def user_path(self, path: Path) -> Path:
-        """The user's file of a path in the copy (any other path as it is)."""
-        try:
-            return self.original / Path(path).resolve().relative_to(self.folder)
-        except ValueError:
-            return Path(path)
-
-    def user_offset(self, path: Path, offset: int) -> int:
-        """The position in the user's file of ``offset`` in the copy's file ``path``."""
-        rewrite = self.rewrites.get(Path(path).resolve())
-        return rewrite.original_offset(offset) if rewrite else offset
-
-    def user_line_column(self, path: Path, line: int, column: int) -> tuple[int, int]:
-        """The user's line and column of a line and column (from 1) in the copy's ``path``."""
-        rewrite = self.rewrites.get(Path(path).resolve())
-        if rewrite is None:
-            return line, column
-        starts = [0] + [k + 1 for k, c in enumerate(rewrite.text) if c == "\n"]
-        offset = rewrite.original_offset(starts[min(line, len(starts)) - 1] + column - 1)
-        text = self.user_path(path).read_text(encoding="utf-8")
-        starts = [0] + [k + 1 for k, c in enumerate(text) if c == "\n"]
-        row = bisect_right(starts, offset)
-        return row, offset - starts[row - 1] + 1
-
-    def is_wrapper(self, path: Path, offset: int) -> bool:
-        """Whether a when-statement whose span starts at ``offset`` of the copy's ``path`` is
-        one this copy put in."""
-        rewrite = self.rewrites.get(Path(path).resolve())
-        return rewrite is not None and offset in rewrite.conditions
-
-    def unwrap(self, flat: dict, path_of: dict[int, str]) -> list[dict]:
-        """Take the wrappers off the algorithm sections of rumoca's flat form ``flat``
-        (``path_of``: rumoca's source ids to paths), in place; the sections unwrapped."""
-        unwrapped = []
-        for algorithm in flat.get("algorithms", []):
-            statements = algorithm.get("statements") or []
-            when = statements[0].get("When") if len(statements) == 1 else None
-            span = (when or {}).get("span") or {}
-            path = path_of.get(int(span.get("source", -1)))
-            if path and len(when["blocks"]) == 1 and self.is_wrapper(path, int(span["start"])):
-                algorithm["statements"] = when["blocks"][0]["stmts"]
-                unwrapped.append(algorithm)
-        return unwrapped
+def unwrap(rewritten: Rewritten, flat: dict, path_of: dict[int, str]) -> list[dict]:
+    """Take the wrappers off the algorithm sections of rumoca's flat form ``flat`` of the
+    ``rewritten`` sources (``path_of``: rumoca's source ids to paths), in place; the sections
+    unwrapped."""
+    unwrapped = []
+    for algorithm in flat.get("algorithms", []):
+        statements = algorithm.get("statements") or []
+        when = statements[0].get("When") if len(statements) == 1 else None
+        span = (when or {}).get("span") or {}
+        path = path_of.get(int(span.get("source", -1)))
+        if path and len(when["blocks"]) == 1 and is_wrapper(rewritten, path, int(span["start"])):
+            algorithm["statements"] = when["blocks"][0]["stmts"]
+            unwrapped.append(algorithm)
+    return unwrapped
 
 
 def _reads(node: object, names: set[str]) -> dict | None:

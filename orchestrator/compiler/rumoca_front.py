@@ -28,7 +28,7 @@ from pathlib import Path
 
 import rumoca
 
-from orchestrator.compiler.algorithm_sections import Rewritten, entry_dependent_discrete
+from orchestrator.compiler.algorithm_sections import entry_dependent_discrete, unwrap, wrapped
 from orchestrator.compiler.external_c import ExternalFunctions
 from orchestrator.compiler.flat_model import (
     FlatModel,
@@ -39,6 +39,7 @@ from orchestrator.compiler.flat_model import (
 from orchestrator.compiler.outer_modifications import dropped_outer_modification
 from orchestrator.compiler.package_constants import dropped_package_modification
 from orchestrator.compiler.redeclarations import dropped_modification
+from orchestrator.compiler.source_rewrites import Rewritten, SourceRewriter
 from orchestrator.compiler.statement_places import refused_statement
 from orchestrator.compiler.tokens import tokens as _tokens
 from orchestrator.compiler.value_types import value_types
@@ -327,6 +328,12 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
 )
 
 
+# rumoca's refusals (a pattern of the build's line) that a copy of the sources with the edits of
+# a source rewriter avoids (:mod:`orchestrator.compiler.source_rewrites`); a refusal of the copy
+# that calls for another rewriter adds it
+SOURCE_REWRITES: tuple[tuple[str, SourceRewriter], ...] = ((ALGORITHM_REFUSALS, wrapped),)
+
+
 @contextmanager
 def _rust_stderr() -> Iterator[list[str]]:
     """The process' standard error (file descriptor 2) led into a temporary file while
@@ -375,9 +382,10 @@ class RumocaLibrary:
             )
         # A library found on its own path is not a root of its own: rumoca 0.10 resolves
         # nothing of that path entry's other packages when it is.
-        own = [] if self.folder.parent in self.path else [self.folder]
-        self._session = rumoca.Session(roots=[*map(str, own), *map(str, self.path)])
-        self._rewritten: Rewritten | None = None  # made at the first section that needs it
+        self._roots = [] if self.folder.parent in self.path else [self.folder]
+        self._session = rumoca.Session(roots=[*map(str, self._roots), *map(str, self.path)])
+        self._copies: dict[tuple[SourceRewriter, ...], Rewritten] = {}  # by their rewriters
+        self._rewritten: Rewritten | None = None  # the copy the last model was read from
 
     @property
     def entry(self) -> Path:
@@ -389,8 +397,8 @@ class RumocaLibrary:
         ``rewritten`` copy."""
         session, entry = self._session, self.entry
         if rewritten is not None:
-            session = rumoca.Session(roots=[str(rewritten.folder), *map(str, self.path)])
-            entry = rewritten.folder / "package.mo"
+            session = rumoca.Session(roots=list(map(str, rewritten.roots)))
+            entry = rewritten.copy_of(self.entry)
         try:
             with _rust_stderr() as written:
                 compiled = session.load(str(entry), model=model)
@@ -410,20 +418,15 @@ class RumocaLibrary:
     def flatten(self, model: str) -> FlatModel:
         """The flat scalar model of ``model`` (its full Modelica name).
 
-        An algorithm section that rumoca 0.10 does not translate (several variables assigned,
-        a variable read after it is assigned) is built from a copy of the library in which
-        rumoca is given the section inside a when-statement, taken off again in the flat form
-        (:mod:`orchestrator.compiler.algorithm_sections`)."""
-        try:
-            compiled, flat = self._load(model, None)
-        except BuildError as exc:
-            if self.folder.parent in self.path or not re.search(ALGORITHM_REFUSALS, str(exc)):
-                raise
-            if self._rewritten is None:
-                self._rewritten = Rewritten(self.folder)
-            compiled, flat = self._load(model, self._rewritten)
+        Where rumoca 0.10 refuses a construct that an equivalent text avoids, the model is read
+        from a copy of the library and its path with that text (:data:`SOURCE_REWRITES`): an
+        algorithm section that rumoca 0.10 does not translate (several variables assigned, a
+        variable read after it is assigned) is given to rumoca inside a when-statement, taken
+        off again in the flat form (:mod:`orchestrator.compiler.algorithm_sections`)."""
+        compiled, flat = self._load_rewritten(model)
+        if self._rewritten is not None:
             path_of = {k: path for k, (path, _) in self._sources(compiled).items()}
-            for algorithm in self._rewritten.unwrap(flat, path_of):
+            for algorithm in unwrap(self._rewritten, flat, path_of):
                 kept = entry_dependent_discrete(algorithm, flat)
                 if kept:
                     place = self._place(kept[1], compiled)
@@ -479,10 +482,31 @@ class RumocaLibrary:
             var.unit = units.get(var.name, var.unit)
         return flat_model
 
+    def _load_rewritten(self, model: str) -> tuple[rumoca.Model, dict]:
+        """rumoca's compiled model and flat form of ``model``, read from the user's sources or,
+        where rumoca refuses what a source rewriter avoids, from a copy with its edits (one
+        copy for each set of rewriters, kept for the library's next models)."""
+        rewriters: tuple[SourceRewriter, ...] = ()
+        while True:
+            if rewriters and rewriters not in self._copies:
+                self._copies[rewriters] = Rewritten([*self._roots, *self.path], rewriters)
+            self._rewritten = self._copies.get(rewriters)
+            try:
+                return self._load(model, self._rewritten)
+            except BuildError as exc:
+                wanted = tuple(
+                    rewriter
+                    for pattern, rewriter in SOURCE_REWRITES
+                    if rewriter not in rewriters and re.search(pattern, str(exc))
+                )
+                if not wanted:
+                    raise
+                rewriters += wanted
+
     def _explain(self, model: str, message: str, rewritten: Rewritten | None = None) -> str:
         """One line of a rumoca failure, with the place of the first diagnostic if it has
         one (in the user's file where rumoca read the ``rewritten`` copy)."""
-        entry = rewritten.folder / "package.mo" if rewritten else self.entry
+        entry = rewritten.copy_of(self.entry) if rewritten else self.entry
 
         def placed(found: re.Match) -> str:
             path, line, column = Path(found.group(1)), int(found.group(2)), int(found.group(3))
