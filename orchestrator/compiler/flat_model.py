@@ -879,7 +879,7 @@ class Algorithm:
                 self.env[name] = _elementwise2(lambda x, y: ca.if_else(test, x, y), a, b)
 
 
-def _call_targets(node: object, found: dict[str, set[int]] | None = None) -> dict[str, set[int]]:
+def call_targets(node: object, found: dict[str, set[int]] | None = None) -> dict[str, set[int]]:
     """The classes (rumoca's ``def_id``) that the calls of each function name in ``node``
     (a flat model, or any part of it) resolved to."""
     found = {} if found is None else found
@@ -891,10 +891,10 @@ def _call_targets(node: object, found: dict[str, set[int]] | None = None) -> dic
             if parts[-1].get("def_id") is not None:
                 found.setdefault(name["name"], set()).add(parts[-1]["def_id"])
         for value in node.values():
-            _call_targets(value, found)
+            call_targets(value, found)
     elif isinstance(node, list):
         for value in node:
-            _call_targets(value, found)
+            call_targets(value, found)
     return found
 
 
@@ -1654,7 +1654,7 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
     translator = Translator(lookup, derivative, flat.get("functions", {}), time, events, steady)
     translator.external_c = external_c
     translator.unheld = unheld_pre(flat)
-    translator.call_targets = _call_targets(flat)
+    translator.call_targets = call_targets(flat)
     types = dict(flat.get("variable_type_names", {}))
     translator.strings = {
         n: v.get("binding") or v.get("start")

@@ -29,11 +29,13 @@ from pathlib import Path
 import rumoca
 
 from orchestrator.compiler.algorithm_sections import entry_dependent_discrete, unwrap, wrapped
+from orchestrator.compiler.class_rewrites import hoisted, renamed, user_names
 from orchestrator.compiler.external_c import ExternalFunctions
 from orchestrator.compiler.flat_model import (
     FlatModel,
     FlatVariable,
     UnsupportedConstructError,
+    call_targets,
     read_flat,
 )
 from orchestrator.compiler.outer_modifications import dropped_outer_modification
@@ -331,7 +333,15 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
 # rumoca's refusals (a pattern of the build's line) that a copy of the sources with the edits of
 # a source rewriter avoids (:mod:`orchestrator.compiler.source_rewrites`); a refusal of the copy
 # that calls for another rewriter adds it
-SOURCE_REWRITES: tuple[tuple[str, SourceRewriter], ...] = ((ALGORITHM_REFUSALS, wrapped),)
+SOURCE_REWRITES: tuple[tuple[str, SourceRewriter], ...] = (
+    (ALGORITHM_REFUSALS, wrapped),
+    (r"class declared inside the class that extends it", hoisted),
+    (
+        r"keeps one function per name|invalid call of function|one of two functions of that "
+        "name",
+        renamed,
+    ),
+)
 
 
 @contextmanager
@@ -416,6 +426,23 @@ class RumocaLibrary:
             ) from None
 
     def flatten(self, model: str) -> FlatModel:
+        """The flat scalar model of ``model`` (its full Modelica name); a refusal of a model
+        read from a copy names the classes and functions the copy renames by the user's
+        names (:mod:`orchestrator.compiler.class_rewrites`)."""
+        try:
+            return self._flatten(model)
+        except BuildError as exc:
+            texts = [
+                r.original for r in (self._rewritten.rewrites if self._rewritten else {}).values()
+            ]
+            names = user_names(texts)
+            if not names:
+                raise
+            pattern = r"\b({})\b".format("|".join(map(re.escape, names)))
+            message = re.sub(pattern, lambda found: names[found.group(1)], str(exc))
+            raise BuildError(message) from None
+
+    def _flatten(self, model: str) -> FlatModel:
         """The flat scalar model of ``model`` (its full Modelica name).
 
         Where rumoca 0.10 refuses a construct that an equivalent text avoids, the model is read
@@ -492,7 +519,7 @@ class RumocaLibrary:
                 self._copies[rewriters] = Rewritten([*self._roots, *self.path], rewriters)
             self._rewritten = self._copies.get(rewriters)
             try:
-                return self._load(model, self._rewritten)
+                compiled, flat = self._load(model, self._rewritten)
             except BuildError as exc:
                 wanted = tuple(
                     rewriter
@@ -502,6 +529,12 @@ class RumocaLibrary:
                 if not wanted:
                     raise
                 rewriters += wanted
+                continue
+            # calls of one name that reach functions of two classes: rumoca kept one of them
+            merged = any(len(classes) > 1 for classes in call_targets(flat).values())
+            if not merged or renamed in rewriters:
+                return compiled, flat
+            rewriters += (renamed,)
 
     def _explain(self, model: str, message: str, rewritten: Rewritten | None = None) -> str:
         """One line of a rumoca failure, with the place of the first diagnostic if it has

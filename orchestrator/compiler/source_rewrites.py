@@ -24,11 +24,13 @@ from pathlib import Path
 @dataclass(frozen=True)
 class Edit:
     """``text`` in place of the user's characters ``start`` to ``end`` (``end`` excluded;
-    ``start == end``: an insertion before ``start``)."""
+    ``start == end``: an insertion before ``start``); ``origin``: where in the user's text
+    ``text`` stands as it is, for a piece moved there (None: new text)."""
 
     start: int
     end: int
     text: str
+    origin: int | None = None
 
 
 SourceRewriter = Callable[[str], list[Edit]]
@@ -64,12 +66,15 @@ class Rewrite:
 
     def original_offset(self, offset: int) -> int:
         """The position in the user's text of ``offset`` in the new text (a position in an
-        edit's text maps to the start of the range it replaced)."""
+        edit's text maps to the start of the range it replaced, or, in a moved piece, to
+        where it stands in the user's text)."""
         shift = 0
         for edit in self.edits:
             if offset < edit.start + shift:
                 break
             if offset < edit.start + shift + len(edit.text):
+                if edit.origin is not None:
+                    return edit.origin + offset - edit.start - shift
                 return edit.start
             shift += len(edit.text) - (edit.end - edit.start)
         return offset - shift

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from build_variants import assert_agrees_in_four_variants, built_fmus
+from fmpy import simulate_fmu
 
 from orchestrator.compiler import build_library
 from orchestrator.errors import BuildError
@@ -104,13 +105,36 @@ end Twins;
 """
 
 
-def test_functions_of_one_name_in_two_classes_are_refused_not_merged(tmp_path):
+def test_functions_of_one_name_in_two_classes_each_keep_their_own(tmp_path):
     """rumoca 0.10 keeps one definition per function name: ``first.y`` came out as
-    ``time + 1``, computed by ``Sum``'s ``position``, in a silently wrong FMU. The call
-    resolved to the other class's function is refused in one line, at its place."""
+    ``time + 1``, computed by ``Sum``'s ``position``, in a silently wrong FMU, and was then
+    refused at the call. The build now gives rumoca each class's function under a name of its
+    own (orchestrator.compiler.class_rewrites): first.y = time and total.y = time + 1, to
+    CVode's 1e-10 (both are algebraic: exact up to the output grid's interpolation)."""
     folder = tmp_path / "Twins"
     folder.mkdir()
     (folder / "package.mo").write_text(SAME_NAMES)
+    (fmu,) = build_library(
+        folder, tmp_path / "out", report=lambda _: None, variants=("me",), models=["M"]
+    )
+    result = simulate_fmu(str(fmu), stop_time=1.0, output=["first.y", "total.y"])
+    assert np.max(np.abs(result["first.y"] - result["time"])) < 1e-10
+    assert np.max(np.abs(result["total.y"] - result["time"] - 1)) < 1e-10
+
+
+def test_functions_of_one_name_not_renamed_stay_refused(tmp_path):
+    """Where the function's name also names something else in its class (an input of a
+    function declared there, here in both classes), the build renames neither: the call
+    resolved to the other class's function is refused in one line, at its place."""
+    shadow = (
+        "    end position;\n    function twice\n      input Real position;\n"
+        "      output Real y;\n    algorithm\n      y := 2*position;\n    end twice;\n"
+    )
+    shadowed = SAME_NAMES.replace("    end position;\n", shadow)
+    assert shadowed != SAME_NAMES
+    folder = tmp_path / "Twins"
+    folder.mkdir()
+    (folder / "package.mo").write_text(shadowed)
     with pytest.raises(BuildError) as refused:
         build_library(
             folder, tmp_path / "out", report=lambda _: None, variants=("me",), models=["M"]

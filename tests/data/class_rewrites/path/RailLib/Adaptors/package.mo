@@ -1,0 +1,3 @@
+within RailLib;
+package Adaptors "Motions led by a time"
+end Adaptors;

@@ -1,0 +1,3 @@
+within RailLib;
+package Components "Sliding masses"
+end Components;

@@ -1,0 +1,3 @@
+within RailLib;
+package Sources "Motions given by signals"
+end Sources;
