@@ -432,6 +432,16 @@ MULTIBODY_INITIALIZATION = [
         "test_body_held_at_the_origin_has_constant_position_and_velocity",
     ),
 ]
+
+# States chosen by stateSelect and checked at the start point (``test_build_state_choice.py``)
+STATE_CHOICE = [
+    (
+        "States chosen by `stateSelect` whose matrix is singular at the start (a position's "
+        "component solved from a line force's length where it is 0, as in MSL 4's MultiBody "
+        "`HeatLosses`): chosen again with the Jacobians at the start point",
+        "test_state_singular_at_the_start_is_chosen_again_there",
+    ),
+]
 MULTIBODY_REFUSED = [
     (
         "Initial conditions that contradict the others, a `fixed = false` parameter that no "
@@ -1208,6 +1218,10 @@ def table() -> str:
     lines += [
         f"| {c} | builds, checked in four variants | `test_build_multibody_init.py::{test}` |"
         for c, test in MULTIBODY_INITIALIZATION
+    ]
+    lines += [
+        f"| {c} | builds, checked in four variants | `test_build_state_choice.py::{test}` |"
+        for c, test in STATE_CHOICE
     ]
     lines += [
         f"| {c} | builds, checked in four variants | `test_build_analog_loops.py::{test}` |"

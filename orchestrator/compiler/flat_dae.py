@@ -183,6 +183,7 @@ def _reduce(
     (``rates`` their derivative symbols, ``selected`` their stateSelect)."""
     # stateSelect first; among equal ones a state with a fixed start value stays a state, so
     # that its initial value needs no initial system.
+    known, guesses = _start_values(roles)
     return reduce_index(
         residuals,
         [v.symbol for v in roles.states],
@@ -192,7 +193,24 @@ def _reduce(
         [2 * selected[v.name] + bool(v.fixed) for v in roles.states],
         model.name,
         inputs=inputs,
+        known=known,
+        guesses=guesses,
     )
+
+
+def _start_values(roles: _Roles) -> tuple[dict[str, float], dict[str, float]]:
+    """Where the model starts, as far as numbers are known when it is built: the
+    parameters' values, the inputs' start values and the fixed start values, then the
+    other start values (guesses), at the parameters' own values (index reduction checks
+    its choice of states there)."""
+    bound = _bindings(roles)
+    known = {v.name: float(ca.evalf(ca.SX(v.binding))) for v in roles.parameters}
+    guesses: dict[str, float] = {}
+    for var in roles.inputs + roles.states + roles.algebraics:
+        if var.start is not None and (value := _at_defaults(var.start, bound)) is not None:
+            exact = var.fixed or var.causality == "input"
+            (known if exact else guesses)[var.name] = value
+    return known, guesses
 
 
 def _reduce_with_state_select(
@@ -341,8 +359,16 @@ def flat_dae(
             strict=True,
         )
     ]
+    # a state chosen at the start point starts Newton there, unless its start value is fixed
     starts = _substitute(
-        [ca.SX(v.start) if v.start is not None else ca.SX(0.0) for v in kept_states],
+        [
+            ca.SX(reduced.start[v.name])
+            if v.name in reduced.start and not v.fixed
+            else ca.SX(v.start)
+            if v.start is not None
+            else ca.SX(0.0)
+            for v in kept_states
+        ],
         constants,
         values,
     )
