@@ -1124,6 +1124,31 @@ PARAMETER_SETTINGS = [
     ),
 ]
 
+TYPED_PARAMETERS = [
+    (
+        "Integer, Boolean and enumeration parameters that only enter equations (`y = if mode == "
+        "2 then a else b`, `if useGain then 2 else 1`, an enumeration choosing a law, an Integer "
+        "used as a number) are FMU parameters of their type, `tunable`, or `fixed` where only "
+        "the initialization reads them",
+        "test_parameters_that_only_enter_equations_are_listed_with_their_type",
+    ),
+    (
+        "Such parameters set before initialization (FMPy's `start_values`) change the outputs "
+        "as the analytic solution says",
+        "test_start_values_reach_the_equations",
+    ),
+    (
+        "fmi2SetInteger/SetBoolean and fmi3SetInt32/SetInt64/SetBoolean reach the equations; "
+        "a set of a `fixed` one after initialization returns an error",
+        "test_typed_setters_reach_the_equations_and_refuse_a_late_fixed_set",
+    ),
+    (
+        "Structural Integer, Boolean and enumeration parameters (array sizes, also passed down "
+        "as a modification, `for` ranges, conditional components, if-equations whose branches "
+        "determine different variables, `Evaluate = true`, `final`) are evaluated and not listed",
+        "test_structural_parameters_are_not_listed",
+    ),
+]
 VARIABLE_TYPES = [
     (
         "Integer, Boolean and enumeration variables typed in the FMU (FMI 2.0 `Integer`, "
@@ -1262,6 +1287,10 @@ def table() -> str:
     lines += [
         f"| {c} | builds, checked in four variants | `test_fmu_variable_types.py::{test}` |"
         for c, test in VARIABLE_TYPES
+    ]
+    lines += [
+        f"| {c} | builds, checked in four variants | `test_build_typed_parameters.py::{test}` |"
+        for c, test in TYPED_PARAMETERS
     ]
     lines += [
         f"| {c} | {status} | `test_fmu_cs_events.py::{test}` |" for c, status, test in CS_EVENTS

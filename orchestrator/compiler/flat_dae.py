@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import math
-from dataclasses import replace
+from dataclasses import fields, is_dataclass, replace
 
 import casadi as ca
 
@@ -92,8 +92,7 @@ class _Roles:
         used = set()
         for residual in model.residuals:
             used.update(s.name() for s in ca.symvar(residual))
-        self.used = used
-        self.needed = _needed(model, used)
+        self.needed = _needed(model, used | _mentioned(model))
         self.constants: list[FlatVariable] = []
         self.parameters: list[FlatVariable] = []
         self.dependent: list[FlatVariable] = []
@@ -128,7 +127,7 @@ class _Roles:
                 # a protected parameter is no part of the interface (Modelica 3.6, Sec.
                 # 4.1): a number of the FMU, as a constant is, not a parameter to set
                 self.constants.append(var)
-            elif var.type_name == "Real" or var.name in self.used:
+            elif var.type_name == "Real" or var.name in self.needed:
                 self.parameters.append(var)
             # Unused Integer and Boolean parameters only sized arrays or chose components.
             return
@@ -140,6 +139,28 @@ class _Roles:
             self.inputs.append(var)
         else:
             self.algebraics.append(var)
+
+
+def _mentioned(model: FlatModel) -> set[str]:
+    """The names the model refers to outside its residuals: in start values, initial
+    equations, relations, samples, when-branches, asserts and delays."""
+    found: set[str] = set()
+
+    def visit(item: object) -> None:
+        if isinstance(item, ca.SX):
+            found.update(s.name() for s in ca.symvar(item))
+        elif is_dataclass(item):
+            for entry in fields(item):
+                visit(getattr(item, entry.name))
+        elif isinstance(item, list | tuple):
+            for entry in item:
+                visit(entry)
+        elif isinstance(item, dict):
+            for entry in item.values():
+                visit(entry)
+
+    visit([model.initial_residuals, model.events, [v.start for v in model.variables]])
+    return found
 
 
 def _needed(model: FlatModel, used: set[str]) -> set[str]:

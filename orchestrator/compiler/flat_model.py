@@ -1593,9 +1593,16 @@ def _causality(variable: dict, connectors: set[str]) -> str:
     return kind.lower()
 
 
-def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None) -> FlatModel:
+def read_flat(
+    flat: dict,
+    name: str,
+    external_c: ExternalFunctions | None = None,
+    structural: set[str] | None = None,
+) -> FlatModel:
     """Build the scalar :class:`FlatModel` of rumoca's flat dictionary of model ``name``
-    (``external_c`` compiles the external C functions it calls)."""
+    (``external_c`` compiles the external C functions it calls). Of the Integer, Boolean and
+    enumeration parameters, those in ``structural`` are evaluated, the others stay parameters
+    of the FMU; all are evaluated where ``structural`` is None."""
     time = ca.SX.sym("time")
     connectors = {n.split("[")[0] for n in flat.get("top_level_connectors", [])}
     values: dict[str, object] = {}
@@ -1665,7 +1672,7 @@ def read_flat(flat: dict, name: str, external_c: ExternalFunctions | None = None
     types.update({n: "Integer" for n, v in raw.items() if v.get("type_id") in enumerations})
     final = {name for name, flag in flat.get("variable_final_flags", {}).items() if flag}
     copies = _record_copies(raw)
-    evaluated = _evaluate_structural(raw, values, translator, types, final, copies)
+    evaluated = _evaluate_structural(raw, values, translator, types, final, copies, structural)
     for declared, constructor in objects.items():
         values[declared] = translator.expr(constructor)
     residuals: list[ca.SX] = []
@@ -1873,14 +1880,16 @@ def _evaluate_structural(
     types: dict[str, str],
     final: set[str],
     copies: dict[str, str],
+    structural: set[str] | None,
 ) -> set[str]:
-    """Replace Integer, Boolean and enumeration parameters and constants by their values, and
-    the Real parameters that ``annotation(Evaluate = true)`` marks; returns the names of
-    those Real parameters.
+    """Replace Integer, Boolean and enumeration constants and ``structural`` parameters (all
+    where it is None) by their values, and the Real parameters that ``annotation(Evaluate =
+    true)`` marks; returns the names of those Real parameters.
 
-    Integer, Boolean and enumeration ones size arrays, bound loops and choose branches, which
-    must be known when the model is translated (Modelica's structural parameters); in the FMU
-    they are not tunable. A Real parameter with ``Evaluate = true`` (Modelica Language
+    Structural Integer, Boolean and enumeration parameters size arrays, bound loops and
+    choose branches, which must be known when the model is translated
+    (:mod:`orchestrator.compiler.structural_parameters`); in the FMU they are not listed. A
+    Real parameter with ``Evaluate = true`` (Modelica Language
     Specification 3.6, Sec. 18.3) is known as well, and so is one a ``final`` modification
     binds (MSL's ``C(final C = CapVal)``, whose binding rumoca gives as CapVal's value): terms
     their values cancel drop before the equations are sorted (a zero capacitance leaves no
@@ -1910,7 +1919,11 @@ def _evaluate_structural(
     pending = [
         (name, variable)
         for name, variable in steady
-        if types.get(name) in ("Integer", "Boolean") or name in evaluated
+        if (
+            types.get(name) in ("Integer", "Boolean")
+            and (structural is None or name in structural or _variability(variable) == "constant")
+        )
+        or name in evaluated
     ]
     while pending:
         left = []

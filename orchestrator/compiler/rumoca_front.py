@@ -43,6 +43,7 @@ from orchestrator.compiler.package_constants import dropped_package_modification
 from orchestrator.compiler.redeclarations import dropped_modification
 from orchestrator.compiler.source_rewrites import Rewritten, SourceRewriter
 from orchestrator.compiler.statement_places import refused_statement
+from orchestrator.compiler.structural_parameters import structural_parameters
 from orchestrator.compiler.tokens import tokens as _tokens
 from orchestrator.compiler.value_types import value_types
 from orchestrator.errors import BuildError
@@ -494,7 +495,15 @@ class RumocaLibrary:
             raise BuildError(f"{place}{model}: unsupported Modelica construct {package.what}")
         try:
             roots = [self.folder.parent, *self.path]
-            flat_model = read_flat(flat, model, ExternalFunctions(roots, self._locator(compiled)))
+            external = ExternalFunctions(roots, self._locator(compiled))
+            texts = [text for _, text in sources.values()] if sources else None
+            structural = structural_parameters(flat, texts)
+            try:
+                flat_model = read_flat(flat, model, external, structural)
+            except UnsupportedConstructError:
+                # a parameter used where a number must be known when the model is translated
+                # (an index, a function's array size): every one evaluated, none listed
+                flat_model = read_flat(flat, model, external)
         except UnsupportedConstructError as exc:
             place = self._place(exc.span, compiled)
             raise BuildError(

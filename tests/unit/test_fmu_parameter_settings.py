@@ -8,8 +8,10 @@ wrong result. ``tests/data/parameter_settings/ParamLib`` holds one small model p
 parameter reaches the equations: bindings over other parameters, protected parameters, start
 values bound to parameters, ``final`` modifications copying an outer parameter, record fields
 passed down and modified, ``fixed = false`` parameters (without a binding, from initial
-equations; with one, its binding the initial equation), structural parameters (Boolean,
-Integer, enumeration, String, ``Evaluate = true``), parameters of time events and relations.
+equations; with one, its binding the initial equation), structural parameters (an Integer
+sizing an array, Boolean, enumeration and Real ones marked ``Evaluate = true``, String),
+parameters of time events and relations (Integer, Boolean and enumeration parameters that only
+enter equations are settable: ``test_build_typed_parameters.py``).
 
 The test is a property of the class: for each model, the names FMPy finds settable are
 exactly those its analytic solution takes as arguments (so structural, protected, dependent

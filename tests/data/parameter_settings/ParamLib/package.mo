@@ -97,9 +97,10 @@ package ParamLib "Every way a parameter reaches a model, each model with an anal
   type Law = enumeration(Linear "k x", Quadratic "k^2 x") "How the rate enters";
 
   model Structural "Boolean, Integer, enumeration, String and Evaluate = true parameters"
-    parameter Boolean use_damping = true "Whether the damping acts";
+    parameter Boolean use_damping = true "Whether the damping acts" annotation(Evaluate = true);
     parameter Integer n = 3 "Number of decaying values";
-    parameter ParamLib.Law law = ParamLib.Law.Linear "How the rate enters";
+    parameter ParamLib.Law law = ParamLib.Law.Linear "How the rate enters"
+      annotation(Evaluate = true);
     parameter Real d = 0.5 "Damping per index (1/s)" annotation(Evaluate = true);
     parameter String label = "probe" "A label";
     parameter Real k = 2 "Rate (1/s)";
