@@ -543,6 +543,30 @@ ALGORITHM_SECTIONS = [
     ),
 ]
 
+# Functions with while loops and returns inside loops that rumoca 0.10 refuses as written
+# (``test_build_function_loops.py``)
+FUNCTION_LOOPS = [
+    (
+        "A while loop of a function whose passes its text bounds: a counter moved by one each "
+        "pass that subscripts an array in an operand of the condition's `and` (`while i > 1 and "
+        "xi < x[i] loop i := i - 1; end while;`, MSL's `Vectors.interpolate` searching down and "
+        "up in `BearingFriction`, `Clutch`, `Brake`, `OneWayClutch`), in the user's library and "
+        "on the library path, one-row tables included; rumoca 0.10 is given a for loop over the "
+        "array's size guarding the body with the condition",
+        "test_table_search_down_and_up_interpolates_as_scipy_in_four_variants",
+    ),
+    (
+        "Friction read from such a table by a search from the last interval, in an ODE",
+        "test_friction_from_a_table_slows_a_wheel_as_scipy_solves_it_in_four_variants",
+    ),
+    (
+        "`return` inside a loop of a function, statements after the loop (MSL's "
+        "`BooleanVectors.firstTrueIndex` in the `Blocks` networks); rumoca 0.10 is given a "
+        "Boolean the return sets, guarding what follows",
+        "test_return_inside_a_loop_ends_the_function_in_four_variants",
+    ),
+]
+
 SOURCES = [
     (
         "A pulse source counting its periods with `integer((time - startTime)/period)` in an "
@@ -832,12 +856,13 @@ UNSUPPORTED = [
         True,
     ),
     (
-        "`while` loops in functions (rumoca 0.10)",
+        "`while` loops in functions whose passes their text does not bound (a Real halved "
+        "until it is small; rumoca 0.10, MSL's `Filter`)",
         "  function f\n    input Real u;\n    output Real y;\n  algorithm\n    y := u;\n"
         "    while y > 1 loop\n      y := y/2;\n    end while;\n  end f;\n"
         + _MODEL
         + "    Real y;\n  equation\n    der(x) = -x;\n    y = f(x);\n  end M;\n",
-        "in function 'f': a statement rumoca 0.10 does not translate",
+        "in function 'f': a while loop whose passes its text does not bound",
         True,
     ),
     (
@@ -939,35 +964,6 @@ UNSUPPORTED = [
         "  equation\n    der(x) = -b*x;\n  end M;\n",
         "binding of parameter 'b' that rumoca 0.10 cannot evaluate",
         True,
-    ),
-    (
-        "`return` inside a loop of a function (rumoca 0.10; MSL's "
-        "`BooleanVectors.firstTrueIndex` in the `Blocks` networks)",
-        "  function firstPositive\n    input Real u[:];\n    output Integer k;\n  algorithm\n"
-        "    k := 0;\n    for i in 1:size(u, 1) loop\n      if u[i] > 0 then\n        k := i;\n"
-        "        return;\n      end if;\n    end for;\n  end firstPositive;\n"
-        + _MODEL
-        + "    Integer k;\n  equation\n    der(x) = -x;\n    k = firstPositive({x - 0.5, x});\n"
-        "  end M;\n",
-        "'return' inside a loop or a nested branch of one of the model's functions",
-        False,
-    ),
-    (
-        "A while loop in an if-branch of a function whose other branch the call takes "
-        "(rumoca 0.10; MSL's `Vectors.interpolate` on the one-row friction tables of "
-        "`BearingFriction`, `Clutch`, `Brake`, `OneWayClutch`)",
-        "  function lookup\n    input Real x[:];\n    input Real y[size(x, 1)];\n"
-        "    input Real xi;\n    output Real yi;\n    output Integer iNew = 1;\n  protected\n"
-        "    Integer i;\n    Integer nx = size(x, 1);\n  algorithm\n    if nx == 1 then\n"
-        "      yi := y[1];\n    else\n      i := 1;\n      if xi >= x[i] then\n"
-        "        while i < nx and xi >= x[i] loop\n          i := i + 1;\n"
-        "        end while;\n      end if;\n      yi := y[i];\n      iNew := i;\n    end if;\n"
-        "  end lookup;\n"
-        "  model M\n    parameter Real table[:, 2] = [0, 1];\n"
-        "    Real x(start = 0, fixed = true);\n"
-        "  equation\n    der(x) = lookup(table[:, 1], table[:, 2], x);\n  end M;\n",
-        "function whose output rumoca 0.10 finds undefined on a path of its algorithm",
-        False,
     ),
     (
         "An array sized by a parameter from a function of nested while loops (rumoca 0.10; "
@@ -1271,6 +1267,10 @@ def table() -> str:
     lines += [
         f"| {c} | builds, checked in four variants | `test_build_algorithm_sections.py::{test}` |"
         for c, test in ALGORITHM_SECTIONS
+    ]
+    lines += [
+        f"| {c} | builds, checked in four variants | `test_build_function_loops.py::{test}` |"
+        for c, test in FUNCTION_LOOPS
     ]
     lines += [
         f"| {c} | builds, checked in four variants | `test_build_time_tables.py::{test}` |"

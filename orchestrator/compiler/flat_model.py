@@ -218,11 +218,33 @@ class Translator:
                 index.append(int(body["value"]) - 1)
             elif kind == "Expr":
                 position = self.expr(body["expr"], local)
-                index.append(self._position(position, span))
+                # in a function: a search's position (elsewhere refused at _position)
+                varies = bool(self.inlining) and _numeric(position) is None
+                varies = varies and not isinstance(position, np.ndarray)
+                index.append(position if varies else self._position(position, span))
             else:
                 raise UnsupportedConstructError(f"subscript {kind}", span)
+        varying = [axis for axis, i in enumerate(index) if isinstance(i, ca.SX)]
+        if varying:
+            return self._selected(array, index, varying, span)
         result = array[tuple(index)]
         return result if isinstance(result, np.ndarray) else result
+
+    def _selected(
+        self, array: np.ndarray, index: list[object], varying: list[int], span: dict | None
+    ) -> object:
+        """``array[index]`` where the subscript at axis ``varying[0]`` is a variable (a search
+        in a function's loop, ``x[i]``): the element whose place it equals, chosen by
+        if-expressions over the axis; NaN where it equals none (an index out of range, an
+        error in the source, gives no number rather than a wrong one)."""
+        axis, position = varying[0], index[varying[0]]
+        if len(varying) > 1 or len(index) != array.ndim or any(isinstance(i, slice) for i in index):
+            raise UnsupportedConstructError("a variable subscript beside another or a slice", span)
+        result: object = math.nan
+        for k in reversed(range(array.shape[axis])):
+            element = array[tuple(k if a == axis else i for a, i in enumerate(index))]
+            result = ca.if_else(position == k + 1, element, result)
+        return result
 
     def _position(self, value: object, span: dict | None) -> object:
         if isinstance(value, np.ndarray):

@@ -38,6 +38,7 @@ from orchestrator.compiler.flat_model import (
     call_targets,
     read_flat,
 )
+from orchestrator.compiler.function_loops import function_loops
 from orchestrator.compiler.outer_modifications import dropped_outer_modification
 from orchestrator.compiler.package_constants import dropped_package_modification
 from orchestrator.compiler.redeclarations import dropped_modification
@@ -190,8 +191,10 @@ CALL_STATEMENT, NESTED_WHEN = "call statement", "nested when-statement"
 RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
     (
         r"`([\w.]+)` contains a statement without a checked DAE owner",
-        "in function '%s': a statement rumoca 0.10 does not translate (a while loop, or an "
-        "assignment to an array element)",
+        "in function '%s': a while loop whose passes its text does not bound (the build "
+        "gives rumoca 0.10 one whose counter moves by one each pass and subscripts an array in "
+        "an operand of the condition's 'and' in a for loop over that array's size), or an "
+        "assignment to an array element, which rumoca 0.10 does not translate",
         "%s",
     ),
     (
@@ -336,6 +339,11 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
 # that calls for another rewriter adds it
 SOURCE_REWRITES: tuple[tuple[str, SourceRewriter], ...] = (
     (ALGORITHM_REFUSALS, wrapped),
+    (
+        r"in function '[\w.]+': a while loop whose passes|'return' inside a loop|function "
+        r"whose output rumoca 0.10 finds undefined",
+        function_loops,
+    ),
     (r"class declared inside the class that extends it", hoisted),
     (
         r"keeps one function per name|invalid call of function|one of two functions of that "
