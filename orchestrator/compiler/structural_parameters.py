@@ -13,10 +13,11 @@ rumoca 0.10 names the parameters its flattening evaluated for array dimensions, 
 ranges and if-equation branches (``parameter_branch_selections``); conditional components it
 leaves out without a trace, so their conditions are read from the sources. A parameter that
 a structural one's binding refers to is structural too (``Sub s(m = k)`` with ``m`` sizing an
-array makes ``k`` structural), and so is one in the condition of an if-expression whose
-branches refer to different unknowns (an if-equation ``if use then der(x) = -x; else x = 0;
-end if`` comes out of rumoca as one such residual): its value decides which variables the
-equation determines, which the causalization must know.
+array makes ``k`` structural), and so is one in the condition of an if-equation that rumoca
+gives as one residual (an if-expression as the whole residual) whose branches refer to
+different unknowns: its value decides which variables the equation determines, which the
+causalization must know. An if-expression inside an equation (``y = if on then x else 0``)
+leaves the equation's unknowns as they are: its parameters are settable.
 """
 
 from __future__ import annotations
@@ -57,23 +58,21 @@ def _references(node: object) -> Iterator[str]:
             yield from _references(value)
 
 
-def _deciding_conditions(node: object, unknowns: set[str]) -> Iterator[str]:
-    """The names in the conditions of the if-expressions in ``node`` whose branches refer to
-    different sets of ``unknowns``."""
-    if isinstance(node, dict):
-        branching = node.get("If")
-        if isinstance(branching, dict):
-            branches = branching.get("branches", [])
-            values = [value for _, value in branches] + [branching.get("else_branch")]
-            seen = [set(_references(value)) & unknowns for value in values]
-            if any(s != seen[0] for s in seen[1:]):
-                for condition, _ in branches:
-                    yield from _references(condition)
-        for value in node.values():
-            yield from _deciding_conditions(value, unknowns)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _deciding_conditions(value, unknowns)
+def _deciding_conditions(residual: object, unknowns: set[str]) -> Iterator[str]:
+    """The names in the conditions of an if-equation that rumoca gives as one residual (an
+    if-expression as the whole residual, its branches the equations' residuals) whose
+    branches refer to different sets of ``unknowns``; nested if-equations too."""
+    branching = residual.get("If") if isinstance(residual, dict) else None
+    if not isinstance(branching, dict):
+        return
+    branches = branching.get("branches", [])
+    values = [value for _, value in branches] + [branching.get("else_branch")]
+    seen = [set(_references(value)) & unknowns for value in values]
+    if any(s != seen[0] for s in seen[1:]):
+        for condition, _ in branches:
+            yield from _references(condition)
+    for value in values:
+        yield from _deciding_conditions(value, unknowns)
 
 
 def condition_names(texts: list[str]) -> set[str]:

@@ -27,6 +27,7 @@ from fmpy.fmi3 import FMU3Slave
 from fmpy.validation import validate_fmu
 from modelica_support import TYPED_PARAMETERS
 
+from orchestrator.compiler.structural_parameters import condition_names, structural_parameters
 from orchestrator.fmi.log import FMULog
 
 LIBRARY = Path(__file__).parents[1] / "data" / "typed_parameters" / "TypedParams"
@@ -198,6 +199,57 @@ def test_typed_setters_reach_the_equations_and_refuse_a_late_fixed_set(fmus, tmp
 def test_model_descriptions_validate(fmus, model):
     for variant in ("me", "fmi2"):
         assert validate_fmu(str(fmus[(variant, model)])) == [], f"{variant} {model}"
+
+
+def _ref(name: str) -> dict:
+    return {"VarRef": {"name": {"name": name}}}
+
+
+def _sub(lhs: dict, rhs: dict) -> dict:
+    return {"Binary": {"op": "Sub", "lhs": lhs, "rhs": rhs}}
+
+
+def test_if_equation_determining_other_variables_makes_its_condition_structural():
+    # rumoca gives an if-equation it does not resolve as one residual, an if-expression over
+    # its branches' residuals: ``if on then a = 1 else b = 1`` determines a or b, which the
+    # causalization must know; ``y = if use then x else 0`` determines y either way
+    boolean = {"variability": {"Parameter": {}}, "binding": {"Literal": {"value": True}}}
+    real = {"variability": "Empty"}
+    one = {"Literal": {"value": {"Integer": 1}}}
+    flat = {
+        "variables": {"on": boolean, "use": boolean, "a": real, "b": real, "x": real, "y": real},
+        "variable_type_names": {"on": "Boolean", "use": "Boolean"},
+        "equations": [
+            {
+                "residual": {
+                    "If": {
+                        "branches": [[_ref("on"), _sub(_ref("a"), one)]],
+                        "else_branch": _sub(_ref("b"), one),
+                    }
+                }
+            },
+            {
+                "residual": _sub(
+                    _ref("y"), {"If": {"branches": [[_ref("use"), _ref("x")]], "else_branch": one}}
+                )
+            },
+        ],
+    }
+    assert structural_parameters(flat, []) == {"on"}
+    # a parameter in question whose conditional components cannot be read: all structural
+    assert structural_parameters(flat, None) is None
+
+
+def test_conditional_component_conditions_are_read_from_the_sources():
+    text = (
+        'model M\n  parameter Boolean use_u = false "u given";\n'
+        '  RealInput u if use_u "Input" annotation(Placement());\n'
+        "  Real x[2](each start = 0) if not use_x and n > 1;\n"
+        "equation\n  if use_y then\n    y = 1;\n  end if; // not a declaration: z if w\n"
+        "end M;\n"
+    )
+    assert condition_names([text]) >= {"use_u", "use_x", "n"}
+    assert not condition_names([text]) & {"use_y", "y", "w", "z"}
 
 
 def test_construct_table_names_these_tests():
