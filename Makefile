@@ -46,8 +46,12 @@ lint: $(BIN)/murcosim
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# The suite in WORKERS processes (pytest-xdist), one test file at a time in each, so that a
+# module's fixtures (a test library built once per file) are built once. CI has two cores;
+# more workers than cores only add contention: `make test WORKERS=4` on a larger machine.
+WORKERS ?= 2
 test: fmus lint web browser tbb
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n $(WORKERS) --dist loadfile
 
 # the API reference of the public package, from its docstrings (pdoc): build/docs/index.html
 DOCS_MODULES := murcosim murcosim.configuration murcosim.regression murcosim.pytest_plugin

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import signal
 import subprocess
@@ -42,8 +43,12 @@ def claim_loads(what: str, code: str, hint: str) -> None:
 
 @pytest.fixture(scope="session")
 def fmu_dir() -> Path:
-    """The project's FMUs, built now if missing or out of date."""
-    build_library(LIBRARY, FMU_DIR, report=lambda _: None)
+    """The project's FMUs, built now if missing or out of date. The suite's worker processes
+    (``pytest -n``) take turns: one builds while the others wait, then find them up to date."""
+    FMU_DIR.mkdir(exist_ok=True)
+    with open(FMU_DIR / ".build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        build_library(LIBRARY, FMU_DIR, report=lambda _: None)
     return FMU_DIR
 
 

@@ -44,9 +44,19 @@ column is taken when it raises the rank of the columns taken so far, the Jacobia
 evaluated at a fixed pseudo-random point (an entry that is not finite there is replaced by a
 random number, i.e. judged structurally). That is the generic rank: a choice that is singular
 only at particular values (a pendulum whose chosen coordinate has a vanishing coefficient as
-the rod passes the horizontal) is not detected. The states are selected once, when the model
-is built; dynamic state selection (switching dummy states during a simulation) is not done,
-so the model is valid only where the chosen matrices stay nonsingular.
+the rod passes the horizontal) is not detected by it. The choice is then checked where the
+model starts: the matrices chosen are evaluated at the start point (:func:`start_point`: the
+parameters' values and the fixed start values, what equations with one unknown give from them,
+then the other start values), and where one of them is singular there (a position's component
+solved from a spring's length where that component is 0 at the start: the length does not
+determine it there), the dummy derivatives are chosen again in the same order with the
+Jacobians evaluated at that point, so that a column singular there is passed over for the next
+one; otherwise the generic choice stands. This is the static choice Modelica tools make without
+dynamic state selection: by priority, checked at the consistent initial point. The states are
+selected once, when the model is built; dynamic state selection (switching dummy states during
+a simulation: Mattsson, Olsson and Elmqvist, "Dynamic selection of states in Dymola", Modelica
+Workshop 2000) is not done, so the model is valid only where the chosen matrices stay
+nonsingular.
 
 Every symbol in the residuals besides the variables and ``time`` is known: a parameter is
 constant in time, and an input whose derivative a differentiated equation would need is an
@@ -55,8 +65,11 @@ error.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+import logging
+import math
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import casadi as ca
 import numpy as np
@@ -66,6 +79,7 @@ from scipy.sparse.csgraph import maximum_bipartite_matching
 from orchestrator.compiler.causalize import CausalizationError, _describe
 from orchestrator.compiler.external_c import refuse_in_jacobian
 
+LOG = logging.getLogger(__name__)
 # Fixed seed: the same model always gets the same states.
 _SEED = 1988
 # Range of the pseudo-random values: inside the domains of sqrt, log, asin and acos.
@@ -88,6 +102,9 @@ class ReducedSystem:
     algebraics: list[ca.SX]  # input algebraics, dummy states, then dummy derivatives
     dummy_states: list[ca.SX]  # the input states demoted to algebraic unknowns
     differentiated: list[int]  # per original residual: how many times it was differentiated
+    # where the states were chosen at the start point: the values there that the equations
+    # give from the known ones, by name (Newton's first guesses at initialization)
+    start: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -191,13 +208,18 @@ def reduce_index(
     model: str,
     *,
     inputs: Sequence[ca.SX] = (),
+    known: Mapping[str, float] | None = None,
+    guesses: Mapping[str, float] | None = None,
 ) -> ReducedSystem:
     """Reduce the DAE ``0 = residuals`` to index 1 (see the module docstring).
 
     ``states[i]`` and ``derivatives[i]`` are the symbols of a state and of its derivative,
     ``priority[i]`` its state-selection priority; ``algebraics`` are the other unknowns;
     ``inputs`` are the symbols whose derivative is not available (every other symbol but
-    ``time`` is constant). A system that is already of index 0 or 1 is returned unchanged.
+    ``time`` is constant). ``known`` (parameters' values, fixed start values) and
+    ``guesses`` (the other start values), by symbol name, give the start point where the
+    choice of states is checked; without them it is not. A system that is already of index
+    0 or 1 is returned unchanged.
     Raises :class:`CausalizationError` naming the model and the equations when the system is
     structurally singular, or when an equation that must be differentiated contains an input.
     """
@@ -234,7 +256,16 @@ def reduce_index(
     matched = match >= 0
     assign[match[matched]] = np.flatnonzero(matched)
     _pantelides(system, assign, [int(e) for e in np.flatnonzero(~matched)])
-    dummies = _dummy_derivatives(system)
+    dummies, levels = _dummy_derivatives(system)
+    start: dict[str, float] = {}
+    if known is not None:
+        given, point = start_point(residuals, time, known, guesses or {})
+        if not all(_nonsingular(matrix, point) for matrix in levels):
+            chosen = _chosen_at(system, point, dummies)
+            if chosen != dummies:
+                dummies = chosen
+                names = {s.element_hash(): s.name() for r in residuals for s in ca.symvar(r)}
+                start = {names[h]: value for h, value in given.items() if h in names}
 
     demoted = [i for i in range(n_x) if (i, 1) in dummies]
     kept = [i for i in range(n_x) if (i, 1) not in dummies]
@@ -249,6 +280,7 @@ def reduce_index(
         + introduced,
         dummy_states=[states[i] for i in demoted],
         differentiated=[len(versions) - 1 for versions in system.versions],
+        start=start,
     )
 
 
@@ -337,10 +369,36 @@ def _pantelides(system: _System, assign: np.ndarray, unmatched: list[int]) -> No
                 system.differentiate_equation(e)
 
 
-def _dummy_derivatives(system: _System) -> set[tuple[int, int]]:
-    """Mattsson and Söderlind's dummy derivatives, as (variable, derivative order) pairs."""
+def _chosen_at(
+    system: _System, point: dict[int, float], generic: set[tuple[int, int]]
+) -> set[tuple[int, int]]:
+    """The dummy derivatives chosen with the Jacobians at ``point``; the ``generic`` ones
+    where no choice is nonsingular there either."""
+    try:
+        dummies, _ = _dummy_derivatives(system, point)
+    except CausalizationError:
+        return generic
+    states = [v.chain[0].name() for b, v in enumerate(system.variables) if v.state]
+    demoted = {system.variables[b].chain[0].name() for b, k in dummies if k == 1}
+    before = {system.variables[b].chain[0].name() for b, k in generic if k == 1}
+    LOG.info(
+        "%s: the states chosen by priority are singular at the start; states chosen there: %s",
+        system.model,
+        ", ".join(s for s in states if s not in demoted and s in before),
+    )
+    return dummies
+
+
+def _dummy_derivatives(
+    system: _System, point: Mapping[int, float] | None = None
+) -> tuple[set[tuple[int, int]], list[ca.SX]]:
+    """Mattsson and Söderlind's dummy derivatives, as (variable, derivative order) pairs,
+    and the matrix chosen at each level (the Jacobian of its equations in its dummy
+    derivatives). The Jacobians are evaluated at ``point`` (values by symbol hash), the
+    pseudo-random point elsewhere."""
     rng = np.random.default_rng(_SEED)
-    values: dict[int, float] = {}
+    values: dict[int, float] = dict(point or {})
+    levels: list[ca.SX] = []
     counts = [len(versions) - 1 for versions in system.versions]
     rows = [e for e, c in enumerate(counts) if c > 0]
     highest = sorted({b for e in rows for b in system.highest(e)})
@@ -360,6 +418,8 @@ def _dummy_derivatives(system: _System) -> set[tuple[int, int]]:
                 f"their highest derivatives: {named}"
             )
         dummies.update(chosen)
+        chosen_unknowns = [system.variables[b].chain[k] for b, k in chosen]
+        levels.append(ca.jacobian(equations, ca.vertcat(*chosen_unknowns)))
         candidates = [(b, k - 1) for b, k in chosen]
         level += 1
         rows = [e for e in rows if counts[e] >= level]
@@ -370,7 +430,86 @@ def _dummy_derivatives(system: _System) -> set[tuple[int, int]]:
                     f"{system.model}: index reduction would need '{variable.chain[k - 1].name()}' "
                     "as a state; only declared states can be states"
                 )
-    return dummies
+    return dummies, levels
+
+
+def _nonsingular(matrix: ca.SX, point: Mapping[int, float]) -> bool:
+    """Whether the square ``matrix`` has full rank at ``point`` (values by symbol hash; the
+    fixed pseudo-random point for the other symbols)."""
+    numeric = _evaluate(matrix, np.random.default_rng(_SEED), dict(point))
+    return len(independent_columns(numeric)) == numeric.shape[0]
+
+
+def start_point(
+    residuals: Sequence[ca.SX],
+    time: ca.SX,
+    known: Mapping[str, float],
+    guesses: Mapping[str, float],
+) -> tuple[dict[int, float], dict[int, float]]:
+    """Values of the symbols of ``residuals`` where the model starts, by symbol hash: the
+    ``known`` ones (parameters' values, fixed start values; ``time`` 0), then each unknown
+    an equation with no other unknown gives, where the equation is linear in it (a spring's
+    length from the positions, a relative position from two absolute ones), then the
+    ``guesses`` (start values that are not fixed) for symbols still without a value and
+    again what equations give from them. A consistent point where the equations that
+    determine each value this way are the only ones; others may not hold there (a guess
+    beside a value an equation gives), and symbols no equation gives have none. Returned
+    twice: as the known values give it, and with the guesses."""
+    symbols = [ca.symvar(r) for r in residuals]
+    by_name: dict[str, ca.SX] = {}
+    users: dict[int, list[int]] = defaultdict(list)
+    for e, found in enumerate(symbols):
+        for s in found:
+            by_name[s.name()] = s
+            users[s.element_hash()].append(e)
+    values: dict[int, float] = {time.element_hash(): 0.0}
+    open_count = [len(found) for found in symbols]
+
+    def assign(symbol: ca.SX, value: float, queue: list[int]) -> None:
+        values[symbol.element_hash()] = value
+        for e in users[symbol.element_hash()]:
+            open_count[e] -= 1
+            if open_count[e] == 1:
+                queue.append(e)
+
+    def settle(queue: list[int]) -> None:
+        while queue:
+            e = queue.pop()
+            unknown = [s for s in symbols[e] if s.element_hash() not in values]
+            if len(unknown) == 1 and (value := _linear_root(residuals[e], unknown[0], values)):
+                assign(unknown[0], value[0], queue)
+
+    for e, found in enumerate(symbols):
+        open_count[e] -= sum(s.element_hash() == time.element_hash() for s in found)
+    queue: list[int] = []
+    for name, value in known.items():
+        if name in by_name and by_name[name].element_hash() not in values:
+            assign(by_name[name], value, queue)
+    settle(queue + [e for e, n in enumerate(open_count) if n == 1])
+    given = dict(values)
+    for name, value in guesses.items():
+        if name in by_name and by_name[name].element_hash() not in values:
+            assign(by_name[name], value, queue)
+    settle(queue)
+    return given, values
+
+
+def _linear_root(
+    residual: ca.SX, unknown: ca.SX, values: Mapping[int, float]
+) -> tuple[float] | None:
+    """The root of ``residual`` in ``unknown``, the other symbols at ``values``, where the
+    residual is linear in it with a nonzero coefficient; else None."""
+    others = [s for s in ca.symvar(residual) if not ca.is_equal(s, unknown)]
+    if others:
+        numbers = ca.DM([values[s.element_hash()] for s in others])
+        residual = ca.substitute(residual, ca.vertcat(*others), numbers)
+    slope = ca.jacobian(residual, unknown)
+    if ca.depends_on(slope, unknown):
+        return None
+    coefficient = float(ca.evalf(slope))
+    offset = float(ca.evalf(ca.substitute(residual, unknown, ca.DM(0.0))))
+    root = -offset / coefficient if coefficient != 0.0 else math.nan
+    return (root,) if math.isfinite(root) else None
 
 
 def alias_classes(residuals: Sequence[ca.SX], variables: Sequence[ca.SX]) -> list[int]:

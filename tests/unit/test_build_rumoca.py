@@ -317,15 +317,17 @@ def test_unsupported_construct_names_file_line_column(tmp_path):
 
 
 def test_function_rumoca_refuses_is_placed_at_its_definition_on_the_library_path(tmp_path):
-    # a table search as MSL 4's Modelica.Math.Vectors.interpolate writes one, counting down
-    # in a while loop: rumoca 0.10 refuses it, and the line names where the function is
-    # declared in the library on the path (the user's sources call it by a shorter name)
+    # a search counting down in a while loop whose passes its text does not bound (its
+    # condition subscripts no array by the counter; one that does is given to rumoca as a for
+    # loop, test_build_function_loops.py): rumoca 0.10 refuses it, and the line names where the
+    # function is declared in the library on the path (the user's sources call it by a
+    # shorter name)
     tables = tmp_path / "path" / "Tables"
     tables.mkdir(parents=True)
     (tables / "package.mo").write_text(
         "package Tables\n  package Vectors\n    function below\n      input Real x[:];\n"
         "      input Real xi;\n      output Integer i = size(x, 1);\n    algorithm\n"
-        "      while i > 1 and xi < x[i] loop\n        i := i - 1;\n      end while;\n"
+        "      while i > 1 and xi < i*x[1] loop\n        i := i - 1;\n      end while;\n"
         "    end below;\n  end Vectors;\nend Tables;\n"
     )
     folder = _library(
