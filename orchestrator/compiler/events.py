@@ -166,6 +166,13 @@ class EventRecord:
         self.changes.append((memory, ca.SX(value)))
         return memory
 
+    def flag(self) -> ca.SX:
+        """A memory that only a when-branch sets (assigning it as a discrete variable: 1
+        where an assert of the branch fails at its event), held from event to event."""
+        memory = ca.SX.sym(f"change[{len(self.changes) + 1}]")
+        self.changes.append((memory, memory))
+        return memory
+
     def delay(self, expression: ca.SX, delay_time: ca.SX, delay_max: ca.SX) -> ca.SX:
         """The symbol standing for ``delay(expression, delay_time, delay_max)``."""
         value = ca.SX.sym(f"delay[{len(self.delays) + 1}]")
@@ -211,6 +218,8 @@ class EventFunctions:
     iteration: list[str] = field(default_factory=list)  # the nonlinear loops' iteration
     # variables, in the order of their guesses in ``c``
     guess_starts: list[float] = field(default_factory=list)  # their first guesses
+    change_starts: list[float] = field(default_factory=list)  # the memories of change and
+    # pre before the first event update, in the order of ``record.changes``
 
 
 def in_knowns(expressions: list[ca.SX], explicit: tuple[list[ca.SX], list[ca.SX]]) -> ca.SX:
@@ -302,9 +311,15 @@ def event_functions(
     x_new = list(ca.vertsplit(x)) if states else []
     index_d = {v.name(): k for k, v in enumerate(discrete)}
     index_x = {v.name(): k for k, v in enumerate(states)}
+    index_c = {m.name(): k for k, (m, _) in enumerate(record.changes)}
+    c_new = list(ca.vertsplit(watched)) if record.changes else []
     for j, branch in enumerate(record.branches):
         assignments, reinits = branch.fired(fired[j])  # no external call where it does not
         for target, value in assignments:
+            if target.name() in index_c:  # a flag (EventRecord.flag)
+                k = index_c[target.name()]
+                c_new[k] = ca.if_else(fired[j], known([value]), c_new[k])
+                continue
             k = index_d[target.name()]
             d_new[k] = ca.if_else(fired[j], known([value]), d_new[k])
         for state, value in reinits:
@@ -333,7 +348,7 @@ def event_functions(
             [
                 ca.vertcat(*x_new),
                 ca.vertcat(*d_new),
-                ca.vertcat(decided, *guesses, watched, *delayed),
+                ca.vertcat(decided, *guesses, *c_new, *delayed),
                 ca.if_else(initial, at_start, running),
                 s_new,
             ],

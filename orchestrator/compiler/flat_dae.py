@@ -437,6 +437,7 @@ def flat_dae(
             discrete=[_discrete_item(v, name, v.name in computed) for v in roles.discrete],
             iteration=[v.name() for loop in loops for v in loop.unknowns],
             guess_starts=[g for loop in loops for g in loop.starts],
+            change_starts=_change_starts(record, model.variables),
         )
         events.sizes.update(HAS_HOMOTOPY=0, NLOOP=len(loops))
         if model.homotopy is not None and (record.relations or loops):
@@ -657,6 +658,22 @@ def _substituted(record: EventRecord, symbols: list[ca.SX], values: list[ca.SX])
         delays=delays,
         changes=changes,
     )
+
+
+def _change_starts(record: EventRecord, variables: list[FlatVariable]) -> list[float]:
+    """The values of the memories of ``change`` and ``pre`` (``record.changes``) before the
+    first event update, in initialization mode: a memory of a variable holds its start value
+    (``pre(v) = v.start``, Modelica Language Specification 3.6, Sec. 8.6), or the number an
+    initial equation gives ``pre(v)``; the others (samples, flags) 0."""
+    starts = {v.name: v.start for v in variables if v.start is not None}
+    values = []
+    for memory, watched in record.changes:
+        given = record.held_starts.get(memory.name())
+        if given is None and watched.is_symbolic() and not ca.is_equal(watched, memory):
+            given = starts.get(watched.name())
+        given = ca.SX(given if given is not None else 0.0)
+        values.append(float(ca.evalf(given)) if given.is_constant() else 0.0)
+    return values
 
 
 def _initially_assigned(record: EventRecord) -> dict[str, ca.SX]:

@@ -823,11 +823,8 @@ class Algorithm:
                 branch.run(block["stmts"])
             finally:
                 self.translator.no_event -= 1
-            if len(events.asserts) > checks:  # FMUs check asserts at every evaluation
-                raise UnsupportedConstructError(
-                    "assert in a when-statement (or in a function it calls)", body.get("span")
-                )
-            assignments = [
+            flags = _asserted_at_event(events, checks)
+            assignments = flags + [
                 (symbol, ca.SX(value))
                 for name in dict.fromkeys(
                     _assigned(comp, self.where)[0] for comp in assignment_targets(block["stmts"])
@@ -2103,6 +2100,14 @@ def _when_assignments(
                 strict=True,
             ):
                 assignments.append((symbol, ca.SX(element)))
+        elif kind == "Assert":
+            checks = len(translator.events.asserts)
+            translator.no_event += 1  # decided as it is at the event
+            try:
+                Algorithm(translator, {}, "a when-equation")._Assert(body)
+            finally:
+                translator.no_event -= 1
+            assignments += _asserted_at_event(translator.events, checks)
         elif kind == "Reinit":
             state = scalar.get(body["state"])
             if state is None:
@@ -2116,6 +2121,20 @@ def _when_assignments(
     if not any(ca.depends_on(v, guard) for _, v in assignments + reinits):
         guard = None
     return [WhenBranch(chain, ca.SX(c), assignments, reinits, guard) for c in elements]
+
+
+def _asserted_at_event(events: EventRecord, first: int) -> list[tuple[ca.SX, ca.SX]]:
+    """The asserts of a when-branch (``events.asserts[first:]``) checked at its event: each
+    holds while the branch is active (Modelica Language Specification 3.6, Sec. 8.3.7), so
+    the branch sets a flag of the event memories to 1 where it fails, and the FMU's check
+    of the flag gives the error with the assert's message at that event. The flags'
+    assignments, for the branch."""
+    flags = []
+    for k, (held, text) in enumerate(events.asserts[first:], start=first):
+        flag = events.flag()
+        flags.append((flag, ca.logic_not(held)))
+        events.asserts[k] = (ca.logic_not(flag), text)
+    return flags
 
 
 def _read_across_branches(

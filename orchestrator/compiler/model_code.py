@@ -72,6 +72,7 @@ class ModelCode:
     external_c: ExternalFunctions | None = None  # external C functions the equations call
     # the Integer, Boolean and enumeration variables by name (the others are Real)
     value_types: dict[str, ValueType] = field(default_factory=dict)
+    change_starts: list[float] = field(default_factory=list)  # EventFunctions.change_starts
 
     def value_type(self, var: FmuVariable) -> ValueType | None:
         """The FMI type of ``var`` where it is not Real, else None."""
@@ -317,7 +318,16 @@ def model_code(
     messages = events.messages if events else []
     guesses = events.guess_starts if events else []
     return ModelCode(
-        identifier, description, variables, blocks, sizes, functions, messages, None, guesses
+        identifier,
+        description,
+        variables,
+        blocks,
+        sizes,
+        functions,
+        messages,
+        None,
+        guesses,
+        change_starts=events.change_starts if events else [],
     )
 
 
@@ -491,10 +501,19 @@ def write_sources(code: ModelCode, folder: Path) -> list[Path]:
         f"#define CHECKED_NAMES {{{', '.join(_c_string(v.name) for v in listed)}}}",
         f"#define CHECKED_VALUES {{{flags}}}",
         *_value_types_line(code),
+        *_change_starts_line(code),
         "#endif",
     ]
     (folder / "model_config.h").write_text("\n".join(lines) + "\n")
     return [folder / "model.c", folder / "model.h", folder / "model_config.h"]
+
+
+def _change_starts_line(code: ModelCode) -> list[str]:
+    """``CHANGE_STARTS``, the memories of ``change`` and ``pre`` in initialization mode, where
+    the model has such memories."""
+    if not code.change_starts:
+        return []
+    return [f"#define CHANGE_STARTS {{{', '.join(repr(v) for v in code.change_starts)}}}"]
 
 
 def _value_types_line(code: ModelCode) -> list[str]:

@@ -19,6 +19,10 @@ static const double START[N_VALUES] = START_VALUES;
 #if NG > 0
 static const double GUESS[NG] = GUESS_STARTS;
 #endif
+#if NCHANGE > 0
+/* the memories of change() and pre() before the first event update: start values */
+static const double CHANGE_START[NCHANGE] = CHANGE_STARTS;
+#endif
 static const unsigned char SETTABLE[N_VALUES] = SETTABLE_VALUES;
 /* The computed variables whose values must be finite, by value reference and Modelica name:
  * the derivatives and event indicators, checked at each evaluation, and the outputs, checked
@@ -71,6 +75,9 @@ void core_reset(Core* m) {
 #endif
 #if NG > 0
     memcpy(m->s.memory + NC, GUESS, sizeof GUESS);
+#endif
+#if NCHANGE > 0
+    memcpy(m->s.memory + NC + NG, CHANGE_START, sizeof CHANGE_START);
 #endif
     m->s.h_internal = 0.0;
     m->s.up_to_date = 0;
