@@ -307,6 +307,19 @@ SUPPORTED = [
         "(`holder(spring(c = 40))`), an attribute alone, `each` in a component array",
         "test_outer_modification_of_a_parameter_computed_at_initialization",
     ),
+    (
+        "An encapsulated class declared inside the class that extends it (MSL's "
+        "`MassWithStopAndFriction.PartialFrictionWithStop`; rumoca 0.10 takes the nested "
+        "class's variables for the enclosing class's): given to rumoca after the enclosing "
+        "class's end under a name of its own, on the library path and in the user's library",
+        "test_nested_classes_and_functions_of_one_name_in_four_variants",
+    ),
+    (
+        "Functions of one short name declared in two classes that are no packages (MSL's "
+        "`Move.position` beside `Move_w.position`; rumoca 0.10 keeps one function per short "
+        "name): each given to rumoca under a name of its own, with its calls",
+        "test_functions_of_one_name_in_two_classes_each_keep_their_own",
+    ),
 ]
 
 # Forms as library authors combine them (``tests/data/authoring``), each checked in four
@@ -950,9 +963,11 @@ UNSUPPORTED = [
         False,
     ),
     (
-        "Two classes' own functions of one short name (`A.position` beside `B.position`, each "
+        "Two packages' functions of one short name (`A.position` beside `B.position`, each "
         "called as `position`): rumoca 0.10 keeps one definition for both calls; the call it "
-        "resolved to the other class's function is refused, never computed by it",
+        "resolved to the other package's function is refused, never computed by it (a "
+        "package's function is called by its qualified name from other libraries too: the "
+        "build renames only functions declared in classes that are no packages)",
         "  package A\n    function position\n      input Real q[2];\n      output Real p;\n"
         "    algorithm\n      p := q[1];\n    end position;\n    partial model UseA\n"
         "      Real ya = position({time, 1});\n    end UseA;\n  end A;\n"
@@ -964,8 +979,7 @@ UNSUPPORTED = [
         True,
     ),
     (
-        "The same with inputs of different shapes (rumoca 0.10 refuses the call's shape; "
-        "MSL's `GenerationOfFMUs`, `Move_w.position` beside `Move.position`)",
+        "The same with inputs of different shapes (rumoca 0.10 refuses the call's shape)",
         "  package A\n    function position\n      input Real q[2];\n      output Real p;\n"
         "    algorithm\n      p := q[1];\n    end position;\n    partial model UseA\n"
         "      Real ya = position({time, 1});\n    end UseA;\n  end A;\n"
@@ -1002,11 +1016,12 @@ UNSUPPORTED = [
         True,
     ),
     (
-        "A class declared inside the class that extends it (rumoca 0.10 takes the nested "
-        "class's variables for the enclosing class's; MSL's `MassWithStopAndFriction`)",
+        "A class that is not encapsulated declared inside the class that extends it (rumoca "
+        "0.10 takes the nested class's variables for the enclosing class's; moved out, the "
+        "nested class would see other classes' names)",
         "  partial model Rigid\n    Real s(start = 0, fixed = true);\n"
         "    Real v(start = 1, fixed = true);\n  end Rigid;\n  model M\n"
-        "    extends PartialStop;\n    encapsulated partial model PartialStop\n"
+        "    extends PartialStop;\n    partial model PartialStop\n"
         "      import Bad.Rigid;\n      extends Rigid;\n      parameter Real smax = 2;\n"
         "      Boolean hit;\n    equation\n      hit = s > smax;\n    end PartialStop;\n"
         "  equation\n    der(s) = v;\n    der(v) = 0;\n  end M;\n",
