@@ -64,8 +64,8 @@ def test_friction_from_a_table_slows_a_wheel_as_scipy_solves_it_in_four_variants
 
 
 def test_one_row_table_gives_its_value_in_four_variants(fmus):
-    """OneRow: the searches stand in the branch a one-row table does not take."""
-    _check(fmus, "OneRow", {"v": np.full_like(TIMES, 2.5)})
+    """Sweep's v: the searches stand in the branch a one-row table does not take."""
+    _check(fmus, "Sweep", {"v": np.full_like(TIMES, 2.5)})
 
 
 def test_return_inside_a_loop_ends_the_function_in_four_variants(fmus):

@@ -24,9 +24,10 @@ package LoopUser "Models whose functions search with while loops and return from
     end while;
   end lastAtMost;
 
-  model Sweep "Friction torque of a table over a speed swept through and past it"
+  model Sweep "Friction of a table over a speed swept through and past it, and a one-row table"
     TableLib.Components.TableFriction friction(guess = 3);
     Real w(unit = "rad/s") = 6*time - 1 "Speed, -1 to 5 rad/s";
+    Real v = TableLib.Functions.segment({1.0}, {2.5}, w) "A table of one row: its value";
   equation
     friction.w = w;
   end Sweep;
@@ -39,10 +40,6 @@ package LoopUser "Models whose functions search with while loops and return from
     friction.w = w;
     J*der(w) = -friction.tau;
   end SpinDown;
-
-  model OneRow "A table of one row: its value everywhere"
-    Real v = TableLib.Functions.segment({1.0}, {2.5}, time);
-  end OneRow;
 
   model FirstTrue "The first of three thresholds passed, and the last breakpoint passed"
     Integer first = firstTrue({time > 0.3, time > 0.7, time > 0.1});
