@@ -17,7 +17,11 @@ array makes ``k`` structural), and so is one in the condition of an if-equation 
 gives as one residual (an if-expression as the whole residual) whose branches refer to
 different unknowns: its value decides which variables the equation determines, which the
 causalization must know. An if-expression inside an equation (``y = if on then x else 0``)
-leaves the equation's unknowns as they are: its parameters are settable.
+leaves the equation's unknowns as they are: its parameters are settable. A start value must
+be a number where the FMU declares it (a discrete variable's, an input's, a guess), so the
+parameters it refers to are structural, except in the start of a state with ``fixed =
+true``, which the initialization computes (``Real c(start = n0, fixed = true)``: ``n0`` is a
+``fixed`` parameter).
 """
 
 from __future__ import annotations
@@ -113,8 +117,14 @@ def structural_parameters(flat: dict, texts: list[str] | None) -> set[str] | Non
         found.update(reference[0] for reference in selection.get("references", []) if reference)
     unknowns = {name for name, v in variables.items() if _kind(v) not in ("Parameter", "Constant")}
     unknowns |= {name + "'" for name in unknowns}
+    derived = set()
     for equation in [*flat.get("equations", []), *flat.get("initial_equations", [])]:
         found.update(_deciding_conditions(equation.get("residual"), unknowns))
+        derived.update(n[:-1] for n in _references(equation.get("residual")) if n[-1:] == "'")
+    for name, variable in variables.items():
+        fixed = variable.get("fixed")
+        if name not in derived or not fixed or not all(fixed):
+            found.update(_references(variable.get("start")))
     last = {name.rsplit(".", 1)[-1] for name in typed - found}
     if last and texts is None:
         return None

@@ -79,22 +79,24 @@ def test_parameters_that_only_enter_equations_are_listed_with_their_type(fmus):
 
 def test_structural_parameters_are_not_listed(fmus):
     # n sizes x, m sizes the decays' array through decays.n = m, order is Evaluate = true,
-    # count is final, use_rate makes rate conditional, frozen chooses v = 2 or der(v) = -v
+    # count is final, use_rate makes rate conditional, frozen chooses v = 2 or der(v) = -v,
+    # on0 is the start value of a discrete variable (declared as a number)
     for variant in ("me", "fmi2"):
         names = {
             v.name for v in read_model_description(fmus[(variant, "Structural")]).modelVariables
         }
-        structural = {"n", "m", "decays.n", "order", "count", "use_rate", "frozen"}
+        structural = {"n", "m", "decays.n", "order", "count", "use_rate", "frozen", "on0"}
         assert not names & structural, f"{variant}: {sorted(names & structural)}"
         assert "rate" not in names and "decays.r" in names
 
 
 def test_structural_parameters_keep_their_values(fmus):
     # y = n order count m (sum of three exp(-t) + sum of exp(-i t) for i = 1, 2), n = 3,
-    # order = 2, count = 4, m = 2; the rate is 1 without the input; level 0
+    # order = 2, count = 4, m = 2; the rate is 1 without the input; level 0; on from true
+    # to false at 0.55 s (TIMES are 0.1 s apart, off the event)
     t = TIMES
     y = 3 * 2 * 4 * 2 * (3 * np.exp(-t) + np.exp(-t) + np.exp(-2 * t))
-    reference = {"y": y, "level": np.zeros_like(t)}
+    reference = {"y": y, "level": np.zeros_like(t), "on": np.where(t < 0.55, 1.0, 0.0)}
     for variant, interface in VARIANTS:
         result = simulate_fmu(
             str(fmus[(variant, "Structural")]),

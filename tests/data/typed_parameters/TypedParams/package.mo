@@ -46,6 +46,7 @@ package TypedParams "Integer, Boolean and enumeration parameters: structural one
     parameter Boolean use_rate = false "Whether the input rate drives w";
     parameter Integer m = 2 "Number of values of the inner decay, also a factor of y";
     parameter Boolean frozen = false "Whether v is held at 2 instead of decaying";
+    parameter Boolean on0 = true "Start of the switch, a discrete variable";
     RateInput rate if use_rate "Decay rate of w (1/s)";
     Decays decays(n = m) "Values sized by m";
     Real x[n](each start = 1, each fixed = true) "Decaying values";
@@ -53,6 +54,7 @@ package TypedParams "Integer, Boolean and enumeration parameters: structural one
     Real v(start = 1) "Value held or decaying";
     output Real y "Weighted sum";
     output Real level "use_rate as a number";
+    output Boolean on(start = on0, fixed = true) "Switched off at 0.55 s";
   protected
     RateInput rate_internal "The rate in use (1/s)";
   equation
@@ -71,5 +73,8 @@ package TypedParams "Integer, Boolean and enumeration parameters: structural one
     end if;
     y = n*order*count*m*(sum(x) + decays.total);
     level = if use_rate then 1 else 0;
+    when time > 0.55 then
+      on = not pre(on);
+    end when;
   end Structural;
 end TypedParams;
