@@ -603,11 +603,12 @@ class Translator:
         outputs = [env[o["name"]] for o in definition["outputs"]]
         if every:
             return outputs
-        if len(outputs) != 1:
+        if not outputs:
             raise UnsupportedConstructError(
-                f"function '{definition['name']}' with {len(outputs)} outputs in an expression",
-                span,
+                f"function '{definition['name']}' without outputs in an expression", span
             )
+        # in an expression a call gives its first output (Modelica Language Specification
+        # 3.6, Sec. 12.4.3; MSL's Vectors.interpolate in Clutch's mu0)
         return outputs[0]
 
     def _dimensions(self, declared: dict, env: dict, span: dict | None) -> list[int]:

@@ -46,10 +46,12 @@ def _check(fmus, model: str, reference: dict[str, np.ndarray]) -> None:
 def test_table_search_down_and_up_interpolates_as_scipy_in_four_variants(fmus):
     """Sweep: the speed 6t - 1 runs from below the table (-1 rad/s) through all its intervals
     to past its end (5 rad/s), the search starting in interval 3: down below 2 rad/s, up
-    above 4. The torque is SciPy's linear interpolation, extrapolated at both ends."""
+    above 4. The torque is SciPy's linear interpolation, extrapolated at both ends; the torque
+    at 0.5 rad/s the first of the function's two outputs, a call in an expression."""
     law = interp1d(TABLE[:, 0], TABLE[:, 1], fill_value="extrapolate")
     w = 6 * TIMES - 1
-    _check(fmus, "Sweep", {"w": w, "friction.tau": law(w)})
+    half = np.full_like(TIMES, law(0.5))
+    _check(fmus, "Sweep", {"w": w, "friction.tau": law(w), "friction.tau_half": half})
 
 
 def test_friction_from_a_table_slows_a_wheel_as_scipy_solves_it_in_four_variants(fmus):

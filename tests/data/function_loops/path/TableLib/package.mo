@@ -7,6 +7,7 @@ package TableLib "Tables searched by functions with while loops, and components 
       input Real u0 "Point to interpolate at";
       input Integer guess = 1 "Interval the search starts from";
       output Real v0 "Value at u0, extrapolated from the first or last interval outside";
+      output Integer found = 1 "Interval of u0, as the search left it";
     protected
       Integer k "Interval, u[k] <= u0 < u[k + 1] inside the table";
       Integer last = size(u, 1) "Number of breakpoints";
@@ -27,6 +28,7 @@ package TableLib "Tables searched by functions with while loops, and components 
           end while;
         end if;
         v0 := v[k] + (v[k + 1] - v[k])*(u0 - u[k])/(u[k + 1] - u[k]);
+        found := k;
       end if;
       annotation (Documentation(info="<html>
 <p>Interpolates linearly in the table (u, v); the interval is searched from
@@ -42,7 +44,10 @@ package TableLib "Tables searched by functions with while loops, and components 
       parameter Integer guess = 2 "Interval the search starts from";
       input Real w(unit = "rad/s") "Speed";
       output Real tau(unit = "N.m") "Friction torque";
+      Real tau_half(unit = "N.m") "Friction torque at 0.5 rad/s";
     equation
+      // a call of two outputs in an expression: its first
+      tau_half = Functions.segment(table[:, 1], table[:, 2], 0.5);
       tau = Functions.segment(table[:, 1], table[:, 2], w, guess);
     end TableFriction;
   end Components;
