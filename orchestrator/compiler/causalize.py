@@ -12,7 +12,8 @@ Here the residuals are
    nonlinear algebraic loop is torn the same way and solved by Newton's method on its
    tearing variables (CasADi's ``fast_newton``, generated into the model's C code) at every
    evaluation, the loop's other unknowns computed from them (and, where that Newton fails,
-   on the whole loop as a fallback). Where the loops
+   on the whole loop as a fallback; where every other solver fails, Newton with a line
+   search, :mod:`orchestrator.compiler.damped_newton`). Where the loops
    are asked for, Newton starts from a guess symbol per iteration variable, which the FMU
    holds: the iteration variables' start values at first (the Modelica meaning of ``start``
    for them; 0 without one), then the previous solution, so that a loop with several roots
@@ -33,6 +34,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components, maximum_bipartite_matching
 
+from orchestrator.compiler.damped_newton import damped_solution
 from orchestrator.compiler.external_c import jacobian, refuse_in_jacobian
 from orchestrator.compiler.piecewise import held_relations, piecewise_solution
 from orchestrator.compiler.tearing import torn_loop, torn_solution
@@ -211,6 +213,27 @@ def causalize(
                     ca.mmax(ca.fabs(ca.substitute(block_res, block_vars, attempts[-1])))
                     <= LOOP_TOLERANCE
                 )
+            # where all those fail (a junction's exponential law: full Newton steps overshoot
+            # into overflow), Newton with a line search on the tearing variables from their
+            # guesses, then on the whole loop (a junction's voltage among its unknowns)
+            failed = ca.logic_not(ca.mmax(ca.vertcat(*solved)))
+            damped = damped_solution(
+                ca.vertcat(*left), tears, start, failed, f"loop{number}", LOOP_ITERATIONS
+            )
+            attempts.append(ca.substitute(ca.vertcat(*in_tears), tears, damped))
+            solved.append(_settled(block_res, block_vars, attempts[-1]))
+            failed = ca.logic_not(ca.mmax(ca.vertcat(*solved)))
+            attempts.append(
+                damped_solution(
+                    block_res,
+                    block_vars,
+                    whole_start,
+                    failed,
+                    f"loop{number}_whole",
+                    LOOP_ITERATIONS,
+                )
+            )
+            solved.append(_settled(block_res, block_vars, attempts[-1]))
             converged = solved[0]
             solution = ca.DM.nan(len(eqs))
             for attempt, ok in reversed(list(zip(attempts, solved, strict=True))):
@@ -248,6 +271,11 @@ def _pieces(residuals: list[ca.SX]) -> tuple[tuple[ca.SX, bool], ...]:
         if not any(ca.is_equal(piece[0], c, 3) and piece[1] == s for c, s in found):
             found.append(piece)
     return tuple(found)
+
+
+def _settled(residual: ca.SX, unknowns: ca.SX, values: ca.SX) -> ca.SX:
+    """1 where ``residual`` at ``unknowns = values`` is within ``LOOP_TOLERANCE``, else 0."""
+    return ca.mmax(ca.fabs(ca.substitute(residual, unknowns, values))) <= LOOP_TOLERANCE
 
 
 def _newton(residual: ca.SX, unknowns: ca.SX, start: ca.SX, name: str) -> ca.SX:
