@@ -331,6 +331,10 @@ def flat_dae(
         for v in roles.states + roles.algebraics
         if v.start is not None and (guess := _at_defaults(v.start, bound)) is not None
     }
+    # where the states were chosen at the start point, the loops start from it too (a line
+    # force's length solved from its s, the start value 0 outside the equation's domain)
+    unfixed = {v.name for v in roles.states + roles.algebraics if not v.fixed}
+    first_guesses |= {n: value for n, value in reduced.start.items() if n in unfixed}
     # the residuals keep their order through index reduction, which appends its own
     places = model.residual_places
     assignments = causalize(
