@@ -80,6 +80,20 @@ class Rewrite:
         return offset - shift
 
 
+def _compatible(text: str, proposed: list[list[Edit]]) -> list[Edit]:
+    """The edits of each rewriter in turn (``proposed``) that overlap none of the earlier
+    rewriters' edits kept; a rewriter's edits are kept or left out together, so that what it
+    leaves as written is refused by rumoca as before rather than rewritten halfway."""
+    kept: list[Edit] = []
+    for edits in proposed:
+        try:
+            Rewrite(text, kept + edits)
+        except ValueError:
+            continue
+        kept += edits
+    return kept
+
+
 def _line_starts(text: str) -> list[int]:
     return [0] + [k + 1 for k, c in enumerate(text) if c == "\n"]
 
@@ -101,7 +115,7 @@ class Rewritten:
             edited = {}
             for path in sorted(root.rglob("*.mo")):
                 text = path.read_text(encoding="utf-8", errors="replace")
-                edits = [edit for rewriter in rewriters for edit in rewriter(text)]
+                edits = _compatible(text, [rewriter(text) for rewriter in rewriters])
                 if edits:
                     edited[path.relative_to(root)] = Rewrite(text, edits)
             self._mirror(root, copy, edited)

@@ -49,3 +49,21 @@ def test_a_copy_of_a_folder_holds_new_text_where_edited_and_maps_places_back(tmp
     # line 4 of the copy, "  xx = sin(time);": 'sin' at column 8, the user's column 7
     assert rewritten.user_line_column(copy, 4, 8) == (4, 7)
     assert rewritten.user_offset(copy, copy.read_text().index("sin")) == TEXT.index("sin")
+
+
+def test_a_rewriter_whose_edits_overlap_an_earlier_ones_is_left_out_of_that_file(tmp_path):
+    library = tmp_path / "Lib"
+    library.mkdir()
+    (library / "package.mo").write_text(TEXT)
+
+    def whole_sin(text: str) -> list[Edit]:  # the first rewriter: kept
+        start = text.index("sin")
+        return [Edit(start, start + 3, "Modelica.Math.sin")]
+
+    def sin_and_x(text: str) -> list[Edit]:  # its first edit overlaps whole_sin's: all left out
+        start = text.index("sin")
+        return [Edit(start + 1, start + 2, "I"), Edit(0, 0, "// x\n")]
+
+    rewritten = Rewritten([library], [whole_sin, sin_and_x, _rename_x])
+    text = rewritten.copy_of(library / "package.mo").read_text()
+    assert text == TEXT.replace("sin(", "Modelica.Math.sin(").replace(" x", " xx")
