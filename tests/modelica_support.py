@@ -1130,6 +1130,25 @@ WHEN_ORDERING = [
     ),
 ]
 
+# Ideal diodes commutating at events (``tests/data/commutation``), each a row in the table
+COMMUTATION = [
+    (
+        "Ideal diodes (MSL's `IdealDiode`: `off = s < 0`) of a bridge that start conducting in "
+        "pairs, fed only by a line inductor and leakage: in the event iteration's passes after "
+        "the first a relation keeps its value unless it passes its switching point by more "
+        "than the indicator's hysteresis (1e-10) the other way (OpenModelica's relation "
+        "memory); decided by sign alone the pair flipped at every pass",
+        _FOUR,
+        "test_bridge_rectifier_commutates_in_four_variants",
+    ),
+    (
+        "A switch with no consistent state (`on = u > 0` with `u` moved by 1 when `on` "
+        "changes): the event iteration still ends at its limit of passes",
+        "stopped in one line (`event iteration at t = 0.5 s did not settle in 100 passes`)",
+        "test_truly_cycling_switch_stops_in_one_line",
+    ),
+]
+
 PARAMETER_SETTINGS = [
     (
         "Every parameter and exact start value an FMU lists as settable, set alone, moves its "
@@ -1339,6 +1358,10 @@ def table() -> str:
     lines += [
         f"| {c} | {status} | `test_build_when_ordering.py::{test}` |"
         for c, status, test in WHEN_ORDERING
+    ]
+    lines += [
+        f"| {c} | {status} | `test_build_commutation.py::{test}` |"
+        for c, status, test in COMMUTATION
     ]
     lines += [
         f"| {c} | refused in one line ({words}) | `test_build_multibody_init.py::{test}` |"

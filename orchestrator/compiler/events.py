@@ -11,6 +11,20 @@ relation outside ``noEvent`` and functions whose operands vary in time becomes
   ``eps`` past the relation's switching point, so that at the located event the relation's
   new value is decided with a margin of ``eps`` rather than by the sign of round-off.
 
+In the passes of an event iteration after the first, a relation is decided by the sign of its
+indicator instead of ``g``: it keeps the value the pass before gave it unless ``g`` has passed
+the switching point by more than ``eps`` the other way (a relation memory with a hysteresis in
+the direction of its last change, as OpenModelica's runtime evaluates relations in its event
+iteration: P. Fritzson et al., "The OpenModelica integrated environment for modeling,
+simulation, and model-based development", Modeling, Identification and Control 41(4), 2020).
+An ideal diode that starts conducting at its located event is past its knee by ``eps`` while
+it blocks; conducting, its ``s`` is the same distance scaled by the circuit's conductance seen
+at its pins (``s`` a current, no longer a voltage): where only an inductor and other diodes'
+leakage ``Goff`` feed it, smaller than the round-off of the currents around it, so that by
+its sign alone the diode flipped at every pass (MSL's ``Rectifier``). A model whose state
+truly cycles changes its relations by more than ``eps`` at each pass and still ends in the
+iteration's limit of passes.
+
 A when-equation fires when its condition becomes true (its value at the last event is kept in
 a memory ``w``); ``elsewhen`` branches fire only when no earlier branch of the chain does.
 ``sample(start, interval)`` is a time event: its next time ``s`` is kept in a memory, the
@@ -203,9 +217,10 @@ class EventFunctions:
     then the values of the delays (set by the FMU before each evaluation):
 
     - ``model_zc (t, x, u, p, d, c) -> z``: the event indicators;
-    - ``model_event (t, x, u, p, d, c, w, s, initial, terminal) -> (x, d, c, w, s)``: one
-      pass of the event iteration (relations decided, when-branches fired, samples
-      advanced);
+    - ``model_event (t, x, u, p, d, c, w, s, initial, terminal, settling) -> (x, d, c, w,
+      s)``: one pass of the event iteration (relations decided, when-branches fired, samples
+      advanced); ``settling`` 1 in the passes after the first, where the relations are
+      decided by their indicators' signs (module docstring);
     - ``model_assert (t, x, u, p, d, c) -> ok``: 1 where an assert holds;
     - ``model_delay``: see :func:`delay_function`.
     """
@@ -260,12 +275,16 @@ def event_functions(
         return in_knowns(expressions, explicit)
 
     crossing = known([r.crossing for r in record.relations])
-    decided = ca.vertcat(
-        *[crossing[k] > 0 if r.strict else crossing[k] >= 0 for k, r in enumerate(record.relations)]
-    )
     indicators = ca.vertcat(
         *[
             crossing[k] + (2 * r.memory - 1) * RELATION_HYSTERESIS
+            for k, r in enumerate(record.relations)
+        ]
+    )
+    settling = ca.SX.sym("settling")  # 1 in the passes after the first: decided with memory
+    decided = ca.vertcat(
+        *[
+            _true(ca.if_else(settling, indicators[k], crossing[k]), r.strict)
             for k, r in enumerate(record.relations)
         ]
     )
@@ -344,7 +363,7 @@ def event_functions(
         ca.Function("model_zc", memories, [indicators], names, ["z"]),
         ca.Function(
             "model_event",
-            [*memories, w, s, initial, terminal],
+            [*memories, w, s, initial, terminal, settling],
             [
                 ca.vertcat(*x_new),
                 ca.vertcat(*d_new),
@@ -352,7 +371,7 @@ def event_functions(
                 ca.if_else(initial, at_start, running),
                 s_new,
             ],
-            [*names, "w", "s", "initial", "terminal"],
+            [*names, "w", "s", "initial", "terminal", "settling"],
             ["x_new", "d_new", "c_new", "w_new", "s_new"],
         ),
     ]
@@ -372,6 +391,11 @@ def event_functions(
         NASSERT=len(record.asserts),
     )
     return EventFunctions(functions, [message for _, message in record.asserts], sizes)
+
+
+def _true(crossing: ca.SX, strict: bool) -> ca.SX:
+    """Whether a relation with zero-crossing function value ``crossing`` is true."""
+    return crossing > 0 if strict else crossing >= 0
 
 
 def _with_new_reads(

@@ -365,9 +365,9 @@ static int take(double* old, const double* new_values, int n) {
 #if HAS_EVENTS
 /* One pass of the event iteration at the instance's time and states into x_new, d_new and
  * memory_new; initial, terminal: 1 in the update on leaving initialization mode, on
- * termination. */
-static CoreStatus event_pass(Core* m, double initial, double terminal, double* x_new,
-                             double* d_new, double* memory_new) {
+ * termination; settling: 1 in the passes after the first (relations decided with memory). */
+static CoreStatus event_pass(Core* m, double initial, double terminal, double settling,
+                             double* x_new, double* d_new, double* memory_new) {
     Work work;
     if (knowns(&work, m, &m->s.v[VR_TIME], &m->s.v[VR_X])) {
         core_log(m, CORE_ERROR, "evaluation of the delays failed");
@@ -377,6 +377,7 @@ static CoreStatus event_pass(Core* m, double initial, double terminal, double* x
     work.arg[7] = m->s.memory + N_CMEM + NWHEN;
     work.arg[8] = &initial;
     work.arg[9] = &terminal;
+    work.arg[10] = &settling;
     work.res[0] = x_new;
     work.res[1] = d_new;
     work.res[2] = memory_new;
@@ -390,7 +391,11 @@ static CoreStatus event_pass(Core* m, double initial, double terminal, double* x
 }
 #endif
 
-/* The event iteration of core_event_update; terminal: the update on termination. */
+/* The event iteration of core_event_update; terminal: the update on termination. The first
+ * pass decides each relation by the sign of its zero-crossing function; the passes after it
+ * by the sign of its event indicator, so that a relation keeps the value the pass before gave
+ * it unless it has passed its switching point by more than the indicators' hysteresis the
+ * other way (events.py). A state that truly cycles ends at the limit of passes. */
 static CoreStatus event_iteration(Core* m, int initial, int terminal, int* states_changed,
                                   int* next_defined, double* next_time) {
 #if HAS_EVENTS
@@ -399,7 +404,7 @@ static CoreStatus event_iteration(Core* m, int initial, int terminal, int* state
     int pass, changed = 1, i;
     *states_changed = 0;
     for (pass = 0; pass < 100 && changed; pass++) {
-        if (event_pass(m, flag, final_flag, x_new, d_new, memory_new) != CORE_OK)
+        if (event_pass(m, flag, final_flag, pass > 0, x_new, d_new, memory_new) != CORE_OK)
             return CORE_ERROR;
         if (take(&m->s.v[VR_X], x_new, NX)) *states_changed = 1;
         changed = take(&m->s.v[VR_D], d_new, ND) | take(m->s.memory, memory_new, N_MEMORY);
@@ -1076,7 +1081,7 @@ static CoreStatus objects_at_restored_time(Core* m) {
     if (m->n_objects == 0 || m->s.mode == MODE_INSTANTIATED ||
         m->s.mode == MODE_INITIALIZATION || m->s.mode == MODE_TERMINATED)
         return CORE_OK; /* no objects yet, or the initial event update still to come */
-    return event_pass(m, 1.0, 0.0, x_new, d_new, memory_new);
+    return event_pass(m, 1.0, 0.0, 0.0, x_new, d_new, memory_new);
 #else
     (void)m;
     return CORE_OK;
