@@ -17,13 +17,13 @@ the switching point by more than ``eps`` the other way (a relation memory with a
 the direction of its last change, as OpenModelica's runtime evaluates relations in its event
 iteration: P. Fritzson et al., "The OpenModelica integrated environment for modeling,
 simulation, and model-based development", Modeling, Identification and Control 41(4), 2020).
-An ideal diode that starts conducting at its located event is past its knee by ``eps`` while
-it blocks; conducting, its ``s`` is the same distance scaled by the circuit's conductance seen
-at its pins (``s`` a current, no longer a voltage): where only an inductor and other diodes'
-leakage ``Goff`` feed it, smaller than the round-off of the currents around it, so that by
-its sign alone the diode flipped at every pass (MSL's ``Rectifier``). A model whose state
-truly cycles changes its relations by more than ``eps`` at each pass and still ends in the
-iteration's limit of passes.
+A diagonal pair of a diode bridge that starts conducting together, fed by a line inductor and
+leakage, is past its knee by ``eps`` while it blocks; conducting, the pair's ``s`` (now the
+current both carry, less the knee current) is within ``eps`` of zero with a sign set by
+round-off, so that by its sign alone a diode flipped at every pass (``tests/data/commutation``).
+A model whose state truly cycles changes its relations by more than ``eps`` at each pass and
+still ends at the iteration's limit of passes, as does one whose relation is past its
+switching point by more than ``eps`` in both of its values (MSL's ``Rectifier``: README).
 
 A when-equation fires when its condition becomes true (its value at the last event is kept in
 a memory ``w``); ``elsewhen`` branches fire only when no earlier branch of the chain does.

@@ -5,11 +5,11 @@ ideal diodes (MSL's characteristic: ``Ron`` conducting, ``Goff`` blocking, knee 
 1 mOhm, 1 mS, 2 V as MSL's ``Rectifier``) fed from 325 V, 50 Hz through a 1 mH line inductor,
 charging 2 mF with a 10 Ohm load. The line current flows in pulses; each starts where a
 diagonal pair reaches its knee together, fed only by the line inductor and the other pair's
-leakage. Conducting, the pair's ``s`` is then the indicator's hysteresis (1e-10) scaled by the
-conductance it sees, below the round-off of the currents around it: decided by its sign at
-each pass, the event iteration flipped a diode at every pass and stopped at 2.43591 ms ("did
-not settle in 100 passes", in all four variants). Decided with the relation memory of the
-passes after the first (``orchestrator/compiler/events.py``), the pair conducts.
+leakage. Conducting, the pair's ``s`` (the current both carry, less the knee current) is
+within the indicator's hysteresis (1e-10) of zero with a sign set by round-off: decided by its
+sign at each pass, the event iteration flipped a diode at every pass and stopped at 2.43591 ms
+("did not settle in 100 passes", in all four variants). Decided with the relation memory of
+the passes after the first (``orchestrator/compiler/events.py``), the pair conducts.
 
 Its reference is written here: in each conduction mode (which diodes conduct) the circuit is
 linear, ``y' = A y + g sin(w t) + c`` over the line current and the DC voltage, given by the
@@ -17,7 +17,7 @@ nodal analysis of the bridge and solved exactly (matrix exponential and the forc
 response); a diode's mode changes where its voltage crosses its knee (located by Brent's
 method), and a diode that the crossing leaves inconsistent a nanosecond later (its partner in
 the pair) changes with it. The FMUs agree to 1e-6 A and 1e-6 V (CVode and the embedded
-integrator at 1e-10, on values of 100 A and 300 V) in all four variants.
+integrator at 1e-10, on a line current of up to 150 A and 340 V) in all four variants.
 
 ``Flipping``: ``on = u > 0`` with ``u = time - 1 + (if on then -0.5 else 0.5)`` has no
 consistent state from 0.5 s to 1.5 s; each pass changes ``u`` by 1, far more than the
