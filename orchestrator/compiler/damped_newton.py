@@ -65,6 +65,7 @@ def damped_solution(
     iterate = ca.Function(f"{name}_damped_step", [x, p], [taken]).mapaccum(iterations)
     x0 = ca.MX.sym("start", unknowns.numel())
     iterates = iterate(x0, ca.repmat(p, 1, iterations))
-    passes = ca.Function(f"{name}_damped", [x0, p], [iterates[:, -1]])
+    # a call of its own in the model's expressions, not expanded into them
+    passes = ca.Function(f"{name}_damped", [x0, p], [iterates[:, -1]], {"never_inline": True})
     skipped = ca.Function(f"{name}_undamped", [x0, p], [ca.MX.nan(unknowns.numel())])
     return ca.Function.if_else(f"{name}_line_search", passes, skipped)(wanted, start, given)
