@@ -600,6 +600,11 @@ FUNCTION_LOOPS = [
         "Boolean the return sets, guarding what follows",
         "test_return_inside_a_loop_ends_the_function_in_four_variants",
     ),
+    (
+        "A call of a function with several outputs in an expression: its first output (MSL's "
+        "`Clutch`, `mu0 = Vectors.interpolate(mu_pos[:, 1], mu_pos[:, 2], 0, 1)`)",
+        "test_table_search_down_and_up_interpolates_as_scipy_in_four_variants",
+    ),
 ]
 
 SOURCES = [
