@@ -17,7 +17,9 @@ array makes ``k`` structural), and so is one in the condition of an if-equation 
 gives as one residual (an if-expression as the whole residual) whose branches refer to
 different unknowns: its value decides which variables the equation determines, which the
 causalization must know. An if-expression inside an equation (``y = if on then x else 0``)
-leaves the equation's unknowns as they are: its parameters are settable. A start value must
+leaves the equation's unknowns as they are: its parameters are settable. One passed to a
+function is structural too: a function's loops, sizes and branches may need its value as a
+number, and the inlined function would grow by every branch it could take. A start value must
 be a number where the FMU declares it (a discrete variable's, an input's, a guess), so the
 parameters it refers to are structural, except in the start of a state with ``fixed =
 true``, which the initialization computes (``Real c(start = n0, fixed = true)``: ``n0`` is a
@@ -60,6 +62,19 @@ def _references(node: object) -> Iterator[str]:
     elif isinstance(node, list):
         for value in node:
             yield from _references(value)
+
+
+def _call_arguments(node: object) -> Iterator[str]:
+    """The names the arguments of the function calls in ``node`` refer to."""
+    if isinstance(node, dict):
+        call = node.get("FunctionCall")
+        if isinstance(call, dict):
+            yield from _references(call.get("args"))
+        for value in node.values():
+            yield from _call_arguments(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _call_arguments(value)
 
 
 def _deciding_conditions(residual: object, unknowns: set[str]) -> Iterator[str]:
@@ -121,6 +136,10 @@ def structural_parameters(flat: dict, texts: list[str] | None) -> set[str] | Non
     for equation in [*flat.get("equations", []), *flat.get("initial_equations", [])]:
         found.update(_deciding_conditions(equation.get("residual"), unknowns))
         derived.update(n[:-1] for n in _references(equation.get("residual")) if n[-1:] == "'")
+    for variable in variables.values():  # a function's loops and sizes may need numbers
+        found.update(_call_arguments(variable.get("binding")))
+    for equation in flat.get("equations", []):
+        found.update(_call_arguments(equation.get("residual")))
     for name, variable in variables.items():
         fixed = variable.get("fixed")
         if name not in derived or not fixed or not all(fixed):
