@@ -3,6 +3,9 @@ Co-Simulation) and the library built once into them, for the build tests."""
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from ctypes import byref
@@ -31,6 +34,27 @@ def built_fmus(library: Path, out: Path, **options: object) -> dict[tuple[str, s
     build_library), by (variant, model's last name)."""
     built = build_library(library, out, backend="rumoca", report=lambda _: None, **options)
     return {(p.parent.name if p.parent != out else "me", p.stem): p for p in built}
+
+
+def shared_fmus(
+    tmp_path_factory: pytest.TempPathFactory,
+    library: Path,
+    library_path: list[Path],
+    models: list[str] | None = None,
+) -> dict[tuple[str, str], Path]:
+    """The FMUs of ``models`` of ``library`` (all by default), as :func:`built_fmus` gives
+    them, from one folder that the modules building this library share for the whole run,
+    also across the suite's worker processes (``pytest -n``): they take turns under a lock,
+    and a model another module has built is found up to date rather than built again."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's folder above each worker's own
+    key = "\0".join(str(p.resolve()) for p in [library, *library_path])
+    out = base / f"shared-{library.name}-{hashlib.sha256(key.encode()).hexdigest()[:12]}"
+    out.mkdir(exist_ok=True)
+    with open(out.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return built_fmus(library, out, library_path=library_path, models=models)
 
 
 def assert_agrees_in_four_variants(

@@ -23,7 +23,7 @@ from pathlib import Path
 import fmpy
 import numpy as np
 import pytest
-from build_variants import VARIANTS
+from build_variants import VARIANTS, shared_fmus
 from conftest import cli_error
 from fmpy import extract, read_model_description, simulate_fmu
 from fmpy.fmi2 import FMU2Model
@@ -46,11 +46,7 @@ TIMES = np.linspace(0.0, 2.0, 9)
 
 @pytest.fixture(scope="module")
 def fmus(tmp_path_factory):
-    out = tmp_path_factory.mktemp("userlib")
-    built = build_library(
-        LIBRARY, out, backend="rumoca", report=lambda _: None, library_path=[MODELICA_PATH]
-    )
-    return {(p.parent.name if p.parent != out else "me", p.stem): p for p in built}
+    return shared_fmus(tmp_path_factory, LIBRARY, [MODELICA_PATH])
 
 
 def simulate(fmus, model, variant, interface, outputs, inputs=None, start=None):

@@ -18,11 +18,9 @@ import math
 
 import numpy as np
 import pytest
-from build_variants import VARIANTS
+from build_variants import VARIANTS, shared_fmus
 from fmpy import simulate_fmu
 from test_build_rumoca import LIBRARY, MODELICA_PATH
-
-from orchestrator.compiler import build_library
 
 STOP = 10.0  # s
 TIMES = np.linspace(0.0, STOP, 41)
@@ -33,15 +31,9 @@ THRESHOLD = DIVIDER * SUPPLY - SUPPLY / GAIN  # 11.999 V
 
 @pytest.fixture(scope="module")
 def fmus(tmp_path_factory):
-    out = tmp_path_factory.mktemp("schmitt")
-    built = build_library(
-        LIBRARY,
-        out,
-        report=lambda _: None,
-        library_path=[MODELICA_PATH],
-        models=["UserLib.SchmittTriggers.Inverting", "UserLib.SchmittTriggers.Multivibrator"],
-    )
-    return {(p.parent.name if p.parent != out else "me", p.stem): p for p in built}
+    """The two models' FMUs, from the folder test_build_rumoca builds UserLib into."""
+    models = ["UserLib.SchmittTriggers.Inverting", "UserLib.SchmittTriggers.Multivibrator"]
+    return shared_fmus(tmp_path_factory, LIBRARY, [MODELICA_PATH], models)
 
 
 def _runs(fmus, model, outputs):
