@@ -11,12 +11,17 @@ relation outside ``noEvent`` and functions whose operands vary in time becomes
   ``eps`` past the relation's switching point, so that at the located event the relation's
   new value is decided with a margin of ``eps`` rather than by the sign of round-off.
 
-In the passes of an event iteration after the first, a relation is decided by the sign of its
-indicator instead of ``g``: it keeps the value the pass before gave it unless ``g`` has passed
-the switching point by more than ``eps`` the other way (a relation memory with a hysteresis in
-the direction of its last change, as OpenModelica's runtime evaluates relations in its event
-iteration: P. Fritzson et al., "The OpenModelica integrated environment for modeling,
-simulation, and model-based development", Modeling, Identification and Control 41(4), 2020).
+In the passes of an event iteration after the first, a relation whose ``g`` depends on the
+states, inputs or a nonlinear loop's unknowns and is not exactly at its switching point is
+decided by the sign of its indicator instead of ``g``: it keeps the value the pass before gave
+it unless ``g`` has passed the switching point by more than ``eps`` the other way (a relation
+memory with a hysteresis in the direction of its last change, as OpenModelica's runtime
+evaluates relations in its event iteration: P. Fritzson et al., "The OpenModelica integrated
+environment for modeling, simulation, and model-based development", Modeling, Identification
+and Control 41(4), 2020). A relation of discrete values alone (``count >= nperiod``), or one
+exactly at its switching point (``integer(x/h) > pre(n)`` once ``n`` has counted), is
+decided by ``g`` in every pass: its value jumps by whole steps, and a memory would keep it on
+the side it left.
 A diagonal pair of a diode bridge that starts conducting together, fed by a line inductor and
 leakage, is past its knee by ``eps`` while it blocks; conducting, the pair's ``s`` (now the
 current both carry, less the knee current) is within ``eps`` of zero with a sign set by
@@ -282,9 +287,15 @@ def event_functions(
         ]
     )
     settling = ca.SX.sym("settling")  # 1 in the passes after the first: decided with memory
+    continuous = ca.vertcat(x, u, *guesses)
     decided = ca.vertcat(
         *[
-            _true(ca.if_else(settling, indicators[k], crossing[k]), r.strict)
+            _true(
+                ca.if_else(settling * (crossing[k] != 0), indicators[k], crossing[k])
+                if ca.depends_on(crossing[k], continuous)
+                else crossing[k],
+                r.strict,
+            )
             for k, r in enumerate(record.relations)
         ]
     )
