@@ -406,7 +406,7 @@ def flat_dae(
         [v.symbol for v in roles.parameters],
         conditions,
         assignments,
-        _held_at_start(record, roles, name, steady, loops),
+        _held_at_start(record, roles, name, steady, loops, _change_starts(record, model.variables)),
         tuple((v.symbol, ca.SX(_free_start(v, name))) for v in roles.free),
         (
             [_value(v.start, "start", name) if v.start is not None else 0.0 for v in roles.inputs],
@@ -691,11 +691,19 @@ def _initially_assigned(record: EventRecord) -> dict[str, ca.SX]:
 
 
 def _held_at_start(
-    record: EventRecord, roles: _Roles, name: str, steady: tuple[list, list], loops: list[Loop]
+    record: EventRecord,
+    roles: _Roles,
+    name: str,
+    steady: tuple[list, list],
+    loops: list[Loop],
+    change_starts: list[float],
 ) -> tuple[list, list]:
     """Values held between events, at the start: discrete states at their start values,
     relations decided with their memories at false (``steady`` ones as decided always),
-    Newton's guesses at the iteration variables' start values."""
+    Newton's guesses at the iteration variables' start values, the memories of ``change`` and
+    ``pre`` at ``change_starts`` (their values before the first event update). A value may
+    name other held symbols (a relation on ``pre(n)``): :func:`initialization` substitutes
+    until none is left."""
     discrete = [v for v in roles.discrete if v not in roles.free]  # free: initial unknowns
     symbols = [v.symbol for v in discrete] + list(steady[0])
     values = [ca.SX(_discrete_item(v, name)["start"]) for v in discrete]
@@ -717,6 +725,8 @@ def _held_at_start(
         values.append(crossing > 0 if relation.strict else crossing >= 0)
     symbols += [d.value for d in record.delays]
     values += _undelayed(record)
+    symbols += [memory for memory, _ in record.changes]
+    values += [ca.SX(v) for v in change_starts]
     return symbols, values
 
 

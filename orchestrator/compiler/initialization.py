@@ -118,9 +118,14 @@ def initialization(
             ca.substitute(ca.vertcat(*equations), ca.vertcat(*symbols), ca.vertcat(*values))
         )
     if equations and held[0]:
-        equations = ca.vertsplit(
-            ca.substitute(ca.vertcat(*equations), ca.vertcat(*held[0]), ca.vertcat(*held[1]))
-        )
+        # a held value may name other held symbols (a relation on pre(n)): substituted until
+        # none is left, at most once per held symbol
+        joined, names, given = ca.vertcat(*equations), ca.vertcat(*held[0]), ca.vertcat(*held[1])
+        for _ in range(len(held[0])):
+            if not ca.depends_on(joined, names):
+                break
+            joined = ca.substitute(joined, names, given)
+        equations = ca.vertsplit(joined)
         # values held from initialization may be in dependent parameters (a filter's
         # coefficients from its cut-off frequency f_cut = 2*f)
         if symbols and ca.depends_on(ca.vertcat(*held[1]), ca.vertcat(*symbols)):
