@@ -17,15 +17,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 
-def _nodes(tree: object) -> Iterator[dict]:
+def flat_nodes(tree: object) -> Iterator[dict]:
     """Every dictionary inside ``tree`` (rumoca's flat form: nested dicts and lists)."""
     if isinstance(tree, dict):
         yield tree
         for value in tree.values():
-            yield from _nodes(value)
+            yield from flat_nodes(value)
     elif isinstance(tree, list):
         for value in tree:
-            yield from _nodes(value)
+            yield from flat_nodes(value)
 
 
 def _when_targets(flat: dict) -> set[str]:
@@ -33,13 +33,13 @@ def _when_targets(flat: dict) -> set[str]:
     assign."""
     targets: set[str] = set()
     for chain in flat.get("when_chains", []):
-        for node in _nodes(chain):
+        for node in flat_nodes(chain):
             assign = node.get("Assign")
             if isinstance(assign, dict) and isinstance(assign.get("target"), str):
                 targets.add(assign["target"].split("[")[0])
-    for node in _nodes(flat.get("algorithms", [])):
+    for node in flat_nodes(flat.get("algorithms", [])):
         if "When" in node:
-            for inner in _nodes(node["When"]):
+            for inner in flat_nodes(node["When"]):
                 comp = inner.get("Assignment", {}).get("comp") if "Assignment" in inner else None
                 if comp:
                     targets.add(".".join(part["ident"] for part in comp["parts"]))
@@ -60,7 +60,7 @@ def unheld_pre(flat: dict) -> frozenset[str]:
     held = _when_targets(flat)
     sections = [flat.get(k, []) for k in ("equations", "when_chains", "algorithms")]
     names: set[str] = set()
-    for node in _nodes(sections):
+    for node in flat_nodes(sections):
         call = node.get("BuiltinCall")
         if not isinstance(call, dict) or call.get("function") != "Pre":
             continue

@@ -31,6 +31,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from orchestrator.compiler.pre_values import flat_nodes
+
 TYPED = ("Integer", "Boolean")
 # a declaration's condition attribute: ``if`` after the declared name, its subscripts or its
 # modification, up to the annotation or the end of the declaration (strings and comments
@@ -66,15 +68,10 @@ def _references(node: object) -> Iterator[str]:
 
 def _call_arguments(node: object) -> Iterator[str]:
     """The names the arguments of the function calls in ``node`` refer to."""
-    if isinstance(node, dict):
-        call = node.get("FunctionCall")
+    for found in flat_nodes(node):
+        call = found.get("FunctionCall")
         if isinstance(call, dict):
             yield from _references(call.get("args"))
-        for value in node.values():
-            yield from _call_arguments(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _call_arguments(value)
 
 
 def _deciding_conditions(residual: object, unknowns: set[str]) -> Iterator[str]:
