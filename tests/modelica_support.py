@@ -550,7 +550,7 @@ EVENT_STATEMENTS = [
     (
         "`assert` in a `when`-statement: checked at the event its branch fires, from the values "
         "the statements hold there (an error status with its message at that event, not "
-        "before); `AssertionLevel.warning` has no effect, as elsewhere",
+        "before); one at `AssertionLevel.warning` logs its message there and the run goes on",
         "test_assert_in_a_when_statement_fails_at_its_sample",
     ),
     (
@@ -799,12 +799,12 @@ UNSUPPORTED = [
     ),
     (
         "`sample(start, interval)` in an initial equation (rumoca 0.10 refuses it when it "
-        "lowers the model, naming no line; at initialization no sample fires in these FMUs, "
-        "write `initial()` where the start is meant)",
+        "lowers the model; at initialization no sample fires in these FMUs, write `initial()` "
+        "where the start is meant)",
         _MODEL + "    discrete Real y(fixed = false);\n  initial equation\n"
         "    y = if sample(0, 0.5) then 1 else 2;\n  equation\n    der(x) = -x;\n  end M;\n",
-        "expression form is outside the checked DAE lowering grammar",
-        False,
+        "sample(...) in an initial equation",
+        True,
     ),
     (
         "A `when`-statement inside an `if`-, `for`- or `while`-statement (Modelica 3.6, Sec. "
@@ -897,7 +897,7 @@ UNSUPPORTED = [
     ),
     (
         "`while` loops in functions whose passes their text does not bound (a Real halved "
-        "until it is small; rumoca 0.10, MSL's `Filter`)",
+        "until it is small; rumoca 0.10, MSL's `Filter`), placed at the `while`",
         "  function f\n    input Real u;\n    output Real y;\n  algorithm\n    y := u;\n"
         "    while y > 1 loop\n      y := y/2;\n    end while;\n  end f;\n"
         + _MODEL
@@ -1281,6 +1281,38 @@ CS_EVENTS = [
     ),
 ]
 
+# Warning-level asserts, initial() with samples, close events in one Co-Simulation step
+# (``tests/data/statements_more``), each checked by the test of ``test_build_statements_more.py``
+# it names; that file also places the refusals of an unbounded while loop (at the ``while``)
+# and of ``sample`` in an initial equation (at the ``sample``), rows of UNSUPPORTED
+STATEMENTS_MORE = [
+    (
+        "`assert(..., AssertionLevel.warning)` in equations and functions: the FMU logs its "
+        "message with a warning status (category `logStatusWarning`) once where the condition "
+        "starts to fail, at a completed integrator step or an event, and the run goes on",
+        _FOUR,
+        "test_warning_level_asserts_are_logged_where_they_start_to_fail",
+    ),
+    (
+        "`initial()` with `sample` in one when-condition (`when {initial(), sample(0.5, 0.5)}`, "
+        "`when initial() or sample(0.25, 0.25)`): fires at the start and at each instant",
+        _FOUR,
+        "test_initial_and_samples_in_one_when_condition",
+    ),
+    (
+        "Two state events 1e-4 s apart inside one Co-Simulation step of 10 ms, found in order, "
+        "the instants to 1e-8 s",
+        _FOUR,
+        "test_two_crossings_1e_4_s_apart_within_one_communication_step",
+    ),
+    (
+        "Bounces ever closer (restitution 0.5), two inside one Co-Simulation step of 10 ms, "
+        "the instants to 1e-8 s",
+        _FOUR,
+        "test_several_bounces_within_one_communication_step",
+    ),
+]
+
 README = Path(__file__).parents[1] / "README.md"
 BEGIN, END = "<!-- modelica-support: begin -->", "<!-- modelica-support: end -->"
 
@@ -1367,6 +1399,10 @@ def table() -> str:
     lines += [
         f"| {c} | {status} | `test_build_commutation.py::{test}` |"
         for c, status, test in COMMUTATION
+    ]
+    lines += [
+        f"| {c} | {status} | `test_build_statements_more.py::{test}` |"
+        for c, status, test in STATEMENTS_MORE
     ]
     lines += [
         f"| {c} | refused in one line ({words}) | `test_build_multibody_init.py::{test}` |"

@@ -64,6 +64,13 @@ RELATION_HYSTERESIS = 1e-10  # eps: how far past a switching point its indicator
 TIME_EVENT_SLACK = 1e-12  # relative: a sample fires when time >= next sample time - slack
 
 
+class WarningMessage(str):
+    """The message of an assert at ``AssertionLevel.warning`` (Modelica Language Specification
+    3.6, Sec. 8.3.7): where its condition starts to fail, at a completed integrator step or an
+    event, the FMU logs it with a warning status once and the run goes on; errors (any other
+    message) end the run."""
+
+
 @dataclass(frozen=True)
 class Relation:
     """A relation with its memory symbol and zero-crossing function."""
@@ -226,7 +233,8 @@ class EventFunctions:
       s)``: one pass of the event iteration (relations decided, when-branches fired, samples
       advanced); ``settling`` 1 in the passes after the first, where the relations are
       decided by their indicators' signs (module docstring);
-    - ``model_assert (t, x, u, p, d, c) -> ok``: 1 where an assert holds;
+    - ``model_assert (t, x, u, p, d, c) -> ok``: 1 where an assert holds (its message a
+      :class:`WarningMessage` for one at warning level);
     - ``model_delay``: see :func:`delay_function`.
     """
 
@@ -304,8 +312,12 @@ def event_functions(
     conditions = known([b.condition for b in record.branches])
     if record.relations and conditions.numel():
         conditions = ca.substitute(conditions, memories, decided)
+    # no sample fires in the updates on leaving initialization mode and on termination, also
+    # where a condition is evaluated as if they were not those updates (``running`` below:
+    # ``initial() or sample(0.25, 0.25)`` fires at the start)
+    quiet = ca.SX.sym("quiet", 2)  # initial, terminal: of the pass, never substituted by at()
     if record.samples and conditions.numel():
-        conditions = ca.substitute(conditions, fires, due * (1 - initial) * (1 - terminal))
+        conditions = ca.substitute(conditions, fires, due * (1 - quiet[0]) * (1 - quiet[1]))
     watched = known([v for _, v in record.changes])
     if record.samples and watched.numel():  # the samples taken as values (sampled)
         watched = ca.substitute(watched, fires, due * (1 - initial) * (1 - terminal))
@@ -323,7 +335,7 @@ def event_functions(
     def at(values: list[float]) -> ca.SX:
         if not conditions.numel():
             return conditions
-        return ca.substitute(conditions, flags, ca.DM(values))
+        return ca.substitute(ca.substitute(conditions, flags, ca.DM(values)), quiet, flags)
 
     at_start, running, at_end = at([1.0, 0.0]), at([0.0, 0.0]), at([0.0, 1.0])
     fired = []

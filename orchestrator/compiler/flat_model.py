@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import casadi as ca
 import numpy as np
 
-from orchestrator.compiler.events import EventRecord, WhenBranch
+from orchestrator.compiler.events import EventRecord, WarningMessage, WhenBranch
 from orchestrator.compiler.external_c import ExternalError, ExternalFunctions, translate_call
 from orchestrator.compiler.external_objects import construct, is_constructor, object_variables
 from orchestrator.compiler.pre_values import unheld_pre
@@ -782,19 +782,19 @@ class Algorithm:
 
     def _Assert(self, body: dict) -> None:
         """An assert in a function: one that holds when the model is translated is dropped,
-        one that never holds refused, any other checked by the FMU (an error with its
-        message) where the statements run."""
+        an error that never holds refused, any other checked by the FMU where the statements
+        run (an error with its message; at ``AssertionLevel.warning`` the message logged)."""
         condition = self.translator.expr(body["condition"], self.env)
-        message = body.get("message")
-        text = "assert failed"
-        if isinstance(message, dict) and "Literal" in message:
-            text = str(next(iter(message["Literal"]["value"].values())))
+        text = _assert_message(body)
         number = _numeric(condition)
         if number is not None and _numeric(self.guard) is not None:
             if number or not _numeric(self.guard):
                 return
-            raise UnsupportedConstructError(f"assert that never holds: {text}", body.get("span"))
-        if self.translator.events is not None and body.get("level") in (None, "Error", "error"):
+            if not isinstance(text, WarningMessage):
+                raise UnsupportedConstructError(
+                    f"assert that never holds: {text}", body.get("span")
+                )
+        if self.translator.events is not None:
             held = ca.logic_or(ca.logic_not(ca.SX(self.guard)), ca.SX(condition))
             held = ca.logic_or(held, ca.SX(self.env.get(RETURNED, 0.0)))
             self.translator.events.asserts.append((held, text))
@@ -1772,17 +1772,12 @@ def read_flat(
             branch_spans += [branch.get("span")] * len(found)
     events.branches[first:] = _read_across_branches(translator, events, first, branch_spans)
     for check in flat.get("assert_equations", []):
-        if check.get("level") not in (None, "Error", "error"):
-            continue  # AssertionLevel.warning: no effect on the result
         translator.no_event += 1
         try:
             condition = translator.expr(check["condition"])
         finally:
             translator.no_event -= 1
-        message = check.get("message")
-        text = "assert failed"
-        if isinstance(message, dict) and "Literal" in message:
-            text = str(next(iter(message["Literal"]["value"].values())))
+        text = _assert_message(check)
         events.asserts.append((ca.SX(condition), text))
     if evaluated:
         residuals, spans = _constant_variables(residuals, spans, variables, derivatives)
@@ -2122,6 +2117,28 @@ def _when_assignments(
     if not any(ca.depends_on(v, guard) for _, v in assignments + reinits):
         guard = None
     return [WhenBranch(chain, ca.SX(c), assignments, reinits, guard) for c in elements]
+
+
+def _assert_message(check: dict) -> str:
+    """The message of an assert (an equation or a statement of rumoca's flat form): a
+    :class:`WarningMessage` at ``AssertionLevel.warning``, which the FMU logs where the
+    condition starts to fail and the run goes on."""
+    message = check.get("message")
+    text = "assert failed"
+    if isinstance(message, dict) and "Literal" in message:
+        text = str(next(iter(message["Literal"]["value"].values())))
+    level = check.get("level")
+    if level is None:  # rumoca 0.10 leaves AssertionLevel.error out, as the default
+        return text
+    # AssertionLevel = enumeration(warning, error): rumoca 0.10 gives warning as its index 1
+    if level.get("Literal", {}).get("value") == {"Integer": 1}:
+        return WarningMessage(text)
+    if level.get("Literal", {}).get("value") == {"Integer": 2}:
+        return text
+    raise UnsupportedConstructError(
+        "assertion level other than AssertionLevel.warning or AssertionLevel.error",
+        check.get("span"),
+    )
 
 
 def _asserted_at_event(events: EventRecord, first: int) -> list[tuple[ca.SX, ca.SX]]:

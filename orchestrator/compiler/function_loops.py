@@ -271,6 +271,26 @@ def _nested_return(statements: list[Statement], depth: int = 0) -> bool:
     return False
 
 
+def unbounded_while(text: str, function: str) -> int | None:
+    """The position in ``text`` of the first while loop of a function named ``function`` (its
+    last name) whose passes its text does not bound (:func:`_bound`), which stays as written
+    and rumoca 0.10 refuses; None where there is none."""
+    for section in source_algorithms(text):
+        keyword = section.start - len("algorithm")
+        head = text.rfind("function", 0, keyword)
+        named = [t for _, t in tokens(text[:keyword], max(head, 0))][1:2]
+        if section.class_kind != "function" or named != [function]:
+            continue
+        try:
+            statements, _ = _statements(section.statements, 0, set())
+        except _UnreadableError:
+            continue
+        for statement in statements + [s for t in statements for s in t.inner()]:
+            if statement.kind == "while" and not _bound(statement):
+                return statement.tokens[0][0]
+    return None
+
+
 def function_loops(text: str) -> list[Edit]:
     """The edits that give rumoca 0.10 the while loops with a provable bound and the returns
     inside loops of the functions in ``text`` in forms it translates (a source rewriter)."""

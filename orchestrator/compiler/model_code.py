@@ -21,7 +21,7 @@ from pathlib import Path
 
 import casadi as ca
 
-from orchestrator.compiler.events import HIDDEN, EventFunctions, hidden_parameters
+from orchestrator.compiler.events import HIDDEN, EventFunctions, WarningMessage, hidden_parameters
 from orchestrator.compiler.external_c import ExternalFunctions
 from orchestrator.compiler.initialization import RESIDUAL_TOLERANCE, Initialization
 from orchestrator.compiler.value_types import C_CODES, ValueType
@@ -492,6 +492,7 @@ def write_sources(code: ModelCode, folder: Path) -> list[Path]:
         "#define ASSERT_MESSAGES {"
         + ", ".join(_c_string(m) for m in code.assert_messages or ["-"])
         + "}",
+        *_assert_warnings_line(code),
         f"#define START_VALUES {{{starts}}}",
         f"#define GUESS_STARTS {{{', '.join(repr(g) for g in code.guess_starts or [0.0])}}}",
         f"#define SETTABLE_VALUES {{{settable}}}",
@@ -514,6 +515,16 @@ def _change_starts_line(code: ModelCode) -> list[str]:
     if not code.change_starts:
         return []
     return [f"#define CHANGE_STARTS {{{', '.join(repr(v) for v in code.change_starts)}}}"]
+
+
+def _assert_warnings_line(code: ModelCode) -> list[str]:
+    """The define of which asserts are warnings (1, ``AssertionLevel.warning``) in the order of
+    ``model_assert``'s outputs; none where every assert is an error, as before warnings were
+    checked."""
+    if not any(isinstance(m, WarningMessage) for m in code.assert_messages):
+        return []
+    flags = ", ".join(str(int(isinstance(m, WarningMessage))) for m in code.assert_messages)
+    return [f"#define ASSERT_WARNINGS {{{flags}}}"]
 
 
 def _value_types_line(code: ModelCode) -> list[str]:

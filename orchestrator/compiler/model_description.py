@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import xml.etree.ElementTree as ET
 
+from orchestrator.compiler.events import WarningMessage
 from orchestrator.compiler.model_code import FmuVariable, ModelCode
 from orchestrator.compiler.units import unit_definitions
 from orchestrator.compiler.value_types import BOOLEAN, INTEGER
@@ -41,9 +42,10 @@ def _interfaces(root: ET.Element, code: ModelCode, version: str, co_simulation: 
         f"canSerializeFMU{fmu_state}": "true",
     }
     exchange = dict(common)
-    # FMI 2.0 calls it unless told not to; there the delays' histories grow and the nonlinear
-    # loops' guesses move to their last solutions
-    if version != "2.0" and (code.sizes.get("NDELAY") or code.sizes.get("NG")):
+    # FMI 2.0 calls it unless told not to; there the delays' histories grow, the nonlinear
+    # loops' guesses move to their last solutions and warning-level asserts are checked
+    warnings = any(isinstance(m, WarningMessage) for m in code.assert_messages)
+    if version != "2.0" and (code.sizes.get("NDELAY") or code.sizes.get("NG") or warnings):
         exchange["needsCompletedIntegratorStep"] = "true"
     ET.SubElement(root, "ModelExchange", exchange)
     if co_simulation:

@@ -38,12 +38,12 @@ from orchestrator.compiler.flat_model import (
     call_targets,
     read_flat,
 )
-from orchestrator.compiler.function_loops import function_loops
+from orchestrator.compiler.function_loops import function_loops, unbounded_while
 from orchestrator.compiler.outer_modifications import dropped_outer_modification
 from orchestrator.compiler.package_constants import dropped_package_modification
 from orchestrator.compiler.redeclarations import dropped_modification
 from orchestrator.compiler.source_rewrites import Rewritten, SourceRewriter
-from orchestrator.compiler.statement_places import refused_statement
+from orchestrator.compiler.statement_places import refused_statement, sample_in_initial_equation
 from orchestrator.compiler.structural_parameters import structural_parameters
 from orchestrator.compiler.tokens import tokens as _tokens
 from orchestrator.compiler.value_types import value_types
@@ -188,6 +188,8 @@ ALGORITHM_REFUSALS = (
 DECLARED = "declaration"
 # or the first statement of an algorithm section that rumoca 0.10 refuses (statement_places)
 CALL_STATEMENT, NESTED_WHEN = "call statement", "nested when-statement"
+# or the first while loop of the function named whose passes its text does not bound
+UNBOUNDED_WHILE = "unbounded while loop"
 RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
     (
         r"`([\w.]+)` contains a statement without a checked DAE owner",
@@ -195,7 +197,7 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
         "gives rumoca 0.10 one whose counter moves by one each pass and subscripts an array in "
         "an operand of the condition's 'and' in a for loop over that array's size), or an "
         "assignment to an array element, which rumoca 0.10 does not translate",
-        "%s",
+        UNBOUNDED_WHILE,
     ),
     (
         r"`([\w.]+)` requires a compact dependent-domain transition",
@@ -586,6 +588,14 @@ class RumocaLibrary:
             detail = re.sub(r"\s*\[[^\]\s]+\.mo:\d+:\d+\]", "", detail.split("; ", 1)[0])
         else:
             place = self._relative(self.entry)
+        if "outside the checked DAE lowering grammar" in detail:
+            sampled = self._sample_in_initial_equation()
+            if sampled:
+                return (
+                    f"{sampled[0]}: {model}: unsupported Modelica construct sample(...) in an "
+                    "initial equation (rumoca 0.10); no sample fires at initialization in these "
+                    "FMUs: write initial() where the start is meant"
+                )
         for pattern, construct, token in RUMOCA_LIMITS:
             found = re.search(pattern, detail)
             if found:
@@ -594,9 +604,11 @@ class RumocaLibrary:
                     places = self._declaration(name)
                 elif token in (CALL_STATEMENT, NESTED_WHEN):
                     places = self._statement(token == NESTED_WHEN)
+                elif token == UNBOUNDED_WHILE:  # else where the function is, as "%s"
+                    places = self._while_statement(name) or self._find(name)
                 else:
                     places = self._find(token.replace("%s", name)) if token else []
-                if not places and token == "%s" and "." in name:
+                if not places and token in ("%s", UNBOUNDED_WHILE) and "." in name:
                     places = self._definition(name)
                 where = places[0] if places else place
                 construct = construct.replace("%s", found.group(1))
@@ -711,6 +723,32 @@ class RumocaLibrary:
                 line = text.count("\n", 0, position) + 1
                 column = position - (text.rfind("\n", 0, position) + 1) + 1
                 return [f"{self._relative(path)}:{line}:{column}"]
+        return []
+
+    def _sample_in_initial_equation(self) -> list[str]:
+        """``file:line:column`` of the first ``sample(`` in an initial equation section of the
+        library's sources (:func:`sample_in_initial_equation`)."""
+        for path in sorted(self.folder.rglob("*.mo")):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            position = sample_in_initial_equation(text) if "sample" in text else None
+            if position is not None:
+                line = text.count("\n", 0, position) + 1
+                column = position - (text.rfind("\n", 0, position) + 1) + 1
+                return [f"{self._relative(path)}:{line}:{column}"]
+        return []
+
+    def _while_statement(self, function: str) -> list[str]:
+        """``file:line:column`` of the first while loop of function ``function`` whose passes its
+        text does not bound (:func:`unbounded_while`), in the library or on its path."""
+        last = function.split(".")[-1]
+        for root in (self.folder, *self.path):
+            for path in sorted(root.rglob("*.mo")):
+                text = path.read_text(encoding="utf-8", errors="replace")
+                position = unbounded_while(text, last) if "while" in text else None
+                if position is not None:
+                    line = text.count("\n", 0, position) + 1
+                    column = position - (text.rfind("\n", 0, position) + 1) + 1
+                    return [f"{self._relative(path)}:{line}:{column}"]
         return []
 
     def _declaration(self, name: str) -> list[str]:

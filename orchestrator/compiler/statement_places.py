@@ -1,4 +1,5 @@
-"""Places of the statements in algorithm sections that rumoca 0.10 refuses without a place.
+"""Places of the statements in algorithm sections that rumoca 0.10 refuses without a place,
+and of ``sample(...)`` in an initial equation.
 
 rumoca 0.10 refuses a call statement in a model's algorithm section (``reinit(v, 0);``,
 ``terminate("done");``, ``print(x);``: "function-call assignment must retain at least one
@@ -10,7 +11,8 @@ first such statement in the library's source text from the tokens of its algorit
 
 from __future__ import annotations
 
-from orchestrator.compiler.source_algorithms import source_algorithms
+from orchestrator.compiler.source_algorithms import BLOCK_ENDS, SECTION_ENDS, source_algorithms
+from orchestrator.compiler.tokens import tokens
 
 BLOCKS = {"if", "for", "while", "when"}
 KEYWORDS = BLOCKS | {"elseif", "elsewhen", "else", "end", "return", "break", "assert"}
@@ -27,6 +29,27 @@ def refused_statement(text: str, nested_when: bool) -> int | None:
             position = _first_refused(section.statements, nested_when)
             if position is not None:
                 return position
+    return None
+
+
+def sample_in_initial_equation(text: str) -> int | None:
+    """The position in ``text`` of the first ``sample(`` in an initial equation section, which
+    rumoca 0.10 refuses naming no place; None where there is none."""
+    listed = list(tokens(text))
+    inside = False
+    for k, (position, token) in enumerate(listed):
+        previous = listed[k - 1][1] if k else ""
+        following = listed[k + 1][1] if k + 1 < len(listed) else ""
+        if token == "equation" and previous == "initial":
+            inside = True
+        elif (
+            token in SECTION_ENDS
+            or (token == "initial" and following != "(")
+            or (token == "end" and following not in BLOCK_ENDS)  # the class's end
+        ):
+            inside = False
+        elif inside and token == "sample" and following == "(":
+            return position
     return None
 
 

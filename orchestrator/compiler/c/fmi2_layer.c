@@ -19,7 +19,8 @@ typedef struct {
 static void log2(void* environment, const char* instance, CoreStatus status, const char* text) {
     Fmi2Logger* logger = (Fmi2Logger*)environment;
     if (logger->logger)
-        logger->logger(logger->environment, instance, (fmi2Status)status, "logStatusError", "%s",
+        logger->logger(logger->environment, instance, (fmi2Status)status,
+                       status == CORE_WARNING ? "logStatusWarning" : "logStatusError", "%s",
                        text);
 }
 

@@ -21,7 +21,8 @@ static void log3(void* environment, const char* instance, CoreStatus status, con
     Fmi3Logger* logger = (Fmi3Logger*)environment;
     (void)instance;
     if (logger->log_message)
-        logger->log_message(logger->environment, (fmi3Status)status, "logStatusError", text);
+        logger->log_message(logger->environment, (fmi3Status)status,
+                            status == CORE_WARNING ? "logStatusWarning" : "logStatusError", text);
 }
 
 static fmi3Instance instantiate(fmi3String name, fmi3String token, fmi3Boolean logging_on,

@@ -73,6 +73,9 @@ void core_reset(Core* m) {
 #if NDELAY > 0
     memset(m->s.delay, 0, sizeof m->s.delay);
 #endif
+#ifdef ASSERT_WARNINGS
+    memset(m->s.warned, 0, sizeof m->s.warned);
+#endif
 #if NG > 0
     memcpy(m->s.memory + NC, GUESS, sizeof GUESS);
 #endif
@@ -271,6 +274,14 @@ static int indicators(Core* m, double t, const double* x, double* z) {
 
 #if NASSERT > 0
 static const char* const ASSERTS[NASSERT] = ASSERT_MESSAGES;
+#ifdef ASSERT_WARNINGS
+static const unsigned char WARNING[NASSERT] = ASSERT_WARNINGS; /* 1: AssertionLevel.warning */
+#define IS_ERROR(i) (!WARNING[i])
+#define HAS_WARNINGS 1
+#else
+#define IS_ERROR(i) 1
+#define HAS_WARNINGS 0
+#endif
 
 static CoreStatus check_asserts(Core* m) {
     Work work;
@@ -283,10 +294,34 @@ static CoreStatus check_asserts(Core* m) {
      * leaves NaN in its unknowns, which fails the model's own asserts on them */
     for (k = 0; k < NASSERT; k++) {
         i = (k + NASSERT - NLOOP) % NASSERT;
-        if (!(ok[i] > 0.5)) {
+        if (!(ok[i] > 0.5) && IS_ERROR(i)) {
             core_log(m, CORE_ERROR, "assert failed at t = %g s: %s", m->s.v[VR_TIME], ASSERTS[i]);
             return CORE_ERROR;
         }
+    }
+    return CORE_OK;
+}
+#else
+#define HAS_WARNINGS 0
+#endif
+
+#if HAS_WARNINGS
+/* The warning-level asserts at a completed step or event: one that fails here and did not at
+ * the last is logged with a warning status (once per interval in which it fails); the run
+ * goes on. */
+static CoreStatus check_warnings(Core* m) {
+    Work work;
+    double ok[NASSERT];
+    int i;
+    if (knowns(&work, m, &m->s.v[VR_TIME], &m->s.v[VR_X])) return CORE_ERROR;
+    work.res[0] = ok;
+    if (model_assert(work.arg, work.res, work.iw, work.w, 0)) return CORE_ERROR;
+    for (i = 0; i < NASSERT; i++) {
+        const unsigned char failing = WARNING[i] && !(ok[i] > 0.5);
+        if (failing && !m->s.warned[i])
+            core_log(m, CORE_WARNING, "assert warning at t = %.10g s: %s", m->s.v[VR_TIME],
+                     ASSERTS[i]);
+        m->s.warned[i] = failing;
     }
     return CORE_OK;
 }
@@ -423,6 +458,9 @@ static CoreStatus event_iteration(Core* m, int initial, int terminal, int* state
         double s = m->s.memory[N_CMEM + NWHEN + i];
         if (i == 0 || s < *next_time) *next_time = s;
     }
+#if HAS_WARNINGS
+    if (NG == 0 && NDELAY == 0 && check_warnings(m) != CORE_OK) return CORE_ERROR;
+#endif
     return NG > 0 || NDELAY > 0 ? core_completed_step(m) : update(m);
 #else
     (void)initial;
@@ -490,6 +528,9 @@ CoreStatus core_completed_step(Core* m) {
 #endif
 #if NDELAY > 0
     if (record_delays(m) != CORE_OK) return CORE_ERROR;
+#endif
+#if HAS_WARNINGS
+    if (check_warnings(m) != CORE_OK) return CORE_ERROR;
 #endif
     (void)m;
     return CORE_OK;
@@ -1041,7 +1082,7 @@ CoreStatus core_do_step(Core* m, double t0, double h) {
                            1e-12 * fmax(1.0, fabs(t)));
             }
 #endif
-#if NG > 0 || NDELAY > 0
+#if NG > 0 || NDELAY > 0 || HAS_WARNINGS
             core_set_time(m, t);
             if (core_completed_step(m) != CORE_OK) return CORE_ERROR;
 #endif

@@ -59,6 +59,11 @@ typedef struct {
 #if NDELAY > 0
     DelayHistory delay[NDELAY]; /* the history of each delay's expression */
 #endif
+#ifdef ASSERT_WARNINGS
+    /* 1 where a warning-level assert failed at the last completed step or event (logged
+     * once when it started to fail) */
+    unsigned char warned[NASSERT];
+#endif
     double h_internal;    /* last proposed internal step of the embedded integrator, s */
     int up_to_date;       /* dx/dt and w are consistent with t, x, u, p */
     int mode;             /* CoreMode */
@@ -122,9 +127,10 @@ CoreStatus core_initialize(Core* m);
  * actual one (lambda = 1); called after core_initialize. Without homotopy it does nothing. */
 CoreStatus core_homotopy(Core* m);
 /* Newton's guesses of the nonlinear loops become their solution at the instance's time and
- * states, and the delays' histories take their expressions' values there: at completed
- * integrator steps, after event updates and accepted Co-Simulation steps, never at trial
- * points an integrator may reject. Without loops and delays it does nothing. */
+ * states, the delays' histories take their expressions' values there, and a warning-level
+ * assert that starts to fail there is logged: at completed integrator steps, after event
+ * updates and accepted Co-Simulation steps, never at trial points an integrator may reject.
+ * Without loops, delays and warnings it does nothing. */
 CoreStatus core_completed_step(Core* m);
 /* Event iteration at the instance's time: relations decided, when-equations fired, samples
  * advanced, until nothing changes. initial: the update on leaving initialization mode. Sets
