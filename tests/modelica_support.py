@@ -848,6 +848,17 @@ UNSUPPORTED = [
         True,
     ),
     (
+        "Call equations of functions without outputs, `check(x);` (rumoca 0.10 drops them); in "
+        "a branch of an if- or when-equation, which may never be active (MSL's `LimPID`), the "
+        "model builds with a warning naming the call's place",
+        "  function check\n    input Real v;\n  algorithm\n"
+        '    assert(v > 0, "v must be positive");\n  end check;\n'
+        + _MODEL
+        + "  equation\n    der(x) = -x;\n    check(x);\n  end M;\n",
+        "call equation of function 'check' without outputs",
+        True,
+    ),
+    (
         "Call statements of external functions without outputs (`print`-like; an FMU makes "
         "no call for its effect alone)",
         '  function show\n    input Real v;\n  external "C" show_value(v);\n  end show;\n'

@@ -20,6 +20,7 @@ to 1e-7 s.
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 from pathlib import Path
@@ -29,6 +30,8 @@ import pytest
 from build_variants import VARIANTS, assert_agrees_in_four_variants, built_fmus, one_line_refusal
 from fmpy import simulate_fmu
 from modelica_support import STATEMENTS_MORE
+
+from orchestrator.compiler import build_library
 
 LIBRARY = Path(__file__).parents[1] / "data" / "statements_more" / "MoreLib"
 STEP = 0.0131  # s, output grid: meets no sample instant
@@ -224,6 +227,60 @@ def test_sample_in_an_initial_equation_is_refused_at_its_place(tmp_path):
     message = one_line_refusal(tmp_path, text)
     assert _place(message) == (6, 12), message
     assert "sample(...) in an initial equation" in message
+
+
+CHECK = (
+    "  function check\n"
+    "    input Real v;\n"
+    "  algorithm\n"
+    '    assert(v > 0, "v must be positive");\n'
+    "  end check;\n"
+)
+
+
+def test_call_equation_of_a_function_without_outputs_is_refused_at_its_place(tmp_path):
+    """rumoca 0.10 drops ``check(x);`` from the equations: the build refuses it at its place
+    rather than export an FMU that never checks the function's assert."""
+    text = (
+        "package Bad\n" + CHECK + "  model M\n"
+        "    Real x(start = 1, fixed = true);\n"
+        "  equation\n"
+        "    der(x) = -x;\n"
+        "    check(x);\n"
+        "  end M;\n"
+        "end Bad;\n"
+    )
+    message = one_line_refusal(tmp_path, text)
+    assert _place(message) == (11, 5), message
+    assert "call equation of function 'check' without outputs" in message
+
+
+def test_call_equation_in_an_if_branch_builds_with_a_warning_at_its_place(tmp_path, caplog):
+    """In a branch of an if-equation on a parameter (as MSL's LimPID calls Streams.error for a
+    start value outside its limits) the call may never be made: the model builds, and a
+    warning names the call's place."""
+    folder = tmp_path / "Bad"
+    folder.mkdir()
+    (folder / "package.mo").write_text(
+        "package Bad\n" + CHECK + "  model M\n"
+        "    parameter Real k = 1;\n"
+        "    Real x(start = 1, fixed = true);\n"
+        "  equation\n"
+        "    der(x) = -k*x;\n"
+        "    if k < 0 then\n"
+        "      check(k);\n"
+        "    end if;\n"
+        "  end M;\n"
+        "end Bad;\n"
+    )
+    with caplog.at_level(logging.WARNING, logger="orchestrator.compiler.rumoca_front"):
+        built = build_library(
+            folder, tmp_path / "out", variants=("me",), report=print, models=["Bad.M"]
+        )
+    assert [p.stem for p in built] == ["M"]
+    warnings = [r.getMessage() for r in caplog.records if "call equation" in r.getMessage()]
+    assert len(warnings) == 1, warnings
+    assert warnings[0].startswith("Bad/package.mo:13:7: Bad.M: call equation of function 'check'")
 
 
 def test_construct_table_names_these_tests():
