@@ -17,7 +17,6 @@ declaration's modification in the source instead (:func:`declared_units`).
 
 from __future__ import annotations
 
-import logging
 import os
 import re
 import sys
@@ -30,9 +29,9 @@ from pathlib import Path
 import rumoca
 
 from orchestrator.compiler.algorithm_sections import entry_dependent_discrete, unwrap, wrapped
-from orchestrator.compiler.call_equations import dropped_call_equations
 from orchestrator.compiler.class_rewrites import hoisted, renamed, user_names
 from orchestrator.compiler.external_c import ExternalFunctions
+from orchestrator.compiler.first_outputs import first_outputs
 from orchestrator.compiler.flat_model import (
     FlatModel,
     FlatVariable,
@@ -44,14 +43,13 @@ from orchestrator.compiler.function_loops import function_loops, unbounded_while
 from orchestrator.compiler.outer_modifications import dropped_outer_modification
 from orchestrator.compiler.package_constants import dropped_package_modification
 from orchestrator.compiler.redeclarations import dropped_modification
-from orchestrator.compiler.source_rewrites import Rewritten, SourceRewriter
+from orchestrator.compiler.source_rewrites import LibraryRewriter, Rewritten, SourceRewriter
 from orchestrator.compiler.statement_places import refused_statement, sample_in_initial_equation
 from orchestrator.compiler.structural_parameters import structural_parameters
 from orchestrator.compiler.tokens import tokens as _tokens
 from orchestrator.compiler.value_types import value_types
 from orchestrator.errors import BuildError
 
-LOG = logging.getLogger(__name__)
 OPENING, CLOSING = {"(": ")", "[": "]", "{": "}"}, {")", "]", "}"}
 Sources = dict[int, tuple[str, str]]  # rumoca's source id -> (path, text)
 
@@ -342,7 +340,7 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
 # rumoca's refusals (a pattern of the build's line) that a copy of the sources with the edits of
 # a source rewriter avoids (:mod:`orchestrator.compiler.source_rewrites`); a refusal of the copy
 # that calls for another rewriter adds it
-SOURCE_REWRITES: tuple[tuple[str, SourceRewriter], ...] = (
+SOURCE_REWRITES: tuple[tuple[str, SourceRewriter | LibraryRewriter], ...] = (
     (ALGORITHM_REFUSALS, wrapped),
     (
         r"in function '[\w.]+': a while loop whose passes|'return' inside a loop|function "
@@ -350,6 +348,7 @@ SOURCE_REWRITES: tuple[tuple[str, SourceRewriter], ...] = (
         function_loops,
     ),
     (r"class declared inside the class that extends it", hoisted),
+    (r"a call of a function with several outputs used as a value", first_outputs),
     (
         r"keeps one function per name|invalid call of function|one of two functions of that "
         "name",
@@ -408,7 +407,8 @@ class RumocaLibrary:
         # nothing of that path entry's other packages when it is.
         self._roots = [] if self.folder.parent in self.path else [self.folder]
         self._session = rumoca.Session(roots=[*map(str, self._roots), *map(str, self.path)])
-        self._copies: dict[tuple[SourceRewriter, ...], Rewritten] = {}  # by their rewriters
+        # by their rewriters
+        self._copies: dict[tuple[SourceRewriter | LibraryRewriter, ...], Rewritten] = {}
         self._rewritten: Rewritten | None = None  # the copy the last model was read from
 
     @property
@@ -506,18 +506,6 @@ class RumocaLibrary:
                 {"source": package.source, "start": package.start}, compiled, sources
             )
             raise BuildError(f"{place}{model}: unsupported Modelica construct {package.what}")
-        for called in dropped_call_equations(model, flat, sources):
-            place = self._place({"source": called.source, "start": called.start}, compiled, sources)
-            what = (
-                f"call equation of function '{called.function}' without outputs, which rumoca "
-                "0.10 drops (its asserts are never checked, its effects never made)"
-            )
-            if not called.conditional:
-                raise BuildError(
-                    f"{place}{model}: unsupported Modelica construct {what}: write the asserts "
-                    "as equations of the model"
-                )
-            LOG.warning("%s%s: %s, in a branch of an if- or when-equation", place, model, what)
         try:
             roots = [self.folder.parent, *self.path]
             external = ExternalFunctions(roots, self._locator(compiled))
@@ -547,7 +535,7 @@ class RumocaLibrary:
         """rumoca's compiled model and flat form of ``model``, read from the user's sources or,
         where rumoca refuses what a source rewriter avoids, from a copy with its edits (one
         copy for each set of rewriters, kept for the library's next models)."""
-        rewriters: tuple[SourceRewriter, ...] = ()
+        rewriters: tuple[SourceRewriter | LibraryRewriter, ...] = ()
         while True:
             if rewriters and rewriters not in self._copies:
                 self._copies[rewriters] = Rewritten([*self._roots, *self.path], rewriters)

@@ -37,6 +37,15 @@ SourceRewriter = Callable[[str], list[Edit]]
 """A file's text to the edits it needs (none for most files: check cheaply first)."""
 
 
+@dataclass(frozen=True)
+class LibraryRewriter:
+    """A source rewriter whose edits of one file depend on the library's other files (a call
+    in one file of a function declared in another): ``prepare`` is given the texts of all
+    files of the copied folders and gives the rewriter of each file."""
+
+    prepare: Callable[[list[str]], SourceRewriter]
+
+
 @dataclass
 class Rewrite:
     """A user's source text with its edits (in order, not overlapping) and the new text."""
@@ -103,19 +112,30 @@ class Rewritten:
     edits of ``rewriters`` in their ``.mo`` files, in a temporary folder kept while this object
     lives, and the way back from the copies' paths and positions to the user's."""
 
-    def __init__(self, roots: Sequence[Path], rewriters: Sequence[SourceRewriter]) -> None:
+    def __init__(
+        self, roots: Sequence[Path], rewriters: Sequence[SourceRewriter | LibraryRewriter]
+    ) -> None:
         self._temporary = tempfile.TemporaryDirectory(prefix="rewritten-sources-")
         base = Path(self._temporary.name).resolve()
         self.copies: dict[Path, Path] = {}  # the user's folder by its copy
         self.rewrites: dict[Path, Rewrite] = {}  # by the copy's path of each edited file
+        roots = [Path(root).resolve() for root in roots]
+        texts = {
+            path: path.read_text(encoding="utf-8", errors="replace")
+            for root in roots
+            for path in sorted(root.rglob("*.mo"))
+        }
+        of_file = [
+            r.prepare(list(texts.values())) if isinstance(r, LibraryRewriter) else r
+            for r in rewriters
+        ]
         for number, root in enumerate(roots):
-            root = Path(root).resolve()
             copy = base / str(number) / root.name
             self.copies[copy] = root
             edited = {}
             for path in sorted(root.rglob("*.mo")):
-                text = path.read_text(encoding="utf-8", errors="replace")
-                edits = _compatible(text, [rewriter(text) for rewriter in rewriters])
+                text = texts[path]
+                edits = _compatible(text, [rewriter(text) for rewriter in of_file])
                 if edits:
                     edited[path.relative_to(root)] = Rewrite(text, edits)
             self._mirror(root, copy, edited)
