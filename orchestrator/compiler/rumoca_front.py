@@ -17,6 +17,7 @@ declaration's modification in the source instead (:func:`declared_units`).
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import sys
@@ -29,6 +30,7 @@ from pathlib import Path
 import rumoca
 
 from orchestrator.compiler.algorithm_sections import entry_dependent_discrete, unwrap, wrapped
+from orchestrator.compiler.call_equations import dropped_call_equations
 from orchestrator.compiler.class_rewrites import hoisted, renamed, user_names
 from orchestrator.compiler.external_c import ExternalFunctions
 from orchestrator.compiler.first_outputs import first_outputs
@@ -50,6 +52,7 @@ from orchestrator.compiler.tokens import tokens as _tokens
 from orchestrator.compiler.value_types import value_types
 from orchestrator.errors import BuildError
 
+LOG = logging.getLogger(__name__)
 OPENING, CLOSING = {"(": ")", "[": "]", "{": "}"}, {")", "]", "}"}
 Sources = dict[int, tuple[str, str]]  # rumoca's source id -> (path, text)
 
@@ -506,6 +509,18 @@ class RumocaLibrary:
                 {"source": package.source, "start": package.start}, compiled, sources
             )
             raise BuildError(f"{place}{model}: unsupported Modelica construct {package.what}")
+        for called in dropped_call_equations(model, flat, sources):
+            place = self._place({"source": called.source, "start": called.start}, compiled, sources)
+            what = (
+                f"call equation of function '{called.function}' without outputs, which rumoca "
+                "0.10 drops (its asserts are never checked, its effects never made)"
+            )
+            if not called.conditional:
+                raise BuildError(
+                    f"{place}{model}: unsupported Modelica construct {what}: write the asserts "
+                    "as equations of the model"
+                )
+            LOG.warning("%s%s: %s, in a branch of an if- or when-equation", place, model, what)
         try:
             roots = [self.folder.parent, *self.path]
             external = ExternalFunctions(roots, self._locator(compiled))
