@@ -607,6 +607,28 @@ FUNCTION_LOOPS = [
     ),
 ]
 
+# Functions of several outputs called in parameter bindings (``tests/data/several_outputs``),
+# checked by the tests of ``test_build_several_outputs.py`` named
+SEVERAL_OUTPUTS = [
+    (
+        "A parameter binding compared over another bound to a call of a function with several "
+        "outputs, its first output (MSL's `LossyGear`, `eta_mf1_0 = Vectors.interpolate(...)` "
+        "and `tau_bf_a_0 = if isEqual(eta_mf1_0, 1.0, eps) ...`), on the library path and in "
+        "the user's library, the function extending an icon; rumoca 0.10 is given a wrapper "
+        "of the first output beside the function",
+        "test_lossy_gear_from_a_table_spins_up_its_load_as_scipy_solves_it_in_four_variants",
+    ),
+    (
+        "The same with a function of the user's library, its defaults",
+        "test_users_function_of_two_outputs_in_a_compared_binding_in_four_variants",
+    ),
+    (
+        "A call of a function with several outputs in an equation beside the same call in a "
+        "tuple equation: bit for bit its first output",
+        "test_call_in_an_expression_is_the_tuple_equations_first_output_in_four_variants",
+    ),
+]
+
 SOURCES = [
     (
         "A pulse source counting its periods with `integer((time - startTime)/period)` in an "
@@ -1008,8 +1030,11 @@ UNSUPPORTED = [
     ),
     (
         "A parameter binding over another bound to a call of a function with several outputs "
-        "(rumoca 0.10 evaluates the call to an array; MSL's `LossyGear`)",
-        "  function scaled\n    input Real u;\n    output Real y;\n    output Integer n = 1;\n"
+        "that inherits an input or output (`extends` of a class declaring one): rumoca 0.10 "
+        "evaluates the call to an array, and no one-output wrapper is given to it for a "
+        "function whose inputs and outputs its own text does not list",
+        "  partial function Base\n    input Real u;\n  end Base;\n"
+        "  function scaled\n    extends Base;\n    output Real y;\n    output Integer n = 1;\n"
         "  algorithm\n    y := 2*u;\n    n := 2;\n  end scaled;\n"
         + _MODEL
         + "    parameter Real a = scaled(1);\n    parameter Real b = if a > 1 then 1 else 2;\n"
@@ -1379,6 +1404,10 @@ def table() -> str:
     lines += [
         f"| {c} | builds, checked in four variants | `test_build_function_loops.py::{test}` |"
         for c, test in FUNCTION_LOOPS
+    ]
+    lines += [
+        f"| {c} | builds, checked in four variants | `test_build_several_outputs.py::{test}` |"
+        for c, test in SEVERAL_OUTPUTS
     ]
     lines += [
         f"| {c} | builds, checked in four variants | `test_build_time_tables.py::{test}` |"
