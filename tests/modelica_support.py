@@ -810,9 +810,8 @@ UNSUPPORTED = [
         True,
     ),
     (
-        "`reinit`, `terminate` and call statements of functions without outputs in a model's "
-        "algorithm section (rumoca 0.10; in initial algorithms they build, `reinit` in "
-        "when-equations)",
+        "`reinit` and `terminate` in a model's algorithm section (rumoca 0.10; in initial "
+        "algorithms they build, `reinit` in when-equations)",
         _MODEL + "    Real v(start = 0, fixed = true);\n  equation\n    der(x) = v;\n"
         "    der(v) = -9.81;\n  algorithm\n    when x < 0 then\n"
         "      reinit(v, -0.8*pre(v));\n    end when;\n  end M;\n",
@@ -878,6 +877,14 @@ UNSUPPORTED = [
         + _MODEL
         + "  equation\n    der(x) = -x;\n    check(x);\n  end M;\n",
         "call equation of function 'check' without outputs",
+        True,
+    ),
+    (
+        "Call statements of external functions without outputs in a model's algorithm section",
+        '  function show\n    input Real v;\n  external "C" show_value(v);\n  end show;\n'
+        + _MODEL
+        + "  equation\n    der(x) = -x;\n  algorithm\n    show(x);\n  end M;\n",
+        "call statement of external function 'show' without outputs in a model's algorithm",
         True,
     ),
     (
@@ -1334,6 +1341,13 @@ STATEMENTS_MORE = [
         "`when initial() or sample(0.25, 0.25)`): fires at the start and at each instant",
         _FOUR,
         "test_initial_and_samples_in_one_when_condition",
+    ),
+    (
+        "Call statements of functions without outputs in a model's algorithm section "
+        "(`checkAbove(x, limit = 0.25);`): the function's asserts checked where the statement "
+        "stands, an error status with the message",
+        _FOUR,
+        "test_call_statement_in_an_algorithm_checks_the_functions_asserts",
     ),
     (
         "Two state events 1e-4 s apart inside one Co-Simulation step of 10 ms, found in order, "

@@ -31,6 +31,7 @@ import rumoca
 
 from orchestrator.compiler.algorithm_sections import entry_dependent_discrete, unwrap, wrapped
 from orchestrator.compiler.call_equations import dropped_call_equations
+from orchestrator.compiler.call_statements import call_statements
 from orchestrator.compiler.class_rewrites import hoisted, renamed, user_names
 from orchestrator.compiler.external_c import ExternalFunctions
 from orchestrator.compiler.first_outputs import first_outputs
@@ -260,6 +261,12 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
         "%s(",
     ),
     (
+        r"unresolved function call: '(?:[\w.]+\.)?(\w+)__called'",
+        "call statement of external function '%s' without outputs in a model's algorithm "
+        "section (an FMU makes no call for its effect alone)",
+        "%s(",
+    ),
+    (
         r"(when)-statements cannot appear inside while/for/if in algorithms",
         "when-statement inside an if-, for- or while-statement (Modelica Language "
         "Specification 3.6, Sec. 11.2.7.1): put the if-statement inside the when-statement",
@@ -351,6 +358,7 @@ SOURCE_REWRITES: tuple[tuple[str, SourceRewriter | LibraryRewriter], ...] = (
         function_loops,
     ),
     (r"class declared inside the class that extends it", hoisted),
+    (r"call statement in a model's algorithm section", call_statements),
     (r"a call of a function with several outputs used as a value", first_outputs),
     (
         r"keeps one function per name|invalid call of function|one of two functions of that "

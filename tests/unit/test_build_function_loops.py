@@ -127,5 +127,6 @@ def test_a_while_loop_without_a_proved_bound_is_refused_in_one_line(tmp_path):
         "    while r >= 1 loop\n      r := r/2;\n      n := n + 1;\n    end while;\n"
         "  end halvings;\n  model M\n    Real y = halvings(1 + 10*time);\n  end M;\nend Bad;\n",
     )
-    assert message.startswith("Bad/package.mo:2:12: Bad.M: unsupported Modelica construct in "
+    # at the while loop (line 10), not at the function's name
+    assert message.startswith("Bad/package.mo:10:5: Bad.M: unsupported Modelica construct in "
                               "function 'halvings': a while loop"), message  # fmt: skip

@@ -312,11 +312,11 @@ def test_unsupported_construct_names_file_line_column(tmp_path):
     assert re.match(r"Bad/package\.mo:7:\d+: Bad\.M: unsupported .*terminal", message), message
 
 
-def test_function_rumoca_refuses_is_placed_at_its_definition_on_the_library_path(tmp_path):
+def test_function_rumoca_refuses_is_placed_at_its_while_loop_on_the_library_path(tmp_path):
     # a search counting down in a while loop whose passes its text does not bound (its
     # condition subscripts no array by the counter; one that does is given to rumoca as a for
-    # loop, test_build_function_loops.py): rumoca 0.10 refuses it, and the line names where the
-    # function is declared in the library on the path (the user's sources call it by a
+    # loop, test_build_function_loops.py): rumoca 0.10 refuses it, and the line names the while
+    # loop of the function in the library on the path (the user's sources call it by a
     # shorter name)
     tables = tmp_path / "path" / "Tables"
     tables.mkdir(parents=True)
@@ -332,7 +332,7 @@ def test_function_rumoca_refuses_is_placed_at_its_definition_on_the_library_path
         "    Integer k;\n  equation\n    k = Vectors.below(t, time);\n  end M;\nend Bad;\n",
     )
     message = _build_error(folder, library_path=[tables.parent])
-    expected = r"path/Tables/package\.mo:3:5: Bad\.M: unsupported Modelica construct in function "
+    expected = r"path/Tables/package\.mo:8:7: Bad\.M: unsupported Modelica construct in function "
     assert re.match(expected + r"'Tables\.Vectors\.below'", message), message
 
 

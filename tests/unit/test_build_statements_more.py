@@ -2,7 +2,9 @@
 samples in one when-condition, state events close together inside one Co-Simulation step, and
 the constructs still refused, each in one line at its place.
 
-``tests/data/statements_more/MoreLib``: ``Warnings`` (``assert(s < 0.5, ...,
+``tests/data/statements_more/MoreLib``: ``CheckedState`` (a call statement of a function
+without outputs in an algorithm section, ``checkAbove(x, limit = 0.25)`` on x = exp(-t),
+failing at ln 4 s); ``Warnings`` (``assert(s < 0.5, ...,
 AssertionLevel.warning)`` on s = sin(2 pi t), failing from 1/12 s to 5/12 s of each period, and
 one in a function on sqrt's argument x = exp(-t), failing from ln 4 s on); ``InitialOrSample``
 (``when {initial(), sample(0.5, 0.5)}`` and ``when initial() or sample(0.25, 0.25)``);
@@ -27,7 +29,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from build_variants import VARIANTS, assert_agrees_in_four_variants, built_fmus, one_line_refusal
+from build_variants import (
+    VARIANTS,
+    assert_agrees_in_four_variants,
+    built_fmus,
+    fmpy_messages,
+    one_line_refusal,
+)
 from fmpy import simulate_fmu
 from modelica_support import STATEMENTS_MORE
 
@@ -110,6 +118,29 @@ def test_initial_and_samples_in_one_when_condition(fmus):
     assert_agrees_in_four_variants(
         lambda variant: fmus[(variant, "InitialOrSample")], reference, times, "InitialOrSample"
     )
+
+
+def test_call_statement_in_an_algorithm_checks_the_functions_asserts(fmus):
+    """``checkAbove(x, limit = 0.25);`` beside ``y := 2*x`` with x = exp(-t): y agrees up to
+    1.3 s; x passes its limit at ln 4 s. In Co-Simulation a run to 1e-8 s before ends normally
+    and one to 1e-8 s after stops with the assert's message; in Model Exchange FMPy's CVode
+    evaluates the model at trial points past the end of the run, so a run to 2 s stops with the
+    message at a time not before ln 4 s."""
+    times = grid(1.3)
+    assert_agrees_in_four_variants(
+        lambda variant: fmus[(variant, "CheckedState")], {"y": 2 * np.exp(-times)}, times, "y"
+    )
+    limit = math.log(4)
+    for variant, interface in VARIANTS:
+        fmu = str(fmus[(variant, "CheckedState")])
+        if interface == "CoSimulation":
+            simulate_fmu(fmu, fmi_type=interface, stop_time=limit - 1e-8)
+        with fmpy_messages() as (logged, logger), pytest.raises(Exception, match="failed"):
+            stop = limit + 1e-8 if interface == "CoSimulation" else 2.0
+            simulate_fmu(fmu, fmi_type=interface, stop_time=stop, logger=logger)
+        texts = [m.decode() for m in logged if b"v fell below its limit" in m]
+        assert texts, (variant, interface, logged)
+        assert float(re.search(r"at t = (\S+) s", texts[0]).group(1)) >= limit - 1e-5, texts
 
 
 def _coarse(fmus, model: str, variant: str, interface: str, stop: float, outputs: list[str]):

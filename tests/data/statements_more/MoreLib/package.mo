@@ -9,6 +9,24 @@ package MoreLib "Statements library authors write beside equations: warnings, sa
     y := sqrt(u);
   end checkedRoot;
 
+  function checkAbove "Checks that a value is above a limit, returns nothing"
+    input Real v "Value";
+    input Real limit = 0 "Its lower limit";
+  algorithm
+    assert(v > limit, "v fell below its limit");
+  end checkAbove;
+
+  model CheckedState "A call statement in an algorithm section checks the state at every instant"
+    parameter Real k = 1 "Decay rate (1/s)";
+    Real x(start = 1, fixed = true) "Decays as exp(-k time), below 1/4 from ln(4)/k";
+    Real y "Twice x";
+  equation
+    der(x) = -k*x;
+  algorithm
+    y := 2*x;
+    checkAbove(x, limit = 0.25);
+  end CheckedState;
+
   model Warnings "Warning-level asserts in an equation and in a function: the run goes on"
     parameter Real f = 1 "Frequency of s (Hz)";
     Real x(start = 1, fixed = true) "Decays as exp(-time)";
