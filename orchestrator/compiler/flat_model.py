@@ -218,9 +218,9 @@ class Translator:
                 index.append(int(body["value"]) - 1)
             elif kind == "Expr":
                 position = self.expr(body["expr"], local)
-                # in a function: a search's position (elsewhere refused at _position)
-                varies = bool(self.inlining) and _numeric(position) is None
-                varies = varies and not isinstance(position, np.ndarray)
+                # a variable's value: a search's position in a function, an Integer variable
+                # in an equation (a vector of them refused at _position)
+                varies = _numeric(position) is None and not isinstance(position, np.ndarray)
                 index.append(position if varies else self._position(position, span))
             else:
                 raise UnsupportedConstructError(f"subscript {kind}", span)
@@ -234,7 +234,8 @@ class Translator:
         self, array: np.ndarray, index: list[object], varying: list[int], span: dict | None
     ) -> object:
         """``array[index]`` where the subscript at axis ``varying[0]`` is a variable (a search
-        in a function's loop, ``x[i]``): the element whose place it equals, chosen by
+        in a function's loop, ``x[i]``; an Integer variable in an equation, MSL's
+        ``expr[firstActiveIndex]``): the element whose place it equals, chosen by
         if-expressions over the axis; NaN where it equals none (an index out of range, an
         error in the source, gives no number rather than a wrong one)."""
         axis, position = varying[0], index[varying[0]]
@@ -489,7 +490,8 @@ class Translator:
     def _event_operator(
         self, function: str, args: list[dict], local: dict, span: dict | None
     ) -> object:
-        """``noEvent``, ``smooth``, ``pre``, ``edge``, ``initial`` and ``sample``."""
+        """``noEvent``, ``smooth``, ``pre``, ``edge``, ``change``, ``initial``, ``terminal``
+        and ``sample``."""
         if function in ("NoEvent", "Smooth"):
             self.no_event += 1
             try:
@@ -498,13 +500,15 @@ class Translator:
                 self.no_event -= 1
         if self.events is None:
             raise UnsupportedConstructError(f"'{function.lower()}(...)' (events)", span)
-        if function == "Pre":  # the value when the event update starts: the argument itself
-            # (the variable, not a value an algorithm section's statements assigned it)
-            value = self.expr(args[0], {k: v for k, v in local.items() if k not in self.section})
-            if self.unheld:
-                value = _elementwise(self._held_pre, value)
-            # in a when-equation's body marked, so that its branch's new values leave it be
-            return _elementwise(self._pre_mark, value) if self.in_when_body else value
+        if function == "Pre":
+            return self._pre(args[0], local)
+        if function in ("Edge", "Change") and not self.in_condition:
+            # Modelica Language Specification 3.6, Sec. 3.7.5: edge(b) is b and not pre(b),
+            # change(v) is v <> pre(v); both of discrete values, so no event indicator
+            now, before = self.expr(args[0], local), self._pre(args[0], local)
+            if function == "Edge":
+                return BINARY["And"](now, _elementwise(_not, before))
+            return BINARY["Neq"](now, before)
         if function == "Initial":
             return self.events.initial
         if function == "Sample" and not self.in_condition:
@@ -524,6 +528,16 @@ class Translator:
                 raise UnsupportedConstructError("'change(...)' of an array", span)
             return self.events.change(value)
         return self.events.sample(*self._sample_times(args, local, span))
+
+    def _pre(self, argument: dict, local: dict) -> object:
+        """``pre(argument)``: the value when the event update starts, the argument itself (the
+        variable, not a value an algorithm section's statements assigned it), a discrete
+        variable no when-equation assigns read from its memory (pre_values.py)."""
+        value = self.expr(argument, {k: v for k, v in local.items() if k not in self.section})
+        if self.unheld:
+            value = _elementwise(self._held_pre, value)
+        # in a when-equation's body marked, so that its branch's new values leave it be
+        return _elementwise(self._pre_mark, value) if self.in_when_body else value
 
     def _sample_times(self, args: list[dict], local: dict, span: dict | None) -> tuple:
         """The start and the interval of ``sample(start, interval)``."""

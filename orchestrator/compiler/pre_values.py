@@ -52,17 +52,22 @@ def _discrete(variable: dict) -> bool:
     return kind == "Discrete" or bool(variable.get("is_discrete_type"))
 
 
+# the operators that read pre(v): edge(b) is b and not pre(b), change(v) is v <> pre(v)
+# (Modelica Language Specification 3.6, Sec. 3.7.5)
+PRE_READERS = ("Pre", "Edge", "Change")
+
+
 def unheld_pre(flat: dict) -> frozenset[str]:
-    """Names (without subscripts) of the discrete variables of ``flat`` that some ``pre(v)``
-    in its equations, when-equations or algorithms reads and no when-equation or
-    when-statement assigns."""
+    """Names (without subscripts) of the discrete variables of ``flat`` that some ``pre(v)``,
+    ``edge(v)`` or ``change(v)`` in its equations, when-equations or algorithms reads and no
+    when-equation or when-statement assigns."""
     variables = flat.get("variables", {})
     held = _when_targets(flat)
     sections = [flat.get(k, []) for k in ("equations", "when_chains", "algorithms")]
     names: set[str] = set()
     for node in flat_nodes(sections):
         call = node.get("BuiltinCall")
-        if not isinstance(call, dict) or call.get("function") != "Pre":
+        if not isinstance(call, dict) or call.get("function") not in PRE_READERS:
             continue
         for argument in call.get("args", []):
             ref = argument.get("VarRef") if isinstance(argument, dict) else None

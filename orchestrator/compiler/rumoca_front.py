@@ -33,6 +33,7 @@ from orchestrator.compiler.algorithm_sections import entry_dependent_discrete, u
 from orchestrator.compiler.call_equations import dropped_call_equations
 from orchestrator.compiler.call_statements import call_statements
 from orchestrator.compiler.class_rewrites import hoisted, renamed, user_names
+from orchestrator.compiler.connection_chains import tied_connection
 from orchestrator.compiler.external_c import ExternalFunctions
 from orchestrator.compiler.first_outputs import first_outputs
 from orchestrator.compiler.flat_model import (
@@ -43,6 +44,7 @@ from orchestrator.compiler.flat_model import (
     read_flat,
 )
 from orchestrator.compiler.function_loops import function_loops, unbounded_while
+from orchestrator.compiler.negated_edges import negated_edges
 from orchestrator.compiler.outer_modifications import dropped_outer_modification
 from orchestrator.compiler.package_constants import dropped_package_modification
 from orchestrator.compiler.redeclarations import dropped_modification
@@ -193,6 +195,8 @@ ALGORITHM_REFUSALS = (
 DECLARED = "declaration"
 # or the first statement of an algorithm section that rumoca 0.10 refuses (statement_places)
 CALL_STATEMENT, NESTED_WHEN = "call statement", "nested when-statement"
+# or the connect statement that links two connector arrays' elements (connection_chains)
+TIED_CONNECTION = "tied connection"
 # or the first while loop of the function named whose passes its text does not bound
 UNBOUNDED_WHILE = "unbounded while loop"
 RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
@@ -338,6 +342,15 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
         None,
     ),
     (
+        r"invalid Appendix B discrete solved form: (element assignments) must cover",
+        "connection of Boolean or Integer signals that links an element of one connector "
+        "array to an element of another, each fed at another element too (rumoca 0.10 "
+        "chains a connection set's members in the order the connect statements name them and "
+        "gives such a link no direction): write this connection as an equation, the input's "
+        "element = the output ('b.u[2] = p.y')",
+        TIED_CONNECTION,
+    ),
+    (
         r"reference to non-constant variable '(\w+)' from a lexically nested class",
         "class declared inside the class that extends it (MSL's "
         "MassWithStopAndFriction.PartialFrictionWithStop): rumoca 0.10 takes '%s', the "
@@ -358,6 +371,7 @@ SOURCE_REWRITES: tuple[tuple[str, SourceRewriter | LibraryRewriter], ...] = (
         function_loops,
     ),
     (r"class declared inside the class that extends it", hoisted),
+    (r"edge\(\.\.\.\) must have exactly one resolved variable-reference operand", negated_edges),
     (r"call statement in a model's algorithm section", call_statements),
     (r"a call of a function with several outputs used as a value", first_outputs),
     (
@@ -630,6 +644,8 @@ class RumocaLibrary:
                     places = self._declaration(name)
                 elif token in (CALL_STATEMENT, NESTED_WHEN):
                     places = self._statement(token == NESTED_WHEN)
+                elif token == TIED_CONNECTION:
+                    places = self._first_place(tied_connection)
                 elif token == UNBOUNDED_WHILE:  # else where the function is, as "%s"
                     places = self._while_statement(name) or self._find(name)
                 else:
@@ -737,6 +753,18 @@ class RumocaLibrary:
                         if column:
                             place = f"{self._relative(path)}:{number}:{column.start() + 1}"
                             return [place]
+        return []
+
+    def _first_place(self, finder: Callable[[str], int | None]) -> list[str]:
+        """``file:line:column`` of the first position ``finder`` gives in the library's
+        sources."""
+        for path in sorted(self.folder.rglob("*.mo")):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            position = finder(text)
+            if position is not None:
+                line = text.count("\n", 0, position) + 1
+                column = position - (text.rfind("\n", 0, position) + 1) + 1
+                return [f"{self._relative(path)}:{line}:{column}"]
         return []
 
     def _statement(self, nested_when: bool) -> list[str]:

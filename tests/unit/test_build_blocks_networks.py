@@ -1,0 +1,136 @@
+"""Build: networks of Boolean and Integer signal blocks as block libraries write them (MSL's
+``MathBoolean``, ``MathInteger`` and ``Math.MultiSwitch`` in ``Blocks.Examples``'
+``BooleanNetwork1``, ``IntegerNetwork1`` and ``RealNetwork1``).
+
+``tests/data/blocks_networks/NetLib`` holds edge blocks (``edge(u)``, ``edge(not u)``,
+``change(u)`` in ordinary equations, with ``pre(u)`` given at the start), counters of their
+edges, switches that take ``expr[i]`` for the first true input ``u[i]`` (an Integer variable
+as subscript, found by a function with a ``return`` inside its loop) and two blocks with
+vectors of inputs fed by one output. Each model is checked in all four variants (FMI 3.0 and
+2.0, Model Exchange and Co-Simulation) against the values of its signals worked out here from
+the windows' switching times, to 1e-6 (the signals are piecewise constant or given in closed
+form between events, so the only error is the solver's on ``sin``, far below; CVode at 1e-10
+in FMPy for Model Exchange, the FMUs' integrator at 1e-9 for Co-Simulation), at times away
+from the switching instants.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from build_variants import assert_agrees_in_four_variants, built_fmus
+
+from orchestrator.compiler import build_library
+from orchestrator.compiler.connection_chains import tied_connection
+from orchestrator.compiler.negated_edges import negated_edges
+from orchestrator.compiler.source_rewrites import Rewrite
+from orchestrator.errors import BuildError
+
+LIBRARY = Path(__file__).parents[1] / "data" / "blocks_networks" / "NetLib"
+# steps of 0.065 s: none at a switching instant (0.2, 0.3, ..., 0.9 s)
+TIMES = np.linspace(0.0, 1.04, 17)
+MODELS = ["NetLib.Edges", "NetLib.Switches", "NetLib.ChainByEquation"]
+
+
+@pytest.fixture(scope="module")
+def fmus(tmp_path_factory):
+    return built_fmus(LIBRARY, tmp_path_factory.mktemp("networks"), models=MODELS)
+
+
+def _window(t: np.ndarray, on: float, off: float, again: float) -> np.ndarray:
+    """NetLib.Window: true from ``on`` to ``off`` and after ``again``."""
+    return (t > on) & (t < off) | (t > again)
+
+
+def _check(fmus, model: str, reference: dict[str, np.ndarray]) -> None:
+    reference = {name: np.asarray(value, dtype=float) for name, value in reference.items()}
+    assert_agrees_in_four_variants(lambda v: fmus[(v, model)], reference, TIMES, model)
+
+
+def test_edges_and_changes_are_counted_in_four_variants(fmus):
+    """Edges: the window is true from 0.3 s to 0.6 s and after 0.8 s; counters on edge(u),
+    edge(not u) and change(u) count the rising edges (0.3, 0.8 s), the falling one (0.6 s) and
+    all three by their instants. pre(u) = false at the start, where u is false: no edge
+    there."""
+    rises = (TIMES > 0.3).astype(int) + (TIMES > 0.8)
+    falls = (TIMES > 0.6).astype(int)
+    _check(
+        fmus,
+        "Edges",
+        {"rises.count": rises, "falls.count": falls, "changes.count": rises + falls},
+    )
+
+
+def test_switches_take_the_first_true_choice_in_four_variants(fmus):
+    """Switches: the first window is open on (0.2, 0.5) s and after 0.9 s, the second on
+    (0.4, 0.7) s. The Integer switch gives 3 while the first is open, else 7 while the second
+    is, and keeps its value where neither is (-1 before the first choice, 7 from 0.7 to
+    0.9 s); the Real switch gives sin(2t) or 1 + t, and 0.5 where neither is open."""
+    first, second = _window(TIMES, 0.2, 0.5, 0.9), _window(TIMES, 0.4, 0.7, 2)
+    chosen = np.where(first, 1, np.where(second, 2, 0))
+    held, integer = -1, []
+    for index in chosen:
+        held = {1: 3, 2: 7}.get(index, held)
+        integer.append(held)
+    real = np.where(chosen == 1, np.sin(2 * TIMES), np.where(chosen == 2, 1 + TIMES, 0.5))
+    _check(fmus, "Switches", {"integerSwitch.y": integer, "realSwitch.y": real})
+
+
+def test_an_output_into_two_input_vectors_written_as_an_equation_in_four_variants(fmus):
+    """ChainByEquation: the second window (0.4 to 0.7 s, after 0.85 s) into both and-blocks,
+    its second connection written as an equation; and2 = (first and second) and second."""
+    first, second = _window(TIMES, 0.2, 0.9, 2), _window(TIMES, 0.4, 0.7, 0.85)
+    _check(fmus, "ChainByEquation", {"and1.y": first & second, "and2.y": first & second})
+
+
+def test_an_output_into_two_input_vectors_by_connections_is_refused_at_the_connection(
+    tmp_path,
+):
+    """Chain: the same network by connect statements, which rumoca 0.10 chains as
+    second.y = and1.u[2] = and2.u[2] and cannot orient: one line at the connect statement that
+    links and2.u[2] to and1.u[2]."""
+    with pytest.raises(BuildError) as caught:
+        build_library(
+            LIBRARY, tmp_path, variants=("me",), report=lambda _: None, models=["NetLib.Chain"]
+        )
+    message = str(caught.value)
+    text = (LIBRARY / "package.mo").read_text()
+    line = text[: text.index("connect(second.y, and2.u[2])")].count("\n") + 1
+    assert "\n" not in message
+    assert message.startswith(f"NetLib/package.mo:{line}:5: NetLib.Chain: unsupported"), message
+    assert "links an element of one connector array to an element of another" in message
+
+
+@pytest.mark.parametrize(
+    "source, rewritten",
+    [
+        ("y = edge(not u);", "y = (not u and pre(u));"),
+        ("y = edge(not a.u[2]);", "y = (not a.u[2] and pre(a.u[2]));"),
+        ("when edge(not b) then", "when (not b and pre(b)) then"),
+        # an expression, not a component reference: left as written
+        ("y = edge(not (u or v));", "y = edge(not (u or v));"),
+        ("y = edge(u);", "y = edge(u);"),
+    ],
+)
+def test_edge_of_a_negated_reference_is_given_as_its_definition(source, rewritten):
+    assert Rewrite(source, negated_edges(source)).text == rewritten
+
+
+@pytest.mark.parametrize(
+    "connects, tied",
+    [
+        # p.y = a.u[2] = b.u[2]: the link a.u[2] = b.u[2], made by the second statement
+        (["p.y, a.u[2]", "p.y, b.u[2]"], 1),
+        # a.u[2] = p.y = b.u[2]: each element linked to the output
+        (["a.u[2], p.y", "b.u[2], p.y"], None),
+        # scalar inputs are no arrays' elements
+        (["p.y, a.u", "p.y, b.u"], None),
+        (["q.y, c.u", "p.y, a.u[1]", "a.u[1], b.u[1]"], 2),
+    ],
+)
+def test_the_connection_rumoca_chains_between_two_arrays_is_found(connects, tied):
+    text = "".join(f"  connect({c});\n" for c in connects)
+    starts = [k for k in range(len(text)) if text.startswith("connect", k)]
+    assert tied_connection(text) == (None if tied is None else starts[tied])
