@@ -1197,6 +1197,39 @@ COMMUTATION = [
     ),
 ]
 
+# Networks of Boolean and Integer signal blocks (``tests/data/blocks_networks``), each checked
+# by the test of ``test_build_blocks_networks.py`` it names: (construct, status, test)
+BLOCKS_NETWORKS = [
+    (
+        "`edge(u)`, `edge(not u)` and `change(u)` in ordinary equations (MSL's `RisingEdge`, "
+        "`FallingEdge`, `ChangingEdge`): `u and not pre(u)`, `u <> pre(u)` (MLS 3.6 Sec. "
+        "3.7.5); rumoca 0.10 is given `edge(not u)` as `(not u and pre(u))`",
+        _FOUR,
+        "test_edges_and_changes_are_counted_in_four_variants",
+    ),
+    (
+        "An Integer variable as a subscript in an equation (MSL's `MultiSwitch`: "
+        "`expr[firstActiveIndex]`), Integer and Real: the element it names, by if-expressions "
+        "over the array (NaN where it names none)",
+        _FOUR,
+        "test_switches_take_the_first_true_choice_in_four_variants",
+    ),
+    (
+        "An output into elements of two input vectors, its second connection written as an "
+        "equation (`and2.u[2] = second.y`)",
+        _FOUR,
+        "test_an_output_into_two_input_vectors_written_as_an_equation_in_four_variants",
+    ),
+    (
+        "The same by `connect`, where rumoca 0.10 chains the connection set through the two "
+        "vectors' elements, each fed at another element too (MSL's `BooleanNetwork1`, "
+        "`IntegerNetwork1`)",
+        "refused in one line (file:line:column, `connection of Boolean or Integer signals that "
+        "links an element of one connector array to an element of another`)",
+        "test_an_output_into_two_input_vectors_by_connections_is_refused_at_the_connection",
+    ),
+]
+
 PARAMETER_SETTINGS = [
     (
         "Every parameter and exact start value an FMU lists as settable, set alone, moves its "
@@ -1457,6 +1490,10 @@ def table() -> str:
     lines += [
         f"| {c} | {status} | `test_build_statements_more.py::{test}` |"
         for c, status, test in STATEMENTS_MORE
+    ]
+    lines += [
+        f"| {c} | {status} | `test_build_blocks_networks.py::{test}` |"
+        for c, status, test in BLOCKS_NETWORKS
     ]
     lines += [
         f"| {c} | refused in one line ({words}) | `test_build_multibody_init.py::{test}` |"

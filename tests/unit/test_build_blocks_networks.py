@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from build_variants import assert_agrees_in_four_variants, built_fmus
+from modelica_support import BLOCKS_NETWORKS
 
 from orchestrator.compiler import build_library
 from orchestrator.compiler.connection_chains import tied_connection
@@ -134,3 +135,9 @@ def test_the_connection_rumoca_chains_between_two_arrays_is_found(connects, tied
     text = "".join(f"  connect({c});\n" for c in connects)
     starts = [k for k in range(len(text)) if text.startswith("connect", k)]
     assert tied_connection(text) == (None if tied is None else starts[tied])
+
+
+def test_every_construct_row_names_a_test_of_this_file():
+    assert {test for _, _, test in BLOCKS_NETWORKS} <= {
+        n for n in globals() if n.startswith("test_")
+    }
