@@ -1197,6 +1197,20 @@ COMMUTATION = [
     ),
 ]
 
+# Piecewise-linear analog networks (``tests/data/analog_more``), each checked by the test of
+# ``test_build_analog_more.py`` it names: (construct, status, test)
+ANALOG_MORE = [
+    (
+        "A linear system whose coefficients switch with relations (MSL's `IdealDiode` in a "
+        "six-pulse bridge, each phase node floating on its diodes' leakage): one step of "
+        "iterative refinement after the solve, so that the diodes' `s` is right to round-off "
+        "(solved alone, a residual of 1.7e-11 A put a blocking diode's `s` 5e-8 V off and the "
+        "event iteration did not settle)",
+        _FOUR,
+        "test_three_phase_bridge_commutates_in_four_variants",
+    ),
+]
+
 # Networks of Boolean and Integer signal blocks (``tests/data/blocks_networks``), each checked
 # by the test of ``test_build_blocks_networks.py`` it names: (construct, status, test)
 BLOCKS_NETWORKS = [
@@ -1227,6 +1241,14 @@ BLOCKS_NETWORKS = [
         "refused in one line (file:line:column, `connection of Boolean or Integer signals that "
         "links an element of one connector array to an element of another`)",
         "test_an_output_into_two_input_vectors_by_connections_is_refused_at_the_connection",
+    ),
+    (
+        "A while loop of a function that rumoca 0.10 translates as written but whose "
+        "condition is known only when the model runs, its passes bounded by its text (MSL's "
+        "`TimeTable` searching its rows: `while next < nrow and tp >= table[next, 1]`): the "
+        "for loop over the array's size guarding the body with the condition",
+        _FOUR,
+        "test_a_search_up_by_a_while_loop_rumoca_translates_in_four_variants",
     ),
 ]
 
@@ -1494,6 +1516,10 @@ def table() -> str:
     lines += [
         f"| {c} | {status} | `test_build_blocks_networks.py::{test}` |"
         for c, status, test in BLOCKS_NETWORKS
+    ]
+    lines += [
+        f"| {c} | {status} | `test_build_analog_more.py::{test}` |"
+        for c, status, test in ANALOG_MORE
     ]
     lines += [
         f"| {c} | refused in one line ({words}) | `test_build_multibody_init.py::{test}` |"

@@ -153,6 +153,9 @@ def causalize(
         if labels[i] != labels[k]:
             sorter.add(int(labels[i]), int(labels[k]))
     assignments: list[Assignment] = []
+    # the relations' memories (events.py) and the unknowns whose values depend on them
+    switching = {s.name() for s in ca.symvar(ca.vertcat(*residuals))}
+    switching = {name for name in switching if name.startswith("relation[")}
     for b in sorter.static_order():
         eqs = members[b]
         block_res = ca.vertcat(*[residuals[i] for i in eqs])
@@ -252,14 +255,49 @@ def causalize(
                 text = f"{len(eqs)} equation(s){at}: {named}"
                 pieces = _pieces([residuals[i] for i in eqs])
                 loops.append(Loop(converged, text, tuple(iteration), symbols, starts, pieces))
-        elif len(eqs) > TEARING_SIZE:
-            solution = torn_solution([residuals[i] for i in eqs], ca.vertsplit(block_vars))
         else:
-            offset = ca.substitute(block_res, block_vars, ca.DM.zeros(len(eqs)))
-            solution = -offset / jac if len(eqs) == 1 else ca.solve(jac, -offset)
+            switched = bool(switching and _names(jac) & switching)
+            solution = _linear_solution(block_res, block_vars, jac, switched)
         for j, i in enumerate(eqs):
             assignments.append(Assignment(unknowns[match[i]], solution[j]))
+            if switching and _names(solution[j]) & switching:
+                switching.add(unknowns[match[i]].name())
     return assignments
+
+
+def _names(expression: ca.SX) -> set[str]:
+    return {s.name() for s in ca.symvar(expression)}
+
+
+def _linear_solution(residual: ca.SX, unknowns: ca.SX, jac: ca.SX, switched: bool) -> ca.SX:
+    """The ``unknowns`` for which ``residual`` (linear in them, Jacobian ``jac``) vanishes:
+    torn above :data:`TEARING_SIZE` equations, else solved whole. Where the coefficients
+    switch with relations (``switched``: a piecewise-linear network, an ideal diode's ``s``
+    scaled by 1 or ``Ron``), one step of iterative refinement follows (the residual at the solution
+    solved for a correction; J. H. Wilkinson, "Rounding Errors in Algebraic Processes",
+    Prentice-Hall, 1963): there the solution decides relations at events, and the solve
+    alone left a residual of 1.7e-11 A in MSL's ``Rectifier``, whose floating phase node
+    (its voltage a current over a leakage of 1e-3 S) then had an ideal diode's ``s`` at
+    +1.0e-10 instead of -5.1e-8, past its switching point while it blocks and short of it
+    while it conducts, so that no pass of the event iteration settled."""
+    size = residual.numel()
+    offset = ca.substitute(residual, unknowns, ca.DM.zeros(size))
+
+    def solve(offset: ca.SX) -> ca.SX:
+        if size > TEARING_SIZE:
+            shifted = ca.vertsplit(ca.mtimes(jac, unknowns) + offset)
+            return ca.vertcat(*torn_solution(shifted, ca.vertsplit(unknowns)))
+        return -offset / jac if size == 1 else ca.solve(jac, -offset)
+
+    if size > TEARING_SIZE:  # the torn solution as before, from the residuals themselves
+        solution = ca.vertcat(*torn_solution(ca.vertsplit(residual), ca.vertsplit(unknowns)))
+    else:
+        solution = solve(offset)
+    if not switched:
+        return solution
+    left = ca.substitute(residual, unknowns, solution)  # the residual the solve left
+    shift = ca.SX.sym("shift", size)
+    return solution + ca.substitute(solve(shift), shift, left)
 
 
 def _pieces(residuals: list[ca.SX]) -> tuple[tuple[ca.SX, bool], ...]:
