@@ -1242,6 +1242,14 @@ BLOCKS_NETWORKS = [
         "links an element of one connector array to an element of another`)",
         "test_an_output_into_two_input_vectors_by_connections_is_refused_at_the_connection",
     ),
+    (
+        "A while loop of a function that rumoca 0.10 translates as written but whose "
+        "condition is known only when the model runs, its passes bounded by its text (MSL's "
+        "`TimeTable` searching its rows: `while next < nrow and tp >= table[next, 1]`): the "
+        "for loop over the array's size guarding the body with the condition",
+        _FOUR,
+        "test_a_search_up_by_a_while_loop_rumoca_translates_in_four_variants",
+    ),
 ]
 
 PARAMETER_SETTINGS = [

@@ -360,6 +360,9 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
 )
 
 
+# the build's refusal of a while loop rumoca translated, which function_loops may bound
+WHILE_AT_RUN_TIME = "while loop whose condition depends on a variable"
+
 # rumoca's refusals (a pattern of the build's line) that a copy of the sources with the edits of
 # a source rewriter avoids (:mod:`orchestrator.compiler.source_rewrites`); a refusal of the copy
 # that calls for another rewriter adds it
@@ -435,6 +438,7 @@ class RumocaLibrary:
         # by their rewriters
         self._copies: dict[tuple[SourceRewriter | LibraryRewriter, ...], Rewritten] = {}
         self._rewritten: Rewritten | None = None  # the copy the last model was read from
+        self._rewriters: tuple[SourceRewriter | LibraryRewriter, ...] = ()  # and its rewriters
 
     @property
     def entry(self) -> Path:
@@ -481,15 +485,21 @@ class RumocaLibrary:
             message = re.sub(pattern, lambda found: names[found.group(1)], str(exc))
             raise BuildError(message) from None
 
-    def _flatten(self, model: str) -> FlatModel:
-        """The flat scalar model of ``model`` (its full Modelica name).
+    def _flatten(
+        self, model: str, rewriters: tuple[SourceRewriter | LibraryRewriter, ...] = ()
+    ) -> FlatModel:
+        """The flat scalar model of ``model`` (its full Modelica name), read with at least the
+        source ``rewriters`` given.
 
         Where rumoca 0.10 refuses a construct that an equivalent text avoids, the model is read
         from a copy of the library and its path with that text (:data:`SOURCE_REWRITES`): an
         algorithm section that rumoca 0.10 does not translate (several variables assigned, a
         variable read after it is assigned) is given to rumoca inside a when-statement, taken
-        off again in the flat form (:mod:`orchestrator.compiler.algorithm_sections`)."""
-        compiled, flat = self._load_rewritten(model)
+        off again in the flat form (:mod:`orchestrator.compiler.algorithm_sections`). A while
+        loop that rumoca translates but whose condition the build cannot decide when it
+        translates the model is read again in the form :mod:`function_loops` gives it, where
+        that form exists (MSL's TimeTable searching its rows)."""
+        compiled, flat = self._load_rewritten(model, rewriters)
         if self._rewritten is not None:
             path_of = {k: path for k, (path, _) in self._sources(compiled).items()}
             for algorithm in unwrap(self._rewritten, flat, path_of):
@@ -555,6 +565,9 @@ class RumocaLibrary:
                 # (an index, a function's array size): every one evaluated, none listed
                 flat_model = read_flat(flat, model, external)
         except UnsupportedConstructError as exc:
+            used = self._rewriters
+            if exc.construct.startswith(WHILE_AT_RUN_TIME) and function_loops not in used:
+                return self._flatten(model, (*used, function_loops))
             place = self._place(exc.span, compiled)
             raise BuildError(
                 f"{place}{model}: unsupported Modelica construct {exc.construct}"
@@ -568,11 +581,13 @@ class RumocaLibrary:
             var.unit = units.get(var.name, var.unit)
         return flat_model
 
-    def _load_rewritten(self, model: str) -> tuple[rumoca.Model, dict]:
+    def _load_rewritten(
+        self, model: str, rewriters: tuple[SourceRewriter | LibraryRewriter, ...] = ()
+    ) -> tuple[rumoca.Model, dict]:
         """rumoca's compiled model and flat form of ``model``, read from the user's sources or,
-        where rumoca refuses what a source rewriter avoids, from a copy with its edits (one
-        copy for each set of rewriters, kept for the library's next models)."""
-        rewriters: tuple[SourceRewriter | LibraryRewriter, ...] = ()
+        where rumoca refuses what a source rewriter avoids or ``rewriters`` are given, from a
+        copy with their edits (one copy for each set of rewriters, kept for the library's next
+        models); the rewriters used are kept in ``_rewriters``."""
         while True:
             if rewriters and rewriters not in self._copies:
                 self._copies[rewriters] = Rewritten([*self._roots, *self.path], rewriters)
@@ -592,6 +607,7 @@ class RumocaLibrary:
             # calls of one name that reach functions of two classes: rumoca kept one of them
             merged = any(len(classes) > 1 for classes in call_targets(flat).values())
             if not merged or renamed in rewriters:
+                self._rewriters = rewriters
                 return compiled, flat
             rewriters += (renamed,)
 

@@ -32,7 +32,7 @@ from orchestrator.errors import BuildError
 LIBRARY = Path(__file__).parents[1] / "data" / "blocks_networks" / "NetLib"
 # steps of 0.065 s: none at a switching instant (0.2, 0.3, ..., 0.9 s)
 TIMES = np.linspace(0.0, 1.04, 17)
-MODELS = ["NetLib.Edges", "NetLib.Switches", "NetLib.ChainByEquation"]
+MODELS = ["NetLib.Edges", "NetLib.Switches", "NetLib.ChainByEquation", "NetLib.Rows"]
 
 
 @pytest.fixture(scope="module")
@@ -84,6 +84,16 @@ def test_an_output_into_two_input_vectors_written_as_an_equation_in_four_variant
     its second connection written as an equation; and2 = (first and second) and second."""
     first, second = _window(TIMES, 0.2, 0.9, 2), _window(TIMES, 0.4, 0.7, 0.85)
     _check(fmus, "ChainByEquation", {"and1.y": first & second, "and2.y": first & second})
+
+
+def test_a_search_up_by_a_while_loop_rumoca_translates_in_four_variants(fmus):
+    """Rows: at samples every 0.1 s, the index of the first of {0.25, 0.55, 0.75, 1.0} s after
+    the sample, 4 at most, by a while loop counting up (MSL's TimeTable searching its rows);
+    rumoca 0.10 translates it as written, the build gives it the for loop of
+    function_loops. NumPy's searchsorted of the last sample's time."""
+    last_sample = np.floor(TIMES / 0.1 + 1e-9) * 0.1
+    rows = np.searchsorted([0.25, 0.55, 0.75], last_sample, side="right") + 1
+    _check(fmus, "Rows", {"row": rows})
 
 
 def test_an_output_into_two_input_vectors_by_connections_is_refused_at_the_connection(

@@ -158,4 +158,24 @@ package NetLib "Boolean and Integer signal blocks in the style of block librarie
     connect(second2.y, realSwitch.u[2]);
   end Switches;
 
+
+  function rowsPassed "Index of the first time in times after t, the last index at most"
+    input Real times[:] "Increasing times (s)";
+    input Real t "Time (s)";
+    output Integer next "Index of the first time after t, size(times, 1) at most";
+  algorithm
+    next := 1;
+    while next < size(times, 1) and t >= times[next] loop
+      next := next + 1;
+    end while;
+  end rowsPassed;
+
+  model Rows "A table's row found by a search up from its first row, at samples"
+    parameter Real times[4] = {0.25, 0.55, 0.75, 1.0} "Times of the table's rows (s)";
+    discrete Integer row(start = 1, fixed = true) "Index of the first row after the sample";
+  equation
+    when sample(0, 0.1) then
+      row = rowsPassed(times, time);
+    end when;
+  end Rows;
 end NetLib;
