@@ -2138,9 +2138,9 @@ def _assert_message(check: dict) -> str:
     :class:`WarningMessage` at ``AssertionLevel.warning``, which the FMU logs where the
     condition starts to fail and the run goes on."""
     message = check.get("message")
-    text = "assert failed"
-    if isinstance(message, dict) and "Literal" in message:
-        text = str(next(iter(message["Literal"]["value"].values())))
+    text = "" if message is None else _message_text(message)
+    if not text.replace("...", "").strip():  # nothing of it known before the model runs
+        text = "assert failed"
     level = check.get("level")
     if level is None:  # rumoca 0.10 leaves AssertionLevel.error out, as the default
         return text
@@ -2153,6 +2153,22 @@ def _assert_message(check: dict) -> str:
         "assertion level other than AssertionLevel.warning or AssertionLevel.error",
         check.get("span"),
     )
+
+
+def _message_text(message: object) -> str:
+    """An assert's message as its text says it: string literals and numbers converted by
+    ``String(...)`` as written, joined where ``+`` joins them; ``...`` for any value known
+    only when the model runs (MSL's ``"Time (=" + String(time) + ") must be ..."``)."""
+    if not isinstance(message, dict) or len(message) != 1:
+        return "..."
+    kind, node = next(iter(message.items()))
+    if kind == "Literal":
+        return str(next(iter(node["value"].values())))
+    if kind == "Binary" and node.get("op") == "Add":
+        return _message_text(node["lhs"]) + _message_text(node["rhs"])
+    if kind == "StringConversion" and "Literal" in node.get("value", {}):
+        return _message_text(node["value"])
+    return "..."
 
 
 def _asserted_at_event(events: EventRecord, first: int) -> list[tuple[ca.SX, ca.SX]]:

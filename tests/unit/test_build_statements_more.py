@@ -4,7 +4,7 @@ the constructs still refused, each in one line at its place.
 
 ``tests/data/statements_more/MoreLib``: ``CheckedState`` (a call statement of a function
 without outputs in an algorithm section, ``checkAbove(x, limit = 0.25)`` on x = exp(-t),
-failing at ln 4 s); ``Warnings`` (``assert(s < 0.5, ...,
+failing at ln 4 s); ``Warnings`` (``assert(s < 0.5, "s (=" + String(s) + ") above " + String(0.5),
 AssertionLevel.warning)`` on s = sin(2 pi t), failing from 1/12 s to 5/12 s of each period, and
 one in a function on sqrt's argument x = exp(-t), failing from ln 4 s on); ``InitialOrSample``
 (``when {initial(), sample(0.5, 0.5)}`` and ``when initial() or sample(0.25, 0.25)``);
@@ -92,9 +92,10 @@ def test_warning_level_asserts_are_logged_where_they_start_to_fail(fmus):
             assert error < 1e-6, (variant, interface, name, error)
         texts = [text for _, _, text in messages]
         label = (variant, interface, messages)
+        # the message's literal parts and String(0.5) as written, String(s) not known before
         assert [t.split(": ", 1)[1] for t in texts] == [
-            "s above 0.5",
-            "s above 0.5",
+            "s (=...) above 0.5",
+            "s (=...) above 0.5",
             "u below 0.25",
         ], label
         assert {(status, category) for status, category, _ in messages} == {

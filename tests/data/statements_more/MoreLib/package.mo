@@ -36,7 +36,7 @@ package MoreLib "Statements library authors write beside equations: warnings, sa
     der(x) = -x;
     s = sin(2*pi*f*time);
     r = checkedRoot(x);
-    assert(s < 0.5, "s above 0.5", AssertionLevel.warning);
+    assert(s < 0.5, "s (=" + String(s) + ") above " + String(0.5), AssertionLevel.warning);
   end Warnings;
 
   model InitialOrSample "When-equations on initial() with samples: at the start and at each instant"
