@@ -1392,6 +1392,12 @@ STATEMENTS_MORE = [
         "test_warning_level_asserts_are_logged_where_they_start_to_fail",
     ),
     (
+        "`assert(..., AssertionLevel.warning)` in a `when`-statement: logged at the event where "
+        "it fails, not again while it keeps failing at the events after",
+        _FOUR,
+        "test_warning_in_a_when_statement_is_logged_at_the_sample_it_fails",
+    ),
+    (
         "`initial()` with `sample` in one when-condition (`when {initial(), sample(0.5, 0.5)}`, "
         "`when initial() or sample(0.25, 0.25)`): fires at the start and at each instant",
         _FOUR,

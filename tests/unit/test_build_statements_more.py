@@ -106,6 +106,24 @@ def test_warning_level_asserts_are_logged_where_they_start_to_fail(fmus):
         assert at[2] >= math.log(4), label
 
 
+def test_warning_in_a_when_statement_is_logged_at_the_sample_it_fails(fmus):
+    """x = exp(-t) passes 0.6 at 0.51 s: the assert holds at the samples 0.25 s and 0.5 s and
+    fails at 0.75 s, where it is logged; it fails at the samples after too, and is not logged
+    again (it never held in between); the run goes on with its four samples to 1.1 s."""
+    for variant, interface in VARIANTS:
+        with fmpy_messages() as (logged, logger):
+            result = simulate_fmu(
+                str(fmus[(variant, "SampledWarning")]),
+                fmi_type=interface,
+                stop_time=1.1,
+                relative_tolerance=1e-10,
+                output=["n"],
+                logger=logger,
+            )
+        assert logged == [b"assert warning at t = 0.75 s: x below 0.6 at a sample"], logged
+        assert result["n"][-1] == 4, (variant, interface)
+
+
 def test_initial_and_samples_in_one_when_condition(fmus):
     """``when {initial(), sample(0.5, 0.5)}`` fires at the start and every 0.5 s; ``when
     initial() or sample(0.25, 0.25)`` at the start and every 0.25 s (in the update on leaving

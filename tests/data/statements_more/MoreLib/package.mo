@@ -39,6 +39,18 @@ package MoreLib "Statements library authors write beside equations: warnings, sa
     assert(s < 0.5, "s (=" + String(s) + ") above " + String(0.5), AssertionLevel.warning);
   end Warnings;
 
+  model SampledWarning "A warning-level assert in a when-statement, checked at its samples"
+    Real x(start = 1, fixed = true) "Decays as exp(-time), below 0.6 from ln(1/0.6) s";
+    discrete Integer n(start = 0, fixed = true) "Samples so far";
+  equation
+    der(x) = -x;
+  algorithm
+    when sample(0.25, 0.25) then
+      assert(x > 0.6, "x below 0.6 at a sample", AssertionLevel.warning);
+      n := pre(n) + 1;
+    end when;
+  end SampledWarning;
+
   model InitialOrSample "When-equations on initial() with samples: at the start and at each instant"
     discrete Real n(start = 0, fixed = true) "Instants of {initial(), sample(0.5, 0.5)} so far";
     discrete Real m(start = 0, fixed = true) "Instants of initial() or sample(0.25, 0.25) so far";
