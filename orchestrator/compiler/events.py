@@ -27,8 +27,9 @@ leakage, is past its knee by ``eps`` while it blocks; conducting, the pair's ``s
 current both carry, less the knee current) is within ``eps`` of zero with a sign set by
 round-off, so that by its sign alone a diode flipped at every pass (``tests/data/commutation``).
 A model whose state truly cycles changes its relations by more than ``eps`` at each pass and
-still ends at the iteration's limit of passes, as does one whose relation is past its
-switching point by more than ``eps`` in both of its values (MSL's ``Rectifier``: README).
+still ends at the iteration's limit of passes. The memory cannot make up for unknowns off by
+more than ``eps``: MSL's ``Rectifier`` cycled until the linear systems whose coefficients
+switch with relations were solved to round-off (``causalize.py``).
 
 A when-equation fires when its condition becomes true (its value at the last event is kept in
 a memory ``w``); ``elsewhen`` branches fire only when no earlier branch of the chain does.
