@@ -870,8 +870,10 @@ class Algorithm:
                 return
             test = _numeric(self.translator.expr(body["cond"], self.env))
             if test is None:
+                inlining = self.translator.inlining
                 raise UnsupportedConstructError(
-                    "while loop whose condition depends on a variable (not known at translation)",
+                    "while loop whose condition depends on a variable (not known at translation)"
+                    + (f" in function '{inlining[-1]}'" if inlining else ""),
                     None,
                 )
             if not test:
