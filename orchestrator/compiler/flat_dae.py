@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import fields, is_dataclass, replace
+from functools import partial
 
 import casadi as ca
 
@@ -292,12 +293,16 @@ def _conditions(
     model: FlatModel, roles: _Roles, kept: list[FlatVariable], dummy: set[str]
 ) -> list[Condition]:
     """The model's initial conditions: initial equations, then ``fixed = true`` start values
-    of the states kept, of the states index reduction demoted and of algebraic variables."""
+    of the states kept, of the states index reduction demoted and of algebraic variables.
+    A discrete-time variable's ``fixed = true`` (an Integer or Boolean its equation gives,
+    as a friction's ``mode``) is no condition on the variable: it means ``pre(v) = start``
+    (Modelica Language Specification 3.6, Sec. 8.6), which the memories of ``pre`` hold at
+    the start (:func:`_change_starts`)."""
     conditions = [Condition(r, f"initial equation 0 = {r}") for r in model.initial_residuals]
     kept_names = {v.name for v in kept}
     others = [v for v in roles.states if v.name in dummy] + roles.algebraics
     for var in kept + others:
-        if not var.fixed:
+        if not var.fixed or var.variability == "discrete":
             continue
         if var.start is None:
             raise BuildError(f"{model.name}: {var.name} has fixed = true but no start value")
@@ -412,6 +417,7 @@ def flat_dae(
             [_value(v.start, "start", name) if v.start is not None else 0.0 for v in roles.inputs],
             [_value(v.binding, f"parameter {v.name}", name) for v in roles.parameters],
         ),
+        partial(_place, model),
     )
     calculated = init.calculated if init else frozenset()
     if init is not None and init.parameters:  # held from the initialization on
@@ -518,6 +524,16 @@ def flat_dae(
 def _free_start(var: FlatVariable, model: str) -> float:
     """Newton's guess of a parameter with ``fixed = false``: its start value, else 0."""
     return 0.0 if var.start is None else _value(var.start, f"start value of {var.name}", model)
+
+
+def _place(model: FlatModel, symbol: ca.SX) -> str:
+    """file:line:column of the first of ``model``'s equations that reads ``symbol`` (a
+    relation's memory), or an empty string."""
+    # the places may stop short of the residuals: those appended after them have none
+    for residual, where in zip(model.residuals, model.residual_places, strict=False):
+        if where and ca.depends_on(residual, symbol):
+            return where
+    return ""
 
 
 def _read_at_start(
@@ -699,11 +715,12 @@ def _held_at_start(
     change_starts: list[float],
 ) -> tuple[list, list]:
     """Values held between events, at the start: discrete states at their start values,
-    relations decided with their memories at false (``steady`` ones as decided always),
+    relations decided as written at the start point (``steady`` ones as decided always),
     Newton's guesses at the iteration variables' start values, the memories of ``change`` and
     ``pre`` at ``change_starts`` (their values before the first event update). A value may
-    name other held symbols (a relation on ``pre(n)``): :func:`initialization` substitutes
-    until none is left."""
+    name other held symbols (a relation on ``pre(n)``, a relation inside another's operand)
+    and variables the equations compute (a relation's sides): :func:`initialization`
+    resolves each after those it reads."""
     discrete = [v for v in roles.discrete if v not in roles.free]  # free: initial unknowns
     symbols = [v.symbol for v in discrete] + list(steady[0])
     values = [ca.SX(_discrete_item(v, name)["start"]) for v in discrete]
@@ -718,11 +735,9 @@ def _held_at_start(
     values += list(steady[1])
     symbols += [g for loop in loops for g in loop.guesses]
     values += [ca.SX(v) for loop in loops for v in loop.starts]
-    memories = ca.vertcat(*[r.memory for r in record.relations])
     for relation in record.relations:
-        crossing = ca.substitute(relation.crossing, memories, ca.SX.zeros(memories.numel()))
         symbols.append(relation.memory)
-        values.append(crossing > 0 if relation.strict else crossing >= 0)
+        values.append(relation.crossing > 0 if relation.strict else relation.crossing >= 0)
     symbols += [d.value for d in record.delays]
     values += _undelayed(record)
     symbols += [memory for memory, _ in record.changes]

@@ -31,6 +31,7 @@ condition determines keeps its start value.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import casadi as ca
@@ -102,6 +103,7 @@ def initialization(
     held: tuple[list[ca.SX], list[ca.SX]] = ([], []),
     free: tuple[tuple[ca.SX, ca.SX], ...] = (),
     nominal: tuple[list[float], list[float]] | None = None,
+    place: Callable[[ca.SX], str] | None = None,
 ) -> Initialization | None:
     """The initialization of ``model``, or ``None`` when every state starts at its literal
     start value (the FMU then behaves as before: the states are ``exact`` start values).
@@ -110,7 +112,8 @@ def initialization(
     memories) by their values at the start. ``free`` are the parameters with ``fixed =
     false`` the conditions determine beside the states, each with its start value (Newton's
     guess). ``nominal``, the inputs' start values and the parameters' values, is where
-    conditions dropped as redundant are checked when the model is built."""
+    conditions dropped as redundant are checked when the model is built. ``place`` gives the
+    file:line:column of an equation that reads a held symbol, for messages."""
     symbols, values = explicit_values(assignments)
     equations = [c.residual for c in conditions]
     if equations and symbols:
@@ -118,20 +121,7 @@ def initialization(
             ca.substitute(ca.vertcat(*equations), ca.vertcat(*symbols), ca.vertcat(*values))
         )
     if equations and held[0]:
-        # a held value may name other held symbols (a relation on pre(n)): substituted until
-        # none is left, at most once per held symbol
-        joined, names, given = ca.vertcat(*equations), ca.vertcat(*held[0]), ca.vertcat(*held[1])
-        for _ in range(len(held[0])):
-            if not ca.depends_on(joined, names):
-                break
-            joined = ca.substitute(joined, names, given)
-        equations = ca.vertsplit(joined)
-        # values held from initialization may be in dependent parameters (a filter's
-        # coefficients from its cut-off frequency f_cut = 2*f)
-        if symbols and ca.depends_on(ca.vertcat(*held[1]), ca.vertcat(*symbols)):
-            equations = ca.vertsplit(
-                ca.substitute(ca.vertcat(*equations), ca.vertcat(*symbols), ca.vertcat(*values))
-            )
+        equations = _at_start(model, equations, held, (symbols, values), place)
     conditions = [Condition(e, c.text, c.state) for e, c in zip(equations, conditions, strict=True)]
     free_symbols = [symbol for symbol, _ in free]
     conditions, redundant = _independent(conditions, states + free_symbols)
@@ -180,6 +170,46 @@ def initialization(
     )
     found = tuple((symbol, solution[len(calculated) + j]) for j, symbol in enumerate(free_symbols))
     return Initialization(function, frozenset(states[k].name() for k in calculated), found)
+
+
+def _at_start(
+    model: str,
+    equations: list[ca.SX],
+    held: tuple[list[ca.SX], list[ca.SX]],
+    explicit: tuple[list[ca.SX], list[ca.SX]],
+    place: Callable[[ca.SX], str] | None,
+) -> list[ca.SX]:
+    """``equations`` (in time, states, inputs, parameters and held symbols) with the values
+    held between events at the start in place of their symbols. A held value may name other
+    held symbols (a relation on ``pre(n)``) and variables the equations compute (a relation's
+    sides: a clutch's ``fn <= 0``, where ``fn`` is a step's output, itself a relation on
+    ``time``; a dependent parameter: a filter's coefficient from its cut-off frequency), whose
+    ``explicit`` values name held symbols again. Both are substituted, one level per pass,
+    until none is left: a branch that a value at the start decides drops what the other
+    branch reads (``pre(mode) == Stuck and sa > f0_max`` with ``pre(mode)`` at its start
+    value ``Unknown``). A held value that still reads itself after as many levels as there
+    are held values (a relation whose sides depend on its own value at the start: a mixed
+    system of the initial conditions, not solved here) fails in one line naming it and,
+    where ``place`` knows it, the equation that reads it."""
+    joined = ca.vertcat(*equations)
+    held_of = {s.element_hash(): (s, v) for s, v in zip(*held, strict=True)}
+    computed = {s.element_hash(): (s, v) for s, v in zip(*explicit, strict=True)}
+    for _ in range(2 * len(held_of) + 2):
+        read = [s.element_hash() for s in ca.symvar(joined)]
+        pairs = [held_of.get(k) or computed[k] for k in read if k in held_of or k in computed]
+        if not pairs:
+            return ca.vertsplit(joined)
+        joined = ca.substitute(
+            joined, ca.vertcat(*[s for s, _ in pairs]), ca.vertcat(*[v for _, v in pairs])
+        )
+    looped = [held_of[s.element_hash()] for s in ca.symvar(joined) if s.element_hash() in held_of]
+    where = place(looped[0][0]) if place is not None else ""
+    raise BuildError(
+        f"{where + ': ' if where else ''}{model}: the initial conditions read a value held "
+        "between events that depends on itself at the start (a mixed system of the initial "
+        "conditions, not solved at initialization): "
+        + "; ".join(f"{s.name()} = {v}" for s, v in looped[:3])
+    )
 
 
 def _independent(
