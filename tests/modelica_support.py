@@ -1250,6 +1250,14 @@ BLOCKS_NETWORKS = [
         _FOUR,
         "test_a_search_up_by_a_while_loop_rumoca_translates_in_four_variants",
     ),
+    (
+        "An Integer variable as a subscript guarded by a relation (`if i > 0 then x[i] else "
+        "pre(y)`, MSL's `MathInteger.MultiSwitch`) where the index falls to 0: in the event "
+        "iteration's pass where the relation still holds its value from the pass before the "
+        "subscript names no element (NaN), held by `pre(y)`",
+        "stopped in one line (`event iteration at t = 0.7 s did not settle in 100 passes`)",
+        "test_a_subscript_guarded_by_a_stale_relation_stops_the_fmu_in_four_variants",
+    ),
 ]
 
 PARAMETER_SETTINGS = [
@@ -1424,6 +1432,34 @@ STATEMENTS_MORE = [
     ),
 ]
 
+# Initial conditions of friction elements whose modes relations decide inside logic on
+# pre(mode) (``tests/data/relation_init``), each checked by the test of
+# ``test_build_relation_init.py`` it names
+RELATION_INIT = [
+    (
+        "`fixed = true` on a discrete-time variable that an equation gives (a friction's "
+        "`Integer mode(start = Unknown, fixed = true)`, `Boolean startForward(start = false, "
+        "fixed = true)`): `pre(v) = start`, no condition on `v`; a block stuck and sliding "
+        "both ways under a sine push",
+        "builds, checked in four variants",
+        "test_block_sticks_and_slides_as_by_hand_in_four_variants",
+    ),
+    (
+        "Initial conditions reading relations whose sides the equations compute from other "
+        "relations (a clutch's `free = fn <= 0`, `fn` a step in time, read by `der(w1) = 0` "
+        "that gives a `fixed = false` drive torque): the relations decided at the start point",
+        "builds, checked in four variants",
+        "test_clutch_slides_then_sticks_as_by_hand_in_four_variants",
+    ),
+    (
+        "Initial conditions reading a relation whose sides depend on its own value at the "
+        "start (`y = if x + y > 0 then 1 else -1` read by `der(x) = 0`: a mixed system of the "
+        "initial conditions)",
+        "refused in one line (file:line:column, `depends on itself at the start`)",
+        "test_relation_reading_itself_at_the_start_is_refused_in_one_line",
+    ),
+]
+
 README = Path(__file__).parents[1] / "README.md"
 BEGIN, END = "<!-- modelica-support: begin -->", "<!-- modelica-support: end -->"
 
@@ -1526,6 +1562,10 @@ def table() -> str:
     lines += [
         f"| {c} | {status} | `test_build_analog_more.py::{test}` |"
         for c, status, test in ANALOG_MORE
+    ]
+    lines += [
+        f"| {c} | {status} | `test_build_relation_init.py::{test}` |"
+        for c, status, test in RELATION_INIT
     ]
     lines += [
         f"| {c} | refused in one line ({words}) | `test_build_multibody_init.py::{test}` |"

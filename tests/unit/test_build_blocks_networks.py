@@ -20,7 +20,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from build_variants import assert_agrees_in_four_variants, built_fmus
+from build_variants import VARIANTS, assert_agrees_in_four_variants, built_fmus, fmpy_messages
+from fmpy import simulate_fmu
 from modelica_support import BLOCKS_NETWORKS
 
 from orchestrator.compiler import build_library
@@ -32,7 +33,13 @@ from orchestrator.errors import BuildError
 LIBRARY = Path(__file__).parents[1] / "data" / "blocks_networks" / "NetLib"
 # steps of 0.065 s: none at a switching instant (0.2, 0.3, ..., 0.9 s)
 TIMES = np.linspace(0.0, 1.04, 17)
-MODELS = ["NetLib.Edges", "NetLib.Switches", "NetLib.ChainByEquation", "NetLib.Rows"]
+MODELS = [
+    "NetLib.Edges",
+    "NetLib.Switches",
+    "NetLib.GuardedSwitches",
+    "NetLib.ChainByEquation",
+    "NetLib.Rows",
+]
 
 
 @pytest.fixture(scope="module")
@@ -77,6 +84,26 @@ def test_switches_take_the_first_true_choice_in_four_variants(fmus):
         integer.append(held)
     real = np.where(chosen == 1, np.sin(2 * TIMES), np.where(chosen == 2, 1 + TIMES, 0.5))
     _check(fmus, "Switches", {"integerSwitch.y": integer, "realSwitch.y": real})
+
+
+def test_a_subscript_guarded_by_a_stale_relation_stops_the_fmu_in_four_variants(fmus):
+    """GuardedSwitches: `if firstActive > 0 then expr[firstActive] else pre(y)`. At 0.7 s the
+    index falls from 2 to 0 while the relation still holds its value of the pass before; the
+    subscript names no element there (NaN), pre(y) holds it, and the event iteration stops the
+    FMU with an error rather than keep a wrong y (7 is right)."""
+    for variant, interface in VARIANTS:
+        with (
+            fmpy_messages() as (messages, logger),
+            pytest.raises(Exception, match="failed with status 3"),
+        ):
+            simulate_fmu(
+                str(fmus[(variant, "GuardedSwitches")]),
+                fmi_type=interface,
+                stop_time=1.04,
+                output_interval=0.065,
+                logger=logger,
+            )
+        assert any(b"t = 0.7 s did not settle" in m for m in messages), (variant, messages)
 
 
 def test_an_output_into_two_input_vectors_written_as_an_equation_in_four_variants(fmus):

@@ -159,6 +159,29 @@ package NetLib "Boolean and Integer signal blocks in the style of block librarie
   end Switches;
 
 
+  block GuardedSwitch "IntegerSwitch guarding its subscript by a relation, not an equality"
+    parameter Integer nu = 0 "Number of inputs";
+    input Integer expr[nu] = fill(0, nu) "Values chosen by u";
+    BooleanInput u[nu] "Choices";
+    IntegerOutput y "Chosen value";
+  protected
+    Integer firstActive "Index of the first true u[i], 0 where none is";
+  initial equation
+    pre(y) = 0;
+  equation
+    firstActive = firstTrue(u);
+    y = if firstActive > 0 then expr[firstActive] else pre(y);
+  end GuardedSwitch;
+
+  model GuardedSwitches "GuardedSwitch as Switches' Integer switch"
+    Window first(tOn = 0.2, tOff = 0.5, tAgain = 0.9);
+    Window second(tOn = 0.4, tOff = 0.7, tAgain = 2);
+    GuardedSwitch guardedSwitch(nu = 2, expr = {3, 7});
+  equation
+    connect(first.y, guardedSwitch.u[1]);
+    connect(second.y, guardedSwitch.u[2]);
+  end GuardedSwitches;
+
   function rowsPassed "Index of the first time in times after t, the last index at most"
     input Real times[:] "Increasing times (s)";
     input Real t "Time (s)";
