@@ -31,11 +31,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from signal import SIGKILL
 
 import numpy as np
 import pandas
@@ -188,14 +190,25 @@ def survey(
         command = [sys.executable, "-m", "studies.msl_survey", "--one", name]
         command += ["--msl", str(msl), "--references", str(references)]
         command += ["--co-simulation"] if co_simulation else []
+        # a session of its own, so that a time limit ends the build and the compiler it
+        # runs too, not only the example's process (they went on for half an hour)
+        child = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
         try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=LIMIT)
-            lines = done.stdout.strip().splitlines()
-            row = json.loads(lines[-1]) if done.returncode == 0 and lines else None
+            stdout, stderr = child.communicate(timeout=LIMIT)
+            lines = stdout.strip().splitlines()
+            row = json.loads(lines[-1]) if child.returncode == 0 and lines else None
             if row is None:
-                reason = (done.stderr.strip().splitlines() or ["no message"])[-1]
+                reason = (stderr.strip().splitlines() or ["no message"])[-1]
                 row = {"example": name, "outcome": "crashed", "detail": _short(reason)}
         except subprocess.TimeoutExpired:
+            os.killpg(child.pid, SIGKILL)
+            child.communicate()
             row = {"example": name, "outcome": "timed out", "detail": f"after {LIMIT:g} s"}
         print(f"{row['outcome']:18} {name}", file=sys.stderr, flush=True)
         rows.append(row)
