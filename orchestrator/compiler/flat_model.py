@@ -233,17 +233,22 @@ class Translator:
     def _selected(
         self, array: np.ndarray, index: list[object], varying: list[int], span: dict | None
     ) -> object:
-        """``array[index]`` where the subscript at axis ``varying[0]`` is a variable (a search
-        in a function's loop, ``x[i]``; an Integer variable in an equation, MSL's
-        ``expr[firstActiveIndex]``): the element whose place it equals, chosen by
-        if-expressions over the axis; NaN where it equals none (an index out of range, an
-        error in the source, gives no number rather than a wrong one)."""
+        """``array[index]`` where the subscripts at the axes ``varying`` are variables (a
+        search in a function's loop, ``x[i]``, ``M[i, j]``; an Integer variable in an
+        equation, MSL's ``expr[firstActiveIndex]``): the element whose place they equal,
+        chosen by if-expressions over each such axis in turn; NaN where they equal none (an
+        index out of range, an error in the source, gives no number rather than a wrong one)."""
         axis, position = varying[0], index[varying[0]]
-        if len(varying) > 1 or len(index) != array.ndim or any(isinstance(i, slice) for i in index):
-            raise UnsupportedConstructError("a variable subscript beside another or a slice", span)
+        if len(index) != array.ndim or any(isinstance(i, slice) for i in index):
+            raise UnsupportedConstructError("a variable subscript beside a slice", span)
         result: object = math.nan
         for k in reversed(range(array.shape[axis])):
-            element = array[tuple(k if a == axis else i for a, i in enumerate(index))]
+            chosen = [k if a == axis else i for a, i in enumerate(index)]
+            element = (
+                self._selected(array, chosen, varying[1:], span)
+                if varying[1:]
+                else array[tuple(chosen)]
+            )
             result = ca.if_else(position == k + 1, element, result)
         return result
 

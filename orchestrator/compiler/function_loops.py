@@ -19,6 +19,23 @@ definition"); it translates for loops over an array's size and if-statements. A 
   does. A counter declared without a binding first gets 0, the value the build's translation
   gives such a variable anyway (:meth:`Translator.call`), which rumoca 0.10 needs to see the
   variable defined on every path.
+- A while loop whose counter rises to a bound, ``while c <= B loop S end while;`` (``c <= B``
+  a conjunct of its condition), where ``S`` moves ``c`` by ``c := c + 1;`` at its top level
+  and assigns it before that only as ``c := B;`` (MSL's ``Matrices.isEqual`` leaving its two
+  loops where an element differs), ``c`` starts at a whole number ``s`` (the assignment
+  just before the loop, or the declaration where nothing assigns it before a loop not inside
+  another) and nothing in ``S`` assigns a variable ``B`` reads: each pass starts with ``c <=
+  B``, ends with ``c`` one above its value at the start or at ``B + 1``, so there are at most
+  as many passes as whole numbers in ``s:B``. It becomes ``for p in s:B loop r := C; ...
+  end for;``, a fresh Boolean ``r`` holding the condition at the start of each pass and every
+  statement of ``S`` run only where it holds: one without loops inside ``if r then ... end
+  if;``, a for loop with its body's statements so guarded, a while loop of this form in
+  ``S`` rewritten the same way, its condition taken only where ``r`` holds (``if r then r2 :=
+  C2; else r2 := false; end if;``). rumoca 0.10 refuses a loop inside a branch whose
+  condition it cannot decide ("requires assignments or nested conditionals in every checked
+  branch"), hence the guard on each statement rather than one around ``S``; it needs each
+  such Boolean assigned before the loops (``r := false;`` first). Once the condition fails no
+  guarded statement runs, so the passes left change nothing the while loop would not.
 - A function with a ``return`` inside a loop or a nested branch gets a protected Boolean
   that the return sets instead (Modelica Language Specification 3.6, Sec. 11.2.9: a return
   ends the function); the statements after one that may return, each loop's body and each
@@ -208,6 +225,152 @@ def _bound(statement: Statement) -> tuple[str, str, int] | None:
     return None
 
 
+def _start(statement: Statement, counter: str) -> str | None:
+    """The whole number ``statement`` assigns ``counter`` (``c := 1;``), or None."""
+    words = _words(statement.tokens)
+    literal = statement.kind == "simple" and len(words) == 5 and words[3].isdigit()
+    return words[3] if literal and words[:3] == [counter, ":", "="] else None
+
+
+def _declared_start(declarations: list[Token], counter: str) -> str | None:
+    """The whole number ``counter`` is declared with (``Integer i = 1;``), not as an input."""
+    words = _words(declarations)
+    for k in range(1, len(words) - 3):
+        if words[k : k + 2] != [counter, "="] or not words[k + 2].isdigit():
+            continue
+        if words[k + 3] not in (";", ",") and words[k + 3][0] != '"':
+            continue
+        start = max((j for j in range(k) if words[j] == ";"), default=-1) + 1
+        before = words[start:k]
+        if before.count("(") == before.count(")") and "input" not in before:
+            return words[k + 2]
+    return None
+
+
+def _rising_bound(statement: Statement) -> tuple[str, str] | None:
+    """The counter and the bound ``B`` (its text) of a while loop whose counter rises to ``B``
+    (see the module's text), its start aside; None where its text does not show one."""
+    body = statement.body
+    for t, step in enumerate(body):
+        counter = step.tokens[0][1]
+        if step.kind != "simple" or _words(step.tokens) != [counter, *":=", counter, *"+1;"]:
+            continue
+        if _assigns(body[t + 1 :], counter):
+            return None
+        assigned = [
+            s
+            for first in body[:t]
+            for s in (first, *first.inner())
+            if s.kind in ("simple", "for") and _assigns([s], counter)
+        ]
+        for conjunct in _conjuncts(statement.head):
+            bound = conjunct[3:]
+            read = set(bound)
+            if conjunct[:3] != [counter, "<", "="] or not bound or {"if", "or", counter} & read:
+                continue
+            names = {w for w in bound if re.fullmatch(r"[A-Za-z_]\w*", w)}
+            jump = [counter, ":", "=", *bound, ";"]
+            if not any(_assigns(body, n) for n in names) and all(
+                _words(s.tokens) == jump for s in assigned
+            ):
+                return counter, " ".join(bound)
+        return None
+    return None
+
+
+def _guardable(statements: list[Statement], risings: dict[int, tuple[str, str, str]]) -> bool:
+    """Whether each of ``statements`` can run under a guard of its own (see the module's
+    text): no return or break, loops only as for loops and while loops in ``risings``, none
+    inside a branch."""
+    for statement in statements:
+        inner = {s.kind for s in statement.inner()}
+        if (
+            statement.kind in ("return", "break")
+            or (statement.kind == "for" and not _guardable(statement.body, risings))
+            or (statement.kind == "while" and id(statement) not in risings)
+            or (statement.kind in BRANCHES and inner & {*LOOPS, "return", "break"})
+        ):
+            return False
+    return True
+
+
+def _risings(
+    statements: list[Statement],
+    declarations: list[Token],
+    every: list[Statement],
+    in_loop: bool = False,
+) -> dict[int, tuple[str, str, str]]:
+    """The while loops among ``statements`` (nested ones included) whose counter rises to a
+    bound from a known start and whose bodies can be guarded (see the module's text), by
+    ``id``: their counter, start and bound. ``every``: the function's statements, nested ones
+    included; ``in_loop``: whether ``statements`` stand in a loop."""
+    found: dict[int, tuple[str, str, str]] = {}
+    for k, statement in enumerate(statements):
+        looped = statement.kind in LOOPS
+        for block in [statement.body] if looped else statement.branches:
+            found |= _risings(block, declarations, every, in_loop or looped)
+        rising = statement.kind == "while" and _rising_bound(statement)
+        if not rising or not _guardable(statement.body, found):
+            continue
+        counter, bound = rising
+        start = _start(statements[k - 1], counter) if k else None
+        before = [s for s in every if s.stop <= statement.tokens[0][0]]
+        if start is None and not in_loop and not _assigns(before, counter):
+            start = _declared_start(declarations, counter)
+        if start is not None:
+            found[id(statement)] = (counter, start, bound)
+    return found
+
+
+@dataclass
+class _Guards:
+    """The edits of a function's rising while loops, with what they need: the function's
+    ``text``, its ``risings``, the names ``taken``, the Boolean ``flags`` added and the
+    loops ``done``."""
+
+    text: str
+    risings: dict[int, tuple[str, str, str]]
+    taken: set[str]
+    edits: list[Edit] = field(default_factory=list)
+    flags: list[str] = field(default_factory=list)
+    done: list[int] = field(default_factory=list)
+
+    def loop(self, statement: Statement, guard: str | None) -> None:
+        """A rising while loop as a for loop, its condition taken only where ``guard`` holds
+        (None: always)."""
+        _, start, bound = self.risings[id(statement)]
+        passes, run = (
+            _fresh(self.text, "__pass", self.taken),
+            _fresh(self.text, "__run", self.taken),
+        )
+        condition = self.text[statement.head[0][0] : statement.loop[0]].strip()
+        taken = f"{run} := {condition};"
+        if guard is not None:
+            taken = f"if {guard} then {taken} else {run} := false; end if;"
+        first, loop, end = statement.tokens[0][0], statement.loop[0], statement.end[0]
+        self.edits += [
+            Edit(first, loop + 4, f"for {passes} in {start}:{bound} loop {taken}"),
+            Edit(end, statement.tokens[-2][0] + 5, "end for"),
+        ]
+        self.flags.append(run)
+        self.done.append(id(statement))
+        self.guard(statement.body, run)
+
+    def guard(self, statements: list[Statement], run: str) -> None:
+        """Each of ``statements`` run only where ``run`` holds."""
+        for statement in statements:
+            if statement.kind == "for":
+                self.guard(statement.body, run)
+            elif statement.kind == "while":
+                self.loop(statement, run)
+            else:
+                first = statement.tokens[0][0]
+                self.edits += [
+                    Edit(first, first, f"if {run} then "),
+                    Edit(statement.stop, statement.stop, " end if;"),
+                ]
+
+
 def _fresh(text: str, stem: str, taken: set[str]) -> str:
     """A name ``stem`` with a number, in neither ``text`` nor ``taken`` (then taken)."""
     number = 1
@@ -285,8 +448,11 @@ def unbounded_while(text: str, function: str) -> int | None:
             statements, _ = _statements(section.statements, 0, set())
         except _UnreadableError:
             continue
-        for statement in statements + [s for t in statements for s in t.inner()]:
-            if statement.kind == "while" and not _bound(statement):
+        declarations = list(tokens(text[:keyword], max(head, 0)))
+        every = statements + [s for t in statements for s in t.inner()]
+        risings = _risings(statements, declarations, every)
+        for statement in every:
+            if statement.kind == "while" and not _bound(statement) and id(statement) not in risings:
                 return statement.tokens[0][0]
     return None
 
@@ -310,8 +476,13 @@ def function_loops(text: str) -> list[Edit]:
         declarations = list(tokens(text[:keyword], max(head, 0)))
         every = statements + [s for t in statements for s in t.inner()]
         initialized = set()
+        guards = _Guards(text, _risings(statements, declarations, every), taken)
         for statement in every:
+            if id(statement) in guards.done:  # rewritten inside a rising loop around it
+                continue
             bound = statement.kind == "while" and _bound(statement)
+            if not bound and id(statement) in guards.risings:
+                guards.loop(statement, None)
             if not bound:
                 continue
             counter, array, position = bound
@@ -322,6 +493,16 @@ def function_loops(text: str) -> list[Edit]:
                 Edit(loop, loop + 4, "then"),
                 Edit(end, statement.tokens[-2][0] + 5, "end if; end for"),
             ]
+            if counter not in initialized and _unbound(declarations, counter):
+                edits.append(Edit(section.start, section.start, f" {counter} := 0;"))
+                initialized.add(counter)
+        edits += guards.edits
+        for run in guards.flags:
+            edits += [
+                Edit(keyword, keyword, f"protected Boolean {run}; "),
+                Edit(section.start, section.start, f" {run} := false;"),
+            ]
+        for counter in dict.fromkeys(guards.risings[k][0] for k in guards.done):
             if counter not in initialized and _unbound(declarations, counter):
                 edits.append(Edit(section.start, section.start, f" {counter} := 0;"))
                 initialized.add(counter)

@@ -370,7 +370,7 @@ SOURCE_REWRITES: tuple[tuple[str, SourceRewriter | LibraryRewriter], ...] = (
     (ALGORITHM_REFUSALS, wrapped),
     (
         r"in function '[\w.]+': a while loop whose passes|'return' inside a loop|function "
-        r"whose output rumoca 0.10 finds undefined",
+        r"whose output rumoca 0.10 finds undefined|nested conditionals in every checked branch",
         function_loops,
     ),
     (r"class declared inside the class that extends it", hoisted),
