@@ -1432,6 +1432,32 @@ STATEMENTS_MORE = [
     ),
 ]
 
+# While loops whose counter is set to the bound to end them early (MSL's ``Matrices.isEqual``;
+# ``tests/data/loop_bounds``), each checked by the test of ``test_build_loop_bounds.py`` it names
+LOOP_BOUNDS = [
+    (
+        "A while loop of a function ended early by setting its counter to the bound (`while i "
+        "<= n loop ... if ... then i := n; end if; i := i + 1; end while;`), nested in another, "
+        "inside an if-statement (MSL's `Matrices.isEqual` for `LossyGear`'s `ideal`), on the "
+        "library path, for a Boolean choosing an ideal or a lossy gear; tables of one and two "
+        "rows; rumoca 0.10 is given a for loop over the counter's start to the bound, each "
+        "statement guarded by the condition taken at the start of the pass",
+        _FOUR,
+        "test_a_table_of_two_rows_keeps_the_losses_in_four_variants",
+    ),
+    (
+        "The same in a function of the user's library: the index where it left the loop",
+        _FOUR,
+        "test_the_search_stops_at_the_first_differing_element_in_four_variants",
+    ),
+    (
+        "Such a loop whose counter is set below the bound (`i := 1`), after the step, or that "
+        "moves the bound: its passes are not bounded by its text",
+        "refused in one line (file:line:column, `in function 'f': a while loop`)",
+        "test_a_counter_set_back_below_its_bound_is_refused_in_one_line",
+    ),
+]
+
 # Initial conditions of friction elements whose modes relations decide inside logic on
 # pre(mode) (``tests/data/relation_init``), each checked by the test of
 # ``test_build_relation_init.py`` it names
@@ -1566,6 +1592,10 @@ def table() -> str:
     lines += [
         f"| {c} | {status} | `test_build_relation_init.py::{test}` |"
         for c, status, test in RELATION_INIT
+    ]
+    lines += [
+        f"| {c} | {status} | `test_build_loop_bounds.py::{test}` |"
+        for c, status, test in LOOP_BOUNDS
     ]
     lines += [
         f"| {c} | refused in one line ({words}) | `test_build_multibody_init.py::{test}` |"

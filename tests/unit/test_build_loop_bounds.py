@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from build_variants import assert_agrees_in_four_variants, built_fmus, one_line_refusal
+from modelica_support import LOOP_BOUNDS
 
 from orchestrator.compiler.function_loops import function_loops
 from orchestrator.compiler.source_rewrites import Rewrite
@@ -141,3 +142,7 @@ def test_a_counter_set_back_below_its_bound_is_refused_in_one_line(tmp_path):
     )
     assert message.startswith("Bad/package.mo:6:5: Bad.M: unsupported Modelica construct in "
                               "function 'f': a while loop"), message  # fmt: skip
+
+
+def test_construct_table_names_these_tests():
+    assert {test for _, _, test in LOOP_BOUNDS} <= {n for n in globals() if n.startswith("test_")}
