@@ -1486,6 +1486,23 @@ RELATION_INIT = [
     ),
 ]
 
+# Real parameters read by structural parameters' bindings (``tests/data/evaluated_bindings``),
+# each checked by the test of ``test_build_evaluated_bindings.py`` it names
+EVALUATED_BINDINGS = [
+    (
+        "Real parameters that the binding of a structural parameter reads (MSL's `LossyGear`: "
+        "`final parameter Boolean ideal = isEqual(lossTable, ...)` choosing an if-equation's "
+        "branch): evaluated with it and not listed, as a set of them at run time could no "
+        "longer change the branch",
+        "test_a_table_that_decides_a_branch_is_not_a_parameter",
+    ),
+    (
+        "Real parameters an array size is computed from (`Integer n = integer(L/dx + 0.5)`, "
+        "`Real x[n]`): evaluated, not listed",
+        "test_parameters_that_size_an_array_are_not_parameters",
+    ),
+]
+
 README = Path(__file__).parents[1] / "README.md"
 BEGIN, END = "<!-- modelica-support: begin -->", "<!-- modelica-support: end -->"
 
@@ -1596,6 +1613,10 @@ def table() -> str:
     lines += [
         f"| {c} | {status} | `test_build_loop_bounds.py::{test}` |"
         for c, status, test in LOOP_BOUNDS
+    ]
+    lines += [
+        f"| {c} | {_FOUR} | `test_build_evaluated_bindings.py::{test}` |"
+        for c, test in EVALUATED_BINDINGS
     ]
     lines += [
         f"| {c} | refused in one line ({words}) | `test_build_multibody_init.py::{test}` |"

@@ -40,6 +40,7 @@ from orchestrator.compiler.external_c import ExternalError, ExternalFunctions, t
 from orchestrator.compiler.external_objects import construct, is_constructor, object_variables
 from orchestrator.compiler.pre_values import unheld_pre
 from orchestrator.compiler.records import Record, combine, of_type, scalars
+from orchestrator.compiler.structural_parameters import references
 from orchestrator.compiler.value_types import ValueType
 
 STATE_SELECT = {"Never": 0, "Avoid": 1, "Default": 2, "Prefer": 3, "Always": 4}
@@ -1374,7 +1375,12 @@ def _maximum(a: object, b: object) -> object:
 
 
 def _fill(translator: Translator, args: list[object], span: dict | None) -> object:
-    dims = [int(_numeric(d)) for d in args[1:]]  # type: ignore[arg-type]
+    sizes = [_numeric(d) for d in args[1:]]
+    if any(size is None for size in sizes):
+        raise UnsupportedConstructError(
+            "an array size not known when the model is translated", span
+        )
+    dims = [int(size) for size in sizes]  # type: ignore[arg-type]
     out = np.empty(dims, dtype=object)
     for index in np.ndindex(*dims):
         out[index] = args[0]
@@ -1934,8 +1940,9 @@ def _evaluate_structural(
     parameter set further up (``ramp(final k = k)`` where the outer ``k`` is modified by a
     literal, which rumoca gives as that literal: ``copies``) is evaluated only where that
     parameter is: otherwise the outer one stays a tunable parameter of the FMU whose set the
-    equations would ignore. Bindings may refer to one another, so passes repeat while one
-    more becomes known.
+    equations would ignore. The Real parameters that the structural ones' bindings read are
+    evaluated with them (``_read_by_bindings``). Bindings may refer to one another, so passes
+    repeat while one more becomes known.
     """
     steady = [
         (name, variable)
@@ -1952,14 +1959,16 @@ def _evaluate_structural(
         and (name not in final or variable.get("binding_from_modification"))
         and (name not in copies or raw[copies[name]].get("evaluate"))
     ]
-    pending = [
-        (name, variable)
+    deciding = [
+        name
         for name, variable in steady
-        if (
-            types.get(name) in ("Integer", "Boolean")
-            and (structural is None or name in structural or _variability(variable) == "constant")
-        )
-        or name in evaluated
+        if types.get(name) in ("Integer", "Boolean")
+        and (structural is None or name in structural or _variability(variable) == "constant")
+    ]
+    read = _read_by_bindings(deciding, raw)
+    evaluated += sorted(n for n in read - set(evaluated) if types.get(n, "Real") == "Real")
+    pending = [
+        (name, variable) for name, variable in steady if name in deciding or name in evaluated
     ]
     while pending:
         left = []
@@ -1979,6 +1988,29 @@ def _evaluate_structural(
             break
         pending = left
     return {name for name in evaluated if name not in dict(pending)}
+
+
+def _read_by_bindings(names: list[str], raw: dict) -> set[str]:
+    """The parameters with bindings that the bindings of ``names`` read, and those their
+    bindings read in turn (a structural ``Boolean ideal = isEqual(lossTable, ...)`` reads the
+    Real matrix ``lossTable``). Once ``ideal`` is a number in the equations, a value set for
+    ``lossTable`` at run time could no longer change it, so ``lossTable`` must be evaluated
+    too: the FMU does not list it as a parameter whose set it would ignore."""
+    found: set[str] = set()
+    frontier = list(names)
+    while frontier:
+        for name in references(raw.get(frontier.pop(), {}).get("binding")):
+            variable = raw.get(name)
+            if (
+                name in found
+                or variable is None
+                or _variability(variable) != "parameter"
+                or variable.get("binding") is None
+            ):
+                continue
+            found.add(name)
+            frontier.append(name)
+    return found
 
 
 def _absent(variable: dict, symbols: object, used: set[str]) -> bool:

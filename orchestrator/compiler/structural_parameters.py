@@ -48,22 +48,22 @@ def _kind(variable: dict) -> str:
     return next(iter(declared)) if isinstance(declared, dict) else str(declared)
 
 
-def _references(node: object) -> Iterator[str]:
+def references(node: object) -> Iterator[str]:
     """The names of the variables (and derivatives, ``der(x)`` as ``x'``) an expression of
     rumoca's flat dictionary refers to."""
     if isinstance(node, dict):
         call = node.get("BuiltinCall")
         if isinstance(call, dict) and call.get("function") == "Der":
-            yield from (name + "'" for name in _references(call.get("args")))
+            yield from (name + "'" for name in references(call.get("args")))
             return
         ref = node.get("VarRef")
         if isinstance(ref, dict) and isinstance(ref.get("name"), dict):
             yield ref["name"].get("name", "")
         for value in node.values():
-            yield from _references(value)
+            yield from references(value)
     elif isinstance(node, list):
         for value in node:
-            yield from _references(value)
+            yield from references(value)
 
 
 def _call_arguments(node: object) -> Iterator[str]:
@@ -71,7 +71,7 @@ def _call_arguments(node: object) -> Iterator[str]:
     for found in flat_nodes(node):
         call = found.get("FunctionCall")
         if isinstance(call, dict):
-            yield from _references(call.get("args"))
+            yield from references(call.get("args"))
 
 
 def _deciding_conditions(residual: object, unknowns: set[str]) -> Iterator[str]:
@@ -83,10 +83,10 @@ def _deciding_conditions(residual: object, unknowns: set[str]) -> Iterator[str]:
         return
     branches = branching.get("branches", [])
     values = [value for _, value in branches] + [branching.get("else_branch")]
-    seen = [set(_references(value)) & unknowns for value in values]
+    seen = [set(references(value)) & unknowns for value in values]
     if any(s != seen[0] for s in seen[1:]):
         for condition, _ in branches:
-            yield from _references(condition)
+            yield from references(condition)
     for value in values:
         yield from _deciding_conditions(value, unknowns)
 
@@ -132,7 +132,7 @@ def structural_parameters(flat: dict, texts: list[str] | None) -> set[str] | Non
     derived = set()
     for equation in [*flat.get("equations", []), *flat.get("initial_equations", [])]:
         found.update(_deciding_conditions(equation.get("residual"), unknowns))
-        derived.update(n[:-1] for n in _references(equation.get("residual")) if n[-1:] == "'")
+        derived.update(n[:-1] for n in references(equation.get("residual")) if n[-1:] == "'")
     for variable in variables.values():  # a function's loops and sizes may need numbers
         found.update(_call_arguments(variable.get("binding")))
     for equation in flat.get("equations", []):
@@ -140,7 +140,7 @@ def structural_parameters(flat: dict, texts: list[str] | None) -> set[str] | Non
     for name, variable in variables.items():
         fixed = variable.get("fixed")
         if name not in derived or not fixed or not all(fixed):
-            found.update(_references(variable.get("start")))
+            found.update(references(variable.get("start")))
     last = {name.rsplit(".", 1)[-1] for name in typed - found}
     if last and texts is None:
         return None
@@ -150,7 +150,7 @@ def structural_parameters(flat: dict, texts: list[str] | None) -> set[str] | Non
     frontier = list(found)
     while frontier:
         binding = variables.get(frontier.pop(), {}).get("binding")
-        for name in _references(binding):
+        for name in references(binding):
             if name in variables and name not in found:
                 found.add(name)
                 frontier.append(name)
