@@ -324,8 +324,9 @@ def flat_dae(
     constants = [v.symbol for v in roles.constants]
     values = [ca.SX(_value(v.binding, f"constant {v.name}", name)) for v in roles.constants]
     residuals = list(model.residuals) + [v.symbol - v.binding for v in roles.dependent]
-    # initial() is false in the continuous equations; constants are numbers
-    residuals = _substitute(residuals, [*constants, model.events.initial], [*values, ca.SX(0)])
+    _refuse_initial_in_equations(model)
+    # constants are numbers
+    residuals = _substitute(residuals, constants, values)
     inputs = [v.symbol for v in roles.inputs]
     rates = dict(model.derivatives)
     reduced = _reduce_with_state_select(model, roles, residuals, inputs, rates)
@@ -524,6 +525,24 @@ def flat_dae(
 def _free_start(var: FlatVariable, model: str) -> float:
     """Newton's guess of a parameter with ``fixed = false``: its start value, else 0."""
     return 0.0 if var.start is None else _value(var.start, f"start value of {var.name}", model)
+
+
+def _refuse_initial_in_equations(model: FlatModel) -> None:
+    """One line where an equation outside a when-condition reads ``initial()`` (MSL's
+    ``PartialFriction``: ``startForward = ... or initial() and w_relfric > 0``). ``initial()``
+    is true while the model initializes (Modelica Language Specification 3.6, Sec. 3.7.5);
+    these FMUs decide it in the event update only, and read as false in the initial system
+    the equation would start a friction element stuck that starts sliding, silently."""
+    initial = model.events.initial
+    if not model.residuals or not ca.depends_on(ca.vertcat(*model.residuals), initial):
+        return
+    where = _place(model, initial)
+    raise BuildError(
+        f"{where + ': ' if where else ''}{model.name}: unsupported Modelica construct "
+        "initial() in an equation outside a when-condition (true while the model "
+        "initializes, which the initial system of these FMUs does not hold): decide the start "
+        "in an initial equation or a when initial() branch"
+    )
 
 
 def _place(model: FlatModel, symbol: ca.SX) -> str:
