@@ -1506,11 +1506,13 @@ EVALUATED_BINDINGS = [
         "`final parameter Boolean ideal = isEqual(lossTable, ...)` choosing an if-equation's "
         "branch): evaluated with it and not listed, as a set of them at run time could no "
         "longer change the branch",
+        _FOUR,
         "test_a_table_that_decides_a_branch_is_not_a_parameter",
     ),
     (
         "Real parameters an array size is computed from (`Integer n = integer(L/dx + 0.5)`, "
         "`Real x[n]`): evaluated, not listed",
+        _FOUR,
         "test_parameters_that_size_an_array_are_not_parameters",
     ),
 ]
@@ -1519,117 +1521,52 @@ README = Path(__file__).parents[1] / "README.md"
 BEGIN, END = "<!-- modelica-support: begin -->", "<!-- modelica-support: end -->"
 
 
+# (test module, its rows of (construct, test)) of what builds, in the README table's order
+BUILT_BY_MODULE = [
+    ("test_build_authoring.py", AUTHORING),
+    ("test_build_multibody_init.py", MULTIBODY_INITIALIZATION),
+    ("test_build_state_choice.py", STATE_CHOICE),
+    ("test_build_analog_loops.py", ANALOG_LOOPS),
+    ("test_build_state_selection.py", STATE_SELECTION),
+    ("test_build_pulse_sources.py", SOURCES),
+    ("test_build_display_units.py", DISPLAY_UNITS),
+    ("test_build_algorithm_when.py", ALGORITHM_WHEN),
+    ("test_build_event_statements.py", EVENT_STATEMENTS),
+    ("test_build_algorithm_sections.py", ALGORITHM_SECTIONS),
+    ("test_build_function_loops.py", FUNCTION_LOOPS),
+    ("test_build_several_outputs.py", SEVERAL_OUTPUTS),
+    ("test_build_time_tables.py", TIME_TABLES),
+    ("test_build_idioms.py", IDIOMS),
+    ("test_fmu_parameter_settings.py", PARAMETER_SETTINGS),
+    ("test_fmu_variable_types.py", VARIABLE_TYPES),
+    ("test_build_typed_parameters.py", TYPED_PARAMETERS),
+]
+# (test module, its rows of (construct, status, test)), after those
+STATUS_BY_MODULE = [
+    ("test_fmu_cs_events.py", CS_EVENTS),
+    ("test_build_when_ordering.py", WHEN_ORDERING),
+    ("test_build_commutation.py", COMMUTATION),
+    ("test_build_statements_more.py", STATEMENTS_MORE),
+    ("test_build_blocks_networks.py", BLOCKS_NETWORKS),
+    ("test_build_analog_more.py", ANALOG_MORE),
+    ("test_build_relation_init.py", RELATION_INIT),
+    ("test_build_loop_bounds.py", LOOP_BOUNDS),
+    ("test_build_evaluated_bindings.py", EVALUATED_BINDINGS),
+]
+
+
 def table() -> str:
-    """The README's table of constructs, from the two lists above."""
+    """The README's table of constructs, from the lists above."""
     lines = [
         BEGIN,
         "| construct | status | shown by |",
         "| --- | --- | --- |",
     ]
     lines += [f"| {c} | builds, checked in four variants | `{test}` |" for c, test in SUPPORTED]
-    lines += [
-        f"| {c} | builds, checked in four variants | `test_build_authoring.py::{test}` |"
-        for c, test in AUTHORING
-    ]
-    lines += [
-        f"| {c} | builds, checked in four variants | `test_build_multibody_init.py::{test}` |"
-        for c, test in MULTIBODY_INITIALIZATION
-    ]
-    lines += [
-        f"| {c} | builds, checked in four variants | `test_build_state_choice.py::{test}` |"
-        for c, test in STATE_CHOICE
-    ]
-    lines += [
-        f"| {c} | builds, checked in four variants | `test_build_analog_loops.py::{test}` |"
-        for c, test in ANALOG_LOOPS
-    ]
-    lines += [
-        f"| {c} | builds, checked in four variants | `test_build_state_selection.py::{test}` |"
-        for c, test in STATE_SELECTION
-    ]
-    lines += [
-        f"| {c} | builds, checked in four variants | `test_build_pulse_sources.py::{test}` |"
-        for c, test in SOURCES
-    ]
-    lines += [
-        f"| {c} | builds, checked in four variants | `test_build_display_units.py::{test}` |"
-        for c, test in DISPLAY_UNITS
-    ]
-    lines += [
-        f"| {c} | builds, checked in four variants | `test_build_algorithm_when.py::{test}` |"
-        for c, test in ALGORITHM_WHEN
-    ]
-    lines += [
-        f"| {c} | builds, checked in four variants | `test_build_event_statements.py::{test}` |"
-        for c, test in EVENT_STATEMENTS
-    ]
-    lines += [
-        f"| {c} | builds, checked in four variants | `test_build_algorithm_sections.py::{test}` |"
-        for c, test in ALGORITHM_SECTIONS
-    ]
-    lines += [
-        f"| {c} | builds, checked in four variants | `test_build_function_loops.py::{test}` |"
-        for c, test in FUNCTION_LOOPS
-    ]
-    lines += [
-        f"| {c} | builds, checked in four variants | `test_build_several_outputs.py::{test}` |"
-        for c, test in SEVERAL_OUTPUTS
-    ]
-    lines += [
-        f"| {c} | builds, checked in four variants | `test_build_time_tables.py::{test}` |"
-        for c, test in TIME_TABLES
-    ]
-    lines += [
-        f"| {c} | builds, checked in four variants | `test_build_idioms.py::{test}` |"
-        for c, test in IDIOMS
-    ]
-    lines += [
-        f"| {c} | builds, checked in four variants | `test_fmu_parameter_settings.py::{test}` |"
-        for c, test in PARAMETER_SETTINGS
-    ]
-    lines += [
-        f"| {c} | builds, checked in four variants | `test_fmu_variable_types.py::{test}` |"
-        for c, test in VARIABLE_TYPES
-    ]
-    lines += [
-        f"| {c} | builds, checked in four variants | `test_build_typed_parameters.py::{test}` |"
-        for c, test in TYPED_PARAMETERS
-    ]
-    lines += [
-        f"| {c} | {status} | `test_fmu_cs_events.py::{test}` |" for c, status, test in CS_EVENTS
-    ]
-    lines += [
-        f"| {c} | {status} | `test_build_when_ordering.py::{test}` |"
-        for c, status, test in WHEN_ORDERING
-    ]
-    lines += [
-        f"| {c} | {status} | `test_build_commutation.py::{test}` |"
-        for c, status, test in COMMUTATION
-    ]
-    lines += [
-        f"| {c} | {status} | `test_build_statements_more.py::{test}` |"
-        for c, status, test in STATEMENTS_MORE
-    ]
-    lines += [
-        f"| {c} | {status} | `test_build_blocks_networks.py::{test}` |"
-        for c, status, test in BLOCKS_NETWORKS
-    ]
-    lines += [
-        f"| {c} | {status} | `test_build_analog_more.py::{test}` |"
-        for c, status, test in ANALOG_MORE
-    ]
-    lines += [
-        f"| {c} | {status} | `test_build_relation_init.py::{test}` |"
-        for c, status, test in RELATION_INIT
-    ]
-    lines += [
-        f"| {c} | {status} | `test_build_loop_bounds.py::{test}` |"
-        for c, status, test in LOOP_BOUNDS
-    ]
-    lines += [
-        f"| {c} | {_FOUR} | `test_build_evaluated_bindings.py::{test}` |"
-        for c, test in EVALUATED_BINDINGS
-    ]
+    for module, rows in BUILT_BY_MODULE:
+        lines += [f"| {c} | {_FOUR} | `{module}::{test}` |" for c, test in rows]
+    for module, rows in STATUS_BY_MODULE:
+        lines += [f"| {c} | {status} | `{module}::{test}` |" for c, status, test in rows]
     lines += [
         f"| {c} | refused in one line ({words}) | `test_build_multibody_init.py::{test}` |"
         for c, words, test in MULTIBODY_REFUSED

@@ -786,26 +786,14 @@ class RumocaLibrary:
     def _statement(self, nested_when: bool) -> list[str]:
         """``file:line:column`` of the first statement in the library's sources that
         :func:`refused_statement` finds (with ``nested_when``: a nested when-statement)."""
-        for path in sorted(self.folder.rglob("*.mo")):
-            text = path.read_text(encoding="utf-8", errors="replace")
-            position = refused_statement(text, nested_when)
-            if position is not None:
-                line = text.count("\n", 0, position) + 1
-                column = position - (text.rfind("\n", 0, position) + 1) + 1
-                return [f"{self._relative(path)}:{line}:{column}"]
-        return []
+        return self._first_place(lambda text: refused_statement(text, nested_when))
 
     def _sample_in_initial_equation(self) -> list[str]:
         """``file:line:column`` of the first ``sample(`` in an initial equation section of the
         library's sources (:func:`sample_in_initial_equation`)."""
-        for path in sorted(self.folder.rglob("*.mo")):
-            text = path.read_text(encoding="utf-8", errors="replace")
-            position = sample_in_initial_equation(text) if "sample" in text else None
-            if position is not None:
-                line = text.count("\n", 0, position) + 1
-                column = position - (text.rfind("\n", 0, position) + 1) + 1
-                return [f"{self._relative(path)}:{line}:{column}"]
-        return []
+        return self._first_place(
+            lambda text: sample_in_initial_equation(text) if "sample" in text else None
+        )
 
     def _while_statement(self, function: str) -> list[str]:
         """``file:line:column`` of the first while loop of function ``function`` whose passes its

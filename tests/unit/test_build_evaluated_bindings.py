@@ -66,6 +66,6 @@ def test_parameters_that_size_an_array_are_not_parameters(fmus):
 
 def test_the_construct_rows_name_tests_of_this_module():
     """Every row of the README's construct table from this module names a test here."""
-    assert {test for _, test in EVALUATED_BINDINGS} <= {
+    assert {test for _, _, test in EVALUATED_BINDINGS} <= {
         n for n in globals() if n.startswith("test_")
     }
