@@ -709,11 +709,11 @@ _MISSING_INCLUDE = (
 UNSUPPORTED = [
     # (construct, package body using it, words of the error, whether it names file:line:col)
     (
-        "`initial()` in an equation outside a when-condition (MSL's `PartialFriction`: "
-        "`startForward = ... or initial() and w_relfric > 0`; true while the model "
-        "initializes, which the initial system of these FMUs does not hold, so a friction "
-        "element that starts sliding would start stuck; MSL's friction examples that start "
-        "at rest are refused with it)",
+        "`initial()` in an equation outside a when-condition that decides a discrete value "
+        "or feeds an initial system (MSL's `PartialFriction`: `startForward = ... or "
+        "initial() and w_relfric > 0`; true while the model initializes, which the initial "
+        "system of these FMUs does not hold, so a friction element that starts sliding would "
+        "start stuck; MSL's friction examples that start at rest are refused with it)",
         "  model M\n    Real x(start = 1, fixed = true);\n    Boolean started;\n"
         "  equation\n    der(x) = if started then -x else 0;\n"
         "    started = initial() and x > 0 or pre(started);\n  end M;\n",
@@ -806,14 +806,6 @@ UNSUPPORTED = [
         _MODEL + "    Real y;\n  equation\n    der(x) = -x;\n    y = delay(x, x);\n  end M;\n",
         "delay() time argument must be a parameter expression when delayMax is omitted",
         False,
-    ),
-    (
-        "`change` outside a when-condition",
-        _MODEL + "    discrete Real k(start = 0, fixed = true);\n    Boolean b;\n  equation\n"
-        "    der(x) = -x;\n    b = change(k);\n    when x < 0.5 then\n      k = 1;\n"
-        "    end when;\n  end M;\n",
-        "'change(...)'",
-        True,
     ),
     (
         "`terminal()` outside a when-condition",
@@ -1495,6 +1487,14 @@ RELATION_INIT = [
         "initial conditions)",
         "refused in one line (file:line:column, `depends on itself at the start`)",
         "test_relation_reading_itself_at_the_start_is_refused_in_one_line",
+    ),
+    (
+        "`initial()` in an if-equation that gives continuous values only, every state from "
+        "its start value (MSL's `ElastoBacklash` easing its characteristic while "
+        "initializing): false after the start, the values at t = 0 those after the "
+        "initialization",
+        "builds, checked in four variants",
+        "test_initial_in_continuous_equations_of_fixed_states_builds_in_four_variants",
     ),
 ]
 

@@ -325,8 +325,8 @@ def flat_dae(
     values = [ca.SX(_value(v.binding, f"constant {v.name}", name)) for v in roles.constants]
     residuals = list(model.residuals) + [v.symbol - v.binding for v in roles.dependent]
     _refuse_initial_in_equations(model)
-    # constants are numbers
-    residuals = _substitute(residuals, constants, values)
+    # initial() is false in the continuous equations (above); constants are numbers
+    residuals = _substitute(residuals, [*constants, model.events.initial], [*values, ca.SX(0)])
     inputs = [v.symbol for v in roles.inputs]
     rates = dict(model.derivatives)
     reduced = _reduce_with_state_select(model, roles, residuals, inputs, rates)
@@ -528,20 +528,39 @@ def _free_start(var: FlatVariable, model: str) -> float:
 
 
 def _refuse_initial_in_equations(model: FlatModel) -> None:
-    """One line where an equation outside a when-condition reads ``initial()`` (MSL's
-    ``PartialFriction``: ``startForward = ... or initial() and w_relfric > 0``). ``initial()``
-    is true while the model initializes (Modelica Language Specification 3.6, Sec. 3.7.5);
-    these FMUs decide it in the event update only, and read as false in the initial system
-    the equation would start a friction element stuck that starts sliding, silently."""
+    """One line where an equation outside a when-condition reads ``initial()`` and what it
+    gives outlasts the initialization. ``initial()`` is true while the model initializes
+    (Modelica Language Specification 3.6, Sec. 3.7.5); these FMUs decide it in the event
+    update only and read it as false in the initial system. That changes nothing after the
+    start where the equation only gives continuous values at the start and every state
+    starts from its start value (MSL's ``ElastoBacklash`` eases its characteristic while
+    initializing: its torque at t = 0 is computed again). Where it decides a discrete
+    value (MSL's ``PartialFriction``: ``startForward = ... or initial() and w_relfric >
+    0``, a clutch that starts sliding would start stuck) or the initial system solves for
+    values that persist (initial equations, ``fixed = false`` parameters, a start value
+    fixed on a variable that is no state), the result would be silently wrong: refused."""
     initial = model.events.initial
-    if not model.residuals or not ca.depends_on(ca.vertcat(*model.residuals), initial):
+    reading = [r for r in model.residuals if ca.depends_on(r, initial)]
+    if not reading:
+        return
+    discrete = [
+        v.symbol for v in model.variables if v.variability == "discrete" or v.type_name != "Real"
+    ]
+    decides = discrete and ca.depends_on(ca.vertcat(*reading), ca.vertcat(*discrete))
+    solved = model.initial_residuals or any(
+        (v.fixed is False and v.variability == "parameter")
+        or (v.fixed and v.variability == "continuous" and v.name not in model.derivatives)
+        for v in model.variables
+    )
+    if not decides and not solved:
         return
     where = _place(model, initial)
     raise BuildError(
         f"{where + ': ' if where else ''}{model.name}: unsupported Modelica construct "
-        "initial() in an equation outside a when-condition (true while the model "
-        "initializes, which the initial system of these FMUs does not hold): decide the start "
-        "in an initial equation or a when initial() branch"
+        "initial() in an equation outside a when-condition that decides a discrete value or "
+        "an initial system (true while the model initializes, which the initial system of "
+        "these FMUs does not hold): decide the start in an initial equation or a when "
+        "initial() branch"
     )
 
 

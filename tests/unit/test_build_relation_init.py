@@ -154,3 +154,15 @@ def test_relation_reading_itself_at_the_start_is_refused_in_one_line(tmp_path):
     )
     assert message.startswith("Bad/package.mo:6:5: Bad.M: "), message
     assert "depends on itself at the start" in message and "relation[1]" in message, message
+
+
+def test_initial_in_continuous_equations_of_fixed_states_builds_in_four_variants(fmus):
+    """EasedSpring: initial() in an if-equation giving a continuous force only, every state
+    from its start value: after the start it reads false, x = cos(2 t) for c = 4 N/m, m = 1 kg
+    (to 1e-6). The same read where it decides a discrete value is refused
+    (test_unsupported_construct_is_one_line)."""
+    times = np.linspace(0.0, 1.0, 11)
+    # f at t = 0 is the force the FMU computes after its initialization, c x
+    reference = {"x": np.cos(2.0 * times), "f": 4.0 * np.cos(2.0 * times)}
+    spring = lambda v: fmus[(v, "EasedSpring")]  # noqa: E731
+    assert_agrees_in_four_variants(spring, reference, times, "EasedSpring")

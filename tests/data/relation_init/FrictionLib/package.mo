@@ -86,4 +86,21 @@ package FrictionLib "Friction elements whose modes relations decide inside logic
     der(w1) = 0;
     annotation (experiment(StopTime = 5));
   end EngagingClutch;
+
+  model EasedSpring "A spring eased while the model initializes, as MSL's ElastoBacklash"
+    parameter Real c(unit = "N/m") = 4 "Stiffness";
+    parameter Real m(unit = "kg") = 1 "Mass";
+    Real x(unit = "m", start = 1, fixed = true) "Position";
+    Real v(unit = "m/s", start = 0, fixed = true) "Velocity";
+    Real f(unit = "N") "Spring force";
+  equation
+    if initial() then
+      f = c/3*x;
+    else
+      f = c*x;
+    end if;
+    der(x) = v;
+    m*der(v) = -f;
+    annotation (experiment(StopTime = 1));
+  end EasedSpring;
 end FrictionLib;
