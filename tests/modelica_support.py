@@ -1241,10 +1241,19 @@ BLOCKS_NETWORKS = [
     (
         "The same by `connect`, where rumoca 0.10 chains the connection set through the two "
         "vectors' elements, each fed at another element too (MSL's `BooleanNetwork1`, "
-        "`IntegerNetwork1`)",
-        "refused in one line (file:line:column, `connection of Boolean or Integer signals that "
-        "links an element of one connector array to an element of another`)",
-        "test_an_output_into_two_input_vectors_by_connections_is_refused_at_the_connection",
+        "`IntegerNetwork1`), Boolean and Integer, the set's source an output or the block's "
+        "own input: given to rumoca as the equations `member = source`, the connectors' "
+        "causality and type from a first reading without the set as a partial model",
+        _FOUR,
+        "test_connection_sets_rumoca_chains_are_given_as_equations_in_four_variants",
+    ),
+    (
+        "Such a set whose connections stand in a `for`-equation (`connect(p.y, a.u[i])`, one "
+        "text naming several members)",
+        "refused in one line (file:line:column of that connect statement, `connection of "
+        "Boolean or Integer signals that links an element of one connector array to an element "
+        "of another`)",
+        "test_a_chained_connection_set_in_a_for_equation_is_refused_at_the_connection",
     ),
     (
         "A while loop of a function that rumoca 0.10 translates as written but whose "

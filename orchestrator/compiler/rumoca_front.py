@@ -25,6 +25,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import rumoca
@@ -33,7 +34,11 @@ from orchestrator.compiler.algorithm_sections import entry_dependent_discrete, u
 from orchestrator.compiler.call_equations import dropped_call_equations
 from orchestrator.compiler.call_statements import call_statements
 from orchestrator.compiler.class_rewrites import hoisted, renamed, user_names
-from orchestrator.compiler.connection_chains import tied_connection
+from orchestrator.compiler.connection_chains import (
+    ConnectionEquations,
+    tied_connection,
+    unconnected,
+)
 from orchestrator.compiler.external_c import ExternalFunctions
 from orchestrator.compiler.first_outputs import first_outputs
 from orchestrator.compiler.flat_model import (
@@ -197,6 +202,7 @@ DECLARED = "declaration"
 CALL_STATEMENT, NESTED_WHEN = "call statement", "nested when-statement"
 # or the connect statement that links two connector arrays' elements (connection_chains)
 TIED_CONNECTION = "tied connection"
+TIED_REFUSAL = "links an element of one connector array to an element of another"
 # or the first while loop of the function named whose passes its text does not bound
 UNBOUNDED_WHILE = "unbounded while loop"
 RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
@@ -346,8 +352,9 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
         "connection of Boolean or Integer signals that links an element of one connector "
         "array to an element of another, each fed at another element too (rumoca 0.10 "
         "chains a connection set's members in the order the connect statements name them and "
-        "gives such a link no direction): write this connection as an equation, the input's "
-        "element = the output ('b.u[2] = p.y')",
+        "gives such a link no direction; the build gives it such a set as equations where "
+        "every subscript is a number and its source is known): write this connection as an "
+        "equation, the input's element = the output ('b.u[2] = p.y')",
         TIED_CONNECTION,
     ),
     (
@@ -600,6 +607,8 @@ class RumocaLibrary:
                     for pattern, rewriter in SOURCE_REWRITES
                     if rewriter not in rewriters and re.search(pattern, str(exc))
                 )
+                if not wanted and TIED_REFUSAL in str(exc):
+                    wanted = self._connection_equations(model, rewriters)
                 if not wanted:
                     raise
                 rewriters += wanted
@@ -610,6 +619,22 @@ class RumocaLibrary:
                 self._rewriters = rewriters
                 return compiled, flat
             rewriters += (renamed,)
+
+    def _connection_equations(
+        self, model: str, rewriters: tuple[SourceRewriter | LibraryRewriter, ...]
+    ) -> tuple[ConnectionEquations, ...]:
+        """The rewriter of rumoca 0.10's tied connection sets into equations, from a first
+        reading of ``model`` without them (:mod:`connection_chains`); none where that reading
+        fails or the rewriter is among ``rewriters`` already."""
+        if any(isinstance(rewriter, ConnectionEquations) for rewriter in rewriters):
+            return ()
+        try:
+            _, flat = self._load(
+                model, Rewritten([*self._roots, *self.path], (*rewriters, unconnected(model)))
+            )
+        except BuildError:
+            return ()
+        return (ConnectionEquations(flat["variables"]),)
 
     def _explain(self, model: str, message: str, rewritten: Rewritten | None = None) -> str:
         """One line of a rumoca failure, with the place of the first diagnostic if it has
@@ -661,7 +686,9 @@ class RumocaLibrary:
                 elif token in (CALL_STATEMENT, NESTED_WHEN):
                     places = self._statement(token == NESTED_WHEN)
                 elif token == TIED_CONNECTION:
-                    places = self._first_place(tied_connection)
+                    used = [r for rs, c in self._copies.items() if c is rewritten for r in rs]
+                    equations = [r for r in used if isinstance(r, ConnectionEquations)] or [None]
+                    places = self._first_place(partial(tied_connection, equations=equations[0]))
                 elif token == UNBOUNDED_WHILE:  # else where the function is, as "%s"
                     places = self._while_statement(name) or self._find(name)
                 else:

@@ -1,6 +1,7 @@
 """Build: networks of Boolean and Integer signal blocks as block libraries write them (MSL's
 ``MathBoolean``, ``MathInteger`` and ``Math.MultiSwitch`` in ``Blocks.Examples``'
-``BooleanNetwork1``, ``IntegerNetwork1`` and ``RealNetwork1``).
+``BooleanNetwork1``, ``IntegerNetwork1`` and ``RealNetwork1``), and connection sets that
+rumoca 0.10 chains through vectors of inputs given to it as equations.
 
 ``tests/data/blocks_networks/NetLib`` holds edge blocks (``edge(u)``, ``edge(not u)``,
 ``change(u)`` in ordinary equations, with ``pre(u)`` given at the start), counters of their
@@ -39,6 +40,9 @@ MODELS = [
     "NetLib.GuardedSwitches",
     "NetLib.ChainByEquation",
     "NetLib.Rows",
+    "NetLib.Chain",
+    "NetLib.NestedChain",
+    "NetLib.IntegerChain",
 ]
 
 
@@ -123,21 +127,45 @@ def test_a_search_up_by_a_while_loop_rumoca_translates_in_four_variants(fmus):
     _check(fmus, "Rows", {"row": rows})
 
 
-def test_an_output_into_two_input_vectors_by_connections_is_refused_at_the_connection(
-    tmp_path,
-):
-    """Chain: the same network by connect statements, which rumoca 0.10 chains as
-    second.y = and1.u[2] = and2.u[2] and cannot orient: one line at the connect statement that
-    links and2.u[2] to and1.u[2]."""
+def test_connection_sets_rumoca_chains_are_given_as_equations_in_four_variants(fmus):
+    """Chain: the network of ChainByEquation by connect statements, which rumoca 0.10 chains
+    as second.y = and1.u[2] = and2.u[2] and cannot orient, given to it as and1.u[2] =
+    second.y and and2.u[2] = second.y. NestedChain: the same inside a block, whose own input
+    u is the set's source (u = second window, v = first). IntegerChain: Level a (1, 3 after
+    0.3 s) and b (10, 20 after 0.6 s) into three sums, b's set chained through all three
+    vectors: sum1 = a + b, sum2 = sum1 + b, sum3 = a + sum2 + b."""
+    first, second = _window(TIMES, 0.2, 0.9, 2), _window(TIMES, 0.4, 0.7, 0.85)
+    _check(fmus, "Chain", {"and1.y": first & second, "and2.y": first & second})
+    _check(fmus, "NestedChain", {"both.y": first & second, "both.and1.y": first & second})
+    a = np.where(TIMES > 0.3, 3, 1)
+    b = np.where(TIMES > 0.6, 20, 10)
+    _check(
+        fmus,
+        "IntegerChain",
+        {"sum1.y": a + b, "sum2.y": a + 2 * b, "sum3.y": 2 * a + 3 * b},
+    )
+
+
+def test_a_chained_connection_set_in_a_for_equation_is_refused_at_the_connection(tmp_path):
+    """ChainInLoop: the second window's connections into both vectors in a for-equation, where
+    one text (and1.u[i]) names as many members as the loop has passes: left to rumoca 0.10,
+    which cannot orient its chain, and refused in one line at the connect statement that
+    links and2.u[i] to and1.u[i] (not at Chain's, which the build rewrites)."""
     with pytest.raises(BuildError) as caught:
         build_library(
-            LIBRARY, tmp_path, variants=("me",), report=lambda _: None, models=["NetLib.Chain"]
+            LIBRARY,
+            tmp_path,
+            variants=("me",),
+            report=lambda _: None,
+            models=["NetLib.ChainInLoop"],
         )
     message = str(caught.value)
     text = (LIBRARY / "package.mo").read_text()
-    line = text[: text.index("connect(second.y, and2.u[2])")].count("\n") + 1
+    line = text[: text.index("connect(second.y, and2.u[i])")].count("\n") + 1
     assert "\n" not in message
-    assert message.startswith(f"NetLib/package.mo:{line}:5: NetLib.Chain: unsupported"), message
+    assert message.startswith(f"NetLib/package.mo:{line}:7: NetLib.ChainInLoop: unsupported"), (
+        message
+    )
     assert "links an element of one connector array to an element of another" in message
 
 

@@ -91,6 +91,76 @@ package NetLib "Boolean and Integer signal blocks in the style of block librarie
     connect(second.y, and2.u[2]);
   end Chain;
 
+  block AndOfBoth "y = (v and u) and u, u fed into two blocks' vectors of inputs"
+    BooleanInput u "Input fed into both blocks";
+    BooleanInput v "Input of the first block only";
+    BooleanOutput y "Output";
+    And and1(nu = 2);
+    And and2(nu = 2);
+  equation
+    connect(v, and1.u[1]);
+    connect(u, and1.u[2]);
+    connect(and1.y, and2.u[1]);
+    connect(u, and2.u[2]);
+    connect(and2.y, y);
+  end AndOfBoth;
+
+  model NestedChain "Chain inside a block, the block's own input the set's source"
+    Window first(tOn = 0.2, tOff = 0.9, tAgain = 2);
+    Window second(tOn = 0.4, tOff = 0.7, tAgain = 0.85);
+    AndOfBoth both;
+  equation
+    connect(first.y, both.v);
+    connect(second.y, both.u);
+  end NestedChain;
+
+  block Sum "y = u[1] + u[2] + ... + u[nu]"
+    parameter Integer nu = 0 "Number of inputs";
+    input Integer u[nu] "Inputs";
+    IntegerOutput y "Output";
+  equation
+    y = sum(u);
+  end Sum;
+
+  block Level "y = low before tStep, high after"
+    parameter Integer low = 1 "Value before tStep";
+    parameter Integer high = 2 "Value after tStep";
+    parameter Real tStep = 0.5 "Time of the step (s)";
+    IntegerOutput y "Output";
+  equation
+    y = if time > tStep then high else low;
+  end Level;
+
+  model IntegerChain "An Integer output into three vectors of inputs, chained through them"
+    Level a(low = 1, high = 3, tStep = 0.3);
+    Level b(low = 10, high = 20, tStep = 0.6);
+    Sum sum1(nu = 2);
+    Sum sum2(nu = 2);
+    Sum sum3(nu = 3);
+  equation
+    connect(a.y, sum1.u[1]);
+    connect(b.y, sum1.u[2]);
+    connect(sum1.y, sum2.u[1]);
+    connect(b.y, sum2.u[2]);
+    connect(a.y, sum3.u[1]);
+    connect(sum2.y, sum3.u[2]);
+    connect(b.y, sum3.u[3]);
+  end IntegerChain;
+
+  model ChainInLoop "Chain whose connections into the second inputs stand in a for-equation"
+    Window first(tOn = 0.2, tOff = 0.9, tAgain = 2);
+    Window second(tOn = 0.4, tOff = 0.7, tAgain = 0.85);
+    And and1(nu = 2);
+    And and2(nu = 2);
+  equation
+    connect(first.y, and1.u[1]);
+    connect(and1.y, and2.u[1]);
+    for i in 2:2 loop
+      connect(second.y, and1.u[i]);
+      connect(second.y, and2.u[i]);
+    end for;
+  end ChainInLoop;
+
   model ChainByEquation "Chain with the second output's last connection written as an equation"
     Window first(tOn = 0.2, tOff = 0.9, tAgain = 2);
     Window second(tOn = 0.4, tOff = 0.7, tAgain = 0.85);
