@@ -26,7 +26,7 @@ from fmpy import simulate_fmu
 from modelica_support import BLOCKS_NETWORKS
 
 from orchestrator.compiler import build_library
-from orchestrator.compiler.connection_chains import tied_connection
+from orchestrator.compiler.connection_chains import ConnectionEquations, tied_connection
 from orchestrator.compiler.negated_edges import negated_edges
 from orchestrator.compiler.source_rewrites import Rewrite
 from orchestrator.errors import BuildError
@@ -200,6 +200,58 @@ def test_the_connection_rumoca_chains_between_two_arrays_is_found(connects, tied
     text = "".join(f"  connect({c});\n" for c in connects)
     starts = [k for k in range(len(text)) if text.startswith("connect", k)]
     assert tied_connection(text) == (None if tied is None else starts[tied])
+
+
+def _signal(causality: str, discrete: bool = True) -> dict:
+    """A flat variable as rumoca 0.10's flat dictionary gives a connector's."""
+    return {"causality": {causality: {}}, "is_discrete_type": discrete, "is_primitive": True}
+
+
+CLASS = """model M
+  equation
+    connect(p.y, a.u[2]);
+    connect(p.y, b.u[2]) annotation(Line(points = {{0, 0}, {1, 1}}));
+    connect(b.u[2], y);
+end M;
+"""
+
+
+@pytest.mark.parametrize(
+    "variables, rewritten",
+    [
+        # p.y the source: each other member equal to it, at the statement first naming it
+        (
+            {"p.y": _signal("Output"), "a.u": _signal("Input"), "b.u": _signal("Input")}
+            | {"y": _signal("Output")},
+            "a.u[2] = p.y;\n    b.u[2] = p.y;\n    y = p.y;",
+        ),
+        # Real signals: rumoca orients their chains; left as written
+        (
+            {"p.y": _signal("Output", False), "a.u": _signal("Input", False)}
+            | {"b.u": _signal("Input", False), "y": _signal("Output", False)},
+            None,
+        ),
+        # two sources (the class's own y an input): no star, left as written
+        (
+            {"p.y": _signal("Output"), "a.u": _signal("Input"), "b.u": _signal("Input")}
+            | {"y": _signal("Input")},
+            None,
+        ),
+        # an instance of M inside the model (m.p.y, ...): the same star
+        (
+            {"m.p.y": _signal("Output"), "m.a.u": _signal("Input"), "m.b.u": _signal("Input")}
+            | {"m.y": _signal("Output")},
+            "a.u[2] = p.y;\n    b.u[2] = p.y;\n    y = p.y;",
+        ),
+    ],
+)
+def test_a_tied_set_becomes_the_equations_from_its_source(variables, rewritten):
+    edits = ConnectionEquations(variables)(CLASS)
+    text = Rewrite(CLASS, edits).text
+    if rewritten is None:
+        assert text == CLASS
+    else:
+        assert text == CLASS.split("connect")[0] + rewritten + "\nend M;\n"
 
 
 def test_every_construct_row_names_a_test_of_this_file():
