@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from orchestrator.compiler.redeclarations import (
     class_closure,
     enclosing_class,
+    end_of,
     inside,
     modified_names,
 )
@@ -33,6 +34,7 @@ from orchestrator.compiler.tokens import tokens
 
 CANDIDATE = re.compile(r"\bpackage\s+\w+\s*=\s*[\w.]+\s*\(|\bextends\s+[\w.]+\s*\(")
 DEFINITION = re.compile(r"\b(model|block|record|class|connector|package|function|type)\s+(\w+)\b")
+SHORT = re.compile(r"\s*=")  # after a definition's name: a short class
 KEYWORDS = {"each", "final", "redeclare", "replaceable", "package", "model", "record", "function"}
 
 
@@ -64,11 +66,11 @@ def _regions(text: str) -> list[tuple[int, int, str, str]]:
     found = []
     for match in DEFINITION.finditer(text):
         kind, name = match.groups()
-        if re.match(r"\s*=", text[match.end() :]):
+        if SHORT.match(text, match.end()):
             continue
-        ending = re.compile(rf"\bend\s+{name}\s*;").search(text, match.end())
-        if ending:
-            found.append((match.start(), ending.end(), kind, name))
+        end = end_of(text, name, match.end())
+        if end is not None:
+            found.append((match.start(), end, kind, name))
     return found
 
 
