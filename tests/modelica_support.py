@@ -709,18 +709,6 @@ _MISSING_INCLUDE = (
 UNSUPPORTED = [
     # (construct, package body using it, words of the error, whether it names file:line:col)
     (
-        "`initial()` in an equation outside a when-condition that decides a discrete value "
-        "or feeds an initial system (MSL's `PartialFriction`: `startForward = ... or "
-        "initial() and w_relfric > 0`; true while the model initializes, which the initial "
-        "system of these FMUs does not hold, so a friction element that starts sliding would "
-        "start stuck; MSL's friction examples that start at rest are refused with it)",
-        "  model M\n    Real x(start = 1, fixed = true);\n    Boolean started;\n"
-        "  equation\n    der(x) = if started then -x else 0;\n"
-        "    started = initial() and x > 0 or pre(started);\n  end M;\n",
-        "initial() in an equation outside a when-condition",
-        True,
-    ),
-    (
         "A modification of attributes and value, `c(fixed = true) = 40`, in `extends`, nested "
         "in another component's modification or by a dotted name (rumoca 0.10 drops it "
         "whole; give the value alone, or modify the component where it is declared)",
@@ -1500,10 +1488,27 @@ RELATION_INIT = [
     (
         "`initial()` in an if-equation that gives continuous values only, every state from "
         "its start value (MSL's `ElastoBacklash` easing its characteristic while "
-        "initializing): false after the start, the values at t = 0 those after the "
-        "initialization",
+        "initializing): true in the initial system, false after the start, the values at t "
+        "= 0 those after the initialization",
         "builds, checked in four variants",
         "test_initial_in_continuous_equations_of_fixed_states_builds_in_four_variants",
+    ),
+    (
+        "`initial()` in an equation that decides a discrete value (MSL's `PartialFriction`: "
+        "`startForward = ... or initial() and w_relfric > 0`): true in the initial system "
+        "and in the update on leaving initialization mode until its relations agree; a block "
+        "that starts sliding backward, sticks and slides forward, switching instants to 1e-8 s",
+        "builds, checked in four variants",
+        "test_block_sliding_at_the_start_sticks_and_slides_again_in_four_variants",
+    ),
+    (
+        "A mixed system at events (a friction element's relations on `sa`, which the "
+        "relations decide): `pre` held until the relations agree with the unknowns, then the "
+        "relations decided again with the unknowns `pre` reads at their new `pre` values; a "
+        "clutch sliding from the start that sticks where the speeds meet (it went on sliding "
+        "the other way, or cycled until the limit of passes)",
+        "builds, checked in four variants",
+        "test_clutch_sliding_at_the_start_sticks_in_four_variants",
     ),
 ]
 

@@ -31,6 +31,29 @@ still ends at the iteration's limit of passes. The memory cannot make up for unk
 more than ``eps``: MSL's ``Rectifier`` cycled until the linear systems whose coefficients
 switch with relations were solved to round-off (``causalize.py``).
 
+A mixed system: the sides of a relation depend on relation memories (MSL's friction
+elements, by the method of M. Otter, H. Elmqvist and S. E. Mattsson, "Hybrid modeling in
+Modelica based on the synchronous data flow principle", CACSD'99, 1999: ``startForward =
+pre(mode) == Stuck and sa > tau0_max or ...``, ``sa`` the friction torque while stuck and
+the shifted acceleration while sliding), or the equations read ``initial()``. Modelica's
+event iteration solves such a system with the ``pre`` values fixed and only then gives each
+``pre(v)`` the value of ``v`` (Modelica Language Specification 3.6, Sec. 8.6). Here the
+memories of ``pre`` keep their values through the passes whose relations do not yet agree
+with the unknowns computed from them, and in the pass where they agree and ``pre`` moves on,
+the relations are decided again with each unknown ``pre`` reads at its new ``pre`` value:
+the next pass starts from the discrete unknowns as they were, as Modelica tools start the
+fixed-point iteration of a mixed system, not from relations decided in another
+configuration. Such a system may have several consistent solutions: where a friction element
+that slid backward comes to rest under a torque within ``tau0_max`` but above the sliding
+friction, both sticking and a forward slide are consistent, and a memory ``sa > tau0_max``
+held from the backward slide (``sa`` its acceleration there) chose the slide (in MSL's
+``Rotational.Examples.Friction`` at 6.78 ms, whose events then came 1.3e-13 s apart);
+started from ``startForward`` false, the iteration sticks.
+``initial()`` in the equations outside when-conditions reads a memory (:meth:`EventRecord.
+initializing`) that is 1 in the initial system and through the passes of the update on
+leaving initialization mode until their relations agree, 0 from then on: a clutch that
+``initial() and w_relfric < 0`` starts sliding backward slides from the start.
+
 A when-equation fires when its condition becomes true (its value at the last event is kept in
 a memory ``w``); ``elsewhen`` branches fire only when no earlier branch of the chain does.
 ``sample(start, interval)`` is a time event: its next time ``s`` is kept in a memory, the
@@ -147,6 +170,8 @@ class EventRecord:
     # values initial equations give pre(v) of variables read through a memory (held): the
     # memory's value in the update on leaving initialization mode, by the memory's name
     held_starts: dict[str, ca.SX] = field(default_factory=dict)
+    # the memory the equations read initial() from (:meth:`initializing`), where they do
+    initializing_memory: ca.SX | None = None
 
     def relation(self, op: str, lhs: ca.SX, rhs: ca.SX) -> ca.SX:
         """The memory symbol of relation ``lhs op rhs`` (``Lt``, ``Le``, ``Gt``, ``Ge``)."""
@@ -192,6 +217,18 @@ class EventRecord:
         memory = ca.SX.sym(f"change[{len(self.changes) + 1}]")
         self.changes.append((memory, ca.SX(value)))
         return memory
+
+    def initializing(self) -> ca.SX:
+        """``initial()`` as the equations outside when-conditions read it: a memory among
+        those of ``change``, 1 from the start (its held start) through the initial system
+        and the passes of the update on leaving initialization mode until the relations
+        agree with the unknowns, 0 from then on (module docstring)."""
+        if self.initializing_memory is None:
+            memory = ca.SX.sym(f"change[{len(self.changes) + 1}]")
+            self.changes.append((memory, ca.SX(0)))
+            self.held_starts[memory.name()] = ca.SX(1)
+            self.initializing_memory = memory
+        return self.initializing_memory
 
     def flag(self) -> ca.SX:
         """A memory that only a when-branch sets (assigning it as a discrete variable: 1
@@ -270,10 +307,13 @@ def event_functions(
     discrete: list[ca.SX],
     explicit: tuple[list[ca.SX], list[ca.SX]],
     guesses: list[ca.SX] = (),
+    at_pre: tuple[list[ca.SX], list[ca.SX]] | None = None,
 ) -> EventFunctions:
     """Build the event functions of ``record``; ``explicit`` gives every causalized unknown
     (derivatives, algebraic variables) as a value in the knowns, so that conditions and
-    assigned values can use them; ``guesses`` are the nonlinear loops' Newton guesses."""
+    assigned values can use them; ``guesses`` are the nonlinear loops' Newton guesses;
+    ``at_pre`` the same values with each unknown that ``pre`` reads at its memory (the
+    configuration a mixed system's iteration starts from, :func:`_settled_pass`)."""
     x, u, p, d = (ca.vertcat(*v) for v in (states, inputs, parameters, discrete))
     changes = [m for m, _ in record.changes]
     memories = ca.vertcat(*[r.memory for r in record.relations])
@@ -289,25 +329,33 @@ def event_functions(
         return in_knowns(expressions, explicit)
 
     crossing = known([r.crossing for r in record.relations])
-    indicators = ca.vertcat(
-        *[
-            crossing[k] + (2 * r.memory - 1) * RELATION_HYSTERESIS
-            for k, r in enumerate(record.relations)
-        ]
-    )
     settling = ca.SX.sym("settling")  # 1 in the passes after the first: decided with memory
     continuous = ca.vertcat(x, u, *guesses)
-    decided = ca.vertcat(
-        *[
-            _true(
-                ca.if_else(settling * (crossing[k] != 0), indicators[k], crossing[k])
-                if ca.depends_on(crossing[k], continuous)
-                else crossing[k],
-                r.strict,
-            )
-            for k, r in enumerate(record.relations)
-        ]
-    )
+
+    def indicated(crossing: ca.SX) -> ca.SX:
+        return ca.vertcat(
+            *[
+                crossing[k] + (2 * r.memory - 1) * RELATION_HYSTERESIS
+                for k, r in enumerate(record.relations)
+            ]
+        )
+
+    def decide(crossing: ca.SX) -> ca.SX:
+        indicators = indicated(crossing)
+        return ca.vertcat(
+            *[
+                _true(
+                    ca.if_else(settling * (crossing[k] != 0), indicators[k], crossing[k])
+                    if ca.depends_on(crossing[k], continuous)
+                    else crossing[k],
+                    r.strict,
+                )
+                for k, r in enumerate(record.relations)
+            ]
+        )
+
+    indicators = indicated(crossing)
+    decided = decide(crossing)
     slack = TIME_EVENT_SLACK * ca.fmax(1.0, ca.fabs(time))
     due = ca.vertcat(*[time >= s[k] - slack for k in range(len(record.samples))])
     conditions = known([b.condition for b in record.branches])
@@ -356,6 +404,17 @@ def event_functions(
     index_x = {v.name(): k for k, v in enumerate(states)}
     index_c = {m.name(): k for k, (m, _) in enumerate(record.changes)}
     c_new = list(ca.vertsplit(watched)) if record.changes else []
+    relations_new = decided
+    if record.changes:
+        sides = [r.crossing for r in record.relations]
+        relations_new, c_new = _settled_pass(
+            record,
+            c_new,
+            (crossing, decided),
+            (lambda: in_knowns(sides, at_pre or explicit), decide),
+            fires,
+            initial,
+        )
     for j, branch in enumerate(record.branches):
         assignments, reinits = branch.fired(fired[j])  # no external call where it does not
         for target, value in assignments:
@@ -391,7 +450,7 @@ def event_functions(
             [
                 ca.vertcat(*x_new),
                 ca.vertcat(*d_new),
-                ca.vertcat(decided, *guesses, *c_new, *delayed),
+                ca.vertcat(relations_new, *guesses, *c_new, *delayed),
                 ca.if_else(initial, at_start, running),
                 s_new,
             ],
@@ -415,6 +474,57 @@ def event_functions(
         NASSERT=len(record.asserts),
     )
     return EventFunctions(functions, [message for _, message in record.asserts], sizes)
+
+
+def _settled_pass(
+    record: EventRecord,
+    c_new: list[ca.SX],
+    relations: tuple[ca.SX, ca.SX],
+    at_pre: tuple[Callable[[], ca.SX], Callable[[ca.SX], ca.SX]],
+    fires: ca.SX,
+    initial: ca.SX,
+) -> tuple[ca.SX, list[ca.SX]]:
+    """The relations and the memories of ``pre`` and ``change`` after a pass of a model with
+    a mixed system: one whose equations read ``initial()`` or whose relations' sides depend
+    on relation memories (``relations``: the zero-crossing functions and the pass's
+    decisions); elsewhere the pass's decisions and ``c_new`` as they are.
+
+    The memories of ``pre`` keep their values before the pass while its relations do not
+    yet agree with the unknowns they were computed from, and in the pass on leaving
+    initialization mode (there the values initial equations give ``pre(v)``); the memory of
+    ``initial()`` falls to 0 in the first pass where they agree. In that pass, where ``pre``
+    takes new values, the relations are decided again in the configuration the next pass
+    starts from: each unknown that ``pre`` reads at its new ``pre`` value (``at_pre``: the
+    zero-crossing functions with those unknowns at their memories, and the decision), as
+    Modelica tools start the fixed-point iteration of a mixed system from the discrete
+    unknowns' values before it. A relation whose memory comes from another configuration
+    would otherwise decide it: a friction element that sticks after sliding backward read
+    ``sa > tau0_max`` from the sliding torque and started to slide forward."""
+    crossing, decided = relations
+    memories = ca.vertcat(*[r.memory for r in record.relations])
+    mixed = bool(record.relations) and ca.depends_on(crossing, memories)
+    if not mixed and record.initializing_memory is None:
+        return decided, c_new
+    agree = ca.SX(1)
+    for k, relation in enumerate(record.relations):
+        agree = ca.logic_and(agree, decided[k] == relation.memory)
+    settled = ca.logic_and(ca.logic_not(initial), agree)
+    held = list(c_new)
+    olds, news = [], []
+    for k, (memory, watched) in enumerate(record.changes):
+        if ca.is_equal(watched, memory) or ca.depends_on(watched, fires):
+            continue  # a flag a when-branch sets, a sample taken as a value: as they were
+        given = memory.name() in record.held_starts
+        kept = ca.logic_or(settled, initial) if given else settled
+        held[k] = ca.if_else(kept, c_new[k], memory)
+        olds.append(memory)
+        news.append(c_new[k])
+    if not record.relations:
+        return decided, held
+    at_pre_crossing, decide = at_pre[0](), at_pre[1]
+    if olds:
+        at_pre_crossing = ca.substitute(at_pre_crossing, ca.vertcat(*olds), ca.vertcat(*news))
+    return ca.if_else(settled, decide(at_pre_crossing), decided), held
 
 
 def _true(crossing: ca.SX, strict: bool) -> ca.SX:

@@ -324,9 +324,12 @@ def flat_dae(
     constants = [v.symbol for v in roles.constants]
     values = [ca.SX(_value(v.binding, f"constant {v.name}", name)) for v in roles.constants]
     residuals = list(model.residuals) + [v.symbol - v.binding for v in roles.dependent]
-    _refuse_initial_in_equations(model)
-    # initial() is false in the continuous equations (above); constants are numbers
-    residuals = _substitute(residuals, [*constants, model.events.initial], [*values, ca.SX(0)])
+    # initial() in the equations is a memory, 1 while the model initializes (events.py);
+    # constants are numbers
+    initial = model.events.initial
+    reads_initial = any(ca.depends_on(r, initial) for r in residuals)
+    initializing = model.events.initializing() if reads_initial else ca.SX(0)
+    residuals = _substitute(residuals, [*constants, initial], [*values, initializing])
     inputs = [v.symbol for v in roles.inputs]
     rates = dict(model.derivatives)
     reduced = _reduce_with_state_select(model, roles, residuals, inputs, rates)
@@ -355,6 +358,8 @@ def flat_dae(
     kept_states = [v for v in roles.states if v.name not in dummy]
     varying = [model.time, *[v.symbol for v in kept_states], *inputs]
     varying += [v.symbol for v in roles.discrete] + [d.value for d in model.events.delays]
+    if reads_initial:  # a relation on what initial() gives changes when it falls
+        varying.append(initializing)
     if model.homotopy is not None:
         varying.append(model.homotopy)
     # constants are numbers in the events too (an assert on a vector that is a constant)
@@ -413,7 +418,7 @@ def flat_dae(
         conditions,
         assignments,
         _held_at_start(record, roles, name, steady, loops, _change_starts(record, model.variables)),
-        tuple((v.symbol, ca.SX(_free_start(v, name))) for v in roles.free),
+        tuple((v.symbol, _free_start(v, roles, constants, values)) for v in roles.free),
         (
             [_value(v.start, "start", name) if v.start is not None else 0.0 for v in roles.inputs],
             [_value(v.binding, f"parameter {v.name}", name) for v in roles.parameters],
@@ -436,6 +441,7 @@ def flat_dae(
             [v.symbol for v in roles.discrete],
             explicit_values(assignments),
             guesses,
+            _at_pre_values(record, assignments),
         )
         # the start values of discrete variables computed at initialization (fixed = false
         # parameters, initial algorithms, when initial()) are no initial values to set, nor
@@ -522,45 +528,38 @@ def flat_dae(
     return dae, init, events
 
 
-def _free_start(var: FlatVariable, model: str) -> float:
-    """Newton's guess of a parameter with ``fixed = false``: its start value, else 0."""
-    return 0.0 if var.start is None else _value(var.start, f"start value of {var.name}", model)
+def _free_start(
+    var: FlatVariable, roles: _Roles, constants: list[ca.SX], values: list[ca.SX]
+) -> ca.SX:
+    """Newton's guess of a parameter with ``fixed = false``: its start value, else 0. A start
+    value over other parameters (MSL's ``SaturatingInductor``: ``Ipar(start = Inom/10)``) is
+    a guess computed from them when the FMU initializes, with the ``constants`` at their
+    ``values``; over anything else it is refused."""
+    if var.start is None:
+        return ca.SX(0.0)
+    start = _substitute([ca.SX(var.start)], constants, values)[0]
+    known = {v.name for v in roles.parameters + roles.dependent}
+    if any(s.name() not in known for s in ca.symvar(start)):
+        _value(start, f"start value of {var.name}", roles.model.name)
+    return start
 
 
-def _refuse_initial_in_equations(model: FlatModel) -> None:
-    """One line where an equation outside a when-condition reads ``initial()`` and what it
-    gives outlasts the initialization. ``initial()`` is true while the model initializes
-    (Modelica Language Specification 3.6, Sec. 3.7.5); these FMUs decide it in the event
-    update only and read it as false in the initial system. That changes nothing after the
-    start where the equation only gives continuous values at the start and every state
-    starts from its start value (MSL's ``ElastoBacklash`` eases its characteristic while
-    initializing: its torque at t = 0 is computed again). Where it decides a discrete
-    value (MSL's ``PartialFriction``: ``startForward = ... or initial() and w_relfric >
-    0``, a clutch that starts sliding would start stuck) or the initial system solves for
-    values that persist (initial equations, ``fixed = false`` parameters, a start value
-    fixed on a variable that is no state), the result would be silently wrong: refused."""
-    initial = model.events.initial
-    reading = [r for r in model.residuals if ca.depends_on(r, initial)]
-    if not reading:
-        return
-    discrete = [
-        v.symbol for v in model.variables if v.variability == "discrete" or v.type_name != "Real"
-    ]
-    decides = discrete and ca.depends_on(ca.vertcat(*reading), ca.vertcat(*discrete))
-    solved = model.initial_residuals or any(
-        (v.fixed is False and v.variability == "parameter")
-        or (v.fixed and v.variability == "continuous" and v.name not in model.derivatives)
-        for v in model.variables
-    )
-    if not decides and not solved:
-        return
-    where = _place(model, initial)
-    raise BuildError(
-        f"{where + ': ' if where else ''}{model.name}: unsupported Modelica construct "
-        "initial() in an equation outside a when-condition that decides a discrete value or "
-        "an initial system (true while the model initializes, which the initial system of "
-        "these FMUs does not hold): decide the start in an initial equation or a when "
-        "initial() branch"
+def _at_pre_values(
+    record: EventRecord, assignments: list[Assignment]
+) -> tuple[list[ca.SX], list[ca.SX]] | None:
+    """Each causalized unknown's value in the knowns with the unknowns that ``pre`` reads
+    through a memory (a friction's ``mode``, ``startForward``) at their memories: the
+    configuration a mixed system's iteration starts from (events.py); None where ``pre``
+    reads no unknown."""
+    memory_of = {
+        watched.name(): memory
+        for memory, watched in record.changes
+        if watched.is_symbolic() and not ca.is_equal(watched, memory)
+    }
+    if not any(a.unknown.name() in memory_of for a in assignments):
+        return None
+    return explicit_values(
+        [Assignment(a.unknown, memory_of.get(a.unknown.name(), a.expression)) for a in assignments]
     )
 
 

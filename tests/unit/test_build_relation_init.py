@@ -35,7 +35,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from build_variants import assert_agrees_in_four_variants, built_fmus, one_line_refusal
+from build_variants import VARIANTS, assert_agrees_in_four_variants, built_fmus, one_line_refusal
+from fmpy import simulate_fmu
 from scipy.optimize import brentq
 
 LIBRARY = Path(__file__).parents[1] / "data" / "relation_init" / "FrictionLib"
@@ -43,6 +44,9 @@ AWAY = 2e-3  # s: grid points this close to a switching instant are left out
 # the models' parameters (FrictionLib)
 BLOCK = dict(m=1.0, F=2.0, omega=2.0, f_slide=1.0, f_stick=1.5, s_start=0.2)
 CLUTCH = dict(J1=1.0, J2=0.5, d=0.5, w_start=10.0, t_on=0.5, fn_max=20.0, mu=0.1, mu0=0.15)
+SLIDING = dict(m=0.1, F0=1.0, r=2.0, f_slide=1.0, f_stick=1.5, v_start=-2.0)
+SPINNING = dict(J1=1.0, J2=0.1, d=0.5, fn=20.0, mu=0.1, mu0=0.15, w1=10.0)
+INSTANT = 1e-8  # s: a switching instant of the Model Exchange runs against the solution
 
 
 @pytest.fixture(scope="module")
@@ -166,3 +170,118 @@ def test_initial_in_continuous_equations_of_fixed_states_builds_in_four_variants
     reference = {"x": np.cos(2.0 * times), "f": 4.0 * np.cos(2.0 * times)}
     spring = lambda v: fmus[(v, "EasedSpring")]  # noqa: E731
     assert_agrees_in_four_variants(spring, reference, times, "EasedSpring")
+
+
+def sliding_block(times: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[float]]:
+    """SlidingBlock by hand: sliding backward from ``v_start`` under the push ``F0 + r t``
+    and the friction ``+f_slide``, ``m v' = F0 + r t + f_slide``, until ``v = 0`` at ``t1``
+    (the root of ``r t^2 / 2 + (F0 + f_slide) t + m v_start``); stuck while the push is
+    below ``f_stick`` (asserted at ``t1``), up to ``t2 = (f_stick - F0) / r``; then sliding
+    forward, ``m v' = F0 + r t - f_slide``, from rest."""
+    m, push, rate, f_slide, f_stick, v0 = (SLIDING[k] for k in SLIDING)
+    t1 = (-(push + f_slide) + np.sqrt((push + f_slide) ** 2 - 2 * rate * m * v0)) / rate
+    t2 = (f_stick - push) / rate
+    assert push + rate * t1 < f_stick and t1 < t2
+
+    def backward(u):
+        v = v0 + ((push + f_slide) * u + rate * u**2 / 2) / m
+        return v0 * u + ((push + f_slide) * u**2 / 2 + rate * u**3 / 6) / m, v
+
+    s1 = backward(t1)[0]
+    late = np.maximum(times - t2, 0.0)
+    v3 = ((push - f_slide) * late + rate * (np.maximum(times, t2) ** 2 - t2**2) / 2) / m
+    s3 = s1 + ((push - f_slide) * late**2 / 2 + rate * late**2 * (late / 3 + t2) / 2) / m
+    s, v = backward(times)
+    s = np.where(times < t1, s, np.where(times < t2, s1, s3))
+    v = np.where(times < t1, v, np.where(times < t2, 0.0, v3))
+    return s, v, [t1, t2]
+
+
+def sliding_clutch(times: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """SlidingClutch by hand: sliding from the start with the torque ``mu fn``, ``J1 w1' =
+    -d w1 - mu fn``, ``J2 w2' = mu fn``, until the speeds meet at ``t1`` (brentq); then one
+    inertia ``J1 + J2`` decaying by ``d``, the clutch's torque ``J2 w'`` within ``mu0 fn``
+    (asserted)."""
+    j1, j2, d, fn, mu, mu0, w0 = (SPINNING[k] for k in SPINNING)
+    torque = mu * fn
+
+    def spinning(u):
+        return (w0 + torque / d) * np.exp(-d * u / j1) - torque / d
+
+    def resting(u):
+        return torque * u / j2
+
+    t1 = brentq(lambda u: spinning(u) - resting(u), 1e-6, 10.0, xtol=1e-15)
+    meet = resting(t1)
+    assert j2 * d * meet / (j1 + j2) < mu0 * fn
+    together = meet * np.exp(-d * (times - t1) / (j1 + j2))
+    w1 = np.where(times < t1, spinning(times), together)
+    w2 = np.where(times < t1, resting(times), together)
+    return w1, w2, t1
+
+
+def _agrees_with_modes(fmu_of, reference, times, modes, switches, label):
+    """Each variant against ``reference`` to 1e-6 at the grid points more than AWAY from
+    ``switches``, ``mode`` against ``modes`` (its value at ``times``) there too, and in Model
+    Exchange the instants where ``mode`` changes (FMPy's rows at events) to INSTANT."""
+    away = np.min(np.abs(times[:, None] - np.array(switches)[None, :]), axis=1) > AWAY
+    for variant, interface in VARIANTS:
+        result = simulate_fmu(
+            str(fmu_of(variant)),
+            fmi_type=interface,
+            stop_time=times[-1],
+            output_interval=times[1] - times[0],
+            relative_tolerance=1e-10,
+            output=[*reference, "mode"],
+        )
+        where = f"{label} {variant} {interface}"
+        for name, expected in reference.items():
+            got = np.interp(times[away], result["time"], result[name])
+            error = np.max(np.abs(got - expected[away]))
+            assert error < 1e-6, f"{where} {name}: error {error:.2e}"
+        rows = np.searchsorted(result["time"], times[away], side="right") - 1
+        assert np.array_equal(result["mode"][rows], modes[away]), f"{where}: mode"
+        if interface == "ModelExchange":
+            changed = np.nonzero(np.diff(result["mode"]) != 0)[0] + 1
+            found = result["time"][changed]
+            assert len(found) == len(switches), f"{where}: mode changes at {found}"
+            error = np.max(np.abs(found - switches))
+            assert error < INSTANT, f"{where}: switching instants off by {error:.1e} s"
+
+
+def test_block_sliding_at_the_start_sticks_and_slides_again_in_four_variants(fmus):
+    """SlidingBlock starts sliding backward (mode -1), which only ``initial() and v_rel <
+    0`` decides: read as false while initializing, the block started stuck and kept its
+    velocity of -2 m/s. Where it sticks, the relation ``sa > f0_max`` held its value from
+    the backward slide (sa = a_rel - f0_max = 20.4 > 1.5) and started a forward slide, which
+    was as consistent as sticking (F = 1.19 N > f_slide); the pass that sets ``pre(mode)``
+    to Stuck decides the relations with ``startForward`` at its value before, so the block
+    sticks, then slides forward where the push passes f_stick."""
+    times = np.linspace(0.0, 0.5, 501)
+    s, v, switches = sliding_block(times)
+    modes = np.where(times < switches[0], -1, np.where(times <= switches[1], 0, 1))
+    _agrees_with_modes(
+        lambda variant: fmus[(variant, "SlidingBlock")],
+        {"s": s, "v": v},
+        times,
+        modes,
+        switches,
+        "SlidingBlock",
+    )
+
+
+def test_clutch_sliding_at_the_start_sticks_in_four_variants(fmus):
+    """SlidingClutch starts sliding forward (``initial() and v_rel > 0``) and sticks where
+    the speeds meet; with the relation ``sa < -f0_max`` held from the forward slide, the
+    event iteration went from a backward slide to a forward one and back until its limit of
+    passes ("did not settle in 100 passes")."""
+    times = np.linspace(0.0, 2.0, 401)
+    w1, w2, locked = sliding_clutch(times)
+    _agrees_with_modes(
+        lambda variant: fmus[(variant, "SlidingClutch")],
+        {"w1": w1, "w2": w2},
+        times,
+        np.where(times < locked, 1, 0),
+        [locked],
+        "SlidingClutch",
+    )

@@ -11,6 +11,8 @@ package FrictionLib "Friction elements whose modes relations decide inside logic
     Real a_rel "Relative acceleration of the surfaces (m/s2 or rad/s2)";
     Real f0 "Sliding friction at v_rel = 0 (N or N.m)";
     Real f0_max "Largest friction while stuck (N or N.m)";
+    parameter Real v_small = 1e10
+      "Relative velocity near zero, where a jump by reinit(..) may turn the sliding over";
     Boolean free "Whether the element is not engaged";
     Real sa "Path parameter: the friction while stuck, else the acceleration shifted by f0_max";
     Boolean startForward(start = false, fixed = true) "Stuck, and starting to slide forward";
@@ -20,8 +22,10 @@ package FrictionLib "Friction elements whose modes relations decide inside logic
     Boolean locked "Stuck and staying so";
     Integer mode(start = Unknown, fixed = true) "Stuck, Forward, Backward, Free (Unknown at first)";
   equation
-    startForward = pre(mode) == Stuck and (sa > f0_max or pre(startForward) and sa > f0);
-    startBackward = pre(mode) == Stuck and (sa < -f0_max or pre(startBackward) and sa < -f0);
+    startForward = pre(mode) == Stuck and (sa > f0_max or pre(startForward) and sa > f0)
+      or pre(mode) == Backward and v_rel > v_small or initial() and v_rel > 0;
+    startBackward = pre(mode) == Stuck and (sa < -f0_max or pre(startBackward) and sa < -f0)
+      or pre(mode) == Forward and v_rel < -v_small or initial() and v_rel < 0;
     forward = pre(mode) == Forward or startForward;
     backward = pre(mode) == Backward or startBackward;
     locked = not free and not (forward or backward);
@@ -86,6 +90,54 @@ package FrictionLib "Friction elements whose modes relations decide inside logic
     der(w1) = 0;
     annotation (experiment(StopTime = 5));
   end EngagingClutch;
+
+  model SlidingBlock
+    "A block sliding backward at the start, pushed forward by F0 + r t: it sticks, then slides forward"
+    extends PartialModes;
+    parameter Real m(unit = "kg") = 0.1 "Mass of the block";
+    parameter Real F0(unit = "N") = 1 "Push at the start";
+    parameter Real r(unit = "N/s") = 2 "Rate at which the push grows";
+    parameter Real f_slide(unit = "N") = 1 "Coulomb friction while sliding";
+    parameter Real f_stick(unit = "N") = 1.5 "Largest friction while stuck";
+    parameter Real v_start(unit = "m/s") = -2 "Velocity at the start";
+    Real s(unit = "m", start = 0, fixed = true) "Position";
+    Real v(unit = "m/s", start = v_start, fixed = true) "Velocity";
+    Real f(unit = "N") "Friction on the block, against v";
+  equation
+    free = false;
+    f0 = f_slide;
+    f0_max = f_stick;
+    v_rel = v;
+    a_rel = der(v);
+    der(s) = v;
+    m*der(v) = F0 + r*time - f;
+    f = if locked then sa else if free then 0 else if forward then f0 else -f0;
+    annotation (experiment(StopTime = 0.5));
+  end SlidingBlock;
+
+  model SlidingClutch
+    "A spinning inertia and one at rest, a closed clutch between them: it slides from the start, then sticks"
+    extends PartialModes;
+    parameter Real J1(unit = "kg.m2") = 1 "Spinning inertia";
+    parameter Real J2(unit = "kg.m2") = 0.1 "Inertia at rest at the start";
+    parameter Real d(unit = "N.m.s/rad") = 0.5 "Viscous loss of the spinning inertia";
+    parameter Real fn(unit = "N") = 20 "Normal force";
+    parameter Real mu(unit = "m") = 0.1 "Sliding friction torque per normal force";
+    parameter Real mu0(unit = "m") = 0.15 "Largest stuck friction torque per normal force";
+    Real w1(unit = "rad/s", start = 10, fixed = true) "Speed of the spinning inertia";
+    Real w2(unit = "rad/s", start = 0, fixed = true) "Speed of the inertia at rest";
+    Real tau(unit = "N.m") "Clutch torque on the inertia at rest";
+  equation
+    free = false;
+    f0 = mu*fn;
+    f0_max = mu0*fn;
+    v_rel = w1 - w2;
+    a_rel = der(w1) - der(w2);
+    J1*der(w1) = -d*w1 - tau;
+    J2*der(w2) = tau;
+    tau = if locked then sa else if free then 0 else if forward then f0 else -f0;
+    annotation (experiment(StopTime = 2));
+  end SlidingClutch;
 
   model EasedSpring "A spring eased while the model initializes, as MSL's ElastoBacklash"
     parameter Real c(unit = "N/m") = 4 "Stiffness";
