@@ -820,6 +820,14 @@ UNSUPPORTED = [
         True,
     ),
     (
+        "`sample(start, interval)` in an initial algorithm (refused by rumoca 0.10 as in an "
+        "initial equation, which named no place before)",
+        _MODEL + "    parameter Real p(fixed = false);\n  initial algorithm\n"
+        "    p := if sample(0, 0.5) then 1 else 2;\n  equation\n    der(x) = -p*x;\n  end M;\n",
+        "sample(...) in an initial equation or algorithm",
+        True,
+    ),
+    (
         "A `when`-statement inside an `if`-, `for`- or `while`-statement (Modelica 3.6, Sec. "
         "11.2.7.1)",
         _MODEL + "    Integer n(start = 0, fixed = true);\n  equation\n    der(x) = 1;\n"

@@ -54,7 +54,7 @@ from orchestrator.compiler.outer_modifications import dropped_outer_modification
 from orchestrator.compiler.package_constants import dropped_package_modification
 from orchestrator.compiler.redeclarations import dropped_modification
 from orchestrator.compiler.source_rewrites import LibraryRewriter, Rewritten, SourceRewriter
-from orchestrator.compiler.statement_places import refused_statement, sample_in_initial_equation
+from orchestrator.compiler.statement_places import refused_statement, sample_in_initial_section
 from orchestrator.compiler.structural_parameters import structural_parameters
 from orchestrator.compiler.tokens import tokens as _tokens
 from orchestrator.compiler.value_types import value_types
@@ -670,12 +670,12 @@ class RumocaLibrary:
         else:
             place = self._relative(self.entry)
         if "outside the checked DAE lowering grammar" in detail:
-            sampled = self._sample_in_initial_equation()
+            sampled = self._sample_in_initial_section()
             if sampled:
                 return (
                     f"{sampled[0]}: {model}: unsupported Modelica construct sample(...) in an "
-                    "initial equation (rumoca 0.10); no sample fires at initialization in these "
-                    "FMUs: write initial() where the start is meant"
+                    "initial equation or algorithm (rumoca 0.10); no sample fires at "
+                    "initialization in these FMUs: write initial() where the start is meant"
                 )
         for pattern, construct, token in RUMOCA_LIMITS:
             found = re.search(pattern, detail)
@@ -815,11 +815,11 @@ class RumocaLibrary:
         :func:`refused_statement` finds (with ``nested_when``: a nested when-statement)."""
         return self._first_place(lambda text: refused_statement(text, nested_when))
 
-    def _sample_in_initial_equation(self) -> list[str]:
-        """``file:line:column`` of the first ``sample(`` in an initial equation section of the
-        library's sources (:func:`sample_in_initial_equation`)."""
+    def _sample_in_initial_section(self) -> list[str]:
+        """``file:line:column`` of the first ``sample(`` in an initial equation or algorithm
+        section of the library's sources (:func:`sample_in_initial_section`)."""
         return self._first_place(
-            lambda text: sample_in_initial_equation(text) if "sample" in text else None
+            lambda text: sample_in_initial_section(text) if "sample" in text else None
         )
 
     def _while_statement(self, function: str) -> list[str]:

@@ -1,5 +1,5 @@
 """Places of the statements in algorithm sections that rumoca 0.10 refuses without a place,
-and of ``sample(...)`` in an initial equation.
+and of ``sample(...)`` in an initial equation or algorithm.
 
 rumoca 0.10 refuses a call statement in a model's algorithm section (``reinit(v, 0);``,
 ``terminate("done");``, ``print(x);``: "function-call assignment must retain at least one
@@ -32,15 +32,15 @@ def refused_statement(text: str, nested_when: bool) -> int | None:
     return None
 
 
-def sample_in_initial_equation(text: str) -> int | None:
-    """The position in ``text`` of the first ``sample(`` in an initial equation section, which
-    rumoca 0.10 refuses naming no place; None where there is none."""
+def sample_in_initial_section(text: str) -> int | None:
+    """The position in ``text`` of the first ``sample(`` in an initial equation or initial
+    algorithm section, which rumoca 0.10 refuses naming no place; None where there is none."""
     listed = list(tokens(text))
     inside = False
     for k, (position, token) in enumerate(listed):
         previous = listed[k - 1][1] if k else ""
         following = listed[k + 1][1] if k + 1 < len(listed) else ""
-        if token == "equation" and previous == "initial":
+        if token in ("equation", "algorithm") and previous == "initial":
             inside = True
         elif (
             token in SECTION_ENDS
