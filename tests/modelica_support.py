@@ -1539,6 +1539,24 @@ EVALUATED_BINDINGS = [
     ),
 ]
 
+# Noise sources in the MSL's style (``test_build_noise_generators.py``)
+NOISE_GENERATORS = [
+    (
+        "Sampled random numbers as MSL's `Blocks.Noise` draws them: an `inner GlobalSeed` whose "
+        "`fixed = false` seed an `initial algorithm` sets, a parameter bound to it through "
+        "`outer` (computed at initialization with it, not before from its start), an Integer "
+        "state vector seeded by `pre(state) = f(seed)` and stepped in `when sample(...)` by an "
+        "external C function of an Integer array output; the draws bit for bit",
+        "test_sampled_xorshift_sources_in_four_variants",
+    ),
+    (
+        "An impure external C function seeding a hidden state in an `initial algorithm` "
+        "(called once, when the initial branch fires) and one drawing from it in a "
+        "when-equation: a new number at each sample",
+        "test_impure_generator_seeded_once_in_four_variants",
+    ),
+]
+
 README = Path(__file__).parents[1] / "README.md"
 BEGIN, END = "<!-- modelica-support: begin -->", "<!-- modelica-support: end -->"
 
@@ -1562,6 +1580,7 @@ BUILT_BY_MODULE = [
     ("test_fmu_parameter_settings.py", PARAMETER_SETTINGS),
     ("test_fmu_variable_types.py", VARIABLE_TYPES),
     ("test_build_typed_parameters.py", TYPED_PARAMETERS),
+    ("test_build_noise_generators.py", NOISE_GENERATORS),
 ]
 # (test module, its rows of (construct, status, test)), after those
 STATUS_BY_MODULE = [

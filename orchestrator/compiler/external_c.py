@@ -208,10 +208,10 @@ class ExternalFunctions:
                     f"of type {kind} (Real, Integer and Boolean scalars and arrays are passed)"
                 )
         for declared, dims, kind in zip(definition["outputs"], outputs, out_types, strict=True):
-            if kind not in ("Real", "Integer", "Boolean", "Object") or (dims and kind != "Real"):
+            if kind not in ("Real", "Integer", "Boolean", "Object") or (dims and kind == "Object"):
                 raise ExternalError(
                     f"external function '{definition['name']}': output '{declared['name']}' "
-                    f"of type {kind} (Real scalars and arrays, Integer and Boolean scalars)"
+                    f"of type {kind} (Real, Integer and Boolean scalars and arrays)"
                 )
         include = self._sources(definition["name"], self._package(definition), external)
         code = _wrapper_code(
@@ -620,7 +620,9 @@ def _wrapper_code(
                 c_args.append(f"in{k}" if shapes[k] else f"in{k}[0]")
         elif kind == "output":
             k = int(value)
-            lines.append(f"    double out{k}[{sizes_out[k]}];")
+            # in the C type of Sec. 12.9.1.1 (an Integer state vector written as int*, as
+            # MSL's ModelicaRandom_xorshift128plus writes stateOut), copied out as doubles
+            lines.append(f"    {_c_type(out_types[k])} out{k}[{sizes_out[k]}];")
             c_args.append(f"out{k}")
         elif kind == "return":
             returned = int(value)

@@ -1066,8 +1066,15 @@ def _initial_sections(
     ``t0 = time``) are such discrete variables; an equation in several is solved for the last
     one once the others are (``w[i] = i + t0``, ``for`` equations included); the parameters
     left stay unknowns of the initial system, solved with the states (``der(w) = 0``).
-    Initial algorithms run in order, their relations decided as they are (no events)."""
+    Initial algorithms run in order, their relations decided as they are (no events).
+
+    External calls in these sections are guarded as a when-branch's are: the initial branch
+    calls them only where it fires, the initial system as if it always did. CasADi's SX
+    evaluates both sides of the branch's if_else at every event, so an impure call seeding a
+    hidden state (MSL's GlobalSeed: id_impure = initializeImpureRandom(seed)) ran again at
+    each event and every draw of that generator repeated the first."""
     assigned: list[tuple[ca.SX, ca.SX]] = []
+    guard = translator.when_guard = ca.SX.sym("when_fires[initial]")
     targets = {t.name() for b in model.events.branches for t, _ in b.assignments}
     continuous = {v.name for v in model.variables if v.variability == "continuous"}
     continuous |= {f"der({name})" for name in continuous}
@@ -1095,6 +1102,7 @@ def _initial_sections(
         for residual, local, span in _equation_points(flat, initial=True)
         for element in np.asarray(translator.expr(residual, local), dtype=object).ravel()
     ]
+    translator.when_guard = None
     # parameters with fixed = false and no value that initial equations determine: computed
     # once, at initialization, as discrete variables
     free = {
@@ -1137,9 +1145,51 @@ def _initial_sections(
             break
     # the others, with the parameters they leave, are solved with the states
     model.initial_residuals.extend(residual for residual, _ in pending)
+    model.initial_residuals = [ca.substitute(r, guard, 1) for r in model.initial_residuals]
+    bound = _bound_after_initial(model, assigned, discrete)
+    held = model.events.held_starts
+    if bound:  # the branch's values and pre(v) = start read them as the branch sets them
+        moved = ca.vertcat(*(target for target, _ in bound))
+        values = ca.vertcat(*(value for _, value in bound))
+        assigned = [(t, ca.substitute(v, moved, values)) for t, v in assigned] + bound
+        held.update({name: ca.substitute(v, moved, values) for name, v in held.items()})
+    held.update({name: ca.substitute(start, guard, 1) for name, start in held.items()})
     if assigned:
         chain = model.events.new_chain()
-        model.events.branches.append(WhenBranch(chain, model.events.initial, assigned, []))
+        guarded = guard if any(ca.depends_on(v, guard) for _, v in assigned) else None
+        branch = WhenBranch(chain, model.events.initial, assigned, [], guarded)
+        model.events.branches.append(branch)
+
+
+def _bound_after_initial(
+    model: FlatModel, assigned: list[tuple[ca.SX, ca.SX]], discrete: set[str]
+) -> list[tuple[ca.SX, ca.SX]]:
+    """The parameters whose bindings read a variable the initial branch assigns, directly or
+    through another such parameter, with their values in the branch's: computed there too,
+    as discrete variables. A noise block binds its global seed to an inner's ``fixed =
+    false`` parameter (MSL's PartialNoise: ``actualGlobalSeed = globalSeed.seed``); computed
+    before initialization with the other parameters, the binding read that parameter's start
+    (0), and the block drew from the wrong seed (NoiseLib.UniformNoise)."""
+    values = {target.name(): value for target, value in assigned}
+    found: list[tuple[ca.SX, ca.SX]] = []
+    progress = True
+    while progress:  # a binding is taken once the moved parameters it reads are
+        progress = False
+        for variable in model.variables:
+            if variable.variability != "parameter" or variable.binding is None:
+                continue
+            read = [s for s in ca.symvar(ca.SX(variable.binding)) if s.name() in values]
+            if not read:
+                continue
+            known = ca.vertcat(*(values[s.name()] for s in read))
+            value = ca.substitute(ca.SX(variable.binding), ca.vertcat(*read), known)
+            variable.variability, variable.binding = "discrete", None
+            variable.start = ca.SX(0)  # before the branch sets it, as a fixed = false one
+            discrete.add(variable.name)
+            values[variable.name] = value
+            found.append((variable.symbol, value))
+            progress = True
+    return found
 
 
 def _held_starts(

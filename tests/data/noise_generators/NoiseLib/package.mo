@@ -1,0 +1,111 @@
+within ;
+package NoiseLib "Noise sources in the Modelica Standard Library's style: a global seed, sampled xorshift generators in C, an impure generator"
+
+  model GlobalSeed "The seed of all noise sources below it (inner globalSeed)"
+    parameter Integer fixedSeed = 67867967 "Global seed";
+    final parameter Integer seed(fixed = false) "Seed actually used";
+    final parameter Integer id_impure(fixed = false)
+      "Id of the impure generator, seeded with seed (passed to its calls so that they follow)";
+  initial algorithm
+    seed := fixedSeed;
+    id_impure := seedImpure(seed);
+  end GlobalSeed;
+
+  pure function step "The state of the generator after one step"
+    input Integer stateIn[2] "State (high word first)";
+    output Integer stateOut[2] "Next state";
+  external "C" NoiseLib_step(stateIn, stateOut)
+    annotation (Include = "#include \"NoiseRandom.c\"",
+      IncludeDirectory = "modelica://NoiseLib/Resources/C-Sources");
+  end step;
+
+  pure function unit "The number in (0, 1] a state of the generator stands for"
+    input Integer state[2] "State (high word first)";
+    output Real r "Uniform random number in (0, 1]";
+  external "C" r = NoiseLib_unit(state)
+    annotation (Include = "#include \"NoiseRandom.c\"",
+      IncludeDirectory = "modelica://NoiseLib/Resources/C-Sources");
+  end unit;
+
+  impure function seedImpure "Seeds the impure generator; its id"
+    input Integer seed "Seed";
+    output Integer id "Id to pass to impureDraw";
+  external "C" id = NoiseLib_seedImpure(seed)
+    annotation (Include = "#include \"NoiseRandom.c\"",
+      IncludeDirectory = "modelica://NoiseLib/Resources/C-Sources");
+  end seedImpure;
+
+  impure function impureDraw "The next number of the impure generator"
+    input Integer id "Id from seedImpure";
+    output Real r "Uniform random number in (0, 1]";
+  external "C" r = NoiseLib_impureDraw(id)
+    annotation (Include = "#include \"NoiseRandom.c\"",
+      IncludeDirectory = "modelica://NoiseLib/Resources/C-Sources");
+  end impureDraw;
+
+  function seededState "A state from a local and a global seed, stepped three times"
+    input Integer localSeed "Local seed";
+    input Integer globalSeed "Global seed";
+    output Integer state[2] "State (high word first)";
+  algorithm
+    state := if localSeed == 0 and globalSeed == 0 then {126247697, 0}
+      else {localSeed, globalSeed};
+    for i in 1:3 loop
+      state := step(state);
+    end for;
+  end seededState;
+
+  block UniformNoise "Uniform noise in [y_min, y_max], drawn every samplePeriod"
+    parameter Real samplePeriod(unit = "s") = 0.1 "Period of the draws";
+    parameter Real y_min = 0 "Lower limit of y";
+    parameter Real y_max = 1 "Upper limit of y";
+    parameter Integer localSeed = 1 "Seed of this block";
+    output Real y "Noise";
+  protected
+    outer GlobalSeed globalSeed;
+    parameter Integer globalSeedValue = globalSeed.seed "The global seed";
+    discrete Integer state[2] "State of the generator";
+    discrete Real r "Number drawn";
+  initial equation
+    pre(state) = seededState(localSeed, globalSeedValue);
+    r = y_min + (y_max - y_min)*unit(pre(state));
+  equation
+    when sample(0, samplePeriod) then
+      state = step(pre(state));
+      r = y_min + (y_max - y_min)*unit(pre(state));
+    end when;
+    y = r;
+  end UniformNoise;
+
+  block ImpureNoise "Noise from the impure generator, drawn every samplePeriod"
+    parameter Real samplePeriod(unit = "s") = 0.1 "Period of the draws";
+    output Real y "Noise";
+  protected
+    outer GlobalSeed globalSeed;
+    discrete Real r(start = 0, fixed = true) "Number drawn";
+  equation
+    when sample(0, samplePeriod) then
+      r = impureDraw(globalSeed.id_impure);
+    end when;
+    y = r;
+  end ImpureNoise;
+
+  model TwoSeeds "Two uniform noise sources of different local seeds, through a first-order filter"
+    inner GlobalSeed globalSeed(fixedSeed = 4711);
+    UniformNoise noise1(samplePeriod = 0.1, y_min = -1, y_max = 3, localSeed = 1);
+    UniformNoise noise2(samplePeriod = 0.25, localSeed = 2);
+    Real x(start = 0, fixed = true) "Filtered noise1";
+    output Real y1 = noise1.y;
+    output Real y2 = noise2.y;
+  equation
+    der(x) = noise1.y - x;
+    annotation (experiment(StopTime = 1));
+  end TwoSeeds;
+
+  model ImpureSamples "The impure generator drawn every 0.1 s"
+    inner GlobalSeed globalSeed(fixedSeed = 42);
+    ImpureNoise noise(samplePeriod = 0.1);
+    output Real y = noise.y;
+    annotation (experiment(StopTime = 1));
+  end ImpureSamples;
+end NoiseLib;
