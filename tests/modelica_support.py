@@ -1557,6 +1557,30 @@ NOISE_GENERATORS = [
     ),
 ]
 
+NOISE_REFUSED = [
+    (
+        "A call of an impure function in a function not declared impure (MSL 4.0.0's "
+        "`initializeImpureRandom` calling `setInternalState`, in every `Blocks.Noise` example's "
+        "`GlobalSeed`; rumoca 0.10)",
+        "refused in one line (file:line:column of the call, `call of impure function`)",
+        "test_impure_call_in_a_function_not_declared_impure_is_refused_at_the_call",
+    ),
+    (
+        "An impure function with an algorithm (rumoca 0.10 translates impure functions only as "
+        "external functions)",
+        "refused in one line (file:line:column of its declaration, `impure function ... with "
+        "an algorithm`)",
+        "test_impure_function_with_an_algorithm_is_refused_at_its_declaration",
+    ),
+    (
+        "A call of a function with several outputs in a when-equation, `(a, b) = f(u)` (MSL's "
+        "`PartialNoise`: `(r_raw, state) = generator.random(pre(state))`; rumoca 0.10)",
+        "refused in one line (file:line:column of the equation, `call of a function with "
+        "several outputs in a when-equation`)",
+        "test_call_of_several_outputs_in_a_when_equation_is_refused_at_the_equation",
+    ),
+]
+
 README = Path(__file__).parents[1] / "README.md"
 BEGIN, END = "<!-- modelica-support: begin -->", "<!-- modelica-support: end -->"
 
@@ -1593,6 +1617,7 @@ STATUS_BY_MODULE = [
     ("test_build_relation_init.py", RELATION_INIT),
     ("test_build_loop_bounds.py", LOOP_BOUNDS),
     ("test_build_evaluated_bindings.py", EVALUATED_BINDINGS),
+    ("test_build_noise_generators.py", NOISE_REFUSED),
 ]
 
 

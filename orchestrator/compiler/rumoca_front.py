@@ -32,6 +32,7 @@ import rumoca
 
 from orchestrator.compiler.algorithm_sections import entry_dependent_discrete, unwrap, wrapped
 from orchestrator.compiler.call_equations import dropped_call_equations
+from orchestrator.compiler.call_places import call_of, tuple_in_when
 from orchestrator.compiler.call_statements import call_statements
 from orchestrator.compiler.class_rewrites import hoisted, renamed, user_names
 from orchestrator.compiler.connection_chains import (
@@ -205,7 +206,31 @@ TIED_CONNECTION = "tied connection"
 TIED_REFUSAL = "links an element of one connector array to an element of another"
 # or the first while loop of the function named whose passes its text does not bound
 UNBOUNDED_WHILE = "unbounded while loop"
+# or the first call of the function named, or the first tuple equation in a when-equation, in
+# the library or on its path (call_places)
+CALLED, WHEN_TUPLE = "call", "tuple equation in a when-equation"
 RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
+    (
+        r"impure function `(?:[\w.]+\.)?(\w+)` is called from a pure function body",
+        "call of impure function '%s' in a function not declared impure (MSL 4.0.0's "
+        "Math.Random.Utilities.initializeImpureRandom, which the GlobalSeed of every "
+        "Blocks.Noise model calls; Modelica Language Specification 3.6, Sec. 12.3 asks for "
+        "an impure caller, and rumoca 0.10 refuses an impure function with an algorithm)",
+        CALLED,
+    ),
+    (
+        r"`([\w.]+)` declares an impure Modelica body",
+        "impure function '%s' with an algorithm (rumoca 0.10 translates impure functions only "
+        "as external functions)",
+        "%s",
+    ),
+    (
+        r"multi-output event (calls) require a checked function-action owner",
+        "call of a function with several outputs in a when-equation, '(a, b) = f(u)' (rumoca "
+        "0.10; MSL's PartialNoise: '(r_raw, state) = generator.random(pre(state))'): give "
+        "each output a function of its own",
+        WHEN_TUPLE,
+    ),
     (
         r"`([\w.]+)` contains a statement without a checked DAE owner",
         "in function '%s': a while loop whose passes its text does not bound (the build "
@@ -691,6 +716,10 @@ class RumocaLibrary:
                     places = self._first_place(partial(tied_connection, equations=equations[0]))
                 elif token == UNBOUNDED_WHILE:  # else where the function is, as "%s"
                     places = self._while_statement(name) or self._find(name)
+                elif token == CALLED:
+                    places = self._first_place(partial(call_of, name=name), on_path=True)
+                elif token == WHEN_TUPLE:
+                    places = self._first_place(tuple_in_when, on_path=True)
                 else:
                     places = self._find(token.replace("%s", name)) if token else []
                 if not places and token in ("%s", UNBOUNDED_WHILE) and "." in name:
@@ -798,10 +827,11 @@ class RumocaLibrary:
                             return [place]
         return []
 
-    def _first_place(self, finder: Callable[[str], int | None]) -> list[str]:
+    def _first_place(self, finder: Callable[[str], int | None], on_path: bool = False) -> list[str]:
         """``file:line:column`` of the first position ``finder`` gives in the library's
-        sources."""
-        for path in sorted(self.folder.rglob("*.mo")):
+        sources (``on_path``: and then in those on its path)."""
+        roots = (self.folder, *self.path) if on_path else (self.folder,)
+        for path in (p for root in roots for p in sorted(root.rglob("*.mo"))):
             text = path.read_text(encoding="utf-8", errors="replace")
             position = finder(text)
             if position is not None:

@@ -16,6 +16,12 @@ the filter in closed form over each constant piece, to 1e-6) in all four variant
 2.0, Model Exchange and Co-Simulation). Before the initial branch's external calls were
 guarded, ``ImpureSamples`` built and gave its first draw at every sample: the seeding call ran
 again at each event.
+
+What MSL 4.0.0's noise blocks write beyond these, rumoca 0.10 refuses, each in one line with
+its place: an impure function called in a function not declared impure (MSL's
+``initializeImpureRandom`` calling ``setInternalState``), an impure function with an
+algorithm, and a call of several outputs in a when-equation (``PartialNoise``'s ``(r_raw,
+state) = generator.random(pre(state))``).
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from build_variants import VARIANTS, built_fmus
+from build_variants import VARIANTS, built_fmus, one_line_refusal
 from fmpy import simulate_fmu
 
 LIBRARY = Path(__file__).parents[1] / "data" / "noise_generators" / "NoiseLib"
@@ -131,3 +137,90 @@ def test_impure_generator_seeded_once_in_four_variants(fmus):
         return {"y": _held(times, 0.1, numbers)}
 
     _check(lambda v: fmus[v, "ImpureSamples"], expected, {"y": 1e-12}, "ImpureSamples", [0.1])
+
+
+# a hidden state set by a function without outputs, as MSL's setInternalState
+SETTER = """
+  impure function setState
+    input Integer s;
+  external "C" set_state(s);
+  end setState;"""
+
+
+def test_impure_call_in_a_function_not_declared_impure_is_refused_at_the_call(tmp_path):
+    message = one_line_refusal(
+        tmp_path,
+        f"""package Bad{SETTER}
+  function seeded "not declared impure"
+    input Integer seed;
+    output Integer id;
+  algorithm
+    id := 1;
+    setState(seed);
+  end seeded;
+  model M
+    final parameter Integer id(fixed = false);
+  initial equation
+    id = seeded(3);
+  end M;
+end Bad;
+""",
+    )
+    assert message.startswith(
+        "Bad/package.mo:11:5: Bad.M: unsupported Modelica construct call of "
+        "impure function 'setState' in a function not declared impure"
+    ), message
+
+
+def test_impure_function_with_an_algorithm_is_refused_at_its_declaration(tmp_path):
+    message = one_line_refusal(
+        tmp_path,
+        f"""package Bad{SETTER}
+  impure function seeded
+    input Integer seed;
+    output Integer id;
+  algorithm
+    id := 1;
+    setState(seed);
+  end seeded;
+  model M
+    final parameter Integer id(fixed = false);
+  initial equation
+    id = seeded(3);
+  end M;
+end Bad;
+""",
+    )
+    assert message.startswith(
+        "Bad/package.mo:6:10: Bad.M: unsupported Modelica construct impure "
+        "function 'Bad.seeded' with an algorithm"
+    ), message
+
+
+def test_call_of_several_outputs_in_a_when_equation_is_refused_at_the_equation(tmp_path):
+    message = one_line_refusal(
+        tmp_path,
+        """package Bad
+  function halves
+    input Integer s[2];
+    output Real r;
+    output Integer next[2];
+  algorithm
+    r := s[1] / 2;
+    next := {s[2], s[1] + s[2]};
+  end halves;
+  model M
+    discrete Integer state[2](each start = 1, each fixed = true);
+    discrete Real r;
+  equation
+    when sample(0, 0.1) then
+      (r, state) = halves(pre(state));
+    end when;
+  end M;
+end Bad;
+""",
+    )
+    assert message.startswith(
+        "Bad/package.mo:15:7: Bad.M: unsupported Modelica construct call "
+        "of a function with several outputs in a when-equation"
+    ), message
