@@ -1211,6 +1211,17 @@ ANALOG_MORE = [
     ),
 ]
 
+ANALOG_SATURATION = [
+    (
+        "A `fixed = false` parameter whose start value reads other parameters (MSL's "
+        "`SaturatingInductor`, `Ipar(start = Inom/10)`), solved by a nonlinear initial "
+        "equation: the start is Newton's guess, computed from the parameters at initialization "
+        "(refused before as a start value that depends on other variables)",
+        _FOUR,
+        "test_start_over_parameters_guesses_the_knee_in_four_variants",
+    ),
+]
+
 # Networks of Boolean and Integer signal blocks (``tests/data/blocks_networks``), each checked
 # by the test of ``test_build_blocks_networks.py`` it names: (construct, status, test)
 BLOCKS_NETWORKS = [
@@ -1614,6 +1625,7 @@ STATUS_BY_MODULE = [
     ("test_build_statements_more.py", STATEMENTS_MORE),
     ("test_build_blocks_networks.py", BLOCKS_NETWORKS),
     ("test_build_analog_more.py", ANALOG_MORE),
+    ("test_build_analog_saturation.py", ANALOG_SATURATION),
     ("test_build_relation_init.py", RELATION_INIT),
     ("test_build_loop_bounds.py", LOOP_BOUNDS),
     ("test_build_evaluated_bindings.py", EVALUATED_BINDINGS),

@@ -593,7 +593,8 @@ def _discrete_item(var: FlatVariable, model: str, computed: bool = False) -> dic
     """A discrete state as the FMU declares it: its start an exact initial value, unless
     the initialization ``computed`` it (then ``calculated``: a set would be overwritten)."""
     start = 0.0
-    if var.start is not None:
+    # a computed value's start over parameters is a guess of its initial system, declared nowhere
+    if var.start is not None and (not computed or ca.SX(var.start).is_constant()):
         start = _value(var.start, f"start value of {var.name}", model)
     causality = "output" if var.causality == "output" else "local"
     return dict(
