@@ -455,6 +455,22 @@ STATE_CHOICE = [
         "test_state_singular_at_the_start_is_chosen_again_there",
     ),
 ]
+# Quaternion states held by their unit norm (``test_build_quaternion_states.py``)
+QUATERNION_STATES = [
+    (
+        "Quaternion states with a unit norm (`{0} = orientationConstraint(Q)` beside `w = "
+        "angularVelocity2(Q, der(Q))`, MSL 4's MultiBody `Body` and `FreeMotion`): all four "
+        "stay states, the norm held differentiated and as an initial condition, so that a body "
+        "turning by pi runs through (a static choice of three is singular there)",
+        "test_quaternion_components_stay_states_through_a_turn_by_pi",
+    ),
+    (
+        "A point fixed on such a body whose position and velocity are candidate states (a point "
+        "mass on a body, MSL 4's `PointGravityWithPointMasses2`): its position solved from the "
+        "quaternions, which stay states",
+        "test_point_on_the_body_leaves_the_quaternions_states",
+    ),
+]
 MULTIBODY_REFUSED = [
     (
         "Initial conditions that contradict the others, a `fixed = false` parameter that no "
@@ -1601,6 +1617,7 @@ BUILT_BY_MODULE = [
     ("test_build_authoring.py", AUTHORING),
     ("test_build_multibody_init.py", MULTIBODY_INITIALIZATION),
     ("test_build_state_choice.py", STATE_CHOICE),
+    ("test_build_quaternion_states.py", QUATERNION_STATES),
     ("test_build_analog_loops.py", ANALOG_LOOPS),
     ("test_build_state_selection.py", STATE_SELECTION),
     ("test_build_pulse_sources.py", SOURCES),

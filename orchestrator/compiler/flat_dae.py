@@ -383,6 +383,8 @@ def flat_dae(
         record, assignments = _actual(record, assignments, model.homotopy)
     guesses = [g for loop in loops for g in loop.guesses]
     conditions = _conditions(model, roles, kept_states, dummy)
+    # a unit norm that index reduction holds differentiated holds as written at the start
+    conditions += [Condition(r, f"0 = {r} (held differentiated)") for r in reduced.invariants]
     # the initial equations with homotopy's actual expressions (lambda = 1), as the states'
     # initial system is solved before the continuation
     given = [*constants, *([model.homotopy] if model.homotopy is not None else [])]

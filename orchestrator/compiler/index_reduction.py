@@ -58,6 +58,23 @@ a simulation: Mattsson, Olsson and Elmqvist, "Dynamic selection of states in Dym
 Workshop 2000) is not done, so the model is valid only where the chosen matrices stay
 nonsingular.
 
+A unit norm of states (MSL's quaternions: four components ``Q`` of a frame's orientation with
+``Q*Q = 1``, their derivatives given by the angular velocity, ``w = angularVelocity2(Q,
+der(Q))``) has no static choice that holds over a run: with one component solved from the norm
+the solve is singular where that component is 0, and a body turning by pi takes every
+component through 0 (MSL's ``PointGravityWithPointMasses2`` stopped at 1.62 s). An equation
+that index reduction differentiates, whose unknowns are declared states of the first order (no
+equation ``der(x) = v`` makes another declared state the derivative of one of them: a
+pendulum's ``x^2 + y^2 = L^2`` on positions with their velocities is not one), none of them in
+it linearly (so none could be solved from it explicitly), is therefore held differentiated:
+its differentiated versions are equations of the system, the equation as written is not, and
+it chooses no dummy derivative at its lowest level, so that all its states stay states; the
+equation is returned as an initial condition (``ReducedSystem.invariants``). The integration
+keeps it to its tolerance, since its derivative is kept exactly (the overdetermined approach
+to constrained mechanical systems: E. Eich-Soellner and C. Führer, "Numerical Methods in
+Multibody Dynamics", Teubner, 1998, Sec. 5.3). Where the dummy derivatives cannot be chosen
+this way, the equation is reduced as the others.
+
 Every symbol in the residuals besides the variables and ``time`` is known: a parameter is
 constant in time, and an input whose derivative a differentiated equation would need is an
 error.
@@ -105,6 +122,8 @@ class ReducedSystem:
     # where the states were chosen at the start point: the values there that the equations
     # give from the known ones, by name (Newton's first guesses at initialization)
     start: dict[str, float] = field(default_factory=dict)
+    # equations held differentiated (a unit norm of states): initial conditions, as written
+    invariants: list[ca.SX] = field(default_factory=list)
 
 
 @dataclass
@@ -256,12 +275,19 @@ def reduce_index(
     matched = match >= 0
     assign[match[matched]] = np.flatnonzero(matched)
     _pantelides(system, assign, [int(e) for e in np.flatnonzero(~matched)])
-    dummies, levels = _dummy_derivatives(system)
+    held = _norm_constraints(system)
+    try:
+        dummies, levels = _dummy_derivatives(system, held=held)
+    except CausalizationError:
+        if not held:
+            raise
+        held = []
+        dummies, levels = _dummy_derivatives(system)
     start: dict[str, float] = {}
     if known is not None:
         given, point = start_point(residuals, time, known, guesses or {})
         if not all(_nonsingular(matrix, point) for matrix in levels):
-            chosen = _chosen_at(system, point, dummies)
+            chosen = _chosen_at(system, point, dummies, held)
             if chosen != dummies:
                 dummies = chosen
                 names = {s.element_hash(): s.name() for r in residuals for s in ca.symvar(r)}
@@ -270,8 +296,15 @@ def reduce_index(
     demoted = [i for i in range(n_x) if (i, 1) in dummies]
     kept = [i for i in range(n_x) if (i, 1) not in dummies]
     introduced = [s for v in variables for s in v.chain[2 if v.state else 1 :]]
+    # a held equation's first derivative takes its place (and its source place)
+    written = [system.versions[e][1] if e in held else r for e, r in enumerate(residuals)]
     return ReducedSystem(
-        residuals=list(residuals) + [r for versions in system.versions for r in versions[1:]],
+        residuals=written
+        + [
+            r
+            for e, versions in enumerate(system.versions)
+            for r in versions[2 if e in held else 1 :]
+        ],
         states=[states[i] for i in kept],
         derivatives=[derivatives[i] for i in kept],
         algebraics=list(algebraics)
@@ -281,6 +314,7 @@ def reduce_index(
         dummy_states=[states[i] for i in demoted],
         differentiated=[len(versions) - 1 for versions in system.versions],
         start=start,
+        invariants=[residuals[e] for e in held],
     )
 
 
@@ -369,13 +403,44 @@ def _pantelides(system: _System, assign: np.ndarray, unmatched: list[int]) -> No
                 system.differentiate_equation(e)
 
 
+def _norm_constraints(system: _System) -> list[int]:
+    """The differentiated equations held differentiated (see the module docstring): their
+    unknowns two or more declared states of the first order, none of them in it linearly."""
+    position = system._position
+    # states whose derivative an equation der(x) = v (or -v) equates to another declared state
+    second_order: set[int] = set()
+    for versions in system.versions:
+        symbols = ca.symvar(versions[0])
+        places = [position.get(s.element_hash()) for s in symbols]
+        if len(symbols) != 2 or None in places:
+            continue
+        if not ca.jacobian(versions[0], ca.vertcat(*symbols)).is_constant():
+            continue
+        for (b, k), (c, j) in (places, places[::-1]):
+            if k == 1 and j == 0 and system.variables[b].state and system.variables[c].state:
+                second_order.add(b)
+    held = []
+    for e, versions in enumerate(system.versions):
+        if len(versions) < 2:
+            continue
+        unknowns = [s for s in ca.symvar(versions[0]) if s.element_hash() in position]
+        places = [position[s.element_hash()] for s in unknowns]
+        if len(unknowns) < 2 or any(
+            k != 0 or not system.variables[b].state or b in second_order for b, k in places
+        ):
+            continue
+        if all(ca.depends_on(ca.jacobian(versions[0], s), s) for s in unknowns):
+            held.append(e)
+    return held
+
+
 def _chosen_at(
-    system: _System, point: dict[int, float], generic: set[tuple[int, int]]
+    system: _System, point: dict[int, float], generic: set[tuple[int, int]], held: list[int]
 ) -> set[tuple[int, int]]:
     """The dummy derivatives chosen with the Jacobians at ``point``; the ``generic`` ones
     where no choice is nonsingular there either."""
     try:
-        dummies, _ = _dummy_derivatives(system, point)
+        dummies, _ = _dummy_derivatives(system, point, held)
     except CausalizationError:
         return generic
     states = [v.chain[0].name() for b, v in enumerate(system.variables) if v.state]
@@ -390,23 +455,34 @@ def _chosen_at(
 
 
 def _dummy_derivatives(
-    system: _System, point: Mapping[int, float] | None = None
+    system: _System, point: Mapping[int, float] | None = None, held: Sequence[int] = ()
 ) -> tuple[set[tuple[int, int]], list[ca.SX]]:
     """Mattsson and Söderlind's dummy derivatives, as (variable, derivative order) pairs,
     and the matrix chosen at each level (the Jacobian of its equations in its dummy
     derivatives). The Jacobians are evaluated at ``point`` (values by symbol hash), the
-    pseudo-random point elsewhere."""
+    pseudo-random point elsewhere. The equations ``held`` take no dummy derivative at their
+    lowest level, and their states none of the first order."""
     rng = np.random.default_rng(_SEED)
     values: dict[int, float] = dict(point or {})
     levels: list[ca.SX] = []
     counts = [len(versions) - 1 for versions in system.versions]
-    rows = [e for e, c in enumerate(counts) if c > 0]
+    depth = [c - (e in held) for e, c in enumerate(counts)]
+    kept = {
+        system._position[s.element_hash()][0]
+        for e in held
+        for s in ca.symvar(system.versions[e][0])
+        if s.element_hash() in system._position
+    }
+    rows = [e for e, c in enumerate(depth) if c > 0]
     highest = sorted({b for e in rows for b in system.highest(e)})
     candidates = [(b, system.order(b)) for b in highest]
     dummies: set[tuple[int, int]] = set()
     level = 1
     while rows:
-        candidates = sorted((c for c in candidates if c[1] >= 1), key=system.preference)
+        candidates = sorted(
+            (c for c in candidates if c[1] >= 1 and not (c[1] == 1 and c[0] in kept)),
+            key=system.preference,
+        )
         equations = ca.vertcat(*[system.versions[e][counts[e] - level + 1] for e in rows])
         unknowns = ca.vertcat(*[system.variables[b].chain[k] for b, k in candidates])
         matrix = _evaluate(ca.jacobian(equations, unknowns), rng, values)
@@ -422,7 +498,7 @@ def _dummy_derivatives(
         levels.append(ca.jacobian(equations, ca.vertcat(*chosen_unknowns)))
         candidates = [(b, k - 1) for b, k in chosen]
         level += 1
-        rows = [e for e in rows if counts[e] >= level]
+        rows = [e for e in rows if depth[e] >= level]
     for b, variable in enumerate(system.variables):
         for k in range(2 if variable.state else 1, len(variable.chain)):
             if (b, k) not in dummies:
