@@ -57,12 +57,18 @@ class ConnectionSet:
 
     @property
     def tied(self) -> int | None:
-        """The position of the first statement that links two elements of different arrays
-        next to each other in rumoca 0.10's chain of the set; None where none does."""
+        """The position of the first statement that makes a link of rumoca 0.10's chain of
+        the set into an array's element from a member that may not be the source: an element
+        of another array, or a member the set's statements do not name first (rumoca directs
+        a link into an element only from the source, ``connect(p.y, s.u); connect(p.y,
+        a.u[2])`` chains ``s.u`` to ``a.u[2]`` and is refused; which member is the source the
+        text does not tell, so ``connect(a.u[2], p.y); connect(b.u[2], p.y)``, which rumoca
+        orients, is found too); None where none is."""
         places = [
             self.first_named[after].start
             for before, after in zip(self.members, self.members[1:], strict=False)
-            if None not in (_base(before), _base(after)) and _base(before) != _base(after)
+            if _base(after) is not None
+            and (before != self.members[0] or _base(before) not in (None, _base(after)))
         ]
         return min(places, default=None)
 

@@ -59,6 +59,7 @@ from orchestrator.compiler.statement_places import refused_statement, sample_in_
 from orchestrator.compiler.structural_parameters import structural_parameters
 from orchestrator.compiler.tokens import tokens as _tokens
 from orchestrator.compiler.value_types import value_types
+from orchestrator.compiler.when_tuples import when_tuples
 from orchestrator.errors import BuildError
 
 LOG = logging.getLogger(__name__)
@@ -225,10 +226,18 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
         "%s",
     ),
     (
+        r"MLS §11.2.1.1 evaluates `(?:[\w.]+\.)?(\w+)` once, but canonical DAE result "
+        "projections may be evaluated independently",
+        "call of impure function '%s' with several outputs in a when-equation or "
+        "when-statement (rumoca 0.10: its outputs may be evaluated apart, each a call)",
+        WHEN_TUPLE,
+    ),
+    (
         r"multi-output event (calls) require a checked function-action owner",
-        "call of a function with several outputs in a when-equation, '(a, b) = f(u)' (rumoca "
-        "0.10; MSL's PartialNoise: '(r_raw, state) = generator.random(pre(state))'): give "
-        "each output a function of its own",
+        "call of a function with several outputs in a when-equation, '(a, b) = f(u)', that "
+        "rumoca 0.10 refuses and the build cannot give it as a when-statement (one with "
+        "elsewhen, with other equations than 'v = e' and '(a, b) = f(u)', or whose equations "
+        "read what it assigns other than through pre)",
         WHEN_TUPLE,
     ),
     (
@@ -409,12 +418,25 @@ SOURCE_REWRITES: tuple[tuple[str, SourceRewriter | LibraryRewriter], ...] = (
     (r"edge\(\.\.\.\) must have exactly one resolved variable-reference operand", negated_edges),
     (r"call statement in a model's algorithm section", call_statements),
     (r"a call of a function with several outputs used as a value", first_outputs),
+    (r"call of a function with several outputs in a when-equation", when_tuples),
     (
         r"keeps one function per name|invalid call of function|one of two functions of that "
         "name",
         renamed,
     ),
 )
+
+
+def _wanted(
+    refusal: str, rewriters: tuple[SourceRewriter | LibraryRewriter, ...]
+) -> tuple[SourceRewriter | LibraryRewriter, ...]:
+    """The source rewriters not among ``rewriters`` whose text avoids rumoca's ``refusal``
+    (:data:`SOURCE_REWRITES`)."""
+    return tuple(
+        rewriter
+        for pattern, rewriter in SOURCE_REWRITES
+        if rewriter not in rewriters and re.search(pattern, refusal)
+    )
 
 
 @contextmanager
@@ -627,11 +649,7 @@ class RumocaLibrary:
             try:
                 compiled, flat = self._load(model, self._rewritten)
             except BuildError as exc:
-                wanted = tuple(
-                    rewriter
-                    for pattern, rewriter in SOURCE_REWRITES
-                    if rewriter not in rewriters and re.search(pattern, str(exc))
-                )
+                wanted = _wanted(str(exc), rewriters)
                 if not wanted and TIED_REFUSAL in str(exc):
                     wanted = self._connection_equations(model, rewriters)
                 if not wanted:
@@ -653,13 +671,16 @@ class RumocaLibrary:
         fails or the rewriter is among ``rewriters`` already."""
         if any(isinstance(rewriter, ConnectionEquations) for rewriter in rewriters):
             return ()
-        try:
-            _, flat = self._load(
-                model, Rewritten([*self._roots, *self.path], (*rewriters, unconnected(model)))
-            )
-        except BuildError:
-            return ()
-        return (ConnectionEquations(flat["variables"]),)
+        reading = (*rewriters, unconnected(model))
+        while True:
+            try:
+                _, flat = self._load(model, Rewritten([*self._roots, *self.path], reading))
+                return (ConnectionEquations(flat["variables"]),)
+            except BuildError as exc:
+                wanted = _wanted(str(exc), reading)
+                if not wanted:
+                    return ()
+                reading += wanted
 
     def _explain(self, model: str, message: str, rewritten: Rewritten | None = None) -> str:
         """One line of a rumoca failure, with the place of the first diagnostic if it has

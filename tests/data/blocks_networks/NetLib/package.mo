@@ -131,18 +131,27 @@ package NetLib "Boolean and Integer signal blocks in the style of block librarie
     y = if time > tStep then high else low;
   end Level;
 
-  model IntegerChain "An Integer output into three vectors of inputs, chained through them"
+  block Twice "y = 2 u"
+    input Integer u "Input";
+    IntegerOutput y "Output";
+  equation
+    y = 2*u;
+  end Twice;
+
+  model IntegerChain "Integer outputs into vectors of inputs, chained through them or a scalar input"
     Level a(low = 1, high = 3, tStep = 0.3);
     Level b(low = 10, high = 20, tStep = 0.6);
     Sum sum1(nu = 2);
     Sum sum2(nu = 2);
     Sum sum3(nu = 3);
+    Twice twice;
   equation
     connect(a.y, sum1.u[1]);
     connect(b.y, sum1.u[2]);
     connect(sum1.y, sum2.u[1]);
     connect(b.y, sum2.u[2]);
     connect(a.y, sum3.u[1]);
+    connect(sum2.y, twice.u);
     connect(sum2.y, sum3.u[2]);
     connect(b.y, sum3.u[3]);
   end IntegerChain;
