@@ -1582,8 +1582,15 @@ NOISE_GENERATORS = [
         "when-equation: a new number at each sample",
         "test_impure_generator_seeded_once_in_four_variants",
     ),
+    (
+        "A call of a function with several outputs in a when-equation, `(r_raw, state) = "
+        "random(pre(state))` (MSL's `PartialNoise`), which rumoca 0.10 refuses: given to it as "
+        "a when-statement of an algorithm section of its own where the when-equation holds only "
+        "`v = e` and such equations and reads nothing it assigns other than through `pre`; "
+        "external C functions of several outputs in when-statements",
+        "test_call_of_two_outputs_in_a_when_equation_in_four_variants",
+    ),
 ]
-
 NOISE_REFUSED = [
     (
         "A call of an impure function in a function not declared impure (MSL 4.0.0's "
@@ -1600,11 +1607,18 @@ NOISE_REFUSED = [
         "test_impure_function_with_an_algorithm_is_refused_at_its_declaration",
     ),
     (
-        "A call of a function with several outputs in a when-equation, `(a, b) = f(u)` (MSL's "
-        "`PartialNoise`: `(r_raw, state) = generator.random(pre(state))`; rumoca 0.10)",
+        "A call of a function with several outputs in a when-equation whose other equations "
+        "read what it assigns (not given as a when-statement; rumoca 0.10)",
         "refused in one line (file:line:column of the equation, `call of a function with "
         "several outputs in a when-equation`)",
         "test_call_of_several_outputs_in_a_when_equation_is_refused_at_the_equation",
+    ),
+    (
+        "A call of an impure function with several outputs in a when-equation (rumoca 0.10, "
+        "also as a when-statement: its outputs may be evaluated apart)",
+        "refused in one line (file:line:column of the equation, `call of impure function ... "
+        "with several outputs`)",
+        "test_impure_call_of_two_outputs_in_a_when_equation_is_refused_at_the_equation",
     ),
 ]
 

@@ -594,7 +594,7 @@ class Translator:
         list of all its outputs where ``every``)."""
         external = definition.get("external")
         if external is not None:
-            return self._external(definition, external, args, span)
+            return self._external(definition, external, args, span, every)
         if definition["name"] in self.inlining:  # an if-expression evaluates both branches
             raise UnsupportedConstructError(
                 f"recursive function '{definition['name']}' (functions are inlined when the "
@@ -671,17 +671,25 @@ class Translator:
         return env
 
     def _external(
-        self, definition: dict, external: dict, args: list[object], span: dict | None
+        self,
+        definition: dict,
+        external: dict,
+        args: list[object],
+        span: dict | None,
+        every: bool = False,
     ) -> object:
         """An external function: those declared ``external "builtin"`` (MSL's
         ``Modelica.Math.sin`` and its kin) are the built-in of that name applied to the
         arguments the declaration passes, those in C a call of their compiled code
-        (:mod:`orchestrator.compiler.external_c`); any other is refused."""
+        (:mod:`orchestrator.compiler.external_c`; the list of all its outputs where
+        ``every``); any other is refused."""
         if external.get("language") == "C":
             try:
                 outputs = translate_call(self, definition, args, span)
             except ExternalError as exc:
                 raise UnsupportedConstructError(str(exc), exc.span or span) from None
+            if every:
+                return outputs
             if len(outputs) != 1:
                 many = f"function '{definition['name']}' with {len(outputs)} outputs"
                 raise UnsupportedConstructError(f"{many} in an expression", span)
@@ -749,10 +757,12 @@ class Algorithm:
         ``f(...)`` alone (a function that only checks its inputs, MSL's
         ``BooleanTable.isValidTable``) is inlined for its asserts, which hold where these
         statements do not run; an external function's is refused: an FMU makes no call for
-        its effect alone."""
+        its effect alone; one that gives outputs to places is called (MSL's noise blocks:
+        ``(r_raw, state) := generator.random(pre(state))``, a C function)."""
         name = body["comp"]["name"]
         definition = self.translator.functions.get(name)
-        if definition is None or definition.get("external") is not None:
+        placed = any(target.get("parts") for target in body["outputs"])
+        if definition is None or (definition.get("external") is not None and not placed):
             kind = "external function" if definition else "function"
             raise UnsupportedConstructError(
                 f"call statement of {kind} '{name}' in {self.where}", body.get("span")

@@ -41,8 +41,10 @@ def _when_targets(flat: dict) -> set[str]:
         if "When" in node:
             for inner in flat_nodes(node["When"]):
                 comp = inner.get("Assignment", {}).get("comp") if "Assignment" in inner else None
-                if comp:
-                    targets.add(".".join(part["ident"] for part in comp["parts"]))
+                called = inner.get("FunctionCall") if "FunctionCall" in inner else None
+                placed = called.get("outputs", []) if isinstance(called, dict) else []
+                for target in [comp] if comp else [t for t in placed if t.get("parts")]:
+                    targets.add(".".join(part["ident"] for part in target["parts"]))
     return targets
 
 

@@ -59,6 +59,7 @@ from orchestrator.compiler.statement_places import refused_statement, sample_in_
 from orchestrator.compiler.structural_parameters import structural_parameters
 from orchestrator.compiler.tokens import tokens as _tokens
 from orchestrator.compiler.value_types import value_types
+from orchestrator.compiler.when_tuples import when_tuples
 from orchestrator.errors import BuildError
 
 LOG = logging.getLogger(__name__)
@@ -225,10 +226,18 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
         "%s",
     ),
     (
+        r"MLS §11.2.1.1 evaluates `(?:[\w.]+\.)?(\w+)` once, but canonical DAE result "
+        "projections may be evaluated independently",
+        "call of impure function '%s' with several outputs in a when-equation or "
+        "when-statement (rumoca 0.10: its outputs may be evaluated apart, each a call)",
+        WHEN_TUPLE,
+    ),
+    (
         r"multi-output event (calls) require a checked function-action owner",
-        "call of a function with several outputs in a when-equation, '(a, b) = f(u)' (rumoca "
-        "0.10; MSL's PartialNoise: '(r_raw, state) = generator.random(pre(state))'): give "
-        "each output a function of its own",
+        "call of a function with several outputs in a when-equation, '(a, b) = f(u)', that "
+        "rumoca 0.10 refuses and the build cannot give it as a when-statement (one with "
+        "elsewhen, with other equations than 'v = e' and '(a, b) = f(u)', or whose equations "
+        "read what it assigns other than through pre)",
         WHEN_TUPLE,
     ),
     (
@@ -409,6 +418,7 @@ SOURCE_REWRITES: tuple[tuple[str, SourceRewriter | LibraryRewriter], ...] = (
     (r"edge\(\.\.\.\) must have exactly one resolved variable-reference operand", negated_edges),
     (r"call statement in a model's algorithm section", call_statements),
     (r"a call of a function with several outputs used as a value", first_outputs),
+    (r"call of a function with several outputs in a when-equation", when_tuples),
     (
         r"keeps one function per name|invalid call of function|one of two functions of that "
         "name",

@@ -10,6 +10,10 @@ with a hidden state drawn in a when-equation.
 - ``TwoSeeds``: two uniform sources of different local seeds and periods (0.1 s in [-1, 3],
   0.25 s in [0, 1]) and a first-order filter of the first, ``x' = y1 - x``.
 - ``ImpureSamples``: the impure generator drawn every 0.1 s, its hidden state seeded once.
+- ``TupleDraws``: the first source of ``TwoSeeds`` as MSL's ``PartialNoise`` writes it, the
+  number and the next state from one C call of two outputs in a when-equation, ``(r_raw,
+  state) = random(pre(state))``, which rumoca 0.10 refuses and the build gives it as a
+  when-statement (:mod:`orchestrator.compiler.when_tuples`); the same draws.
 
 Both against the same generator computed here with Python's integers (the draws bit for bit,
 the filter in closed form over each constant piece, to 1e-6) in all four variants (FMI 3.0 and
@@ -19,9 +23,10 @@ again at each event.
 
 What MSL 4.0.0's noise blocks write beyond these, rumoca 0.10 refuses, each in one line with
 its place: an impure function called in a function not declared impure (MSL's
-``initializeImpureRandom`` calling ``setInternalState``), an impure function with an
-algorithm, and a call of several outputs in a when-equation (``PartialNoise``'s ``(r_raw,
-state) = generator.random(pre(state))``).
+``initializeImpureRandom`` calling ``setInternalState``) and an impure function with an
+algorithm; so are a call of several outputs in a when-equation that reads what it assigns
+(not given as a when-statement) and an impure such call (rumoca 0.10: its outputs may be
+evaluated apart, each a call).
 """
 
 from __future__ import annotations
@@ -129,6 +134,15 @@ def test_sampled_xorshift_sources_in_four_variants(fmus):
     _check(lambda v: fmus[v, "TwoSeeds"], expected, names, "TwoSeeds", [0.1, 0.25])
 
 
+def test_call_of_two_outputs_in_a_when_equation_in_four_variants(fmus):
+    first = [-1 + 4 * r for r in _uniform(1, 4711, int(STOP / 0.1) + 2)]
+
+    def expected(times: np.ndarray) -> dict[str, np.ndarray]:
+        return {"y": _held(times, 0.1, first)}
+
+    _check(lambda v: fmus[v, "TupleDraws"], expected, {"y": 1e-12}, "TupleDraws", [0.1])
+
+
 def test_impure_generator_seeded_once_in_four_variants(fmus):
     numbers = _impure(42, int(STOP / 0.1) + 2)
     assert len(set(numbers)) == len(numbers)  # the draws differ: a repeated one would show
@@ -212,15 +226,44 @@ def test_call_of_several_outputs_in_a_when_equation_is_refused_at_the_equation(t
   model M
     discrete Integer state[2](each start = 1, each fixed = true);
     discrete Real r;
+    discrete Real y;
   equation
     when sample(0, 0.1) then
       (r, state) = halves(pre(state));
+      y = r + 1;
     end when;
   end M;
 end Bad;
 """,
     )
     assert message.startswith(
-        "Bad/package.mo:15:7: Bad.M: unsupported Modelica construct call "
+        "Bad/package.mo:16:7: Bad.M: unsupported Modelica construct call "
         "of a function with several outputs in a when-equation"
+    ), message
+
+
+def test_impure_call_of_two_outputs_in_a_when_equation_is_refused_at_the_equation(tmp_path):
+    message = one_line_refusal(
+        tmp_path,
+        """package Bad
+  impure function draw
+    input Integer id;
+    output Real r;
+    output Integer count;
+  external "C" draw_next(id, r, count);
+  end draw;
+  model M
+    discrete Real r;
+    discrete Integer count;
+  equation
+    when sample(0, 0.1) then
+      (r, count) = draw(1);
+    end when;
+  end M;
+end Bad;
+""",
+    )
+    assert message.startswith(
+        "Bad/package.mo:13:7: Bad.M: unsupported Modelica construct call of impure function "
+        "'draw' with several outputs in a when-equation or when-statement"
     ), message

@@ -27,6 +27,15 @@ package NoiseLib "Noise sources in the Modelica Standard Library's style: a glob
       IncludeDirectory = "modelica://NoiseLib/Resources/C-Sources");
   end unit;
 
+  pure function random "A number of the generator and its next state, in one call"
+    input Integer stateIn[2] "State (high word first)";
+    output Real result "Uniform random number in (0, 1]";
+    output Integer stateOut[2] "Next state";
+  external "C" NoiseLib_random(stateIn, stateOut, result)
+    annotation (Include = "#include \"NoiseRandom.c\"",
+      IncludeDirectory = "modelica://NoiseLib/Resources/C-Sources");
+  end random;
+
   impure function seedImpure "Seeds the impure generator; its id"
     input Integer seed "Seed";
     output Integer id "Id to pass to impureDraw";
@@ -77,6 +86,27 @@ package NoiseLib "Noise sources in the Modelica Standard Library's style: a glob
     y = r;
   end UniformNoise;
 
+  block DrawnNoise "Uniform noise in [y_min, y_max], a number and the next state drawn by one call"
+    parameter Real samplePeriod(unit = "s") = 0.1 "Period of the draws";
+    parameter Real y_min = 0 "Lower limit of y";
+    parameter Real y_max = 1 "Upper limit of y";
+    parameter Integer localSeed = 1 "Seed of this block";
+    output Real y "Noise";
+  protected
+    outer GlobalSeed globalSeed;
+    parameter Integer globalSeedValue = globalSeed.seed "The global seed";
+    discrete Integer state[2] "State of the generator";
+    discrete Real r_raw "Number drawn, in (0, 1]";
+  initial equation
+    pre(state) = seededState(localSeed, globalSeedValue);
+    r_raw = unit(pre(state));
+  equation
+    when sample(0, samplePeriod) then
+      (r_raw, state) = random(pre(state));
+    end when;
+    y = y_min + (y_max - y_min)*r_raw;
+  end DrawnNoise;
+
   block ImpureNoise "Noise from the impure generator, drawn every samplePeriod"
     parameter Real samplePeriod(unit = "s") = 0.1 "Period of the draws";
     output Real y "Noise";
@@ -101,6 +131,13 @@ package NoiseLib "Noise sources in the Modelica Standard Library's style: a glob
     der(x) = noise1.y - x;
     annotation (experiment(StopTime = 1));
   end TwoSeeds;
+
+  model TupleDraws "Noise drawn by a call of two outputs in a when-equation"
+    inner GlobalSeed globalSeed(fixedSeed = 4711);
+    DrawnNoise noise(samplePeriod = 0.1, y_min = -1, y_max = 3, localSeed = 1);
+    output Real y = noise.y;
+    annotation (experiment(StopTime = 1));
+  end TupleDraws;
 
   model ImpureSamples "The impure generator drawn every 0.1 s"
     inner GlobalSeed globalSeed(fixedSeed = 42);

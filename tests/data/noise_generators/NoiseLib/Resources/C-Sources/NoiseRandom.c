@@ -53,3 +53,11 @@ double NoiseLib_impureDraw(int id)
     hidden = noise_next(hidden);
     return noise_unit(hidden);
 }
+
+/* the number in (0, 1] a state stands for and the state after it, in one call (as MSL's
+   ModelicaRandom_xorshift* give theirs) */
+void NoiseLib_random(const int* stateIn, int* stateOut, double* result)
+{
+    *result = NoiseLib_unit(stateIn);
+    NoiseLib_step(stateIn, stateOut);
+}
