@@ -36,6 +36,7 @@ from scipy.sparse.csgraph import connected_components, maximum_bipartite_matchin
 
 from orchestrator.compiler.damped_newton import damped_solution
 from orchestrator.compiler.external_c import jacobian, refuse_in_jacobian
+from orchestrator.compiler.fallbacks import only_where
 from orchestrator.compiler.piecewise import held_relations, piecewise_solution
 from orchestrator.compiler.tearing import torn_loop, torn_solution
 from orchestrator.errors import BuildError
@@ -193,13 +194,22 @@ def causalize(
                     for k, v in enumerate(ca.vertsplit(block_vars))
                 ]
             )
-            whole = _newton(block_res, block_vars, whole_start, f"loop{number}_whole")
+            first_failed = ca.logic_not(_settled(block_res, block_vars, values))
+            whole = _newton(block_res, block_vars, whole_start, f"loop{number}_whole", first_failed)
             attempts = [values, whole]
             if loops is not None:
                 # where both fail from the last solution, the root the loop was on has ended
                 # (an op-amp Schmitt trigger at its threshold, its limits in noEvent): Newton
                 # on the tearing variables again, from their start values
-                restart = _newton(ca.vertcat(*left), tears, ca.DM(starts), f"loop{number}_start")
+                both_failed = ca.logic_not(
+                    ca.logic_or(
+                        _settled(block_res, block_vars, values),
+                        _settled(block_res, block_vars, whole),
+                    )
+                )
+                restart = _newton(
+                    ca.vertcat(*left), tears, ca.DM(starts), f"loop{number}_start", both_failed
+                )
                 attempts.append(ca.substitute(ca.vertcat(*in_tears), tears, restart))
             solved = [
                 ca.mmax(ca.fabs(ca.substitute(block_res, block_vars, x))) <= LOOP_TOLERANCE
@@ -321,11 +331,16 @@ def _settled(residual: ca.SX, unknowns: ca.SX, values: ca.SX) -> ca.SX:
     return ca.mmax(ca.fabs(ca.substitute(residual, unknowns, values))) <= LOOP_TOLERANCE
 
 
-def _newton(residual: ca.SX, unknowns: ca.SX, start: ca.SX, name: str) -> ca.SX:
+def _newton(
+    residual: ca.SX, unknowns: ca.SX, start: ca.SX, name: str, wanted: ca.SX | None = None
+) -> ca.SX:
     """Newton's result for ``unknowns`` from ``start``, in the residual's other symbols;
-    whether it converged is judged by the caller on the whole loop."""
+    whether it converged is judged by the caller on the whole loop. A fallback is computed
+    only where ``wanted`` (the attempts before it failed), NaN elsewhere (fallbacks.py)."""
     knowns = [s for s in ca.symvar(residual) if not ca.depends_on(s, unknowns)]
     given = ca.vertcat(*knowns) if knowns else ca.SX(0, 1)
     problem = ca.Function(name, [unknowns, given], [residual])
     newton = ca.rootfinder(f"{name}_newton", "fast_newton", problem, _OPTIONS)
-    return newton(start, given)
+    if wanted is None:
+        return newton(start, given)
+    return only_where(f"{name}_fallback", newton, wanted, start, given)

@@ -19,12 +19,14 @@ where the residual's Euclidean norm falls below ``(1 - 1e-4 a)`` times its value
 condition. Where no trial of the halvings passes, the smallest is taken.
 
 It runs, like Katzenelson's method, only where the loop's other solvers failed (a branch of
-the generated C code, ``casadi.Function.if_else``), so loops they solve cost what they did.
+the generated C code: ``fallbacks.py``), so loops they solve cost what they did.
 """
 
 from __future__ import annotations
 
 import casadi as ca
+
+from orchestrator.compiler.fallbacks import only_where
 
 HALVINGS = 20  # trials per iteration: a = 1, 1/2, ..., 2**-(HALVINGS - 1)
 ARMIJO = 1e-4  # fraction of the decrease the linear model predicts that a step must give
@@ -67,5 +69,4 @@ def damped_solution(
     iterates = iterate(x0, ca.repmat(p, 1, iterations))
     # a call of its own in the model's expressions, not expanded into them
     passes = ca.Function(f"{name}_damped", [x0, p], [iterates[:, -1]], {"never_inline": True})
-    skipped = ca.Function(f"{name}_undamped", [x0, p], [ca.MX.nan(unknowns.numel())])
-    return ca.Function.if_else(f"{name}_line_search", passes, skipped)(wanted, start, given)
+    return only_where(f"{name}_line_search", passes, wanted, start, given)

@@ -17,7 +17,7 @@ changes sign, the solution's relations are those it was solved with: it solves t
 own equations.
 
 The passes run in a function of their own, only where the loop's other solvers failed
-(``casadi.Function.if_else``: a branch of the generated C code).
+(a branch of the generated C code: ``fallbacks.py``).
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import casadi as ca
+
+from orchestrator.compiler.fallbacks import only_where
 
 PASSES_PER_RELATION = 2  # passes of the method per relation of the loop, plus two
 _RELATIONS = (ca.OP_LT, ca.OP_LE)
@@ -128,6 +130,4 @@ def piecewise_solution(
         second = ca.mmin(ca.if_else(fraction > first, fraction, 1))
         x = x + ca.if_else(first < 1, (first + second) / 2, 1) * (target - x)
     passes = ca.Function(f"{name}_pieces", [x0, p], [x])
-    skipped = ca.Function(f"{name}_skipped", [x0, p], [ca.MX.nan(unknowns.numel())])
-    wrapped = ca.Function.if_else(f"{name}_piecewise", passes, skipped)
-    return wrapped(wanted, start, given)
+    return only_where(f"{name}_piecewise", passes, wanted, start, given)
