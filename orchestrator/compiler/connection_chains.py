@@ -6,9 +6,12 @@ gives ``p.y = a.u[2]`` and ``a.u[2] = b.u[2]``), and gives each link of Boolean 
 signals a direction by the distance of the two arrays from the signal's source. Where ``a.u``
 and ``b.u`` are both fed directly at another element, the link between them has none, and
 rumoca refuses the model ("element assignments must cover a discrete coordinate exactly
-once", no place given). :func:`tied_connection` finds, in a source text, the first connect
-statement that makes such a link: the one naming the later of two elements of different
-arrays that stand next to each other in their set's chain.
+once", no place given); so it does for a link into an element from a scalar input
+(``connect(p.y, s.u); connect(p.y, a.u[2])`` chains ``s.u`` to ``a.u[2]``): rumoca directs a
+link into an element only from the source. :func:`tied_connection` finds, in a source text,
+the first connect statement that may make such a link: the one naming the later of two
+members next to each other in their set's chain, that an element, the earlier an element of
+another array or a member other than the first (the text does not tell the source).
 
 The connect statements of a set of Boolean or Integer signals, neither flow nor stream, mean
 that all its members are equal (Modelica Language Specification 3.6, Sec. 9.2), which the
@@ -16,10 +19,11 @@ equations ``member = source`` say for each member but the set's one source (an o
 component, or an input of the class itself); rumoca 0.10 reads such an equation as assigning
 its left side, so the star from the source has every link directed. Which member is the
 source, and whether the set holds such signals, is not in the text of the class: a first
-reading by rumoca of the model with the tied sets' connect statements left out, as a partial
-model whose balance is not checked (:func:`unconnected`), gives each connector's causality and
-type, and :class:`ConnectionEquations` writes the tied sets whose members it finds so as
-equations in place of their connect statements; any other set stays as written, and refused.
+reading by rumoca of the model as a partial model, whose balance it does not check, with the
+connect statements of the classes holding tied sets left out (:func:`unconnected`), gives
+each connector's causality and type, and :class:`ConnectionEquations` writes the tied sets
+whose members it finds so as equations in place of their connect statements; any other set
+stays as written, and refused.
 """
 
 from __future__ import annotations
