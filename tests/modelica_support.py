@@ -1585,6 +1585,13 @@ NOISE_GENERATORS = [
         "test_impure_generator_seeded_once_in_four_variants",
     ),
     (
+        "External C calls in a when-statement of an algorithm section made only where it "
+        "fires, as in a when-equation (an impure draw, a state event between its samples), "
+        "and a C function of constant arguments alone, in an equation too (such a call "
+        "stopped the build with a Python error)",
+        "test_impure_generator_in_a_when_statement_in_four_variants",
+    ),
+    (
         "A call of a function with several outputs in a when-equation, `(r_raw, state) = "
         "random(pre(state))` (MSL's `PartialNoise`), which rumoca 0.10 refuses: given to it as "
         "a when-statement of an algorithm section of its own where the when-equation holds only "

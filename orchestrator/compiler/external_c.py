@@ -167,7 +167,8 @@ class ExternalFunctions:
         function = self.wrappers[name].function
         flat = [ca.vertcat(*np.ravel(np.asarray(v, dtype=object)).tolist()) for v in inputs]
         results = function(*flat)
-        results = [results] if isinstance(results, ca.SX) else list(results)
+        # a call of constant arguments alone is evaluated here, a DM
+        results = [ca.SX(r) for r in ([results] if isinstance(results, ca.SX | ca.DM) else results)]
         values: list[object] = []
         for result, dims in zip(results, outputs, strict=True):
             elements = ca.vertsplit(result)

@@ -850,10 +850,15 @@ class Algorithm:
             branch = Algorithm(self.translator, dict(self.env), "a when-statement")
             checks = len(events.asserts)
             self.translator.no_event += 1
+            # external calls made only where the branch fires, as in a when-equation (an
+            # impure one ran at every evaluation, or once while the model was translated)
+            outer, guard = self.translator.when_guard, ca.SX.sym(f"when_fires[{chain}]")
+            self.translator.when_guard = guard
             try:
                 branch.run(block["stmts"])
             finally:
                 self.translator.no_event -= 1
+                self.translator.when_guard = outer
             flags = _asserted_at_event(events, checks)
             assignments = flags + [
                 (symbol, ca.SX(value))
@@ -867,7 +872,11 @@ class Algorithm:
                 )
             ]
             elements = np.asarray(condition, dtype=object).ravel()
-            events.branches += [WhenBranch(chain, ca.SX(c), assignments, []) for c in elements]
+            if not any(ca.depends_on(value, guard) for _, value in assignments):
+                guard = None
+            events.branches += [
+                WhenBranch(chain, ca.SX(c), assignments, [], guard) for c in elements
+            ]
 
     def _For(self, body: dict) -> None:
         (index,) = body["indices"]

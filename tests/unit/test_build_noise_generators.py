@@ -10,6 +10,11 @@ with a hidden state drawn in a when-equation.
 - ``TwoSeeds``: two uniform sources of different local seeds and periods (0.1 s in [-1, 3],
   0.25 s in [0, 1]) and a first-order filter of the first, ``x' = y1 - x``.
 - ``ImpureSamples``: the impure generator drawn every 0.1 s, its hidden state seeded once.
+- ``ImpureStatements``: the same impure draws in a when-statement of an algorithm section,
+  with a state event between the samples, and a C function of constant arguments beside
+  them and in an equation (a call of constant arguments alone stopped the build with a
+  Python error; unguarded, a draw would run at each evaluation of the event update, as a
+  when-equation's did before its calls were guarded).
 - ``TupleDraws``: the first source of ``TwoSeeds`` as MSL's ``PartialNoise`` writes it, the
   number and the next state from one C call of two outputs in a when-equation, ``(r_raw,
   state) = random(pre(state))``, which rumoca 0.10 refuses and the build gives it as a
@@ -159,6 +164,18 @@ SETTER = """
     input Integer s;
   external "C" set_state(s);
   end setState;"""
+
+
+def test_impure_generator_in_a_when_statement_in_four_variants(fmus):
+    numbers = _impure(42, int(STOP / 0.1) + 2)
+    constant = _unit((3 << 32) | 4)
+
+    def expected(times: np.ndarray) -> dict[str, np.ndarray]:
+        value = np.full(len(times), constant)
+        return {"y": _held(times, 0.1, numbers), "yc": value, "yk": value}
+
+    names = {"y": 1e-12, "yc": 1e-12, "yk": 1e-12}
+    _check(lambda v: fmus[v, "ImpureStatements"], expected, names, "ImpureStatements", [0.1])
 
 
 def test_impure_call_in_a_function_not_declared_impure_is_refused_at_the_call(tmp_path):

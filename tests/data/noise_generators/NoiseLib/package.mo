@@ -145,4 +145,22 @@ package NoiseLib "Noise sources in the Modelica Standard Library's style: a glob
     output Real y = noise.y;
     annotation (experiment(StopTime = 1));
   end ImpureSamples;
+
+  model ImpureStatements "The impure generator drawn in a when-statement, a state event between samples"
+    inner GlobalSeed globalSeed(fixedSeed = 42);
+    discrete Real r(start = 0, fixed = true) "Number drawn";
+    discrete Real c(start = 0, fixed = true) "The number of a constant state";
+    Real x(start = 0, fixed = true) "Crosses 0.25 at t = 0.125 s";
+    output Real y = r;
+    output Real yc = c;
+    output Real yk = unit({3, 4}) "The same in an equation";
+  algorithm
+    when sample(0, 0.1) then
+      r := impureDraw(globalSeed.id_impure);
+      c := unit({3, 4});
+    end when;
+  equation
+    der(x) = if x > 0.25 then 1 else 2;
+    annotation (experiment(StopTime = 1));
+  end ImpureStatements;
 end NoiseLib;
