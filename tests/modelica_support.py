@@ -940,7 +940,7 @@ UNSUPPORTED = [
         + "    for i in 1:3 loop\n      if i > 1 then\n        w[i] := i*x;\n      else\n"
         + "        w[i] := 0;\n      end if;\n    end for;\n    last := w[3];\n  end M;\n",
         "for-loop in an algorithm section that does more than assign each element",
-        False,
+        True,
     ),
     (
         "Algorithm sections in models that read a discrete variable before assigning it or "

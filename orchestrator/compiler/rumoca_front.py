@@ -55,7 +55,11 @@ from orchestrator.compiler.outer_modifications import dropped_outer_modification
 from orchestrator.compiler.package_constants import dropped_package_modification
 from orchestrator.compiler.redeclarations import dropped_modification
 from orchestrator.compiler.source_rewrites import LibraryRewriter, Rewritten, SourceRewriter
-from orchestrator.compiler.statement_places import refused_statement, sample_in_initial_section
+from orchestrator.compiler.statement_places import (
+    loop_beyond_elements,
+    refused_statement,
+    sample_in_initial_section,
+)
 from orchestrator.compiler.structural_parameters import structural_parameters
 from orchestrator.compiler.tokens import tokens as _tokens
 from orchestrator.compiler.value_types import value_types
@@ -207,6 +211,8 @@ TIED_CONNECTION = "tied connection"
 TIED_REFUSAL = "links an element of one connector array to an element of another"
 # or the first while loop of the function named whose passes its text does not bound
 UNBOUNDED_WHILE = "unbounded while loop"
+# or the first for-statement of a model's algorithm that does more than assign elements
+ELEMENT_LOOP = "for-statement beyond element assignments"
 # or the first call of the function named, or the first tuple equation in a when-equation, in
 # the library or on its path (call_places)
 CALLED, WHEN_TUPLE = "call", "tuple equation in a when-equation"
@@ -276,7 +282,7 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
         "for-loop in an algorithm section that does more than assign each element of arrays "
         "indexed by the loop over their whole range, 'w[i] := ...' (rumoca 0.10): write sums "
         "and running values as array expressions (sum(w)), branches as if-expressions",
-        None,
+        ELEMENT_LOOP,
     ),
     (
         r"`(\w+)` omits its external entry point name",
@@ -735,6 +741,8 @@ class RumocaLibrary:
                     used = [r for rs, c in self._copies.items() if c is rewritten for r in rs]
                     equations = [r for r in used if isinstance(r, ConnectionEquations)] or [None]
                     places = self._first_place(partial(tied_connection, equations=equations[0]))
+                elif token == ELEMENT_LOOP:
+                    places = self._first_place(loop_beyond_elements)
                 elif token == UNBOUNDED_WHILE:  # else where the function is, as "%s"
                     places = self._while_statement(name) or self._find(name)
                 elif token == CALLED:

@@ -84,3 +84,38 @@ def _first_refused(statements: list[tuple[int, str]], nested_when: bool) -> int 
         ):
             return position
     return None
+
+
+def loop_beyond_elements(text: str) -> int | None:
+    """The position in ``text`` of the first for-statement in a model's algorithm section
+    whose body does more than assign array elements subscripted by its index alone (``w[i]
+    := ...;``): a running value (``z := div(z, 2);``, MSL's ``AD_Converter``), a branch, a
+    nested loop. rumoca 0.10 translates only such element assignments ("event tensor loop
+    must cover every target axis exactly once") and names no place. None where there is none
+    (a loop over part of an array's range is refused too and not found here)."""
+    for section in source_algorithms(text):
+        if section.of_model:
+            position = _first_loop_beyond_elements(section.statements)
+            if position is not None:
+                return position
+    return None
+
+
+def _first_loop_beyond_elements(statements: list[tuple[int, str]]) -> int | None:
+    for k, (position, token) in enumerate(statements):
+        previous = statements[k - 1][1] if k else ";"
+        if token != "for" or previous not in STATEMENT_STARTS or k + 2 >= len(statements):
+            continue
+        index = statements[k + 1][1]
+        body = next((j for j in range(k, len(statements)) if statements[j][1] == "loop"), None)
+        if body is None:
+            return position
+        j = body + 1
+        while j < len(statements) and statements[j][1] != "end":
+            target = [t for _, t in statements[j : j + 6]]
+            if target[1:] != ["[", index, "]", ":", "="] or target[0] in KEYWORDS:
+                return position
+            while j < len(statements) and statements[j][1] != ";":  # to the statement's end
+                j += 1
+            j += 1
+    return None

@@ -5,7 +5,7 @@ positions read off the texts by hand."""
 from __future__ import annotations
 
 from orchestrator.compiler.source_algorithms import source_algorithms
-from orchestrator.compiler.statement_places import refused_statement
+from orchestrator.compiler.statement_places import loop_beyond_elements, refused_statement
 
 LIBRARY = """package P
   type Level = Real(unit = "m");
@@ -65,3 +65,22 @@ def test_nested_when_placed_in_any_section_and_not_for_a_when_at_top():
     assert refused_statement(text, nested_when=True) == text.index("when n > i")
     top = "model M\n  Real x;\nalgorithm\n  when time > 1 then\n    x := 1;\n  end when;\nend M;\n"
     assert refused_statement(top, nested_when=True) is None
+
+
+def test_loop_beyond_element_assignments_placed_at_its_for():
+    """A running value in a when-statement's loop (MSL's AD_Converter) and a branch in a loop
+    are placed at their for; a loop of element assignments, if-expressions among them, and a
+    function's loop are not."""
+    converter = (
+        "model AD\nalgorithm\n  for i in 1:N loop\n    y[i] := if c then 1 else 0;\n"
+        "    v[i] := y[i];\n  end for;\n  when trig then\n    for i in 1:N loop\n"
+        "      y[i] := if mod(z, 2) > 0 then 1 else 0;\n      z := div(z, 2);\n"
+        "    end for;\n  end when;\nend AD;\n"
+    )
+    assert loop_beyond_elements(converter) == converter.index("for i", converter.index("when"))
+    branch = "model B\nalgorithm\n  for i in 1:3 loop\n    if i > 1 then\n      w[i] := 1;\n"
+    branch += "    end if;\n  end for;\nend B;\n"
+    assert loop_beyond_elements(branch) == branch.index("for")
+    function = "function F\n  output Real s;\nalgorithm\n  s := 0;\n  for i in 1:3 loop\n"
+    function += "    s := s + i;\n  end for;\nend F;\n"
+    assert loop_beyond_elements(function) is None
