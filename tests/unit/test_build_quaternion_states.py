@@ -27,12 +27,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import casadi as ca
 import numpy as np
 import pytest
 from build_variants import assert_agrees_in_four_variants, shared_fmus
 from fmpy import read_model_description
 from modelica_support import QUATERNION_STATES
 from scipy.integrate import solve_ivp
+
+from orchestrator.compiler.index_reduction import reduce_index
 
 DATA = Path(__file__).parents[1] / "data"
 LIBRARY = DATA / "multibody_quaternions" / "QuaternionLib"
@@ -101,6 +104,29 @@ def test_point_on_the_body_leaves_the_quaternions_states(fmus):
         lambda variant: fmus[(variant, "TumblingMarker")], reference, TIMES, "TumblingMarker"
     )
     assert {"Q[1]", "Q[2]", "Q[3]", "Q[4]"} <= _states(fmus[("me", "TumblingMarker")])
+
+
+def test_norm_is_held_differentiated_and_returned_as_an_invariant():
+    """reduce_index on TumblingBody's kinematics: the four components stay states, the norm's
+    derivative takes its place among the residuals, the norm itself is the invariant."""
+    q, dq = ca.SX.sym("Q", 4), ca.SX.sym("der_Q", 4)
+    w, dw, t = ca.SX.sym("w", 3), ca.SX.sym("der_w", 3), ca.SX.sym("t")
+    g = ca.vertcat(
+        ca.horzcat(q[3], q[2], -q[1], -q[0]),
+        ca.horzcat(-q[2], q[3], q[0], -q[1]),
+        ca.horzcat(q[1], -q[0], q[3], -q[2]),
+    )
+    norm = ca.dot(q, q) - 1
+    residuals = ca.vertsplit(w - 2 * g @ dq) + [norm] + ca.vertsplit(dw)
+    states, rates = ca.vertsplit(q) + ca.vertsplit(w), ca.vertsplit(dq) + ca.vertsplit(dw)
+    reduced = reduce_index(residuals, states, rates, [], t, [1] * 7, "TumblingBody")
+    assert [x.name() for x in reduced.states] == [x.name() for x in states]
+    assert reduced.dummy_states == [] and len(reduced.invariants) == 1
+    held = reduced.residuals[3]  # in the norm's place: 2 Q der(Q)
+    differences = ca.vertcat(reduced.invariants[0] - norm, held - 2 * ca.dot(q, dq))
+    at = ca.Function("differences", [q, dq], [differences])
+    assert np.abs(at([0.1, -0.4, 0.3, 0.8], [0.5, 0.2, -0.7, 0.1]).full()).max() < 1e-15
+    assert len(reduced.residuals) == len(reduced.derivatives) + len(reduced.algebraics)
 
 
 def test_readme_rows_name_tests_of_this_file():
