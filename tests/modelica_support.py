@@ -1599,6 +1599,13 @@ NOISE_GENERATORS = [
         "external C functions of several outputs in when-statements",
         "test_call_of_two_outputs_in_a_when_equation_in_four_variants",
     ),
+    (
+        "A parameter bound to an impure function of constant arguments, `GlobalSeed "
+        "globalSeed(fixedSeed = automaticSeed())` (as MSL's `automaticGlobalSeed`), and those "
+        "bound to it: computed as the FMU initializes, another value at each run (it was "
+        "called once while the model was translated and frozen into the FMU)",
+        "test_seed_bound_to_an_impure_function_drawn_at_each_run_in_four_variants",
+    ),
 ]
 NOISE_REFUSED = [
     (
@@ -1628,6 +1635,22 @@ NOISE_REFUSED = [
         "refused in one line (file:line:column of the equation, `call of impure function ... "
         "with several outputs`)",
         "test_impure_call_of_two_outputs_in_a_when_equation_is_refused_at_the_equation",
+    ),
+    (
+        "A call of an impure function in the binding of a variable that is no parameter, "
+        "`Real y = automaticSeed()` (Modelica Language Specification 3.6, Sec. 12.3; rumoca "
+        "0.10 refuses it in other equations; of constant arguments, it was called once while "
+        "the model was translated)",
+        "refused in one line (file:line:column of the declaration, `call of an impure "
+        "function in an equation or the binding of a variable that is no parameter`)",
+        "test_impure_call_in_a_binding_equation_is_refused_at_the_variable",
+    ),
+    (
+        "A function named `initialState` (rumoca 0.10 takes its calls for the state-machine "
+        "operator; state machines are not translated)",
+        "refused in one line (file:line:column of the first call, `call of 'initialState', "
+        "which rumoca 0.10 takes for the state-machine operator`; before, without a place)",
+        "test_function_named_initial_state_is_refused_at_its_call",
     ),
 ]
 

@@ -759,6 +759,10 @@ def translate_call(
             derivative = (rate, _c_arguments(translator, rate, rate_env), flags)
             break
     guard = translator.when_guard if construction is None else None  # constructors: no state
+    if guard is None and construction is None and definition.get("pure") is False:
+        # outside a when-clause (MLS 3.6, Sec. 12.3: a parameter's binding) an impure call is
+        # made once, at initialization; of constant arguments, it was made while translating
+        guard = translator.initial_guard
     return functions.call(definition, inputs, dims, arguments, derivative, construction, guard)
 
 

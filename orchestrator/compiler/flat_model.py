@@ -44,6 +44,14 @@ from orchestrator.compiler.structural_parameters import references
 from orchestrator.compiler.value_types import ValueType
 
 STATE_SELECT = {"Never": 0, "Avoid": 1, "Default": 2, "Prefer": 3, "Always": 4}
+# MLS 3.6, Sec. 12.3: impure functions are called in when-clauses, initial sections and the
+# bindings of parameters only (in an equation a call of constant arguments was made once,
+# while the model was translated)
+IMPURE_IN_EQUATION = (
+    "call of an impure function in an equation or the binding of a variable that is no "
+    "parameter (Modelica Language Specification 3.6, Sec. 12.3: in when-clauses, initial "
+    "sections and parameters' bindings only)"
+)
 
 
 class UnsupportedConstructError(Exception):
@@ -165,6 +173,10 @@ class Translator:
         self.in_when_body = False  # translating what a when-equation assigns
         # there, the symbol standing for 'the branch fires', which guards its external calls
         self.when_guard: ca.SX | None = None
+        # the initial branch's 'fires' symbol: it guards the external calls of the initial
+        # sections and the impure calls outside a when-clause (a parameter's binding,
+        # computed at initialization), which were made once while the model was translated
+        self.initial_guard = ca.SX.sym("when_fires[initial]")
         # pre(v) in a when-equation's body: a placeholder per variable, with the variable
         self.pre_marks: dict[str, tuple[ca.SX, ca.SX]] = {}
         # the model variables an algorithm section's statements hold values of: pre(v) reads v
@@ -1093,7 +1105,7 @@ def _initial_sections(
     hidden state (MSL's GlobalSeed: id_impure = initializeImpureRandom(seed)) ran again at
     each event and every draw of that generator repeated the first."""
     assigned: list[tuple[ca.SX, ca.SX]] = []
-    guard = translator.when_guard = ca.SX.sym("when_fires[initial]")
+    guard = translator.when_guard = translator.initial_guard
     targets = {t.name() for b in model.events.branches for t, _ in b.assignments}
     continuous = {v.name for v in model.variables if v.variability == "continuous"}
     continuous |= {f"der({name})" for name in continuous}
@@ -1165,11 +1177,14 @@ def _initial_sections(
     # the others, with the parameters they leave, are solved with the states
     model.initial_residuals.extend(residual for residual, _ in pending)
     model.initial_residuals = [ca.substitute(r, guard, 1) for r in model.initial_residuals]
-    bound = _bound_after_initial(model, assigned, discrete)
+    bound = _bound_after_initial(model, assigned, discrete, guard)
     held = model.events.held_starts
     if bound:  # the branch's values and pre(v) = start read them as the branch sets them
         moved = ca.vertcat(*(target for target, _ in bound))
         values = ca.vertcat(*(value for _, value in bound))
+        for _ in bound:  # a value reading another one moved (a seed an impure call's): in its
+            values = ca.substitute(values, moved, values)
+        bound = list(zip(ca.vertsplit(moved), ca.vertsplit(values), strict=True))
         assigned = [(t, ca.substitute(v, moved, values)) for t, v in assigned] + bound
         held.update({name: ca.substitute(v, moved, values) for name, v in held.items()})
     held.update({name: ca.substitute(start, guard, 1) for name, start in held.items()})
@@ -1181,14 +1196,17 @@ def _initial_sections(
 
 
 def _bound_after_initial(
-    model: FlatModel, assigned: list[tuple[ca.SX, ca.SX]], discrete: set[str]
+    model: FlatModel, assigned: list[tuple[ca.SX, ca.SX]], discrete: set[str], guard: ca.SX
 ) -> list[tuple[ca.SX, ca.SX]]:
-    """The parameters whose bindings read a variable the initial branch assigns, directly or
-    through another such parameter, with their values in the branch's: computed there too,
-    as discrete variables. A noise block binds its global seed to an inner's ``fixed =
-    false`` parameter (MSL's PartialNoise: ``actualGlobalSeed = globalSeed.seed``); computed
-    before initialization with the other parameters, the binding read that parameter's start
-    (0), and the block drew from the wrong seed (NoiseLib.UniformNoise)."""
+    """The parameters whose bindings read a variable the initial branch assigns or call an
+    impure function (the branch's ``guard`` in their calls), directly or through another
+    such parameter, with their values in the branch's: computed there too, as discrete
+    variables. A noise block binds its global seed to an inner's ``fixed = false`` parameter
+    (MSL's PartialNoise: ``actualGlobalSeed = globalSeed.seed``); computed before
+    initialization with the other parameters, the binding read that parameter's start (0),
+    and the block drew from the wrong seed (NoiseLib.UniformNoise). A seed bound to an
+    impure function of constant arguments (``parameter Integer seed = automaticSeed()``) was
+    drawn once while the model was translated and frozen into the FMU (NoiseLib.BoundSeed)."""
     values = {target.name(): value for target, value in assigned}
     found: list[tuple[ca.SX, ca.SX]] = []
     progress = True
@@ -1197,11 +1215,12 @@ def _bound_after_initial(
         for variable in model.variables:
             if variable.variability != "parameter" or variable.binding is None:
                 continue
-            read = [s for s in ca.symvar(ca.SX(variable.binding)) if s.name() in values]
-            if not read:
+            binding = ca.SX(variable.binding)
+            read = [s for s in ca.symvar(binding) if s.name() in values]
+            if not read and not ca.depends_on(binding, guard):
                 continue
             known = ca.vertcat(*(values[s.name()] for s in read))
-            value = ca.substitute(ca.SX(variable.binding), ca.vertcat(*read), known)
+            value = ca.substitute(binding, ca.vertcat(*read), known)
             variable.variability, variable.binding = "discrete", None
             variable.start = ca.SX(0)  # before the branch sets it, as a fixed = false one
             discrete.add(variable.name)
@@ -1796,6 +1815,8 @@ def read_flat(
 
     def add(residual: object, span: dict | None) -> None:
         for element in scalars(residual):
+            if ca.depends_on(ca.SX(element), translator.initial_guard):
+                raise UnsupportedConstructError(IMPURE_IN_EQUATION, span)
             if _numeric(element) is not None:
                 if _numeric(element) != 0.0:
                     raise UnsupportedConstructError("an equation that can never hold", span)

@@ -226,6 +226,13 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
         CALLED,
     ),
     (
+        r"(\w+)\(\) requires Modelica state-machine lowering",
+        "call of '%s', which rumoca 0.10 takes for the state-machine operator of that name "
+        "(Modelica Language Specification 3.6, Sec. 17.1), whether a state machine's or a "
+        "function's of that name: state machines are not translated; rename the function",
+        CALLED,
+    ),
+    (
         r"`([\w.]+)` declares an impure Modelica body",
         "impure function '%s' with an algorithm (rumoca 0.10 translates impure functions only "
         "as external functions)",

@@ -19,6 +19,12 @@ with a hidden state drawn in a when-equation.
   number and the next state from one C call of two outputs in a when-equation, ``(r_raw,
   state) = random(pre(state))``, which rumoca 0.10 refuses and the build gives it as a
   when-statement (:mod:`orchestrator.compiler.when_tuples`); the same draws.
+- ``BoundSeed``: the global seed bound to an impure C function of constant arguments,
+  ``fixedSeed = automaticSeed()`` (MSL's ``automaticGlobalSeed`` reads the clock and the
+  process id; this one the environment's ``NOISELIB_SEED``, which the test sets before each
+  run), and a parameter bound to it: drawn as the FMU initializes, so each run draws from its
+  own seed (the call was made once while the model was translated and its value frozen into
+  the FMU).
 
 Both against the same generator computed here with Python's integers (the draws bit for bit,
 the filter in closed form over each constant piece, to 1e-6) in all four variants (FMI 3.0 and
@@ -31,7 +37,9 @@ its place: an impure function called in a function not declared impure (MSL's
 ``initializeImpureRandom`` calling ``setInternalState``) and an impure function with an
 algorithm; so are a call of several outputs in a when-equation that reads what it assigns
 (not given as a when-statement) and an impure such call (rumoca 0.10: its outputs may be
-evaluated apart, each a call).
+evaluated apart, each a call). The build refuses in one line a call of an impure function in
+the binding of a variable that is no parameter (rumoca 0.10 refuses it in other equations), and
+places rumoca's refusal of a function named ``initialState`` (the state-machine operator's name).
 """
 
 from __future__ import annotations
@@ -137,6 +145,22 @@ def test_sampled_xorshift_sources_in_four_variants(fmus):
 
     names = {"y1": 1e-12, "y2": 1e-12, "x": 1e-6}  # draws bit for bit, x to the solver's
     _check(lambda v: fmus[v, "TwoSeeds"], expected, names, "TwoSeeds", [0.1, 0.25])
+
+
+def test_seed_bound_to_an_impure_function_drawn_at_each_run_in_four_variants(fmus, monkeypatch):
+    for seed in (4711, 99):  # the C function reads NOISELIB_SEED as the FMU initializes
+        monkeypatch.setenv("NOISELIB_SEED", str(seed))
+        first = [-1 + 4 * r for r in _uniform(1, seed, int(STOP / 0.1) + 2)]
+
+        def expected(times: np.ndarray, seed: int = seed, first: list = first) -> dict:
+            return {
+                "y": _held(times, 0.1, first),
+                "seed": np.full(len(times), seed),
+                "seed2": np.full(len(times), 2 * seed),
+            }
+
+        names = {"y": 1e-12, "seed": 1e-12, "seed2": 1e-12}
+        _check(lambda v: fmus[v, "BoundSeed"], expected, names, f"BoundSeed {seed}", [0.1])
 
 
 def test_call_of_two_outputs_in_a_when_equation_in_four_variants(fmus):
@@ -283,4 +307,49 @@ end Bad;
     assert message.startswith(
         "Bad/package.mo:13:7: Bad.M: unsupported Modelica construct call of impure function "
         "'draw' with several outputs in a when-equation or when-statement"
+    ), message
+
+
+def test_impure_call_in_a_binding_equation_is_refused_at_the_variable(tmp_path):
+    message = one_line_refusal(
+        tmp_path,
+        """package Bad
+  impure function automaticSeed
+    output Integer seed;
+  external "C" seed = bad_seed(0.0);
+  end automaticSeed;
+  model M
+    Real y = automaticSeed() "a binding equation (rumoca 0.10 refuses the call in others)";
+  end M;
+end Bad;
+""",
+    )
+    assert message.startswith(
+        "Bad/package.mo:7:5: Bad.M: unsupported Modelica construct call of an impure "
+        "function in an equation or the binding of a variable that is no parameter"
+    ), message
+
+
+def test_function_named_initial_state_is_refused_at_its_call(tmp_path):
+    message = one_line_refusal(
+        tmp_path,
+        """package Bad
+  function initialState "a user's function of the state-machine operator's name"
+    input Real k;
+    output Real x0;
+  algorithm
+    x0 := 2*k;
+  end initialState;
+  model M
+    parameter Real k = 1.5;
+    Real x(start = initialState(k), fixed = true);
+  equation
+    der(x) = -x;
+  end M;
+end Bad;
+""",
+    )
+    assert message.startswith(
+        "Bad/package.mo:10:20: Bad.M: unsupported Modelica construct call of 'initialState', "
+        "which rumoca 0.10 takes for the state-machine operator"
     ), message

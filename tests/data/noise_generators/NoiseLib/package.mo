@@ -44,6 +44,13 @@ package NoiseLib "Noise sources in the Modelica Standard Library's style: a glob
       IncludeDirectory = "modelica://NoiseLib/Resources/C-Sources");
   end seedImpure;
 
+  impure function automaticSeed "A seed of this run, another at each (as MSL's automaticGlobalSeed)"
+    output Integer seed "Seed";
+  external "C" seed = NoiseLib_automaticSeed(0.0)
+    annotation (Include = "#include \"NoiseRandom.c\"",
+      IncludeDirectory = "modelica://NoiseLib/Resources/C-Sources");
+  end automaticSeed;
+
   impure function impureDraw "The next number of the impure generator"
     input Integer id "Id from seedImpure";
     output Real r "Uniform random number in (0, 1]";
@@ -131,6 +138,16 @@ package NoiseLib "Noise sources in the Modelica Standard Library's style: a glob
     der(x) = noise1.y - x;
     annotation (experiment(StopTime = 1));
   end TwoSeeds;
+
+  model BoundSeed "A global seed bound to an impure function: drawn as the FMU initializes"
+    inner GlobalSeed globalSeed(fixedSeed = automaticSeed());
+    UniformNoise noise(samplePeriod = 0.1, y_min = -1, y_max = 3, localSeed = 1);
+    parameter Integer doubled = 2*globalSeed.fixedSeed "A parameter bound to the seed";
+    output Real y = noise.y;
+    output Real seed = globalSeed.seed;
+    output Real seed2 = doubled;
+    annotation (experiment(StopTime = 1));
+  end BoundSeed;
 
   model TupleDraws "Noise drawn by a call of two outputs in a when-equation"
     inner GlobalSeed globalSeed(fixedSeed = 4711);

@@ -3,6 +3,7 @@
    2016) on a state of two 32-bit Integers (the high word first), as Modelica keeps an Integer
    state vector, and an impure generator of the same kind with a hidden state. */
 #include <stdint.h>
+#include <stdlib.h>
 
 static uint64_t noise_pack(const int* state)
 {
@@ -60,4 +61,13 @@ void NoiseLib_random(const int* stateIn, int* stateOut, double* result)
 {
     *result = NoiseLib_unit(stateIn);
     NoiseLib_step(stateIn, stateOut);
+}
+
+/* a seed of this run (as MSL's ModelicaRandom_automaticGlobalSeed draws one from the time and
+   the process id): the environment's NOISELIB_SEED, so that a test sets it, else 1 */
+int NoiseLib_automaticSeed(double dummy)
+{
+    const char* text = getenv("NOISELIB_SEED");
+    (void) dummy;
+    return text != NULL ? atoi(text) : 1;
 }
