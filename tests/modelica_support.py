@@ -1652,6 +1652,14 @@ NOISE_REFUSED = [
         "which rumoca 0.10 takes for the state-machine operator`; before, without a place)",
         "test_function_named_initial_state_is_refused_at_its_call",
     ),
+    (
+        "An outer component's `fixed = false` parameter read in an initial equation, "
+        "`pre(s) = {seeds.seed, 1}` (rumoca 0.10: an unresolved reference; bind a parameter to "
+        "it and read that, as `NoiseLib.UniformNoise` does)",
+        "refused in one line (file:line:column of the reference, `reference to "
+        "'counter.seeds.seed' that rumoca 0.10 does not resolve`; before, without a place)",
+        "test_outer_parameter_of_the_initial_sections_in_an_initial_equation_is_placed",
+    ),
 ]
 
 README = Path(__file__).parents[1] / "README.md"

@@ -57,6 +57,7 @@ from orchestrator.compiler.redeclarations import dropped_modification
 from orchestrator.compiler.source_rewrites import LibraryRewriter, Rewritten, SourceRewriter
 from orchestrator.compiler.statement_places import (
     loop_beyond_elements,
+    reference_in_initial_section,
     refused_statement,
     sample_in_initial_section,
 )
@@ -216,6 +217,8 @@ ELEMENT_LOOP = "for-statement beyond element assignments"
 # or the first call of the function named, or the first tuple equation in a when-equation, in
 # the library or on its path (call_places)
 CALLED, WHEN_TUPLE = "call", "tuple equation in a when-equation"
+# or the first use of the reference named in an initial section (statement_places)
+INITIAL_REFERENCE = "reference in an initial section"
 RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
     (
         r"impure function `(?:[\w.]+\.)?(\w+)` is called from a pure function body",
@@ -224,6 +227,13 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
         "Blocks.Noise model calls; Modelica Language Specification 3.6, Sec. 12.3 asks for "
         "an impure caller, and rumoca 0.10 refuses an impure function with an algorithm)",
         CALLED,
+    ),
+    (
+        r"unresolved Flat reference `([\w.\[\]]+)`",
+        "reference to '%s' that rumoca 0.10 does not resolve, as an outer component's "
+        "fixed = false parameter read in an initial equation (pre(s) = {world.seed, 1}): bind "
+        "a parameter to it, parameter Integer seed = world.seed, and read that",
+        INITIAL_REFERENCE,
     ),
     (
         r"(\w+)\(\) requires Modelica state-machine lowering",
@@ -756,6 +766,9 @@ class RumocaLibrary:
                     places = self._first_place(partial(call_of, name=name), on_path=True)
                 elif token == WHEN_TUPLE:
                     places = self._first_place(tuple_in_when, on_path=True)
+                elif token == INITIAL_REFERENCE:
+                    finder = partial(reference_in_initial_section, reference=name)
+                    places = self._first_place(finder)
                 else:
                     places = self._find(token.replace("%s", name)) if token else []
                 if not places and token in ("%s", UNBOUNDED_WHILE) and "." in name:

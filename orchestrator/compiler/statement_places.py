@@ -1,5 +1,6 @@
 """Places of the statements in algorithm sections that rumoca 0.10 refuses without a place,
-and of ``sample(...)`` in an initial equation or algorithm.
+and of ``sample(...)`` and of references to an outer component's ``fixed = false`` parameters
+in an initial equation or algorithm.
 
 rumoca 0.10 refuses a call statement in a model's algorithm section (``reinit(v, 0);``,
 ``terminate("done");``, ``print(x);``: "function-call assignment must retain at least one
@@ -10,6 +11,8 @@ first such statement in the library's source text from the tokens of its algorit
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from orchestrator.compiler.source_algorithms import BLOCK_ENDS, SECTION_ENDS, source_algorithms
 from orchestrator.compiler.tokens import tokens
@@ -35,6 +38,25 @@ def refused_statement(text: str, nested_when: bool) -> int | None:
 def sample_in_initial_section(text: str) -> int | None:
     """The position in ``text`` of the first ``sample(`` in an initial equation or initial
     algorithm section, which rumoca 0.10 refuses naming no place; None where there is none."""
+    return _first_in_initial_sections(
+        text, lambda token, following: (token, following) == ("sample", "(")
+    )
+
+
+def reference_in_initial_section(text: str, reference: str) -> int | None:
+    """The position in ``text`` of the first component reference through a component
+    (``world.seed``) that the instance's path ``reference`` (``body.world.seed``) ends with,
+    in an initial equation or initial algorithm section; None where there is none. rumoca
+    0.10 calls an outer component's ``fixed = false`` parameter read there in ``pre(s) =
+    {world.seed, 1}`` an unresolved reference, naming no place."""
+    return _first_in_initial_sections(
+        text, lambda token, _: "." in token and f".{reference}".endswith(f".{token}")
+    )
+
+
+def _first_in_initial_sections(text: str, matches: Callable[[str, str], bool]) -> int | None:
+    """The position in ``text`` of the first token in an initial equation or initial algorithm
+    section that ``matches`` (the token and the one after it); None where there is none."""
     listed = list(tokens(text))
     inside = False
     for k, (position, token) in enumerate(listed):
@@ -48,7 +70,7 @@ def sample_in_initial_section(text: str) -> int | None:
             or (token == "end" and following not in BLOCK_ENDS)  # the class's end
         ):
             inside = False
-        elif inside and token == "sample" and following == "(":
+        elif inside and matches(token, following):
             return position
     return None
 

@@ -39,7 +39,8 @@ algorithm; so are a call of several outputs in a when-equation that reads what i
 (not given as a when-statement) and an impure such call (rumoca 0.10: its outputs may be
 evaluated apart, each a call). The build refuses in one line a call of an impure function in
 the binding of a variable that is no parameter (rumoca 0.10 refuses it in other equations), and
-places rumoca's refusal of a function named ``initialState`` (the state-machine operator's name).
+places rumoca's refusals of a function named ``initialState`` (the state-machine operator's name)
+and of an outer component's ``fixed = false`` parameter read in an initial equation.
 """
 
 from __future__ import annotations
@@ -352,4 +353,36 @@ end Bad;
     assert message.startswith(
         "Bad/package.mo:10:20: Bad.M: unsupported Modelica construct call of 'initialState', "
         "which rumoca 0.10 takes for the state-machine operator"
+    ), message
+
+
+def test_outer_parameter_of_the_initial_sections_in_an_initial_equation_is_placed(tmp_path):
+    message = one_line_refusal(
+        tmp_path,
+        """package Bad
+  model Seeds
+    final parameter Integer seed(fixed = false);
+  initial algorithm
+    seed := 17;
+  end Seeds;
+  block Counter
+    outer Seeds seeds;
+    discrete Integer s[2];
+  initial equation
+    pre(s) = {seeds.seed, 1};
+  equation
+    when sample(0, 0.1) then
+      s = pre(s) + {1, 1};
+    end when;
+  end Counter;
+  model M
+    inner Seeds seeds;
+    Counter counter;
+  end M;
+end Bad;
+""",
+    )
+    assert message.startswith(
+        "Bad/package.mo:11:15: Bad.M: unsupported Modelica construct reference to "
+        "'counter.seeds.seed' that rumoca 0.10 does not resolve"
     ), message
