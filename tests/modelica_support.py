@@ -1290,11 +1290,9 @@ BLOCKS_NETWORKS = [
         "An Integer variable as a subscript guarded by a relation (`if i > 0 then x[i] else "
         "pre(y)`, MSL's `MathInteger.MultiSwitch`) where the index falls to 0: in the event "
         "iteration's pass where the relation still holds its value from the pass before the "
-        "subscript names no element (NaN); `pre(y)` keeps its value until the relations "
-        "agree (a mixed system), so `y` holds it (the FMU stopped, `did not settle in 100 "
-        "passes`, while `pre(y)` took the NaN)",
-        _FOUR,
-        "test_a_subscript_guarded_by_a_relation_holds_its_value_in_four_variants",
+        "subscript names no element (NaN), held by `pre(y)`",
+        "stopped in one line (`event iteration at t = 0.7 s did not settle in 100 passes`)",
+        "test_a_subscript_guarded_by_a_stale_relation_stops_the_fmu_in_four_variants",
     ),
 ]
 
@@ -1540,10 +1538,10 @@ RELATION_INIT = [
     ),
     (
         "A mixed system at events (a friction element's relations on `sa`, which the "
-        "relations decide): `pre` held until the relations agree with the unknowns, then the "
-        "relations decided again with the unknowns `pre` reads at their new `pre` values; a "
-        "clutch sliding from the start that sticks where the speeds meet (it went on sliding "
-        "the other way, or cycled until the limit of passes)",
+        "relations decide): each pass of the event iteration decides the relations with the "
+        "unknowns `pre` reads at their new `pre` values; a clutch sliding from the start "
+        "that sticks where the speeds meet (it went on sliding the other way, or cycled "
+        "until the limit of passes)",
         "builds, checked in four variants",
         "test_clutch_sliding_at_the_start_sticks_in_four_variants",
     ),

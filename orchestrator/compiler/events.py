@@ -35,15 +35,15 @@ A mixed system: the sides of a relation depend on relation memories (MSL's frict
 elements, by the method of M. Otter, H. Elmqvist and S. E. Mattsson, "Hybrid modeling in
 Modelica based on the synchronous data flow principle", CACSD'99, 1999: ``startForward =
 pre(mode) == Stuck and sa > tau0_max or ...``, ``sa`` the friction torque while stuck and
-the shifted acceleration while sliding), or the equations read ``initial()``. Modelica's
-event iteration solves such a system with the ``pre`` values fixed and only then gives each
-``pre(v)`` the value of ``v`` (Modelica Language Specification 3.6, Sec. 8.6). Here the
-memories of ``pre`` keep their values through the passes whose relations do not yet agree
-with the unknowns computed from them, and in the pass where they agree and ``pre`` moves on,
-the relations are decided again with each unknown ``pre`` reads at its new ``pre`` value:
-the next pass starts from the discrete unknowns as they were, as Modelica tools start the
-fixed-point iteration of a mixed system, not from relations decided in another
-configuration. Such a system may have several consistent solutions: where a friction element
+the shifted acceleration while sliding), or the equations read ``initial()``. Each pass
+decides its relations again with each unknown ``pre`` reads at its new ``pre`` value, the
+value the pass gives it: the next pass starts from the discrete unknowns as they were, as
+Modelica tools start the fixed-point iteration of a mixed system, not from relations decided
+in another configuration. The memories of ``pre`` move on at every pass: held until the
+relations agree (Modelica Language Specification 3.6, Sec. 8.6, solves the mixed system with
+the ``pre`` values fixed), MSL's ``OneWayClutch`` differed from its reference, its start to
+slide ``pre(startForward) and sa > tau0`` needing ``pre(startForward)`` on the way.
+Such a system may have several consistent solutions: where a friction element
 that slid backward comes to rest under a torque within ``tau0_max`` but above the sliding
 friction, both sticking and a forward slide are consistent, and a memory ``sa > tau0_max``
 held from the backward slide (``sa`` its acceleration there) chose the slide (in MSL's
@@ -489,17 +489,20 @@ def _settled_pass(
     on relation memories (``relations``: the zero-crossing functions and the pass's
     decisions); elsewhere the pass's decisions and ``c_new`` as they are.
 
-    The memories of ``pre`` keep their values before the pass while its relations do not
-    yet agree with the unknowns they were computed from, and in the pass on leaving
-    initialization mode (there the values initial equations give ``pre(v)``); the memory of
-    ``initial()`` falls to 0 in the first pass where they agree. In that pass, where ``pre``
-    takes new values, the relations are decided again in the configuration the next pass
-    starts from: each unknown that ``pre`` reads at its new ``pre`` value (``at_pre``: the
-    zero-crossing functions with those unknowns at their memories, and the decision), as
-    Modelica tools start the fixed-point iteration of a mixed system from the discrete
-    unknowns' values before it. A relation whose memory comes from another configuration
-    would otherwise decide it: a friction element that sticks after sliding backward read
-    ``sa > tau0_max`` from the sliding torque and started to slide forward."""
+    The memory of ``initial()`` keeps 1 through the pass on leaving initialization mode and
+    the passes whose relations do not yet agree with the unknowns they were computed from,
+    and falls to 0 in the first pass where they agree. The relations are decided in the
+    configuration the next pass starts from: each unknown that ``pre`` reads at its new
+    ``pre`` value (``at_pre``: the zero-crossing functions with those unknowns at their
+    memories, and the decision), as Modelica tools start the fixed-point iteration of a
+    mixed system from the discrete unknowns' values before it; where ``pre`` keeps its
+    values, that is the pass's own decision. A relation whose memory comes from another
+    configuration would otherwise decide it: a friction element that sticks after sliding
+    backward read ``sa > tau0_max`` from the sliding torque and started to slide forward.
+    The memories of ``pre`` themselves move on at every pass, as before: MSL's
+    ``OneWayClutch`` starts to slide through ``pre(startForward) and sa > tau0``, which
+    needs ``pre(startForward)`` true before its relations agree (held until they agree, it
+    differed from its reference in 4 of 4 signals)."""
     crossing, decided = relations
     memories = ca.vertcat(*[r.memory for r in record.relations])
     mixed = bool(record.relations) and ca.depends_on(crossing, memories)
@@ -514,17 +517,16 @@ def _settled_pass(
     for k, (memory, watched) in enumerate(record.changes):
         if ca.is_equal(watched, memory) or ca.depends_on(watched, fires):
             continue  # a flag a when-branch sets, a sample taken as a value: as they were
-        given = memory.name() in record.held_starts
-        kept = ca.logic_or(settled, initial) if given else settled
-        held[k] = ca.if_else(kept, c_new[k], memory)
+        if memory is record.initializing_memory:
+            held[k] = ca.if_else(ca.logic_or(settled, initial), c_new[k], memory)
         olds.append(memory)
-        news.append(c_new[k])
+        news.append(held[k])
     if not record.relations:
         return decided, held
     at_pre_crossing, decide = at_pre[0](), at_pre[1]
     if olds:
         at_pre_crossing = ca.substitute(at_pre_crossing, ca.vertcat(*olds), ca.vertcat(*news))
-    return ca.if_else(settled, decide(at_pre_crossing), decided), held
+    return decide(at_pre_crossing), held
 
 
 def _true(crossing: ca.SX, strict: bool) -> ca.SX:

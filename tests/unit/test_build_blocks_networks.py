@@ -21,7 +21,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from build_variants import assert_agrees_in_four_variants, built_fmus
+from build_variants import VARIANTS, assert_agrees_in_four_variants, built_fmus, fmpy_messages
+from fmpy import simulate_fmu
 from modelica_support import BLOCKS_NETWORKS
 
 from orchestrator.compiler import build_library
@@ -89,20 +90,24 @@ def test_switches_take_the_first_true_choice_in_four_variants(fmus):
     _check(fmus, "Switches", {"integerSwitch.y": integer, "realSwitch.y": real})
 
 
-def test_a_subscript_guarded_by_a_relation_holds_its_value_in_four_variants(fmus):
+def test_a_subscript_guarded_by_a_stale_relation_stops_the_fmu_in_four_variants(fmus):
     """GuardedSwitches: `if firstActive > 0 then expr[firstActive] else pre(y)`. At 0.7 s the
     index falls from 2 to 0 while the relation still holds its value of the pass before; the
-    subscript names no element there (NaN). The relation's side depends on relation memories
-    (the windows'), a mixed system: pre(y) keeps 7 until the relations agree, and y is 7
-    where neither window is open (the FMU stopped there, "did not settle in 100 passes",
-    while pre(y) took the NaN); 0 (pre(y) = 0) before the first window opens."""
-    first, second = _window(TIMES, 0.2, 0.5, 0.9), _window(TIMES, 0.4, 0.7, 2)
-    chosen = np.where(first, 1, np.where(second, 2, 0))
-    held, values = 0, []
-    for index in chosen:
-        held = {1: 3, 2: 7}.get(index, held)
-        values.append(held)
-    _check(fmus, "GuardedSwitches", {"guardedSwitch.y": values})
+    subscript names no element there (NaN), pre(y) holds it, and the event iteration stops the
+    FMU with an error rather than keep a wrong y (7 is right)."""
+    for variant, interface in VARIANTS:
+        with (
+            fmpy_messages() as (messages, logger),
+            pytest.raises(Exception, match="failed with status 3"),
+        ):
+            simulate_fmu(
+                str(fmus[(variant, "GuardedSwitches")]),
+                fmi_type=interface,
+                stop_time=1.04,
+                output_interval=0.065,
+                logger=logger,
+            )
+        assert any(b"t = 0.7 s did not settle" in m for m in messages), (variant, messages)
 
 
 def test_an_output_into_two_input_vectors_written_as_an_equation_in_four_variants(fmus):
