@@ -138,7 +138,10 @@ end Bad;
 
 def test_branch_in_a_loop_is_refused_in_our_words(tmp_path):
     """rumoca 0.10 translates a loop in such a section only where it assigns array elements
-    whole: the refusal names the construct and the way to write it, not rumoca's terms."""
+    whole: the refusal names its place, the construct and the way to write it, not rumoca's
+    terms."""
     message = one_line_refusal(tmp_path, BRANCHED)
-    assert message.startswith("Bad/package.mo: Bad.M: unsupported Modelica construct for-loop")
+    assert message.startswith(
+        "Bad/package.mo:6:5: Bad.M: unsupported Modelica construct for-loop"
+    ), message
     assert "if-expressions" in message and "tensor" not in message, message
