@@ -1547,6 +1547,25 @@ RELATION_INIT = [
     ),
 ]
 
+# Nonlinear loops with roots outside an unknown's declared min or max
+# (``tests/data/bounded_roots``), each checked by the test of ``test_build_bounded_roots.py``
+BOUNDED_ROOTS = [
+    (
+        "Nonlinear loops with a root outside an unknown's declared `min` or `max` (a bus fed by "
+        "a constant-power source, `v*i = -P` with `v(min = 0)`: Newton from the voltage before "
+        "a source step lands on the root below zero): such a solution counts as not solved, "
+        "the loop's next solver finds the root within",
+        "builds, checked in four variants",
+        "test_a_root_below_min_counts_as_unsolved_in_four_variants",
+    ),
+    (
+        "A nonlinear loop with no root within its unknowns' `min` and `max`",
+        "stops in one line at run time (`nonlinear algebraic loop did not converge`, naming "
+        "the bounds)",
+        "test_no_root_within_min_and_max_stops_in_one_line",
+    ),
+]
+
 # Real parameters read by structural parameters' bindings (``tests/data/evaluated_bindings``),
 # each checked by the test of ``test_build_evaluated_bindings.py`` it names
 EVALUATED_BINDINGS = [
@@ -1697,6 +1716,7 @@ STATUS_BY_MODULE = [
     ("test_build_analog_saturation.py", ANALOG_SATURATION),
     ("test_build_relation_init.py", RELATION_INIT),
     ("test_build_loop_bounds.py", LOOP_BOUNDS),
+    ("test_build_bounded_roots.py", BOUNDED_ROOTS),
     ("test_build_evaluated_bindings.py", EVALUATED_BINDINGS),
     ("test_build_noise_generators.py", NOISE_REFUSED),
 ]

@@ -18,15 +18,19 @@ Here the residuals are
    holds: the iteration variables' start values at first (the Modelica meaning of ``start``
    for them; 0 without one), then the previous solution, so that a loop with several roots
    stays on the one it is on. Without, it starts from the start values at every evaluation.
-   Newton's result is guarded: where the loop's residual stays above ``LOOP_TOLERANCE`` its
-   unknowns are NaN, so a loop that does not converge never gives a silently wrong value,
+   Newton's result is guarded: where the loop's residual stays above ``LOOP_TOLERANCE``, or
+   an unknown ends outside its declared ``min`` or ``max`` (a root no state of the device:
+   :mod:`orchestrator.compiler.root_bounds`), the next solver runs, and after the last the
+   loop's unknowns are NaN, so a loop that does not converge never gives a silently wrong value,
    and the loop is also returned as a :class:`Loop` whose ``converged`` condition a model can
    check with a message naming its equations.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from graphlib import TopologicalSorter
 
 import casadi as ca
@@ -38,6 +42,7 @@ from orchestrator.compiler.damped_newton import damped_solution
 from orchestrator.compiler.external_c import jacobian, refuse_in_jacobian
 from orchestrator.compiler.fallbacks import only_where
 from orchestrator.compiler.piecewise import held_relations, piecewise_solution
+from orchestrator.compiler.root_bounds import bounded, within
 from orchestrator.compiler.tearing import torn_loop, torn_solution
 from orchestrator.errors import BuildError
 
@@ -74,7 +79,8 @@ class Assignment:
 @dataclass(frozen=True)
 class Loop:
     """A nonlinear algebraic loop solved by Newton's method: ``converged`` is 1 where its
-    residual at Newton's result is within ``LOOP_TOLERANCE``; ``text`` names its equations;
+    residual at Newton's result is within ``LOOP_TOLERANCE`` and its unknowns within their
+    declared ``min`` and ``max`` (root_bounds.py); ``text`` names its equations;
     Newton starts from the symbols ``guesses`` (one per iteration variable ``unknowns``,
     whose start values are ``starts``); ``pieces`` are the relations inside its equations
     (in ``noEvent``: an op-amp's limits), each as its zero-crossing function (positive where
@@ -108,6 +114,7 @@ def causalize(
     guesses: dict[str, float] | None = None,
     loops: list[Loop] | None = None,
     places: list[str] | None = None,
+    bounds: Mapping[str, tuple[float, float]] | None = None,
 ) -> list[Assignment]:
     """Return explicit assignments for ``unknowns`` such that all ``residuals`` vanish.
 
@@ -116,7 +123,8 @@ def causalize(
     others); the nonlinear loops found are appended to ``loops`` when given, and Newton then
     starts from each loop's guess symbols instead of the start values; ``places`` (the
     source ``file:line:column`` of each residual, "" where unknown) name a loop's equations in
-    its text. Raises
+    its text; ``bounds`` (``min`` and ``max`` by name) hold a loop's solution within them
+    (:mod:`orchestrator.compiler.root_bounds`). Raises
     :class:`CausalizationError` naming the model and the offending equations when the system
     is structurally singular.
     """
@@ -182,6 +190,8 @@ def causalize(
                 start = ca.vertcat(*symbols)
             tears = ca.vertcat(*iteration)
             number = len(assignments)
+            limits = bounded(ca.vertsplit(block_vars), bounds or {})
+            accepted = partial(_accepted, block_res, block_vars, limits)
             found = _newton(ca.vertcat(*left), tears, start, f"loop{number}")
             values = ca.substitute(ca.vertcat(*in_tears), tears, found)
             # where Newton on the tearing variables fails (it may cycle between the pieces of
@@ -194,27 +204,19 @@ def causalize(
                     for k, v in enumerate(ca.vertsplit(block_vars))
                 ]
             )
-            first_failed = ca.logic_not(_settled(block_res, block_vars, values))
+            first_failed = ca.logic_not(accepted(values))
             whole = _newton(block_res, block_vars, whole_start, f"loop{number}_whole", first_failed)
             attempts = [values, whole]
             if loops is not None:
                 # where both fail from the last solution, the root the loop was on has ended
                 # (an op-amp Schmitt trigger at its threshold, its limits in noEvent): Newton
                 # on the tearing variables again, from their start values
-                both_failed = ca.logic_not(
-                    ca.logic_or(
-                        _settled(block_res, block_vars, values),
-                        _settled(block_res, block_vars, whole),
-                    )
-                )
+                both_failed = ca.logic_not(ca.logic_or(accepted(values), accepted(whole)))
                 restart = _newton(
                     ca.vertcat(*left), tears, ca.DM(starts), f"loop{number}_start", both_failed
                 )
                 attempts.append(ca.substitute(ca.vertcat(*in_tears), tears, restart))
-            solved = [
-                ca.mmax(ca.fabs(ca.substitute(block_res, block_vars, x))) <= LOOP_TOLERANCE
-                for x in attempts
-            ]
+            solved = [accepted(x) for x in attempts]
             # where all those fail on a loop with relations (an op-amp limiter in noEvent),
             # Katzenelson's method from the point the tearing variables' guesses give
             held = held_relations([residuals[i] for i in eqs], f"loop{number}")
@@ -226,10 +228,7 @@ def causalize(
                         held, block_vars, consistent, failed, f"loop{number}", _OPTIONS
                     )
                 )
-                solved.append(
-                    ca.mmax(ca.fabs(ca.substitute(block_res, block_vars, attempts[-1])))
-                    <= LOOP_TOLERANCE
-                )
+                solved.append(accepted(attempts[-1]))
             # where all those fail (a junction's exponential law: full Newton steps overshoot
             # into overflow), Newton with a line search on the tearing variables from their
             # guesses, then on the whole loop from the point they give (a junction's voltage
@@ -239,7 +238,7 @@ def causalize(
                 ca.vertcat(*left), tears, start, failed, f"loop{number}", DAMPED_ITERATIONS
             )
             attempts.append(ca.substitute(ca.vertcat(*in_tears), tears, damped))
-            solved.append(_settled(block_res, block_vars, attempts[-1]))
+            solved.append(accepted(attempts[-1]))
             failed = ca.logic_not(ca.mmax(ca.vertcat(*solved)))
             attempts.append(
                 damped_solution(
@@ -251,7 +250,7 @@ def causalize(
                     DAMPED_ITERATIONS,
                 )
             )
-            solved.append(_settled(block_res, block_vars, attempts[-1]))
+            solved.append(accepted(attempts[-1]))
             converged = solved[0]
             solution = ca.DM.nan(len(eqs))
             for attempt, ok in reversed(list(zip(attempts, solved, strict=True))):
@@ -263,6 +262,9 @@ def causalize(
                 where = list(dict.fromkeys(known[i] for i in eqs if i < len(known) and known[i]))
                 at = f" at {', '.join(where[:5])}" if where else ""
                 text = f"{len(eqs)} equation(s){at}: {named}"
+                if limits:  # first: the FMU's log line may be cut after a few hundred characters
+                    names = ", ".join(block_vars[k].name() for k, _, _ in limits[:5])
+                    text = f"solutions counted only within the min and max of {names}; {text}"
                 pieces = _pieces([residuals[i] for i in eqs])
                 loops.append(Loop(converged, text, tuple(iteration), symbols, starts, pieces))
         else:
@@ -329,6 +331,15 @@ def _pieces(residuals: list[ca.SX]) -> tuple[tuple[ca.SX, bool], ...]:
 def _settled(residual: ca.SX, unknowns: ca.SX, values: ca.SX) -> ca.SX:
     """1 where ``residual`` at ``unknowns = values`` is within ``LOOP_TOLERANCE``, else 0."""
     return ca.mmax(ca.fabs(ca.substitute(residual, unknowns, values))) <= LOOP_TOLERANCE
+
+
+def _accepted(
+    residual: ca.SX, unknowns: ca.SX, limits: list[tuple[int, float, float]], values: ca.SX
+) -> ca.SX:
+    """1 where ``values`` solve the loop: :func:`_settled`, and within the declared bounds
+    ``limits`` of its unknowns (root_bounds.py), else 0."""
+    settled = _settled(residual, unknowns, values)
+    return ca.logic_and(settled, within(values, limits)) if limits else settled
 
 
 def _newton(

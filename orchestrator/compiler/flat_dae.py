@@ -353,6 +353,7 @@ def flat_dae(
         first_guesses,
         loops,
         places,
+        {v.name: v.bounds for v in roles.states + roles.algebraics},
     )
     dummy = {s.name() for s in reduced.dummy_states}
     kept_states = [v for v in roles.states if v.name not in dummy]
