@@ -455,6 +455,16 @@ STATE_CHOICE = [
         "test_state_singular_at_the_start_is_chosen_again_there",
     ),
 ]
+# Initial values the conditions leave free (``test_build_free_start.py``)
+FREE_START = [
+    (
+        "A position that no initial condition fixes beside conditions that repeat a constraint "
+        "(MSL 4's MultiBody `Constraints.PrismaticConstraint`: `FreeMotionScalarInit` fixing "
+        "a position the constraint locks): the repeats dropped, though their Jacobian rows are "
+        "round-off, and the free state started at its start value with a warning naming it",
+        "test_a_position_no_condition_fixes_starts_at_a_state_start_with_a_warning",
+    ),
+]
 # Quaternion states held by their unit norm (``test_build_quaternion_states.py``)
 QUATERNION_STATES = [
     (
@@ -1688,6 +1698,7 @@ BUILT_BY_MODULE = [
     ("test_build_authoring.py", AUTHORING),
     ("test_build_multibody_init.py", MULTIBODY_INITIALIZATION),
     ("test_build_state_choice.py", STATE_CHOICE),
+    ("test_build_free_start.py", FREE_START),
     ("test_build_quaternion_states.py", QUATERNION_STATES),
     ("test_build_analog_loops.py", ANALOG_LOOPS),
     ("test_build_state_selection.py", STATE_SELECTION),

@@ -103,6 +103,10 @@ _SEED = 1988
 _LOW, _HIGH = 0.1, 0.9
 # A normalized column raises the rank when its part outside the span of those taken is larger.
 _RANK_TOLERANCE = 1e-8
+# A column this much smaller than the matrix's largest is round-off of a zero one: MSL's
+# PrismaticConstraint fixes a position its constraint already locks, r_rel_a_3 = 0, whose
+# derivatives in the states come out near 1e-18, and normalized it counted as a condition.
+_ROUND_OFF = 1e-12
 
 
 @dataclass(frozen=True)
@@ -640,14 +644,17 @@ def generic_jacobian(expressions: ca.SX, unknowns: ca.SX) -> np.ndarray:
 
 
 def independent_columns(matrix: np.ndarray) -> list[int]:
-    """Columns of ``matrix``, in order, each taken when it raises the rank of those taken."""
+    """Columns of ``matrix``, in order, each taken when it raises the rank of those taken;
+    a column of round-off beside the largest (:data:`_ROUND_OFF`) raises none."""
     basis = np.zeros((matrix.shape[0], 0))
     chosen: list[int] = []
+    norms = np.linalg.norm(matrix, axis=0)
+    negligible = _ROUND_OFF * norms.max(initial=0.0)
     for c in range(matrix.shape[1]):
         if len(chosen) == matrix.shape[0]:
             break
-        norm = np.linalg.norm(matrix[:, c])
-        if norm == 0:
+        norm = norms[c]
+        if norm <= negligible:
             continue
         rest = matrix[:, c] / norm
         for _ in range(2):  # Gram-Schmidt, twice for accuracy

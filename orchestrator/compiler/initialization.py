@@ -125,7 +125,8 @@ def initialization(
     conditions = [Condition(e, c.text, c.state) for e, c in zip(equations, conditions, strict=True)]
     free_symbols = [symbol for symbol, _ in free]
     conditions, redundant = _independent(conditions, states + free_symbols)
-    conditions += _default_starts(model, states, starts, conditions, free_symbols)
+    defaults = _default_starts(model, states, starts, conditions, free_symbols)
+    conditions += defaults
     exact = {c.state for c in conditions if c.state and _literal(c.residual, states)}
     calculated = [k for k, x in enumerate(states) if x.name() not in exact]
     if not calculated and not free:
@@ -133,6 +134,8 @@ def initialization(
     unknowns = ca.vertcat(*[states[k] for k in calculated], *free_symbols)
     residual = ca.vertcat(*[c.residual for c in conditions if c.state not in exact])
     knowns = [time, ca.vertcat(*states), ca.vertcat(*inputs), ca.vertcat(*parameters)]
+    if defaults:
+        _warn_started(model, defaults, knowns, (symbols, values), nominal)
     guess = ca.vertcat(*[_start(starts[k]) for k in calculated], *[ca.SX(s) for _, s in free])
     if symbols:  # a start value given by a dependent parameter (y(start = y_start))
         guess = ca.substitute(guess, ca.vertcat(*symbols), ca.vertcat(*values))
@@ -259,6 +262,44 @@ def _check_redundant(
             )
     LOG.warning(
         "%s: initial conditions redundant with the others, dropped: %s%s", model, listed, more
+    )
+
+
+def _warn_started(
+    model: str,
+    defaults: list[Condition],
+    knowns: list[ca.SX],
+    explicit: tuple[list[ca.SX], list[ca.SX]],
+    nominal: tuple[list[float], list[float]] | None,
+) -> None:
+    """One line naming the states that no initial condition determines beside those that
+    others do, and the start values they take. Which variables the initial system leaves
+    free follows from the states index reduction chose, so a tool choosing others starts
+    the model elsewhere: in MSL's ``PrismaticConstraint`` a body's position along its free
+    axis starts at a frame's position here, at the joint's ``r_rel_a_1`` start value in the
+    reference (Dymola). Each value is the start at the nominal inputs and parameters (in
+    the state's unit), or its expression where it reads anything else."""
+    time, states = knowns[0], knowns[1]
+    values = ca.vertcat(*[-ca.substitute(c.residual, states, 0 * states) for c in defaults])
+    symbols, bound = explicit
+    if symbols:
+        values = ca.substitute(values, ca.vertcat(*symbols), ca.vertcat(*bound))
+    known = ca.vertcat(*knowns)
+    if nominal is not None and all(ca.depends_on(known, s) for s in ca.symvar(values)):
+        at = ca.Function("started", [time, states, *knowns[2:]], [values])
+        numbers = at(0.0, ca.DM.zeros(states.numel()), ca.DM(nominal[0]), ca.DM(nominal[1]))
+        shown = [f"{v:.6g}" for v in numbers.full().ravel()]
+    else:
+        shown = [str(v) for v in ca.vertsplit(values)]
+    listed = "; ".join(f"{c.state} = {v}" for c, v in zip(defaults[:6], shown, strict=False))
+    more = f" and {len(defaults) - 6} more" if len(defaults) > 6 else ""
+    LOG.warning(
+        "%s: initial conditions leave %d state(s) free, started at their start values "
+        "(another choice of states starts elsewhere): %s%s",
+        model,
+        len(defaults),
+        listed,
+        more,
     )
 
 

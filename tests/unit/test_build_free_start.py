@@ -1,0 +1,112 @@
+"""Initial values that a model's conditions leave free, as MSL's MultiBody examples leave them.
+
+``tests/data/free_start/FreeStartLib`` holds ``SlidingMass``, MSL's
+``Constraints.PrismaticConstraint`` in small: a point mass held on a line (``LineConstraint``
+on frame_b of a ``FixedRotation``: through (0.2, -0.3) m at 0.5 rad), pulled by a spring of
+20 N/m to the world's origin and observed from the line's frame by ``LinePosition`` (as
+``FreeMotionScalarInit``), whose position across the line and velocities along and across it
+are fixed at 0. Two of these conditions repeat the constraint, and no condition fixes the
+position along the line: the initial system leaves it to a start value. Index reduction keeps
+the mass's ``r[1]`` and ``v[1]`` as states; the FMU starts ``r[1]`` at its start value, 0.6 m,
+and says so at build time in one line, with the repeated conditions dropped in another.
+
+Repeated conditions are found by the rank of their Jacobian at a pseudo-random point; the
+Jacobian row of a repeated condition can come out as round-off rather than 0 (8.7e-19 for
+``PrismaticConstraint``'s ``r_rel_a_3 = 0``), which, normalized, counted as a condition: the
+initial system looked determined, its Newton step divided by round-off, and the body started
+1.47 m along its line, silently.
+
+The FMUs are held in all four variants (FMI 3.0 and 2.0, Model Exchange and Co-Simulation) to
+the motion along the line in closed form, to 1e-6: ``m s'' = -c (a.e + s)`` with ``a`` the
+line's origin and ``e`` its direction, from ``s0 = (0.6 - a_1)/e_1`` at rest.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from build_variants import assert_agrees_in_four_variants
+from modelica_support import FREE_START
+
+from orchestrator.compiler import build_library
+from orchestrator.compiler.index_reduction import independent_columns
+
+DATA = Path(__file__).parents[1] / "data"
+LIBRARY = DATA / "free_start" / "FreeStartLib"
+MODELICA_PATH = DATA / "modelica_path"
+TIMES = np.linspace(0.0, 2.0, 9)
+# SlidingMass: mass (kg), spring constant (N/m), the line's origin (m) and angle (rad), the
+# start value of the mass's r[1] (m)
+MASS, C = 1.0, 20.0
+ORIGIN, ANGLE = np.array([0.2, -0.3]), 0.5
+R1_START = 0.6
+
+
+class _Warnings(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("free_start")
+    warnings = _Warnings()
+    logger = logging.getLogger("orchestrator.compiler.initialization")
+    logger.addHandler(warnings)
+    try:
+        paths = build_library(
+            LIBRARY,
+            out,
+            backend="rumoca",
+            report=lambda _: None,
+            library_path=[MODELICA_PATH],
+            models=["FreeStartLib.SlidingMass"],
+        )
+    finally:
+        logger.removeHandler(warnings)
+    fmus = {(p.parent.name if p.parent != out else "me", p.stem): p for p in paths}
+    return fmus, warnings.lines
+
+
+def sliding(times: np.ndarray) -> dict[str, np.ndarray]:
+    """The mass's position (m) on the line from r[1] = 0.6 m at rest, in closed form."""
+    e = np.array([math.cos(ANGLE), math.sin(ANGLE)])
+    s0 = (R1_START - ORIGIN[0]) / e[0]
+    rest = -ORIGIN @ e  # where the spring's pull along the line vanishes
+    s = rest + (s0 - rest) * np.cos(math.sqrt(C / MASS) * times)
+    return {"mass.r[1]": ORIGIN[0] + s * e[0], "mass.r[2]": ORIGIN[1] + s * e[1]}
+
+
+def test_a_position_no_condition_fixes_starts_at_a_state_start_with_a_warning(built):
+    fmus, warnings = built
+    assert_agrees_in_four_variants(
+        lambda variant: fmus[(variant, "SlidingMass")], sliding(TIMES), TIMES, "SlidingMass"
+    )
+    started = [line for line in warnings if "state(s) free" in line]
+    assert started == [
+        "FreeStartLib.SlidingMass: initial conditions leave 1 state(s) free, started at their "
+        "start values (another choice of states starts elsewhere): mass.r[1] = 0.6"
+    ], warnings
+    dropped = [line for line in warnings if "redundant" in line]
+    assert len(dropped) == 1 and "position.n = " in dropped[0] and "position.v_n = " in dropped[0]
+
+
+def test_a_condition_whose_jacobian_row_is_round_off_repeats_the_others():
+    """The rows of PrismaticConstraint's r_rel_a_2 = 0 and r_rel_a_3 = 0 in the two
+    position states, as measured: the second is round-off and raises no rank."""
+    rows = np.array([[-0.0133, 0.9999], [0.0, 8.6736e-19]])
+    assert independent_columns(rows.T) == [0]
+    assert independent_columns(np.array([[1.0, 0.0], [0.0, 1e-9]]).T) == [0, 1]
+
+
+def test_readme_rows_name_tests_of_this_file():
+    tests = {name for name in globals() if name.startswith("test_")}
+    assert {test for _, test in FREE_START} <= tests
