@@ -9,8 +9,11 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
+from fmpy import simulate_fmu
 
-from studies.msl_survey import PACKAGES, examples, settings, summary
+from orchestrator.compiler import build_library
+from studies.msl_survey import PACKAGES, STEPS, WRAPPER, _step_budget, examples, settings, summary
 
 ROOT = Path(__file__).parents[2]
 MSL = ROOT / "tests" / "data" / "modelica_path"
@@ -61,3 +64,30 @@ def test_example_agrees_with_its_reference_and_not_with_a_wrong_one(tmp_path):
     assert wrong["outcome"] == "differs" and "lag.y: left its tube" in wrong["detail"]
     table = summary([wrong], ("Modelica.Blocks.Examples",))
     assert table.splitlines()[-1] == "| `Modelica.Blocks.Examples` | 1 | 0 | 0 | 0 | 1 | 0 | 0 |"
+
+
+def test_step_budget_is_cvodes_limit_between_output_points(tmp_path):
+    """The stand-in's Lag over 2 s in one output interval: with a budget of 5 steps CVode
+    stops ("mxstep"), so the budget reaches FMPy's solver; with the survey's it runs, y(2) =
+    6 - 5 exp(-4), and FMPy's own solver class is back afterwards."""
+    import fmpy.sundials
+
+    wrapper = tmp_path / "MslSurvey"
+    wrapper.mkdir()
+    source = WRAPPER.format(model="Lag", name="Modelica.Blocks.Examples.Lag")
+    (wrapper / "package.mo").write_text(source, encoding="utf-8")
+    (fmu,) = build_library(
+        wrapper,
+        tmp_path / "fmus",
+        variants=("me",),
+        library_path=[MSL],
+        report=lambda _: None,
+    )
+    solver = fmpy.sundials.CVodeSolver
+    run = {"stop_time": 2.0, "output_interval": 2.0, "relative_tolerance": 1e-10}
+    with _step_budget(5), pytest.raises(RuntimeError, match="mxstep"):
+        simulate_fmu(str(fmu), output=["lag.y"], **run)
+    assert fmpy.sundials.CVodeSolver is solver
+    with _step_budget(STEPS):
+        result = simulate_fmu(str(fmu), output=["lag.y"], **run)
+    assert result["lag.y"][-1] == pytest.approx(6.0 - 5.0 * np.exp(-4.0), abs=1e-8)
