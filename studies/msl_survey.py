@@ -65,8 +65,8 @@ LIMIT = 600.0  # s: time limit of one example (build and simulation)
 # CVode's steps between two output points at most. FMPy's CVode stops after 500 (its
 # ``CVodeSolver`` default, which ``simulate_fmu`` does not expose), where the model needs more
 # at TOLERANCE: a stiff contact (PreLoad's ElastoGaps, 1e6 N/m on 10 g) within the reference's
-# 0.1 s, DifferenceAmplifier's 200 MHz source (damped at 1e7/s) within its first 0.2 ms. Tools
-# set no such limit per output interval (DASSL, with which the references were made, has none);
+# 0.1 s, DifferenceAmplifier's 200 MHz source (damped at 1e7/s) within its first 0.2 ms. The
+# references were made by Dymola's DASSL at their output intervals through these transients;
 # an example that needs more than this budget still fails, and LIMIT bounds its time.
 STEPS = 100_000
 
