@@ -3,7 +3,9 @@
 The nonlinear loops of a model are solved by a chain of attempts (``causalize.py``): Newton
 from the last solution, Newton on the whole loop, Newton from the start values, Katzenelson's
 method, Newton with a line search. Each fallback is a branch of the generated C code, taken
-only where it is wanted, so that a loop the first attempt solves costs that attempt alone.
+only where it is wanted, so that a loop the first attempt solves costs that attempt alone. An
+attempt fails where its residual stays above the loop's tolerance or where it ends outside an
+unknown's declared ``min`` or ``max`` (``root_bounds.py``).
 
 A ``casadi.Function.if_else`` called with the model's SX expressions is expanded into them:
 both branches are computed and one is selected, so every fallback ran at every evaluation
