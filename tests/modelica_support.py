@@ -1633,14 +1633,29 @@ NOISE_GENERATORS = [
         "called once while the model was translated and frozen into the FMU)",
         "test_seed_bound_to_an_impure_function_drawn_at_each_run_in_four_variants",
     ),
+    (
+        "A call statement of an impure external function without outputs in a function not "
+        "declared impure (MSL 4.0.0's `initializeImpureRandom` storing its state by "
+        "`setInternalState`, in every `Blocks.Noise` example's `GlobalSeed`; rumoca 0.10 "
+        "refuses it): the function taken as impure, with a warning, as Modelica tools do; "
+        "slices in its for loop (`state[i:i+1] := aux`, `random(state[i-2:i-1])`) and "
+        "`size(a, 1)` of its local array given element by element; the impure call of an "
+        "if-expression's branch not taken not made (MSL's `automaticGlobalSeed`)",
+        "test_impure_generator_stored_by_a_function_not_declared_impure_in_four_variants",
+    ),
 ]
 NOISE_REFUSED = [
     (
-        "A call of an impure function in a function not declared impure (MSL 4.0.0's "
-        "`initializeImpureRandom` calling `setInternalState`, in every `Blocks.Noise` example's "
-        "`GlobalSeed`; rumoca 0.10)",
+        "A call statement of an impure function in a function not declared impure that has no "
+        "scalar Integer or Real output, or a `return` (rumoca 0.10)",
+        "refused in one line (file:line:column of the call, `call statement of function`)",
+        "test_impure_call_in_a_function_of_no_scalar_output_is_refused_at_the_call",
+    ),
+    (
+        "A call of an impure function with outputs in a function not declared impure "
+        "(rumoca 0.10)",
         "refused in one line (file:line:column of the call, `call of impure function`)",
-        "test_impure_call_in_a_function_not_declared_impure_is_refused_at_the_call",
+        "test_impure_call_of_an_output_in_a_function_not_declared_impure_is_refused",
     ),
     (
         "An impure function with an algorithm (rumoca 0.10 translates impure functions only as "

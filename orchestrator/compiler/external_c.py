@@ -45,6 +45,8 @@ from pathlib import Path
 import casadi as ca
 import numpy as np
 
+from orchestrator.compiler.impure_statements import EFFECT_OUTPUT
+
 FINITE_DIFFERENCES = {"enable_fd": True, "fd_method": "central"}
 C_FLAGS = ["-O2", "-fPIC", "-std=c99", "-w"]
 PREFIX = "mcx_"  # C symbols of the wrappers
@@ -117,7 +119,9 @@ class ExternalFunctions:
         """The outputs of the external function ``definition`` applied to the values of its
         ``inputs`` (scalars or object arrays), its outputs of dimensions ``outputs``;
         ``arguments`` are the C call's arguments as ``("input", k)``, ``("output", k)`` or
-        ``("literal", number)``, and ``("return", k)`` for the output it returns.
+        ``("literal", number)``, and ``("return", k)`` for the output it returns
+        (``("effect", k)``: the C function returns nothing and output ``k`` is 0 after the
+        call, :mod:`orchestrator.compiler.impure_statements`).
         ``derivative`` is its ``derivative`` annotation's function (external in C), that
         function's arguments and, per input, rumoca's ``Differentiate`` or
         ``ZeroDerivative``: the call's forward derivative (none: finite differences).
@@ -611,7 +615,7 @@ def _wrapper_code(
         lines.append(f"        if (res[0]) res[0][0] = {slot};")
         lines.append("        return 0;")
         lines.append("    }")
-    c_args, returned = [], None
+    c_args, returned, effect = [], None, None
     for kind, value in arguments:
         if kind == "input":
             k = int(value)
@@ -627,6 +631,8 @@ def _wrapper_code(
             c_args.append(f"out{k}")
         elif kind == "return":
             returned = int(value)
+        elif kind == "effect":
+            effect = int(value)
         elif kind == "string":
             c_args.append(_c_string(str(value)))
         else:
@@ -656,6 +662,8 @@ def _wrapper_code(
         lines.append(f"    if (res[0]) res[0][0] = {construction[0]};")
     elif returned is not None:
         lines.append(f"    if (res[{returned}]) res[{returned}][0] = (double) r;")
+    elif effect is not None:  # made: what the caller's outputs add to themselves
+        lines.append(f"    if (res[{effect}]) res[{effect}][0] = 0;")
     for kind, value in arguments:
         if kind == "output":
             k = int(value)
@@ -759,7 +767,8 @@ def translate_call(
             derivative = (rate, _c_arguments(translator, rate, rate_env), flags)
             break
     guard = translator.when_guard if construction is None else None  # constructors: no state
-    if guard is None and construction is None and definition.get("pure") is False:
+    impure = definition.get("pure") is False or any(kind == "effect" for kind, _ in arguments)
+    if guard is None and construction is None and impure:
         # outside a when-clause (MLS 3.6, Sec. 12.3: a parameter's binding) an impure call is
         # made once, at initialization; of constant arguments, it was made while translating
         guard = translator.initial_guard
@@ -774,7 +783,9 @@ def _c_arguments(translator: object, definition: dict, env: dict) -> list[tuple[
     outputs = [d["name"] for d in definition["outputs"]]
     external = definition["external"]
     arguments: list[tuple[str, object]] = []
-    if external.get("output_name"):
+    if external.get("output_name") == EFFECT_OUTPUT:  # a C function that returns nothing
+        arguments.append(("effect", outputs.index(EFFECT_OUTPUT)))
+    elif external.get("output_name"):
         if external["output_name"] not in outputs:
             raise ExternalError(
                 f"external function '{definition['name']}' returns '{external['output_name']}', "

@@ -36,7 +36,12 @@ import casadi as ca
 import numpy as np
 
 from orchestrator.compiler.events import EventRecord, WarningMessage, WhenBranch
-from orchestrator.compiler.external_c import ExternalError, ExternalFunctions, translate_call
+from orchestrator.compiler.external_c import (
+    ExternalError,
+    ExternalFunctions,
+    jacobian,
+    translate_call,
+)
 from orchestrator.compiler.external_objects import construct, is_constructor, object_variables
 from orchestrator.compiler.pre_values import unheld_pre
 from orchestrator.compiler.records import Record, combine, of_type, scalars
@@ -141,6 +146,23 @@ def _numeric(value: object) -> float | None:
 def _kind(node: dict) -> tuple[str, object]:
     ((key, value),) = node.items()
     return key, value
+
+
+def _taken(guard: ca.SX, untaken: list[object], taken: list[object]) -> ca.SX:
+    """``guard`` where the conditions ``untaken`` are false and ``taken`` true (a branch of
+    an if-expression); ``guard`` itself where there are none."""
+    for test in untaken:
+        guard = ca.logic_and(guard, ca.logic_not(test))
+    for test in taken:
+        guard = ca.logic_and(guard, test)
+    return guard
+
+
+def _string(node: dict) -> str | None:
+    """The text of a String literal expression, None for any other expression."""
+    key, body = _kind(node)
+    kind, value = _kind(body["value"]) if key == "Literal" else ("", None)
+    return value if kind == "String" else None
 
 
 class Translator:
@@ -391,15 +413,35 @@ class Translator:
         return False
 
     def _If(self, body: dict, local: dict) -> object:
-        result = self.expr(body["else_branch"], local)
-        for condition, value in reversed(body["branches"]):
-            test = self.expr(condition, local)
-            chosen = self.expr(value, local)
-            number = _numeric(test)
-            if number is not None:
-                result = chosen if number else result
+        """An if-expression: the value of each branch that may be taken, selected by the
+        conditions. Where a when-clause or the initial branch guards external calls
+        (``when_guard``), a branch's calls are guarded by its being taken too: CasADi computes
+        every branch, and an impure call in one not taken (MSL's GlobalSeed: ``seed = if
+        useAutomaticSeed then automaticGlobalSeed() else fixedSeed``) was made anyway."""
+        guard = self.when_guard
+        untaken: list[object] = []  # the conditions of the branches before, not taken
+        chosen: list[tuple[object, object]] = []  # (condition or None where always, value)
+        try:
+            for condition, value in body["branches"]:
+                test = self.expr(condition, local)
+                number = _numeric(test)
+                if number is not None and not number:
+                    continue
+                if guard is not None:
+                    self.when_guard = _taken(guard, untaken, [] if number else [test])
+                chosen.append((None if number is not None else test, self.expr(value, local)))
+                if number is not None:
+                    break  # always taken where reached: no later branch
+                untaken.append(test)
             else:
-                result = _elementwise2(lambda a, b, c=test: ca.if_else(c, a, b), chosen, result)
+                if guard is not None:
+                    self.when_guard = _taken(guard, untaken, [])
+                chosen.append((None, self.expr(body["else_branch"], local)))
+        finally:
+            self.when_guard = guard
+        result = chosen[-1][1]
+        for test, value in reversed(chosen[:-1]):
+            result = _elementwise2(lambda a, b, c=test: ca.if_else(c, a, b), value, result)
         return result
 
     def _Array(self, body: dict, local: dict) -> object:
@@ -444,7 +486,9 @@ class Translator:
                 return construct(self, definition, body["args"], local, body.get("span"))
             except ExternalError as exc:
                 raise UnsupportedConstructError(str(exc), exc.span or body.get("span")) from None
-        args = [self.expr(a, local) for a in body["args"]]
+        # a String literal is passed as it is, to a function's String input (MSL's
+        # automaticLocalSeed(getInstanceName()), whose name rumoca gives as a literal)
+        args = [_string(a) or self.expr(a, local) for a in body["args"]]
         if body.get("is_constructor") or (definition or {}).get("is_constructor"):
             return self._construct(name, definition, args, body.get("span"))
         if definition is None:
@@ -702,9 +746,12 @@ class Translator:
                 raise UnsupportedConstructError(str(exc), exc.span or span) from None
             if every:
                 return outputs
-            if len(outputs) != 1:
-                many = f"function '{definition['name']}' with {len(outputs)} outputs"
-                raise UnsupportedConstructError(f"{many} in an expression", span)
+            if not outputs:
+                raise UnsupportedConstructError(
+                    f"function '{definition['name']}' without outputs in an expression", span
+                )
+            # its first output, as a call of a function with an algorithm gives (MLS 3.6,
+            # Sec. 12.4.3; MSL's PartialNoise: r_raw = generator.random(pre(state)))
             return outputs[0]
         builtin = BUILTINS.get(str(external.get("function_name", "")).capitalize())
         if external.get("language") != "builtin" or builtin is None:
@@ -1156,7 +1203,10 @@ def _initial_sections(
             which = [s for s in symbols if s.name() in targets and s.name() not in solved]
             if len(which) != 1 or any(s.name() in continuous for s in symbols):
                 continue
-            slope = ca.jacobian(residual, which[0])
+            # without the derivatives of the calls that do not read it: differentiated, an
+            # impure call is made again (MSL's initializeImpureRandom stored the state of the
+            # seed's start value after the seed's: its derivative called it at that value)
+            slope = jacobian(residual, which[0])
             if ca.depends_on(slope, which[0]) or not _nonzero(slope):
                 if which[0].name() in computed:  # a parameter: Newton's, in the initial system
                     continue

@@ -50,6 +50,8 @@ from orchestrator.compiler.flat_model import (
     read_flat,
 )
 from orchestrator.compiler.function_loops import function_loops, unbounded_while
+from orchestrator.compiler.function_slices import function_slices, variable_slice
+from orchestrator.compiler.impure_statements import impure_statements
 from orchestrator.compiler.negated_edges import negated_edges
 from orchestrator.compiler.outer_modifications import dropped_outer_modification
 from orchestrator.compiler.package_constants import dropped_package_modification
@@ -219,14 +221,32 @@ ELEMENT_LOOP = "for-statement beyond element assignments"
 CALLED, WHEN_TUPLE = "call", "tuple equation in a when-equation"
 # or the first use of the reference named in an initial section (statement_places)
 INITIAL_REFERENCE = "reference in an initial section"
+# or the first slice of bounds that are no numbers in a function's algorithm (function_slices)
+FUNCTION_SLICE = "slice in a function"
 RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
     (
         r"impure function `(?:[\w.]+\.)?(\w+)` is called from a pure function body",
-        "call of impure function '%s' in a function not declared impure (MSL 4.0.0's "
-        "Math.Random.Utilities.initializeImpureRandom, which the GlobalSeed of every "
-        "Blocks.Noise model calls; Modelica Language Specification 3.6, Sec. 12.3 asks for "
-        "an impure caller, and rumoca 0.10 refuses an impure function with an algorithm)",
+        "call of impure function '%s' in a function not declared impure (Modelica Language "
+        "Specification 3.6, Sec. 12.3 asks for an impure caller, and rumoca 0.10 refuses an "
+        "impure function with an algorithm): the build gives rumoca only call statements of "
+        "impure external functions without outputs, as MSL 4.0.0's initializeImpureRandom "
+        "calls setInternalState, in a function of a scalar Integer or Real output and no "
+        "return",
         CALLED,
+    ),
+    (
+        r"calls `(?:[\w.]+\.)?(\w+)` as a statement without reading a result",
+        "call statement of function '%s' in a function (rumoca 0.10 translates none; the "
+        "build gives it one of an impure external function without outputs, taken as impure, "
+        "in a function of a scalar Integer or Real output and no return)",
+        CALLED,
+    ),
+    (
+        r"`function shape proof`: (dependent extent) is not an exact Integer expression",
+        "slice of an array in a function whose bounds rumoca 0.10 cannot size (a[i-2:i-1] "
+        "in a for loop): the build gives it element by element where its bounds differ by a "
+        "number and it is read on the right of an assignment or assigned a variable",
+        FUNCTION_SLICE,
     ),
     (
         r"unresolved Flat reference `([\w.\[\]]+)`",
@@ -438,6 +458,11 @@ SOURCE_REWRITES: tuple[tuple[str, SourceRewriter | LibraryRewriter], ...] = (
         function_loops,
     ),
     (r"class declared inside the class that extends it", hoisted),
+    (
+        r"function whose output rumoca 0.10 finds undefined|slice of an array in a function",
+        function_slices,
+    ),
+    (r"call of impure function '\w+' in a function not declared impure", impure_statements),
     (r"edge\(\.\.\.\) must have exactly one resolved variable-reference operand", negated_edges),
     (r"call statement in a model's algorithm section", call_statements),
     (r"a call of a function with several outputs used as a value", first_outputs),
@@ -460,6 +485,21 @@ def _wanted(
         for pattern, rewriter in SOURCE_REWRITES
         if rewriter not in rewriters and re.search(pattern, refusal)
     )
+
+
+def _warn_impure_caller(refusal: str) -> None:
+    """The warning Modelica tools give where a function not declared impure calls an impure
+    one (rumoca's ``refusal``, in the build's line): the build takes it for impure, as they do
+    (:mod:`orchestrator.compiler.impure_statements`)."""
+    found = re.match(
+        r"(.*?): unsupported Modelica construct (call of impure function '\w+')", refusal
+    )
+    if found:
+        LOG.warning(
+            "%s in a function not declared impure: the function is taken as impure (Modelica "
+            "Language Specification 3.6, Sec. 12.3 asks that it be declared so)",
+            ": ".join(found.groups()),
+        )
 
 
 @contextmanager
@@ -673,6 +713,8 @@ class RumocaLibrary:
                 compiled, flat = self._load(model, self._rewritten)
             except BuildError as exc:
                 wanted = _wanted(str(exc), rewriters)
+                if impure_statements in wanted:
+                    _warn_impure_caller(str(exc))
                 if not wanted and TIED_REFUSAL in str(exc):
                     wanted = self._connection_equations(model, rewriters)
                 if not wanted:
@@ -766,6 +808,8 @@ class RumocaLibrary:
                     places = self._first_place(partial(call_of, name=name), on_path=True)
                 elif token == WHEN_TUPLE:
                     places = self._first_place(tuple_in_when, on_path=True)
+                elif token == FUNCTION_SLICE:
+                    places = self._first_place(variable_slice, on_path=True)
                 elif token == INITIAL_REFERENCE:
                     finder = partial(reference_in_initial_section, reference=name)
                     places = self._first_place(finder)

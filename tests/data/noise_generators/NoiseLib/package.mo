@@ -71,6 +71,62 @@ package NoiseLib "Noise sources in the Modelica Standard Library's style: a glob
     end for;
   end seededState;
 
+  impure function tally "Adds k to a tally kept in C; the tally"
+    input Integer k "Added";
+    output Integer total "The tally";
+  external "C" total = NoiseLib_tally(k)
+    annotation (Include = "#include \"NoiseRandom.c\"",
+      IncludeDirectory = "modelica://NoiseLib/Resources/C-Sources");
+  end tally;
+
+  function fillState "A state vector of nState elements from two seeds, as MSL's initialStateWithXorshift64star fills one: slices in a for loop of step 2"
+    input Integer localSeed "Local seed";
+    input Integer globalSeed "Global seed";
+    input Integer nState(min = 1) "Size of the state vector";
+    output Integer[nState] state "State vector (pairs, the high word first)";
+  protected
+    Real r "Number drawn, not used";
+    Integer aux[2] "A pair";
+    Integer nStateEven "The largest even number up to nState";
+  algorithm
+    aux := seededState(localSeed, globalSeed);
+    if nState >= 2 then
+      state[1:2] := aux;
+    else
+      state[1] := aux[1];
+    end if;
+    nStateEven := 2*div(nState, 2);
+    for i in 3:2:nStateEven loop
+      (r, aux) := random(state[i-2:i-1]);
+      state[i:i+1] := aux;
+    end for;
+    if nState >= 3 and nState <> nStateEven then
+      (r, aux) := random(state[nState-2:nState-1]);
+      state[nState] := aux[1];
+    end if;
+  end fillState;
+
+  function initializeHidden "Stores a filled state vector in the impure generator; not declared impure, as MSL's initializeImpureRandom"
+    input Integer seed "Seed";
+    output Integer id "Id to pass to impureDraw";
+  protected
+    constant Integer localSeed = 715827883 "A large prime";
+    Integer hiddenState[5] "State vector";
+
+    impure function setHidden "Stores a state vector in the impure generator"
+      input Integer[5] state "State vector";
+      input Integer id "Id";
+    external "C" NoiseLib_setHidden(state, size(state, 1), id)
+      annotation (Include = "#include \"NoiseRandom.c\"",
+        IncludeDirectory = "modelica://NoiseLib/Resources/C-Sources");
+    end setHidden;
+
+  algorithm
+    hiddenState := fillState(localSeed, seed, size(hiddenState, 1));
+    id := 1;
+    setHidden(hiddenState, id);
+  end initializeHidden;
+
   block UniformNoise "Uniform noise in [y_min, y_max], drawn every samplePeriod"
     parameter Real samplePeriod(unit = "s") = 0.1 "Period of the draws";
     parameter Real y_min = 0 "Lower limit of y";
@@ -180,4 +236,23 @@ package NoiseLib "Noise sources in the Modelica Standard Library's style: a glob
     der(x) = if x > 0.25 then 1 else 2;
     annotation (experiment(StopTime = 1));
   end ImpureStatements;
+  model HiddenSeed "The impure generator seeded as MSL's GlobalSeed seeds it, a seed in a branch not taken"
+    parameter Integer fixedSeed = 4711 "Seed";
+    parameter Boolean tallied = false "Whether the seed is the tally's (not taken)";
+    final parameter Integer seed(fixed = false) "Seed used";
+    final parameter Integer id(fixed = false) "Id of the impure generator";
+    discrete Real r(start = 0, fixed = true) "Number drawn";
+    discrete Integer count(start = 0, fixed = true) "The tally";
+    output Real y = r;
+    output Real calls = count;
+  initial equation
+    seed = if tallied then tally(100) else fixedSeed;
+    id = initializeHidden(seed);
+  equation
+    when sample(0, 0.1) then
+      r = impureDraw(id);
+      count = tally(0);
+    end when;
+    annotation (experiment(StopTime = 1));
+  end HiddenSeed;
 end NoiseLib;

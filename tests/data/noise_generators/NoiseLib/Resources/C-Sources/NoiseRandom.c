@@ -71,3 +71,21 @@ int NoiseLib_automaticSeed(double dummy)
     (void) dummy;
     return text != NULL ? atoi(text) : 1;
 }
+
+/* stores a state vector of the impure generator, a function without outputs (as MSL's
+   ModelicaRandom_setInternalState_xorshift1024star stores its own): the generator goes on
+   from its last two elements (the high word first) */
+void NoiseLib_setHidden(const int* state, size_t n, int id)
+{
+    (void) id;
+    hidden = noise_pack(state + n - 2);
+}
+
+static int tally = 0;  /* the sum of the arguments of NoiseLib_tally's calls */
+
+/* adds k to the tally; the tally: a call made where it should not be shows in it */
+int NoiseLib_tally(int k)
+{
+    tally += k;
+    return tally;
+}
