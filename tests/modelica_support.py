@@ -1298,11 +1298,11 @@ BLOCKS_NETWORKS = [
     ),
     (
         "An Integer variable as a subscript guarded by a relation (`if i > 0 then x[i] else "
-        "pre(y)`, MSL's `MathInteger.MultiSwitch`) where the index falls to 0: in the event "
-        "iteration's pass where the relation still holds its value from the pass before the "
-        "subscript names no element (NaN), held by `pre(y)`",
-        "stopped in one line (`event iteration at t = 0.7 s did not settle in 100 passes`)",
-        "test_a_subscript_guarded_by_a_stale_relation_stops_the_fmu_in_four_variants",
+        "pre(y)`, MSL's `MathInteger.MultiSwitch`) where the index falls to 0: a relation of "
+        "discrete-time values alone, decided in the pass that computes them (no memory, no "
+        "event indicator)",
+        _FOUR,
+        "test_a_subscript_guarded_by_a_relation_takes_its_element_in_four_variants",
     ),
 ]
 

@@ -205,6 +205,8 @@ class Translator:
         self.section: frozenset[str] = frozenset()
         # discrete variables no when-equation assigns: pre(v) reads a memory of v's value
         self.unheld: frozenset[str] = frozenset()
+        # the discrete-time variables (Integer, Boolean, discrete): they change at events only
+        self.discrete: frozenset[str] = frozenset()
         self.inlining: list[str] = []  # the functions being inlined, outermost first
         self.homotopy = ca.SX.sym("homotopy_lambda")  # 1 except while the FMU initializes
         self.homotopy_used = False
@@ -401,16 +403,21 @@ class Translator:
     def _event_relation(self, lhs: object, rhs: object) -> bool:
         """Whether a relation between ``lhs`` and ``rhs`` generates events: not in a
         when-equation's body, which is evaluated at events only (and reads the values its
-        branch assigns, :func:`_simultaneous`)."""
+        branch assigns, :func:`_simultaneous`), nor between discrete-time values alone
+        (Modelica Language Specification 3.6, Sec. 3.8.3), which change at events only and
+        are decided in the pass that computes them: held in a memory, MSL's
+        ``MathInteger.MultiSwitch`` (``if firstActiveIndex > 0 then expr[firstActiveIndex]
+        else pre(y)``) read ``expr[0]`` in the pass where the index fell to 0."""
         if self.events is None or self.no_event or self.in_when_body:
             return False
-        for side in (lhs, rhs):
-            for value in np.asarray(side, dtype=object).ravel():
-                if _numeric(value) is None and any(
-                    s.name() not in self.steady for s in ca.symvar(ca.SX(value))
-                ):
-                    return True
-        return False
+        varying = {
+            s.name()
+            for side in (lhs, rhs)
+            for value in np.asarray(side, dtype=object).ravel()
+            if _numeric(value) is None
+            for s in ca.symvar(ca.SX(value))
+        } - self.steady
+        return bool(varying - self.discrete)
 
     def _If(self, body: dict, local: dict) -> object:
         """An if-expression: the value of each branch that may be taken, selected by the
@@ -1761,6 +1768,16 @@ def _variability(variable: dict) -> str:
     return "continuous"
 
 
+def _elements(variables: dict[str, dict], variabilities: tuple[str, ...]) -> frozenset[str]:
+    """The scalar names of rumoca's flat ``variables`` of the given variabilities."""
+    return frozenset(
+        element
+        for declared, variable in variables.items()
+        if _variability(variable) in variabilities
+        for element in _element_names(declared, [int(d) for d in variable["dims"]])
+    )
+
+
 def _causality(variable: dict, connectors: set[str]) -> str:
     """``input``/``output`` for the model's own interface variables, else ``local``.
 
@@ -1819,12 +1836,7 @@ def read_flat(
         return derivatives[scalar]
 
     events = EventRecord()
-    steady = frozenset(
-        element
-        for declared, variable in raw.items()
-        if _variability(variable) in ("constant", "parameter")
-        for element in _element_names(declared, [int(d) for d in variable["dims"]])
-    )
+    steady = _elements(raw, ("constant", "parameter"))
     # enumeration literals (``Modelica.Blocks.Types.Init.NoInit``) stand for their ordinals
     ordinals = {k: float(v) for k, v in flat.get("enum_literal_ordinals", {}).items()}
 
@@ -1846,6 +1858,7 @@ def read_flat(
     translator = Translator(lookup, derivative, flat.get("functions", {}), time, events, steady)
     translator.external_c = external_c
     translator.unheld = unheld_pre(flat)
+    translator.discrete = _elements(raw, ("discrete",))
     translator.call_targets = call_targets(flat)
     types = dict(flat.get("variable_type_names", {}))
     translator.strings = {
