@@ -525,6 +525,17 @@ STATE_SELECTION = [
     ),
 ]
 
+# States a model prefers that no equation differentiates (``tests/data/relative_states``)
+RELATIVE_STATES = [
+    (
+        "`stateSelect = prefer` on a variable whose derivative does not appear (MSL's "
+        "Translational `PartialCompliantWithRelativeStates`: `v_rel = der(s_rel)`, no "
+        "`der(v_rel)`): a candidate state as an `always` one is, so that a `reinit` of another "
+        "state keeps it (a mass held at its stop drags the one behind a spring-damper with it)",
+        "test_reinit_keeps_the_preferred_relative_velocity_in_four_variants",
+    ),
+]
+
 # Sources as the MSL's Blocks.Sources and Analog.Sources write them
 # (``tests/data/pulse_sources``), each checked in four variants by the test of
 # ``test_build_pulse_sources.py`` it names
@@ -1717,6 +1728,7 @@ BUILT_BY_MODULE = [
     ("test_build_quaternion_states.py", QUATERNION_STATES),
     ("test_build_analog_loops.py", ANALOG_LOOPS),
     ("test_build_state_selection.py", STATE_SELECTION),
+    ("test_build_relative_states.py", RELATIVE_STATES),
     ("test_build_pulse_sources.py", SOURCES),
     ("test_build_display_units.py", DISPLAY_UNITS),
     ("test_build_algorithm_when.py", ALGORITHM_WHEN),

@@ -40,6 +40,7 @@ from orchestrator.errors import BuildError
 
 LOG = logging.getLogger(__name__)
 ALWAYS = STATE_SELECT["Always"]
+PREFER = STATE_SELECT["Prefer"]
 
 
 def _value(expression: object, what: str, model: str) -> float:
@@ -246,14 +247,24 @@ def _reduce_with_state_select(
     section 4.9.4.1) as written on aliases: a variable tied to others by equations
     ``a = b`` or ``a = -b`` is one variable, whose stateSelect is the highest of its
     aliases (MSL's ``Parts.RollingWheel`` declares ``x`` and ``angles`` always, aliases of
-    its joint's variables that are avoid). An alias class with a variable that is always but
-    no variable whose derivative appears (``der_angles``) makes that variable a candidate
-    state: its derivative, a new symbol added to ``rates``, is an unknown only
-    differentiated equations determine, so Pantelides' algorithm differentiates the
-    equations that give it, and the dummy derivatives, chosen lowest priority first, leave
-    it a state where another candidate can be demoted. The variables promoted move from
-    ``roles.algebraics`` to ``roles.states``; where their equations cannot be differentiated
-    (an input, a function without derivative) they stay algebraic, with a warning."""
+    its joint's variables that are avoid). An alias class with a variable that is always or
+    prefer but no variable whose derivative appears (``der_angles``; MSL's Translational
+    ``PartialCompliantWithRelativeStates``, whose ``v_rel = der(s_rel)`` is prefer and no
+    equation reads its derivative) makes that variable a candidate state: its derivative, a
+    new symbol added to ``rates``, is an unknown only differentiated equations determine, so
+    Pantelides' algorithm differentiates the equations that give it, and the dummy
+    derivatives, chosen lowest priority first, leave it a state where another candidate can
+    be demoted. The variables promoted move from ``roles.algebraics`` to ``roles.states``;
+    where their equations cannot be differentiated (an input, a function without
+    derivative) the prefer ones stay algebraic, and then the always ones too, with a
+    warning.
+
+    Which variables are states decides what ``reinit`` leaves unchanged: in MSL's
+    ``Translational.Examples.HeatLosses`` a hard stop sets a mass's velocity to 0, and a
+    stiff spring-damper behind it whose ``v_rel`` is a state keeps its relative velocity,
+    so that the mass before it stops too (as the reference, Dymola's, has it); with that
+    mass's velocity a state instead, ``v_rel`` jumped to -0.68 m/s and the damper's force
+    to 679 N (test_build_relative_states.py)."""
     members = roles.states + roles.algebraics
     classes = alias_classes(residuals, [v.symbol for v in members])
     highest: dict[int, int] = {}
@@ -262,31 +273,45 @@ def _reduce_with_state_select(
     selected = {v.name: highest[c] for c, v in zip(classes, members, strict=True)}
     declared_names = {v.name for v in roles.states}
     with_state = {c for c, v in zip(classes, members, strict=True) if v.name in declared_names}
-    promoted, seen = [], set()
-    for c, v in zip(classes, members, strict=True):
-        if v.state_select == ALWAYS and c not in with_state and c not in seen:
-            promoted.append(v)
-            seen.add(c)
-    if not promoted:
-        return _reduce(model, roles, residuals, inputs, rates, selected)
-    added = {v.name: ca.SX.sym(f"der({v.name})") for v in promoted}
+    always = _candidates(classes, members, with_state, ALWAYS)
+    preferred = _candidates(classes, members, with_state | {c for c, _ in always}, PREFER)
     declared, algebraics = roles.states, roles.algebraics
-    roles.states = declared + promoted
-    roles.algebraics = [v for v in algebraics if v.name not in added]
-    try:
-        reduced = _reduce(model, roles, residuals, inputs, rates | added, selected)
-    except CausalizationError as error:
-        roles.states, roles.algebraics = declared, algebraics
-        names = ", ".join(v.name for v in promoted[:5]) + (", ..." if len(promoted) > 5 else "")
+    error = None
+    for promoted in [always + preferred, always] if preferred else [always]:
+        if not promoted:
+            break
+        added = {v.name: ca.SX.sym(f"der({v.name})") for _, v in promoted}
+        roles.states = declared + [v for _, v in promoted]
+        roles.algebraics = [v for v in algebraics if v.name not in added]
+        try:
+            reduced = _reduce(model, roles, residuals, inputs, rates | added, selected)
+        except CausalizationError as failed:
+            roles.states, roles.algebraics = declared, algebraics
+            error = failed
+            continue
+        rates.update(added)
+        return reduced
+    if always:
+        names = ", ".join(v.name for _, v in always[:5]) + (", ..." if len(always) > 5 else "")
         LOG.warning(
             "%s: stateSelect = always of %s not honored (their derivatives cannot be found): %s",
             model.name,
             names,
             str(error).removeprefix(f"{model.name}: "),
         )
-        return _reduce(model, roles, residuals, inputs, rates, selected)
-    rates.update(added)
-    return reduced
+    return _reduce(model, roles, residuals, inputs, rates, selected)
+
+
+def _candidates(
+    classes: list[int], members: list[FlatVariable], taken: set[int], state_select: int
+) -> list[tuple[int, FlatVariable]]:
+    """The first variable declared with ``state_select`` of each alias class not ``taken``
+    (a class with a declared state, or one already promoted), with its class."""
+    found: dict[int, FlatVariable] = {}
+    for c, v in zip(classes, members, strict=True):
+        if v.state_select == state_select and c not in taken and c not in found:
+            found[c] = v
+    return list(found.items())
 
 
 def _conditions(
