@@ -49,11 +49,17 @@ def _value(expression: object, what: str, model: str) -> float:
         raise BuildError(f"{model}: {what} has no value")
     sx = ca.SX(expression)
     if not sx.is_constant():
-        raise BuildError(
-            f"{model}: {what} = {sx} depends on other variables; such values are computed "
-            "at initialization, which this build does not do yet: give a number"
-        )
+        raise _not_a_number(what, sx, model)
     return float(ca.evalf(sx))
+
+
+def _not_a_number(what: str, value: ca.SX, model: str) -> BuildError:
+    """The one-line error for a value the build needs as a number that depends on other
+    variables."""
+    return BuildError(
+        f"{model}: {what} = {value} depends on other variables; such values are computed "
+        "at initialization, which this build does not do yet: give a number"
+    )
 
 
 def _bindings(roles: _Roles) -> tuple[ca.SX, ca.SX]:
@@ -568,7 +574,7 @@ def _free_start(
     start = _substitute([ca.SX(var.start)], constants, values)[0]
     known = {v.name for v in roles.parameters + roles.dependent}
     if any(s.name() not in known for s in ca.symvar(start)):
-        _value(start, f"start value of {var.name}", roles.model.name)
+        raise _not_a_number(f"start value of {var.name}", start, roles.model.name)
     return start
 
 

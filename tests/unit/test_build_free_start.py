@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from build_variants import assert_agrees_in_four_variants
+from build_variants import assert_agrees_in_four_variants, one_line_refusal
 from modelica_support import FREE_START
 
 from orchestrator.compiler import build_library
@@ -105,6 +105,31 @@ def test_a_condition_whose_jacobian_row_is_round_off_repeats_the_others():
     rows = np.array([[-0.0133, 0.9999], [0.0, 8.6736e-19]])
     assert independent_columns(rows.T) == [0]
     assert independent_columns(np.array([[1.0, 0.0], [0.0, 1e-9]]).T) == [0, 1]
+
+
+def test_a_free_parameter_started_at_a_variable_is_refused_in_one_line(tmp_path):
+    """A fixed = false parameter's start is Newton's guess, computed from parameters when
+    the FMU initializes; a start over a variable is refused, naming it."""
+    message = one_line_refusal(
+        tmp_path,
+        """package Bad
+  model M
+    Real x(start = 1, fixed = true) "State";
+    Real y "Twice the state";
+    parameter Real k(fixed = false, start = y) "Rate the initial equation gives";
+  initial equation
+    k*x = 2;
+  equation
+    y = 2*x;
+    der(x) = -k*x;
+  end M;
+end Bad;
+""",
+    )
+    assert message == (
+        "Bad.M: start value of k = y depends on other variables; such values are computed "
+        "at initialization, which this build does not do yet: give a number"
+    )
 
 
 def test_readme_rows_name_tests_of_this_file():
