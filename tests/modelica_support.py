@@ -675,6 +675,18 @@ SOURCES = [
     ),
 ]
 
+# Relations on time alone as time events (``tests/data/time_events``), checked by the tests
+# of ``test_build_time_events.py`` named
+TIME_EVENTS = [
+    (
+        "A relation on `time` and parameters or discrete variables alone (`time < startTime + "
+        "duration` in MSL's `Ramp`, `time > stepTime`, `time >= next` with `next` set by its "
+        "own `when`): a time event, reported as the FMU's next event time, switching at its "
+        "instant to 1e-12 s (1e-10 s late before)",
+        "test_relations_on_time_switch_at_their_instants",
+    ),
+]
+
 # Time tables keeping their event interval in C as the MSL's CombiTimeTable does
 # (``tests/data/time_tables``), checked by the tests of ``test_build_time_tables.py`` named
 TIME_TABLES = [
@@ -1730,6 +1742,7 @@ BUILT_BY_MODULE = [
     ("test_build_state_selection.py", STATE_SELECTION),
     ("test_build_relative_states.py", RELATIVE_STATES),
     ("test_build_pulse_sources.py", SOURCES),
+    ("test_build_time_events.py", TIME_EVENTS),
     ("test_build_display_units.py", DISPLAY_UNITS),
     ("test_build_algorithm_when.py", ALGORITHM_WHEN),
     ("test_build_event_statements.py", EVENT_STATEMENTS),

@@ -69,6 +69,21 @@ update the FMU makes when it is terminated, where no other branch fires. ``chang
 memory ``m`` that takes ``v``'s value at each pass of the event iteration: true in the pass
 after one that changed ``v``, false between events.
 
+A relation on time alone, whose zero-crossing function is ``time - c`` or ``c - time`` with
+``c`` reading no state, input, loop guess or delay (MSL's ``Ramp``: ``time < startTime +
+duration``), is a time event as Modelica tools make it: the FMU reports ``c`` as its next
+event time (``model_time_events``) and at that event the relation takes the value it has
+after ``c``, from ``TIME_EVENT_SLACK`` before it on (``time > c`` too, which keeps its old
+value at ``c`` itself; no later event would switch it). The first pass of the update on
+leaving initialization mode decides it as written, as the initial equations did, and the pass
+after it as after ``c``: ``when time > 0`` fires at a start time of 0, in that update, as a
+sample due there does. Its indicator stays: an importer that does not stop at the time event
+finds the crossing ``eps`` later, as before. Where ``c`` reads discrete variables or memories
+(MSL's ``Pulse``: ``time < T_start + T_width``), they hold between events and ``c`` is
+computed anew after each event. Held with the hysteresis and found by the integrator, such a
+relation switched ``eps`` late: MSL's 1 ns ramps in ``Analog.Examples.DifferenceAmplifier``
+ended at 1.1 ns.
+
 ``delay(e, T)`` and ``delay(e, T, T_max)`` (Modelica Language Specification 3.6, Sec. 3.7.4.1)
 stand for a symbol ``y`` that the FMU sets before each evaluation of the equations from a
 history of ``e`` it keeps (``model_core.c``), as it sets the memories: ``y`` is a known of the
@@ -331,6 +346,11 @@ def event_functions(
     crossing = known([r.crossing for r in record.relations])
     settling = ca.SX.sym("settling")  # 1 in the passes after the first: decided with memory
     continuous = ca.vertcat(x, u, *guesses)
+    slack = TIME_EVENT_SLACK * ca.fmax(1.0, ca.fabs(time))
+    timed = [
+        switching_time(crossing[k], time, ca.vertcat(continuous, *delayed))
+        for k in range(len(record.relations))
+    ]
 
     def indicated(crossing: ca.SX) -> ca.SX:
         return ca.vertcat(
@@ -344,7 +364,13 @@ def event_functions(
         indicators = indicated(crossing)
         return ca.vertcat(
             *[
-                _true(
+                ca.if_else(
+                    initial,
+                    _true(crossing[k], r.strict),
+                    _after_switch(crossing[k], timed[k][0], slack),
+                )
+                if timed[k] is not None
+                else _true(
                     ca.if_else(settling * (crossing[k] != 0), indicators[k], crossing[k])
                     if ca.depends_on(crossing[k], continuous)
                     else crossing[k],
@@ -356,7 +382,6 @@ def event_functions(
 
     indicators = indicated(crossing)
     decided = decide(crossing)
-    slack = TIME_EVENT_SLACK * ca.fmax(1.0, ca.fabs(time))
     due = ca.vertcat(*[time >= s[k] - slack for k in range(len(record.samples))])
     conditions = known([b.condition for b in record.branches])
     if record.relations and conditions.numel():
@@ -466,6 +491,10 @@ def event_functions(
     if record.asserts:
         checks = known([condition for condition, _ in record.asserts])
         functions.append(ca.Function("model_assert", memories, [checks], names, ["ok"]))
+    switches = [switch[1] for switch in timed if switch is not None]
+    if switches:
+        times = ca.vertcat(*switches)
+        functions.append(ca.Function("model_time_events", memories, [times], names, ["times"]))
     sizes = dict(
         ND=len(discrete),
         NC=len(record.relations),
@@ -476,6 +505,8 @@ def event_functions(
         NSAMPLE=len(record.samples),
         NASSERT=len(record.asserts),
     )
+    if switches:  # only where there are: the FMU's core takes 0 where the size is not given
+        sizes["NTIME"] = len(switches)
     return EventFunctions(functions, [message for _, message in record.asserts], sizes)
 
 
@@ -545,6 +576,32 @@ def _settled_pass(
     redecided = decide(at_pre_crossing)
     chosen = [redecided[k] if again[k] else decided[k] for k in range(len(again))]
     return ca.vertcat(*chosen), held, True
+
+
+def switching_time(crossing: ca.SX, time: ca.SX, varying: ca.SX) -> tuple[int, ca.SX] | None:
+    """For a relation on time alone, whose zero-crossing function is ``sign (time - c)``
+    with ``c`` free of ``time`` and of the values that vary between events (``varying``:
+    states, inputs, Newton's guesses, delays), ``sign`` and the switching time ``c`` (s); else
+    None. ``c`` may read parameters, discrete variables and memories: they hold between
+    events, and the FMU computes the time anew after each event (MSL's ``Pulse``: ``time <
+    T_start + T_width``, ``T_start`` set where a period starts)."""
+    if not ca.depends_on(crossing, time) or ca.depends_on(crossing, varying):
+        return None
+    slope = ca.jacobian(crossing, time)  # a number: the crossing is affine in time
+    if not slope.is_constant() or abs(float(ca.evalf(slope))) != 1.0:
+        return None
+    sign = int(float(ca.evalf(slope)))
+    at_zero = ca.substitute(crossing, time, ca.SX(0))  # -sign c, exactly as the sides give it
+    return sign, -sign * at_zero
+
+
+def _after_switch(crossing: ca.SX, sign: int, slack: ca.SX) -> ca.SX:
+    """A relation on time alone (:func:`switching_time`), as a time event decides it: from
+    ``slack`` (s) before its switching time on, the value it has after that time, also for
+    ``time > c`` and ``time <= c``, which hold their old value at ``c`` itself: the FMU
+    reports ``c`` as its next event time, and no event comes right after it (outside the
+    first pass of the update on leaving initialization mode, module docstring)."""
+    return crossing >= -slack if sign > 0 else crossing > slack
 
 
 def _true(crossing: ca.SX, strict: bool) -> ca.SX:

@@ -14,6 +14,11 @@
 
 #define STATE_MAGIC 0x4d435331u /* "MCS1" */
 #define MAX_STEPS_PER_CALL 1000000L
+#ifndef NTIME
+#define NTIME 0 /* relations on time alone (model_time_events), given where a model has them */
+#endif
+#define HAS_TIME_EVENTS (NSAMPLE > 0 || NTIME > 0)
+#define TIME_EVENT_SLACK 1e-12 /* relative: as events.py's, within which a time event is due */
 
 static const double START[N_VALUES] = START_VALUES;
 #if NG > 0
@@ -424,6 +429,36 @@ static CoreStatus event_pass(Core* m, double initial, double terminal, double se
     }
     return CORE_OK;
 }
+
+/* The next time event after the instance's time: the earliest of the samples' next times and
+ * of the switching times of the relations on time alone still ahead (more than the slack of
+ * events.py past now: one within it has switched at this event). */
+static CoreStatus next_event_time(Core* m, int* defined, double* next) {
+    int i;
+    *defined = NSAMPLE > 0;
+    *next = INFINITY;
+    for (i = 0; i < NSAMPLE; i++) *next = fmin(*next, m->s.memory[N_CMEM + NWHEN + i]);
+#if NTIME > 0
+    {
+        const double t = m->s.v[VR_TIME];
+        double times[NTIME];
+        Work work;
+        if (knowns(&work, m, &m->s.v[VR_TIME], &m->s.v[VR_X])) return CORE_ERROR;
+        work.res[0] = times;
+        if (model_time_events(work.arg, work.res, work.iw, work.w, 0)) {
+            core_log(m, CORE_ERROR, "evaluation of the time events failed");
+            return CORE_ERROR;
+        }
+        for (i = 0; i < NTIME; i++)
+            if (times[i] > t + TIME_EVENT_SLACK * fmax(1.0, fabs(t))) {
+                *next = fmin(*next, times[i]);
+                *defined = 1;
+            }
+    }
+#endif
+    if (!*defined) *next = 0.0;
+    return CORE_OK;
+}
 #endif
 
 /* The event iteration of core_event_update; terminal: the update on termination. The first
@@ -436,7 +471,7 @@ static CoreStatus event_iteration(Core* m, int initial, int terminal, int* state
 #if HAS_EVENTS
     double x_new[NX > 0 ? NX : 1], d_new[ND > 0 ? ND : 1], memory_new[N_MEMORY > 0 ? N_MEMORY : 1];
     double flag = initial ? 1.0 : 0.0, final_flag = terminal ? 1.0 : 0.0;
-    int pass, changed = 1, i;
+    int pass, changed = 1;
     *states_changed = 0;
     for (pass = 0; pass < 100 && changed; pass++) {
         if (event_pass(m, flag, final_flag, pass > 0, x_new, d_new, memory_new) != CORE_OK)
@@ -452,12 +487,7 @@ static CoreStatus event_iteration(Core* m, int initial, int terminal, int* state
                  m->s.v[VR_TIME]);
         return CORE_ERROR;
     }
-    *next_defined = NSAMPLE > 0;
-    *next_time = 0.0;
-    for (i = 0; i < NSAMPLE; i++) {
-        double s = m->s.memory[N_CMEM + NWHEN + i];
-        if (i == 0 || s < *next_time) *next_time = s;
-    }
+    if (next_event_time(m, next_defined, next_time) != CORE_OK) return CORE_ERROR;
 #if HAS_WARNINGS
     if (NG == 0 && NDELAY == 0 && check_warnings(m) != CORE_OK) return CORE_ERROR;
 #endif
@@ -954,8 +984,8 @@ CoreStatus core_do_step(Core* m, double t0, double h) {
     int i;
 #if NC > 0 || NSAMPLE > 0
     double z0[NC > 0 ? NC : 1];
-    double next_sample = INFINITY, last_event = -INFINITY;
-    int close_events = 0;
+    double next_sample = INFINITY, last_event = -INFINITY; /* s: the next time event */
+    int close_events = 0, defined;
 #endif
 #if NC > 0
     Bracket bracket;
@@ -977,8 +1007,8 @@ CoreStatus core_do_step(Core* m, double t0, double h) {
     core_set_time(m, t);
     if (update(m) != CORE_OK) return CORE_ERROR;
     memcpy(z0, &m->s.v[VR_Z], NC * sizeof(double));
-    for (i = 0; i < NSAMPLE; i++)
-        next_sample = fmin(next_sample, m->s.memory[N_CMEM + NWHEN + i]);
+    if (next_event_time(m, &defined, &next_sample) != CORE_OK) return CORE_ERROR;
+    if (!defined) next_sample = INFINITY;
 #endif
     if (evaluate(m, t, x, m->k[0], NULL) || check_derivatives(m, t, m->k[0]) != CORE_OK)
         return CORE_ERROR;
@@ -1015,7 +1045,7 @@ CoreStatus core_do_step(Core* m, double t0, double h) {
         }
         if (!event) {
 #endif
-#if NSAMPLE > 0
+#if HAS_TIME_EVENTS
             if (next_sample > t && t + trial > next_sample) trial = next_sample - t;
 #endif
             if (!towards_event && t + trial >= t_end - 1e-12 * fmax(1.0, fabs(t_end))) {
@@ -1042,7 +1072,7 @@ CoreStatus core_do_step(Core* m, double t0, double h) {
         }
 #endif
 #if NC > 0 || NSAMPLE > 0
-        if (!event && !towards_event && norm <= 1.0 && NSAMPLE > 0 &&
+        if (!event && !towards_event && norm <= 1.0 && HAS_TIME_EVENTS &&
             t + trial >= next_sample - 1e-12 * fmax(1.0, fabs(next_sample))) {
             /* a step that ends at a sample time ends there */
             for (i = 0; i < NX; i++) x[i] = m->x_trial[i];
