@@ -429,10 +429,10 @@ def event_functions(
     index_x = {v.name(): k for k, v in enumerate(states)}
     index_c = {m.name(): k for k, (m, _) in enumerate(record.changes)}
     c_new = list(ca.vertsplit(watched)) if record.changes else []
-    relations_new, again = decided, False
+    relations_new = decided
     if record.changes:
         sides = [r.crossing for r in record.relations]
-        relations_new, c_new, again = _settled_pass(
+        relations_new, c_new = _settled_pass(
             record,
             c_new,
             (crossing, decided),
@@ -474,10 +474,14 @@ def event_functions(
         ca.if_else(initial, at_start, running),
         s_new,
     ]
-    if again:  # the unknowns built twice, at pre and as they are: their shared parts merged
-        updated = ca.cse(updated)
+    # the flattened equations repeat whole subexpressions, and a mixed system's update builds
+    # the unknowns twice, at pre and as they are: merged, as in the model's own functions
+    # (model_code._shared), each merged node the same operation on the same operands, so
+    # that the results are bit-identical (MSL's Translational.Examples.Friction: indicators
+    # 69,672 operations, now 41,452; update 125,630, now 42,473; asserts 65,912, now 39,592)
+    updated = ca.cse(updated)
     functions = [
-        ca.Function("model_zc", memories, [indicators], names, ["z"]),
+        ca.Function("model_zc", memories, ca.cse([indicators]), names, ["z"]),
         ca.Function(
             "model_event",
             [*memories, w, s, initial, terminal, settling],
@@ -490,7 +494,7 @@ def event_functions(
         functions.append(delay_function(record.delays, memories, names, known))
     if record.asserts:
         checks = known([condition for condition, _ in record.asserts])
-        functions.append(ca.Function("model_assert", memories, [checks], names, ["ok"]))
+        functions.append(ca.Function("model_assert", memories, ca.cse([checks]), names, ["ok"]))
     switches = [switch[1] for switch in timed if switch is not None]
     if switches:
         times = ca.vertcat(*switches)
@@ -517,12 +521,11 @@ def _settled_pass(
     at_pre: tuple[Callable[[], ca.SX], Callable[[ca.SX], ca.SX]],
     fires: ca.SX,
     initial: ca.SX,
-) -> tuple[ca.SX, list[ca.SX], bool]:
+) -> tuple[ca.SX, list[ca.SX]]:
     """The relations and the memories of ``pre`` and ``change`` after a pass of a model with
     a mixed system: one whose equations read ``initial()`` or whose relations' sides depend
     on relation memories (``relations``: the zero-crossing functions and the pass's
-    decisions); elsewhere the pass's decisions and ``c_new`` as they are; and whether some
-    relation was decided again.
+    decisions); elsewhere the pass's decisions and ``c_new`` as they are.
 
     The memory of ``initial()`` keeps 1 through the pass on leaving initialization mode and
     the passes whose relations do not yet agree with the unknowns they were computed from,
@@ -543,15 +546,14 @@ def _settled_pass(
     ``initial()``), directly or through the unknowns, are decided again: the sides of the
     others are the same in both configurations, and so is their decision. The unknowns are
     built twice, at pre and as they are, as separate expressions whose parts that read no
-    memory that moves are the same: merged (``casadi.cse``; each merged node is the same
-    operation on the same operands, so the results are bit-identical), MSL's
+    memory that moves are the same: merged (:func:`event_functions`), MSL's
     ``Translational.Examples.Friction``'s update takes 42,473 operations instead of
     125,630."""
     crossing, decided = relations
     memories = ca.vertcat(*[r.memory for r in record.relations])
     mixed = bool(record.relations) and ca.depends_on(crossing, memories)
     if not mixed and record.initializing_memory is None:
-        return decided, c_new, False
+        return decided, c_new
     agree = ca.SX(1)
     for k, relation in enumerate(record.relations):
         agree = ca.logic_and(agree, decided[k] == relation.memory)
@@ -566,16 +568,16 @@ def _settled_pass(
         olds.append(memory)
         news.append(held[k])
     if not record.relations or not olds:
-        return decided, held, False
+        return decided, held
     at_pre_crossing, decide = at_pre[0](), at_pre[1]
     moved = ca.vertcat(*olds)
     again = [ca.depends_on(at_pre_crossing[k], moved) for k in range(len(record.relations))]
     if not any(again):
-        return decided, held, False
+        return decided, held
     at_pre_crossing = ca.substitute(at_pre_crossing, moved, ca.vertcat(*news))
     redecided = decide(at_pre_crossing)
     chosen = [redecided[k] if again[k] else decided[k] for k in range(len(again))]
-    return ca.vertcat(*chosen), held, True
+    return ca.vertcat(*chosen), held
 
 
 def switching_time(crossing: ca.SX, time: ca.SX, varying: ca.SX) -> tuple[int, ca.SX] | None:
