@@ -1666,6 +1666,13 @@ NOISE_GENERATORS = [
         "if-expression's branch not taken not made (MSL's `automaticGlobalSeed`)",
         "test_impure_generator_stored_by_a_function_not_declared_impure_in_four_variants",
     ),
+    (
+        "An external function of a `Library` the build compiles from its C source, of a "
+        "String literal alone (MSL's `hashString` in `ModelicaExternalC`, of an instance's "
+        "name): called while the model is translated, the library's symbol was unresolved and "
+        "ended the process",
+        "test_seed_hashed_by_a_library_compiled_from_its_source_in_four_variants",
+    ),
 ]
 NOISE_REFUSED = [
     (
@@ -1675,8 +1682,7 @@ NOISE_REFUSED = [
         "test_impure_call_in_a_function_of_no_scalar_output_is_refused_at_the_call",
     ),
     (
-        "A call of an impure function with outputs in a function not declared impure "
-        "(rumoca 0.10)",
+        "A call of an impure function with outputs in a function not declared impure (rumoca 0.10)",
         "refused in one line (file:line:column of the call, `call of impure function`)",
         "test_impure_call_of_an_output_in_a_function_not_declared_impure_is_refused",
     ),

@@ -171,6 +171,8 @@ class ExternalFunctions:
         function = self.wrappers[name].function
         flat = [ca.vertcat(*np.ravel(np.asarray(v, dtype=object)).tolist()) for v in inputs]
         results = function(*flat)
+        if isinstance(results, dict):  # of no inputs (String arguments alone): by name
+            results = [results[n] for n in function.name_out()]
         # a call of constant arguments alone is evaluated here, a DM
         results = [ca.SX(r) for r in ([results] if isinstance(results, ca.SX | ca.DM) else results)]
         values: list[object] = []
@@ -313,10 +315,15 @@ class ExternalFunctions:
 
         The shared library's path is part of the CasADi function (and so of the FMU's
         instantiation token): it is named by the hash of what it is built from, so the same
-        model builds into the same FMU."""
+        model builds into the same FMU. The libraries compiled from their C sources are
+        compiled into it too: a call of constant arguments is evaluated while the model is
+        translated, and a symbol of theirs left unresolved ended the process there (MSL's
+        ``hashString`` of an instance name, ``ModelicaExternalC``)."""
         text = _file_text([include], [code])
         flags = ["-DMCX_TRANSLATION", *self.compile_flags(), *self.link_flags()]
-        sources = [text, *flags, *(p.read_text(errors="replace") for p in self.included)]
+        libraries = [p for p in self.library_sources() if p.suffix == ".c"]
+        read = [*self.included, *libraries]
+        sources = [text, *flags, *(p.read_text(errors="replace") for p in read)]
         digest = hashlib.sha256("\0".join(sources).encode()).hexdigest()[:16]
         folder = Path(tempfile.gettempdir()) / "murcosim-external" / digest
         library = folder / f"lib{name}.so"
@@ -327,7 +334,7 @@ class ExternalFunctions:
                 source.write_text(text)
                 built = Path(scratch) / library.name
                 command = ["cc", *C_FLAGS, "-DMCX_TRANSLATION", *self.compile_flags()]
-                command += ["-shared", str(source)]
+                command += ["-shared", str(source), *map(str, libraries)]
                 done = subprocess.run(
                     [*command, "-o", str(built), *self.link_flags()], capture_output=True, text=True
                 )

@@ -221,6 +221,21 @@ def test_impure_generator_stored_by_a_function_not_declared_impure_in_four_varia
     _check(lambda v: fmus[v, "HiddenSeed"], expected, names, "HiddenSeed", [0.1])
 
 
+def test_seed_hashed_by_a_library_compiled_from_its_source_in_four_variants(fmus):
+    # hashName of a String literal alone: called while the model is translated, from a
+    # library the build compiles from its C source (NoiseHash.c), whose symbol was left
+    # unresolved there and ended the process (MSL's hashString in ModelicaExternalC)
+    h = 5381
+    for c in b"NoiseLib.HashedSeed.noise":
+        h = (33 * h + c) & 0xFFFFFFFF
+    h -= (h >> 31) << 32  # as a C int
+
+    def expected(times: np.ndarray) -> dict[str, np.ndarray]:
+        return {"y": np.full(len(times), float(h))}
+
+    _check(lambda v: fmus[v, "HashedSeed"], expected, {"y": 0.5}, "HashedSeed", [1.0])
+
+
 # a hidden state set by a function without outputs, as MSL's setInternalState
 SETTER = """
   impure function setState

@@ -127,6 +127,13 @@ package NoiseLib "Noise sources in the Modelica Standard Library's style: a glob
     setHidden(hiddenState, id);
   end initializeHidden;
 
+  pure function hashName "A seed from a name, as MSL's automaticLocalSeed hashes an instance's"
+    input String name "Name";
+    output Integer hash "Its hash";
+  external "C" hash = NoiseLib_hash(name)
+    annotation (Include = "int NoiseLib_hash(const char* text);", Library = "NoiseHash");
+  end hashName;
+
   block UniformNoise "Uniform noise in [y_min, y_max], drawn every samplePeriod"
     parameter Real samplePeriod(unit = "s") = 0.1 "Period of the draws";
     parameter Real y_min = 0 "Lower limit of y";
@@ -255,4 +262,9 @@ package NoiseLib "Noise sources in the Modelica Standard Library's style: a glob
     end when;
     annotation (experiment(StopTime = 1));
   end HiddenSeed;
+  model HashedSeed "A seed hashed from a name by a function of a library compiled from its C source, of constant arguments"
+    parameter Integer seed = hashName("NoiseLib.HashedSeed.noise") "Seed";
+    output Real y = seed;
+    annotation (experiment(StopTime = 1));
+  end HashedSeed;
 end NoiseLib;
