@@ -242,7 +242,8 @@ RUMOCA_LIMITS: tuple[tuple[str, str, str | None], ...] = (
         CALLED,
     ),
     (
-        r"`function shape proof`: (dependent extent) is not an exact Integer expression",
+        r"`function shape proof`: (dependent extent is not an exact Integer expression|extent "
+        r"depends on the value of scalar)",
         "slice of an array in a function whose bounds rumoca 0.10 cannot size (a[i-2:i-1] "
         "in a for loop): the build gives it element by element where its bounds differ by a "
         "number and it is read on the right of an assignment or assigned a variable",

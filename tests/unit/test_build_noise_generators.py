@@ -311,6 +311,39 @@ end Bad;
     ), message
 
 
+def test_slice_of_a_variable_extent_in_a_function_is_refused_at_the_slice(tmp_path):
+    # bounds that differ by a number are given element by element; these differ by n
+    message = one_line_refusal(
+        tmp_path,
+        """package Bad
+  function total
+    input Real u[:];
+    output Real s;
+  algorithm
+    s := sum(u);
+  end total;
+  function partialSums
+    input Integer n;
+    input Real u[4];
+    output Real y;
+  algorithm
+    y := 0;
+    for i in 1:2 loop
+      y := y + total(u[i:i+n]);
+    end for;
+  end partialSums;
+  model M
+    Real y = partialSums(1, {1, 2, 3, 4});
+  end M;
+end Bad;
+""",
+    )
+    assert message.startswith(
+        "Bad/package.mo:15:22: Bad.M: unsupported Modelica construct slice of an array in a "
+        "function whose bounds rumoca 0.10 cannot size"
+    ), message
+
+
 def test_impure_function_with_an_algorithm_is_refused_at_its_declaration(tmp_path):
     message = one_line_refusal(
         tmp_path,
