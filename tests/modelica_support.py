@@ -536,6 +536,16 @@ RELATIVE_STATES = [
     ),
 ]
 
+# A when-equation's body read as its condition is (``tests/data/hard_stops``)
+HARD_STOPS = [
+    (
+        "A when-equation's body reading a relation that has just switched (MSL's "
+        "`MassWithStopAndFriction`: `when stopped <> 0 then reinit(s, if stopped < 0 then "
+        "smin + L/2 else smax - L/2)`): the body sees the pass that fires it",
+        "test_masses_stop_at_the_stop_they_reach_in_four_variants",
+    ),
+]
+
 # Sources as the MSL's Blocks.Sources and Analog.Sources write them
 # (``tests/data/pulse_sources``), each checked in four variants by the test of
 # ``test_build_pulse_sources.py`` it names
@@ -1755,6 +1765,7 @@ BUILT_BY_MODULE = [
     ("test_build_analog_loops.py", ANALOG_LOOPS),
     ("test_build_state_selection.py", STATE_SELECTION),
     ("test_build_relative_states.py", RELATIVE_STATES),
+    ("test_build_hard_stops.py", HARD_STOPS),
     ("test_build_pulse_sources.py", SOURCES),
     ("test_build_time_events.py", TIME_EVENTS),
     ("test_build_display_units.py", DISPLAY_UNITS),

@@ -440,20 +440,31 @@ def event_functions(
             fires,
             initial,
         )
+
+    def as_decided(value: ca.SX) -> ca.SX:
+        """``value`` in the knowns, with the relations as the conditions read them: a body
+        sees the pass that fires it (MSL's MassWithStopAndFriction: ``when stopped <> 0 then
+        reinit(s, if stopped < 0 then smin + L/2 else smax - L/2)``, where ``stopped`` reads
+        the relation on ``s`` that has just switched)."""
+        value = known([value])
+        if record.relations:
+            value = ca.substitute(value, memories, decided)
+        return value
+
     for j, branch in enumerate(record.branches):
         assignments, reinits = branch.fired(fired[j])  # no external call where it does not
         for target, value in assignments:
             if target.name() in index_c:  # a flag (EventRecord.flag)
                 k = index_c[target.name()]
-                c_new[k] = ca.if_else(fired[j], known([value]), c_new[k])
+                c_new[k] = ca.if_else(fired[j], as_decided(value), c_new[k])
                 continue
             k = index_d[target.name()]
-            d_new[k] = ca.if_else(fired[j], known([value]), d_new[k])
+            d_new[k] = ca.if_else(fired[j], as_decided(value), d_new[k])
         for state, value in reinits:
             if state.name() not in index_x:
                 raise ValueError(f"reinit of '{state.name()}', which is not a state")
             k = index_x[state.name()]
-            x_new[k] = ca.if_else(fired[j], known([value]), x_new[k])
+            x_new[k] = ca.if_else(fired[j], as_decided(value), x_new[k])
     d_new, x_new = _with_new_reads(record.branches, d_new, x_new, index_d)
     starts = known([sample.start for sample in record.samples])
     if record.samples and discrete:  # with the values initialization gives fixed = false
