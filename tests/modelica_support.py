@@ -1684,6 +1684,17 @@ NOISE_GENERATORS = [
         "test_seed_hashed_by_a_library_compiled_from_its_source_in_four_variants",
     ),
 ]
+# External C written for POSIX (``test_build_posix_sources.py``)
+POSIX_SOURCES = [
+    (
+        "An external function of a `Library` the build compiles from its C source that calls "
+        "a POSIX function returning a pointer (`gmtime_r`; MSL's `ModelicaInternal_getTime` "
+        "calls `localtime_r`), of constant arguments while the model is translated and in a "
+        "when-equation in the FMU: undeclared under strict C99, its pointer was cut to 32 "
+        "bits and the build's process ended in a segmentation fault",
+        "test_posix_function_of_a_library_compiled_from_its_source_in_four_variants",
+    ),
+]
 NOISE_REFUSED = [
     (
         "A call statement of an impure function in a function not declared impure that has no "
@@ -1780,6 +1791,7 @@ BUILT_BY_MODULE = [
     ("test_fmu_variable_types.py", VARIABLE_TYPES),
     ("test_build_typed_parameters.py", TYPED_PARAMETERS),
     ("test_build_noise_generators.py", NOISE_GENERATORS),
+    ("test_build_posix_sources.py", POSIX_SOURCES),
 ]
 # (test module, its rows of (construct, status, test)), after those
 STATUS_BY_MODULE = [

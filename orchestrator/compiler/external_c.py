@@ -50,6 +50,12 @@ from orchestrator.compiler.impure_statements import EFFECT_OUTPUT
 FINITE_DIFFERENCES = {"enable_fd": True, "fd_method": "central"}
 C_FLAGS = ["-O2", "-fPIC", "-std=c99", "-w"]
 PREFIX = "mcx_"  # C symbols of the wrappers
+# The POSIX and BSD declarations of the C library (glibc's feature-test macro), which strict
+# C99 (-std=c99) hides: external C written for POSIX calls them (the MSL's ModelicaInternal.c
+# localtime_r, putenv), and a function called undeclared is taken to return an int, so the
+# pointer localtime_r returns was cut to 32 bits and read (a segmentation fault of the build's
+# process in MSL's automaticGlobalSeed while the model was translated, and of the FMU's)
+POSIX = "-D_DEFAULT_SOURCE"
 # What the wrappers call of external_runtime.c, in the FMU (not while the model is translated)
 RUNTIME = """#include <setjmp.h>
 #include <stddef.h>
@@ -350,11 +356,12 @@ class ExternalFunctions:
         return ca.external(name, str(library), FINITE_DIFFERENCES if differences else {})
 
     def compile_flags(self) -> list[str]:
-        """The include folders of the model's external functions, as C compiler flags; with
-        libraries compiled from their sources, the MSL's switch for the placeholder of a
-        user's ``usertab`` (``ModelicaStandardTablesUsertab.c``), which its tables call."""
+        """The include folders of the model's external functions, as C compiler flags, and
+        :data:`POSIX`; with libraries compiled from their sources, the MSL's switch for the
+        placeholder of a user's ``usertab`` (``ModelicaStandardTablesUsertab.c``), which its
+        tables call."""
         flags = [flag for folder in self.include_dirs for flag in ("-I", str(folder))]
-        return flags + (["-DDUMMY_FUNCTION_USERTAB"] if self.compiled else [])
+        return [*flags, POSIX] + (["-DDUMMY_FUNCTION_USERTAB"] if self.compiled else [])
 
     def link_flags(self) -> list[str]:
         """Library folders and libraries of the model's external functions, as linker flags
