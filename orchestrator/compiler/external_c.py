@@ -56,7 +56,11 @@ PREFIX = "mcx_"  # C symbols of the wrappers
 # pointer localtime_r returns was cut to 32 bits and read (a segmentation fault of the build's
 # process in MSL's automaticGlobalSeed while the model was translated, and of the FMU's)
 POSIX = "-D_DEFAULT_SOURCE"
-# What the wrappers call of external_runtime.c, in the FMU (not while the model is translated)
+# What the wrappers call of external_runtime.c in the FMU; while the model is translated, the
+# ModelicaUtilities (MLS 3.6, Sec. 12.9.6) of their own wrapper's library: an error jumps back
+# to the wrapper, which fails, its text kept for the build's message (mcx_failure). Without
+# them a ModelicaError called while translating (a library compiled from its sources calls it)
+# ended the build's process: "symbol lookup error: ... undefined symbol: ModelicaError"
 RUNTIME = """#include <setjmp.h>
 #include <stddef.h>
 #ifndef MCX_TRANSLATION
@@ -67,6 +71,51 @@ int external_stale(void* slot, const double* arguments, size_t n);
 int external_keep(void* slot, void* object, void (*destruct)(void*), const double* arguments,
                   size_t n);
 void* external_object(double k);
+#else
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+static jmp_buf* mcx_catcher = NULL;
+char mcx_failure[512];
+static jmp_buf* external_catch(jmp_buf* handler) {
+    jmp_buf* before = mcx_catcher;
+    mcx_catcher = handler;
+    return before;
+}
+static void external_strings_release(void) {}
+void ModelicaVFormatMessage(const char* format, va_list args) { (void) format; (void) args; }
+void ModelicaFormatMessage(const char* format, ...) { (void) format; }
+void ModelicaMessage(const char* text) { (void) text; }
+void ModelicaVFormatWarning(const char* format, va_list args) { (void) format; (void) args; }
+void ModelicaFormatWarning(const char* format, ...) { (void) format; }
+void ModelicaWarning(const char* text) { (void) text; }
+void ModelicaVFormatError(const char* format, va_list args) {
+    vsnprintf(mcx_failure, sizeof mcx_failure, format, args);
+    if (mcx_catcher) longjmp(*mcx_catcher, 1);
+    abort();
+}
+void ModelicaFormatError(const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    ModelicaVFormatError(format, args);
+    va_end(args);
+}
+void ModelicaError(const char* text) { ModelicaFormatError("%s", text); }
+char* ModelicaAllocateStringWithErrorReturn(size_t length) { return calloc(length + 1, 1); }
+char* ModelicaAllocateString(size_t length) {
+    char* text = ModelicaAllocateStringWithErrorReturn(length);
+    if (!text) ModelicaFormatError("ModelicaAllocateString: no memory for %zu characters", length);
+    return text;
+}
+char* ModelicaDuplicateStringWithErrorReturn(const char* text) {
+    char* copy = ModelicaAllocateStringWithErrorReturn(strlen(text));
+    if (copy) strcpy(copy, text);
+    return copy;
+}
+char* ModelicaDuplicateString(const char* text) {
+    return strcpy(ModelicaAllocateString(strlen(text)), text);
+}
 #endif"""
 # the input a guarded call (see ExternalFunctions.call) takes after the function's own
 GUARD_INPUT = {"name": "when_fires", "type_name": "Real"}
@@ -111,6 +160,7 @@ class ExternalFunctions:
     # Library entries without a prebuilt library, compiled from their C sources instead
     compiled: dict[str, list[Path]] = field(default_factory=dict)
     objects: int = 0  # external objects constructed, each in a slot of its own
+    shared: dict[str, Path] = field(default_factory=dict)  # each wrapper's library, translating
 
     def call(
         self,
@@ -176,7 +226,15 @@ class ExternalFunctions:
             _MODELICA_NAMES[name] = definition["name"]
         function = self.wrappers[name].function
         flat = [ca.vertcat(*np.ravel(np.asarray(v, dtype=object)).tolist()) for v in inputs]
-        results = function(*flat)
+        try:
+            results = function(*flat)
+        except RuntimeError:  # of constant arguments, it failed while translating
+            failure = ctypes.c_char.in_dll(ctypes.CDLL(str(self.shared[name])), "mcx_failure")
+            text = ctypes.string_at(ctypes.addressof(failure)).decode(errors="replace")
+            raise ExternalError(
+                f"external function '{definition['name']}' failed while the model was "
+                f"translated: {' '.join(text.split()) or 'no message'}"
+            ) from None
         if isinstance(results, dict):  # of no inputs (String arguments alone): by name
             results = [results[n] for n in function.name_out()]
         # a call of constant arguments alone is evaluated here, a DM
@@ -353,6 +411,7 @@ class ExternalFunctions:
                         f"external function '{modelica}': C compilation failed: {first}"
                     )
                 built.replace(library)  # whole, even when another build makes it too
+        self.shared[name] = library
         return ca.external(name, str(library), FINITE_DIFFERENCES if differences else {})
 
     def compile_flags(self) -> list[str]:
@@ -577,12 +636,12 @@ def _wrapper_code(
     reads its interface from. With ``guarded`` its last input is a guard: where it is 0 the
     C function is not called and the outputs are 0.
 
-    In the FMU (``external_runtime.c``) the call runs under ``external_catch``: a
-    ``ModelicaError`` in it makes the wrapper report failure. An external object's input is
-    the object in the slot its value names; with ``construction`` (slot, destructor) the
-    wrapper constructs the object in that slot where it is not there with these argument
-    numbers, and gives the slot. While the model is translated there are no instances: such
-    wrappers fail if called (``MCX_TRANSLATION``)."""
+    The call runs under ``external_catch`` (``external_runtime.c`` in the FMU, :data:`RUNTIME`
+    while the model is translated): a ``ModelicaError`` in it makes the wrapper report
+    failure. An external object's input is the object in the slot its value names; with
+    ``construction`` (slot, destructor) the wrapper constructs the object in that slot where
+    it is not there with these argument numbers, and gives the slot. While the model is
+    translated there are no instances: such wrappers fail if called (``MCX_TRANSLATION``)."""
     sizes_in = [int(np.prod(s)) if s else 1 for s in shapes]
     sizes_out = [int(np.prod(d)) if d else 1 for d in outputs]
     objects = construction is not None or "Object" in types
@@ -596,7 +655,7 @@ def _wrapper_code(
     )
     if objects:
         lines += ["#ifdef MCX_TRANSLATION", "    return 1;", "#else"]
-    lines += ["#ifndef MCX_TRANSLATION", "    jmp_buf here;", "    jmp_buf* outer;", "#endif"]
+    lines += ["    jmp_buf here;", "    jmp_buf* outer;"]
     # each input in its C type; CasADi passes no pointer for one that is structurally zero
     for k, size in enumerate(sizes_in):
         c_type = "double" if types[k] == "Object" else _c_type(types[k])  # an object: its slot
@@ -652,21 +711,19 @@ def _wrapper_code(
         else:
             c_args.append(str(value))
     lines += [
-        "#ifndef MCX_TRANSLATION",
         "    external_strings_release();",
         "    outer = external_catch(&here);",
         "    if (setjmp(here)) {",
         "        external_catch(outer);",
         "        return 1;",
         "    }",
-        "#endif",
     ]
     call = f"{c_name}({', '.join(c_args)})"
     if returned is None:
         lines.append(f"    {call};")
     else:
         lines.append(f"    {_c_type(out_types[returned])} r = {call};")
-    lines += ["#ifndef MCX_TRANSLATION", "    external_catch(outer);", "#endif"]
+    lines.append("    external_catch(outer);")
     if construction is not None:
         destructor = construction[1]
         lines.append(

@@ -7,6 +7,10 @@ function returning a pointer, which strict C99 (``-std=c99``) does not declare.
   evaluated while the model is translated) and of a time 100 days later at each sample of
   0.25 s (called by the FMU in a when-equation), against Python's ``time.gmtime``, in all four
   variants (FMI 3.0 and 2.0, Model Exchange and Co-Simulation).
+- ``BeforeEpoch``: the same function of a time before 1970, which it refuses by
+  ``ModelicaError``, called while the model is translated: refused in one line with the
+  function's message (the wrapper of the translation had no ``ModelicaError``, and the
+  build's process ended: "symbol lookup error: ... undefined symbol: ModelicaError").
 
 Called undeclared, ``gmtime_r`` was taken to return an ``int``: the pointer it returns was cut
 to 32 bits and read, and the build's process ended in a segmentation fault while the model was
@@ -24,6 +28,9 @@ from pathlib import Path
 import pytest
 from build_variants import VARIANTS, built_fmus
 from fmpy import simulate_fmu
+
+from orchestrator.compiler import build_library
+from orchestrator.errors import BuildError
 
 LIBRARY = Path(__file__).parents[1] / "data" / "posix_sources" / "CalendarLib"
 START = 86400 * 40 + 3600  # s: the parameter start's default
@@ -56,3 +63,15 @@ def test_posix_function_of_a_library_compiled_from_its_source_in_four_variants(f
         label = f"{variant} {interface}"
         assert list(result["y1"]) == [_day(CONSTANT)] * len(times), label
         assert list(result["y2"][away]) == sampled, label
+
+
+def test_modelica_error_while_translating_is_one_line(tmp_path):
+    with pytest.raises(BuildError) as caught:
+        build_library(
+            LIBRARY, tmp_path, variants=("me",), report=print, models=["CalendarLib.BeforeEpoch"]
+        )
+    message = str(caught.value)
+    assert "\n" not in message, message
+    assert "package.mo:" in message and "CalendarLib.BeforeEpoch" in message, message
+    assert "external function 'dayOfYear' failed while the model was translated" in message, message
+    assert message.endswith("CalendarLib_dayOfYear: a time before 1970"), message

@@ -18,4 +18,9 @@ package CalendarLib "External C written for POSIX, compiled from its source by t
     end when;
     annotation (experiment(StopTime = 1));
   end DaySeeds;
+  model BeforeEpoch "A day of a time before 1970, an error of the C function while the model is translated"
+    parameter Integer day = dayOfYear(-86400) "Day of 31 December 1969";
+    output Real y = day;
+    annotation (experiment(StopTime = 1));
+  end BeforeEpoch;
 end CalendarLib;
