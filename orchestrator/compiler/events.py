@@ -56,6 +56,8 @@ leaving initialization mode until their relations agree, 0 from then on: a clutc
 
 A when-equation fires when its condition becomes true (its value at the last event is kept in
 a memory ``w``); ``elsewhen`` branches fire only when no earlier branch of the chain does.
+The condition and the values its body assigns and reinits read the relations of the same
+pass, as decided in it.
 ``sample(start, interval)`` is a time event: its next time ``s`` is kept in a memory, the
 FMU reports it as its next event time and advances it when it fires; one due when the FMU
 leaves initialization mode (``start`` the start time) fires in the pass after that update, at
