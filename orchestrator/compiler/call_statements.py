@@ -21,7 +21,7 @@ import re
 
 from orchestrator.compiler.source_algorithms import source_algorithms
 from orchestrator.compiler.source_rewrites import Edit
-from orchestrator.compiler.tokens import tokens
+from orchestrator.compiler.tokens import closing_bracket, tokens
 
 Token = tuple[int, str]
 SUFFIX = "__called"
@@ -47,16 +47,6 @@ def call_statements(text: str) -> list[Edit]:
     return edits + _wrappers(text)
 
 
-def _closing(listed: list[Token], opening: int) -> int:
-    """The index of the bracket that closes the one at index ``opening``."""
-    depth = 0
-    for k in range(opening, len(listed)):
-        depth += (listed[k][1] in "([{") - (listed[k][1] in ")]}")
-        if depth == 0:
-            return k
-    return len(listed) - 1
-
-
 def _calls(statements: list[Token]) -> list[Edit]:
     """The edits of the call statements ``name(...);`` among a section's tokens."""
     edits = []
@@ -73,7 +63,7 @@ def _calls(statements: list[Token]) -> list[Edit]:
             continue
         if token in NOT_CALLS or following != "(":
             continue
-        closing = _closing(statements, k + 1)
+        closing = closing_bracket(statements, k + 1)
         if closing + 1 < len(statements) and statements[closing + 1][1] == ";":
             end = statements[closing][0] + 1
             edits += [

@@ -27,7 +27,7 @@ from __future__ import annotations
 from orchestrator.compiler.class_rewrites import source_classes
 from orchestrator.compiler.source_algorithms import SourceAlgorithm, source_algorithms
 from orchestrator.compiler.source_rewrites import Edit
-from orchestrator.compiler.tokens import tokens
+from orchestrator.compiler.tokens import closing_bracket, tokens
 
 Token = tuple[int, str]
 STATEMENT_STARTS = {";", "then", "else", "loop"}
@@ -57,16 +57,6 @@ def function_slices(text: str) -> list[Edit]:
         ]
         edits += _section_edits(text, section, declarations)
     return edits
-
-
-def _closing(listed: list[Token], opening: int) -> int:
-    """The index of the bracket that closes the one at index ``opening``."""
-    depth = 0
-    for k in range(opening, len(listed)):
-        depth += (listed[k][1] in "([{") - (listed[k][1] in ")]}")
-        if depth == 0:
-            return k
-    return len(listed) - 1
 
 
 def _source(text: str, listed: list[Token]) -> str:
@@ -112,7 +102,7 @@ def _dimensions(text: str, declarations: list[Token], name: str) -> list[str] | 
         _, token = declarations[k]
         before, after = declarations[k - 1][1], declarations[k + 1][1]
         if token == name and after == "[" and before.replace(".", "").isidentifier():
-            group = declarations[k + 1 : _closing(declarations, k + 1) + 1]
+            group = declarations[k + 1 : closing_bracket(declarations, k + 1) + 1]
         elif token == name and before == "]":
             opening = next(j for j in range(k - 1, -1, -1) if declarations[j][1] == "[")
             if declarations[opening - 2][1] not in DECLARATION_STARTS:
@@ -152,14 +142,14 @@ def _section_edits(text: str, section: SourceAlgorithm, declarations: list[Token
         elif token == ";":
             right = False
         if token == "size" and following == "(" and right:
-            closing = _closing(statements, k + 1)
+            closing = closing_bracket(statements, k + 1)
             edit = _size(text, statements[k : closing + 1], declarations)
             if edit:
                 edits.append(edit)
                 k = closing + 1
                 continue
         if token.isidentifier() and following == "[" and (right or previous in STATEMENT_STARTS):
-            closing = _closing(statements, k + 1)
+            closing = closing_bracket(statements, k + 1)
             elements = _elements(text, statements[k + 2 : closing])
             if elements is not None:
                 end = statements[closing][0] + 1
@@ -215,7 +205,7 @@ def variable_slice(text: str) -> int | None:
         for k, (position, token) in enumerate(statements[:-1]):
             if not token.isidentifier() or statements[k + 1][1] != "[":
                 continue
-            subscript = statements[k + 2 : _closing(statements, k + 1)]
+            subscript = statements[k + 2 : closing_bracket(statements, k + 1)]
             words = [t for _, t in subscript]
             if ":" in words and not all(w.isdigit() or w in ":+-" for w in words):
                 return position

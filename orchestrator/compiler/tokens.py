@@ -19,3 +19,14 @@ def tokens(text: str, start: int = 0) -> Iterator[tuple[int, str]]:
         token = match.group()
         if not token.isspace() and not token.startswith(("//", "/*")):
             yield match.start(), token
+
+
+def closing_bracket(listed: list[tuple[int, str]], opening: int) -> int:
+    """The index in ``listed`` (tokens as :func:`tokens` gives them) of the bracket that closes
+    the one at index ``opening``; the last index where it is not closed."""
+    depth = 0
+    for k in range(opening, len(listed)):
+        depth += (listed[k][1] in "([{") - (listed[k][1] in ")]}")
+        if depth == 0:
+            return k
+    return len(listed) - 1
