@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import logging
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -27,6 +28,17 @@ VARIANTS = [
     ("fmi2", "ModelExchange"),
     ("fmi2", "CoSimulation"),
 ]
+
+
+class WarningLines(logging.Handler):
+    """The warnings logged while it is attached to a logger, as lines."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
 
 
 def built_fmus(library: Path, out: Path, **options: object) -> dict[tuple[str, str], Path]:

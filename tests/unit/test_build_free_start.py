@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from build_variants import assert_agrees_in_four_variants, one_line_refusal
+from build_variants import WarningLines, assert_agrees_in_four_variants, one_line_refusal
 from modelica_support import FREE_START
 
 from orchestrator.compiler import build_library
@@ -46,19 +46,10 @@ ORIGIN, ANGLE = np.array([0.2, -0.3]), 0.5
 R1_START = 0.6
 
 
-class _Warnings(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(record.getMessage())
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("free_start")
-    warnings = _Warnings()
+    warnings = WarningLines()
     logger = logging.getLogger("orchestrator.compiler.initialization")
     logger.addHandler(warnings)
     try:

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from build_variants import assert_agrees_in_four_variants
+from build_variants import WarningLines, assert_agrees_in_four_variants
 from modelica_support import MULTIBODY_INITIALIZATION, MULTIBODY_REFUSED
 from scipy.integrate import solve_ivp
 
@@ -87,19 +87,10 @@ def swing(c: float, hub: bool = False) -> dict[str, np.ndarray]:
     return {"rev.phi": sol.y[0], "rev.w": sol.y[1]}
 
 
-class _Warnings(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(record.getMessage())
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("multibody_init")
-    warnings = _Warnings()
+    warnings = WarningLines()
     logger = logging.getLogger("orchestrator.compiler.initialization")
     logger.addHandler(warnings)
     try:
