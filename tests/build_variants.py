@@ -30,11 +30,11 @@ VARIANTS = [
 ]
 
 
-class WarningLines(logging.Handler):
-    """The warnings logged while it is attached to a logger, as lines."""
+class LogLines(logging.Handler):
+    """The messages from ``level`` up logged while it is attached to a logger, as lines."""
 
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
+    def __init__(self, level: int = logging.WARNING) -> None:
+        super().__init__(level)
         self.lines: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from build_variants import WarningLines, assert_agrees_in_four_variants, one_line_refusal
+from build_variants import LogLines, assert_agrees_in_four_variants, one_line_refusal
 from modelica_support import FREE_START
 
 from orchestrator.compiler import build_library
@@ -49,7 +49,7 @@ R1_START = 0.6
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("free_start")
-    warnings = WarningLines()
+    warnings = LogLines()
     logger = logging.getLogger("orchestrator.compiler.initialization")
     logger.addHandler(warnings)
     try:

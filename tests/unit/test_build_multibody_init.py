@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from build_variants import WarningLines, assert_agrees_in_four_variants
+from build_variants import LogLines, assert_agrees_in_four_variants
 from modelica_support import MULTIBODY_INITIALIZATION, MULTIBODY_REFUSED
 from scipy.integrate import solve_ivp
 
@@ -90,7 +90,7 @@ def swing(c: float, hub: bool = False) -> dict[str, np.ndarray]:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("multibody_init")
-    warnings = WarningLines()
+    warnings = LogLines()
     logger = logging.getLogger("orchestrator.compiler.initialization")
     logger.addHandler(warnings)
     try:

@@ -23,7 +23,7 @@ from pathlib import Path
 import casadi as ca
 import numpy as np
 import pytest
-from build_variants import assert_agrees_in_four_variants, built_fmus
+from build_variants import LogLines, assert_agrees_in_four_variants, built_fmus
 from fmpy import read_model_description
 from modelica_support import STATE_CHOICE
 from scipy.integrate import solve_ivp
@@ -53,18 +53,9 @@ def hanging_spring() -> dict[str, np.ndarray]:
     return {"r[1]": r[0], "r[2]": r[1], "v[1]": sol.y[3], "s": np.linalg.norm(r, axis=0)}
 
 
-class _Messages(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.INFO)
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(record.getMessage())
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    messages = _Messages()
+    messages = LogLines(logging.INFO)
     logger = logging.getLogger("orchestrator.compiler.index_reduction")
     level = logger.level
     logger.addHandler(messages)
