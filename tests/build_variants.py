@@ -48,6 +48,19 @@ def built_fmus(library: Path, out: Path, **options: object) -> dict[tuple[str, s
     return {(p.parent.name if p.parent != out else "me", p.stem): p for p in built}
 
 
+def built_fmus_logged(
+    library: Path, out: Path, logger: str, **options: object
+) -> tuple[dict[tuple[str, str], Path], list[str]]:
+    """:func:`built_fmus`, with the warnings ``logger`` logged while building, as lines."""
+    lines = LogLines()
+    log = logging.getLogger(logger)
+    log.addHandler(lines)
+    try:
+        return built_fmus(library, out, **options), lines.lines
+    finally:
+        log.removeHandler(lines)
+
+
 def shared_fmus(
     tmp_path_factory: pytest.TempPathFactory,
     library: Path,

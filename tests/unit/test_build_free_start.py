@@ -23,16 +23,14 @@ line's origin and ``e`` its direction, from ``s0 = (0.6 - a_1)/e_1`` at rest.
 
 from __future__ import annotations
 
-import logging
 import math
 from pathlib import Path
 
 import numpy as np
 import pytest
-from build_variants import LogLines, assert_agrees_in_four_variants, one_line_refusal
+from build_variants import assert_agrees_in_four_variants, built_fmus_logged, one_line_refusal
 from modelica_support import FREE_START
 
-from orchestrator.compiler import build_library
 from orchestrator.compiler.index_reduction import independent_columns
 
 DATA = Path(__file__).parents[1] / "data"
@@ -48,23 +46,13 @@ R1_START = 0.6
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("free_start")
-    warnings = LogLines()
-    logger = logging.getLogger("orchestrator.compiler.initialization")
-    logger.addHandler(warnings)
-    try:
-        paths = build_library(
-            LIBRARY,
-            out,
-            backend="rumoca",
-            report=lambda _: None,
-            library_path=[MODELICA_PATH],
-            models=["FreeStartLib.SlidingMass"],
-        )
-    finally:
-        logger.removeHandler(warnings)
-    fmus = {(p.parent.name if p.parent != out else "me", p.stem): p for p in paths}
-    return fmus, warnings.lines
+    return built_fmus_logged(
+        LIBRARY,
+        tmp_path_factory.mktemp("free_start"),
+        "orchestrator.compiler.initialization",
+        library_path=[MODELICA_PATH],
+        models=["FreeStartLib.SlidingMass"],
+    )
 
 
 def sliding(times: np.ndarray) -> dict[str, np.ndarray]:

@@ -24,13 +24,12 @@ FMPy for Model Exchange; the FMUs' Dormand-Prince at 1e-9 for Co-Simulation):
 
 from __future__ import annotations
 
-import logging
 import math
 from pathlib import Path
 
 import numpy as np
 import pytest
-from build_variants import LogLines, assert_agrees_in_four_variants
+from build_variants import assert_agrees_in_four_variants, built_fmus_logged
 from modelica_support import MULTIBODY_INITIALIZATION, MULTIBODY_REFUSED
 from scipy.integrate import solve_ivp
 
@@ -89,23 +88,13 @@ def swing(c: float, hub: bool = False) -> dict[str, np.ndarray]:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("multibody_init")
-    warnings = LogLines()
-    logger = logging.getLogger("orchestrator.compiler.initialization")
-    logger.addHandler(warnings)
-    try:
-        paths = build_library(
-            LIBRARY,
-            out,
-            backend="rumoca",
-            report=lambda _: None,
-            library_path=[MODELICA_PATH],
-            models=["SteadySpring", "SteadySpringEquation", "RepeatedAngle", "HubAtHinge"],
-        )
-    finally:
-        logger.removeHandler(warnings)
-    fmus = {(p.parent.name if p.parent != out else "me", p.stem): p for p in paths}
-    return fmus, warnings.lines
+    return built_fmus_logged(
+        LIBRARY,
+        tmp_path_factory.mktemp("multibody_init"),
+        "orchestrator.compiler.initialization",
+        library_path=[MODELICA_PATH],
+        models=["SteadySpring", "SteadySpringEquation", "RepeatedAngle", "HubAtHinge"],
+    )
 
 
 def check(fmus, model: str, reference: dict[str, np.ndarray]) -> None:
